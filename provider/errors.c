@@ -1,0 +1,51 @@
+/* errors.c - raise OpenSSL errors with fastsig's reason strings. */
+#include <stdarg.h>
+#include "prov.h"
+#include "fastsig_err.h"
+
+static OSSL_FUNC_core_new_error_fn *c_new_error;
+static OSSL_FUNC_core_set_error_debug_fn *c_set_error_debug;
+static OSSL_FUNC_core_vset_error_fn *c_vset_error;
+
+void fs_err_init(const OSSL_DISPATCH *in)
+{
+    for (; in->function_id != 0; in++) {
+        switch (in->function_id) {
+        case OSSL_FUNC_CORE_NEW_ERROR:
+            c_new_error = OSSL_FUNC_core_new_error(in);
+            break;
+        case OSSL_FUNC_CORE_SET_ERROR_DEBUG:
+            c_set_error_debug = OSSL_FUNC_core_set_error_debug(in);
+            break;
+        case OSSL_FUNC_CORE_VSET_ERROR:
+            c_vset_error = OSSL_FUNC_core_vset_error(in);
+            break;
+        }
+    }
+}
+
+void fs_raise(const FS_PROVCTX *ctx, int reason, const char *file, int line,
+              const char *func, const char *fmt, ...)
+{
+    va_list ap;
+    if (ctx == NULL || c_new_error == NULL || c_vset_error == NULL)
+        return;
+    c_new_error(ctx->handle);
+    if (c_set_error_debug != NULL)
+        c_set_error_debug(ctx->handle, file, line, func);
+    va_start(ap, fmt);
+    c_vset_error(ctx->handle, (uint32_t)reason, fmt, ap);
+    va_end(ap);
+}
+
+static const OSSL_ITEM reason_strings[] = {
+#define FS_REASON_ROW(name, num, text) { num, (void *)text },
+    FASTSIG_ERROR_LIST(FS_REASON_ROW)
+#undef FS_REASON_ROW
+    { 0, NULL }
+};
+
+const OSSL_ITEM *fs_reason_strings(void)
+{
+    return reason_strings;
+}

@@ -1,0 +1,97 @@
+/* fastsig.c - provider entry point: init, teardown, parameters, queries. */
+#include <string.h>
+#include <openssl/core_names.h>
+#include <openssl/params.h>
+#include "prov.h"
+
+#ifndef FASTSIG_VERSION
+#define FASTSIG_VERSION "unknown"
+#endif
+#ifndef FASTSIG_BUILDINFO
+#define FASTSIG_BUILDINFO "fastsig " FASTSIG_VERSION
+#endif
+
+static const OSSL_PARAM gettable_params[] = {
+    OSSL_PARAM_utf8_ptr(OSSL_PROV_PARAM_NAME, NULL, 0),
+    OSSL_PARAM_utf8_ptr(OSSL_PROV_PARAM_VERSION, NULL, 0),
+    OSSL_PARAM_utf8_ptr(OSSL_PROV_PARAM_BUILDINFO, NULL, 0),
+    OSSL_PARAM_int(OSSL_PROV_PARAM_STATUS, NULL),
+    OSSL_PARAM_END
+};
+
+static const OSSL_PARAM *fs_gettable_params(void *provctx)
+{
+    return gettable_params;
+}
+
+static int fs_get_params(void *provctx, OSSL_PARAM params[])
+{
+    OSSL_PARAM *p;
+
+    p = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_NAME);
+    if (p != NULL && !OSSL_PARAM_set_utf8_ptr(p, "fastsig: XMSS, XMSS^MT, WOTS+, Rabin-Williams, Tillich-Zemor"))
+        return 0;
+    p = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_VERSION);
+    if (p != NULL && !OSSL_PARAM_set_utf8_ptr(p, FASTSIG_VERSION))
+        return 0;
+    p = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_BUILDINFO);
+    if (p != NULL && !OSSL_PARAM_set_utf8_ptr(p, FASTSIG_BUILDINFO))
+        return 0;
+    p = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_STATUS);
+    if (p != NULL && !OSSL_PARAM_set_int(p, 1))
+        return 0;
+    return 1;
+}
+
+static const OSSL_ALGORITHM *fs_query(void *provctx, int operation_id, int *no_cache)
+{
+    *no_cache = 0;
+    return fs_query_algorithms(operation_id);
+}
+
+static const OSSL_ITEM *fs_get_reason_strings(void *provctx)
+{
+    return fs_reason_strings();
+}
+
+static void fs_teardown(void *provctx)
+{
+    FS_PROVCTX *ctx = provctx;
+    if (ctx == NULL)
+        return;
+    OSSL_LIB_CTX_free(ctx->libctx);
+    OPENSSL_free(ctx);
+}
+
+static const OSSL_DISPATCH provider_functions[] = {
+    { OSSL_FUNC_PROVIDER_TEARDOWN, (void (*)(void))fs_teardown },
+    { OSSL_FUNC_PROVIDER_GETTABLE_PARAMS, (void (*)(void))fs_gettable_params },
+    { OSSL_FUNC_PROVIDER_GET_PARAMS, (void (*)(void))fs_get_params },
+    { OSSL_FUNC_PROVIDER_QUERY_OPERATION, (void (*)(void))fs_query },
+    { OSSL_FUNC_PROVIDER_GET_REASON_STRINGS, (void (*)(void))fs_get_reason_strings },
+    { 0, NULL }
+};
+
+/* The module's one exported symbol (everything else is hidden). */
+__attribute__((visibility("default")))
+int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
+                       const OSSL_DISPATCH **out, void **provctx)
+{
+    FS_PROVCTX *ctx;
+
+    fs_err_init(in);
+    if (!fs_register_objects(handle, in))
+        return 0;
+    ctx = OPENSSL_zalloc(sizeof(*ctx));
+    if (ctx == NULL)
+        return 0;
+    ctx->handle = handle;
+    ctx->libctx = OSSL_LIB_CTX_new_child(handle, in);
+    if (ctx->libctx == NULL) {
+        OPENSSL_free(ctx);
+        return 0;
+    }
+    *out = provider_functions;
+    *provctx = ctx;
+    return 1;
+}

@@ -1,0 +1,17 @@
+/* oids.h - every object identifier fastsig uses, in one place.
+ *
+ * Standard OIDs where they exist (RFC 9802 for XMSS and XMSS^MT); for the
+ * algorithms without one, fastsig's own arc under 2.25 (a UUID OID,
+ * UUID 3a4d6c70-6a0f-444c-b359-dce5b52f99ec). */
+#ifndef FASTSIG_OIDS_H
+#define FASTSIG_OIDS_H
+
+#define FS_OID_ARC    "2.25.77497230020247565797983039438780865004"
+#define FS_OID_WOTSP  FS_OID_ARC ".1"
+#define FS_OID_RW     FS_OID_ARC ".2"
+#define FS_OID_TZ     FS_OID_ARC ".3"
+
+#define FS_OID_XMSS   "1.3.6.1.5.5.7.6.34" /* id-alg-xmss-hashsig, RFC 9802 */
+#define FS_OID_XMSSMT "1.3.6.1.5.5.7.6.35" /* id-alg-xmssmt-hashsig, RFC 9802 */
+
+#endif

@@ -1,0 +1,35 @@
+/* prov.h - what every file of the provider glue shares: the provider
+ * context, error raising, and the algorithm tables. */
+#ifndef FASTSIG_PROV_H
+#define FASTSIG_PROV_H
+
+#include <openssl/core.h>
+#include <openssl/core_dispatch.h>
+#include <openssl/crypto.h>
+
+typedef struct fs_provctx {
+    const OSSL_CORE_HANDLE *handle;
+    OSSL_LIB_CTX *libctx; /* child of the core's library context */
+} FS_PROVCTX;
+
+/* Errors: `reason` is a fastsig_err code (crypto/fastsig_err.h); its text is
+ * registered with the core as the reason string. fmt may be NULL. */
+void fs_err_init(const OSSL_DISPATCH *in);
+void fs_raise(const FS_PROVCTX *ctx, int reason, const char *file, int line,
+              const char *func, const char *fmt, ...);
+#define FS_ERR(ctx, reason) \
+    fs_raise((ctx), (reason), OPENSSL_FILE, OPENSSL_LINE, OPENSSL_FUNC, NULL)
+#define FS_ERR_MSG(ctx, reason, ...) \
+    fs_raise((ctx), (reason), OPENSSL_FILE, OPENSSL_LINE, OPENSSL_FUNC, __VA_ARGS__)
+const OSSL_ITEM *fs_reason_strings(void);
+
+/* Object registration with the core (OIDs, signature ids). */
+int fs_register_objects(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in);
+
+/* Algorithm tables (algs.c), one per operation; NULL when empty. */
+const OSSL_ALGORITHM *fs_query_algorithms(int operation_id);
+
+/* Dispatch tables of the individual algorithms. */
+extern const OSSL_DISPATCH fs_tz_digest_functions[];
+
+#endif

@@ -1,0 +1,41 @@
+/* testutil.h - shared by the CUnit programs: a table-driven main, the
+ * known-answer vectors folder, hex and random helpers. */
+#ifndef FASTSIG_TESTUTIL_H
+#define FASTSIG_TESTUTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <CUnit/CUnit.h>
+
+typedef struct {
+    const char *name;
+    void (*fn)(void);
+} fs_test;
+
+typedef struct {
+    const char *name;
+    const fs_test *tests; /* ends with { NULL, NULL } */
+} fs_suite;
+
+/* Runs the suites (ends with { NULL, NULL }) with CUnit's basic runner,
+ * which prints its run summary; returns the process exit status. */
+int fs_cu_main(const fs_suite *suites);
+
+/* The vectors folder: $FASTSIG_VECTORS, else the one meson was told. */
+const char *fs_vectors_dir(void);
+/* Opens vectors/<rel>; on failure records a CUnit failure that says where it
+ * looked and returns NULL. */
+FILE *fs_open_vector(const char *rel);
+
+/* Hex string (exactly 2*len digits, case-insensitive) -> bytes; 0 on success. */
+int fs_unhex(const char *hex, uint8_t *out, size_t len);
+/* Allocating variant: *len gets the byte count; NULL on bad hex. */
+uint8_t *fs_unhex_alloc(const char *hex, size_t *len);
+void fs_hex(const uint8_t *in, size_t len, char *out /* 2*len+1 */);
+
+/* Deterministic pseudo-random bytes for tests (xorshift; not for secrets). */
+void fs_test_random(uint8_t *out, size_t len);
+uint64_t fs_test_rand64(void);
+
+#endif
