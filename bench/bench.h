@@ -1,0 +1,39 @@
+/* bench.h - the shared machinery of fastsig-bench.
+ *
+ * Every measurement compares a fastsig operation with an OpenSSL built-in
+ * measured in the same process, in interleaved rounds, and reports medians.
+ * A group (bench_<name>.c) is one function listed in main.c's table. */
+#ifndef FASTSIG_BENCH_H
+#define FASTSIG_BENCH_H
+
+#include <stddef.h>
+#include <openssl/crypto.h>
+
+/* Runs `iters` repetitions of the operation. */
+typedef void (*bench_fn)(void *arg, size_t iters);
+
+typedef struct {
+    const char *op;       /* operation, e.g. "tz-digest" */
+    const char *variant;  /* e.g. "64B", "XMSS-SHA2_10_256", "avx512-x16" */
+    const char *unit;     /* "MB/s", "ns", "us", "ms" */
+    const char *baseline; /* the OpenSSL built-in beside it, e.g. "SHA-256" */
+    double work;          /* bytes per repetition, for MB/s; else ignored */
+} bench_spec;
+
+/* Measures fn and base (interleaved, warm-up first), prints a row, and
+ * returns 1, or 0 when the filter skipped it. speedup = base time / our
+ * time, so > 1 means fastsig is faster. */
+int bench_compare(const bench_spec *s, bench_fn fn, void *arg, bench_fn base, void *base_arg);
+/* Reports a row whose numbers were measured elsewhere (e.g. a one-off key
+ * generation timed by the group itself). Times in nanoseconds. */
+void bench_report(const bench_spec *s, double our_ns, double base_ns);
+/* 1 if op/variant pass --filter. */
+int bench_selected(const char *op, const char *variant);
+
+double bench_now_ns(void);
+double bench_median(double *v, size_t n);
+
+/* The library context with fastsig and default loaded. */
+OSSL_LIB_CTX *bench_libctx(void);
+
+#endif
