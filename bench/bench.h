@@ -33,6 +33,13 @@ int bench_selected(const char *op, const char *variant);
 double bench_now_ns(void);
 double bench_median(double *v, size_t n);
 
+/* Groups register themselves at load time, in file order of the build:
+ *   BENCH_GROUP(rw, bench_rw_run)   -- run(void) is called once. */
+void bench_register_group(const char *name, void (*run)(void));
+#define BENCH_GROUP(name, fn) \
+    __attribute__((constructor)) static void bench_register_##name(void) \
+    { bench_register_group(#name, fn); }
+
 /* The library context with fastsig and default loaded. */
 OSSL_LIB_CTX *bench_libctx(void);
 

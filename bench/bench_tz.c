@@ -5,8 +5,6 @@
 #include <openssl/evp.h>
 #include "bench.h"
 
-void bench_tz(void);
-
 struct digest_job {
     EVP_MD *md;
     EVP_MD_CTX *ctx;
@@ -26,7 +24,7 @@ static void run_digest(void *arg, size_t iters)
     }
 }
 
-void bench_tz(void)
+static void bench_tz(void)
 {
     static const size_t sizes[] = { 64, 1024, 65536, 1048576 };
     static const char *names[] = { "64B", "1KiB", "64KiB", "1MiB" };
@@ -55,3 +53,5 @@ void bench_tz(void)
     free(buf);
     EVP_MD_free(tz);
 }
+
+BENCH_GROUP(tz, bench_tz)

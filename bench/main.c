@@ -10,14 +10,21 @@
 #include "bench.h"
 #include "bench_internal.h"
 
-void bench_tz(void);
-
-static const struct {
+#define MAX_GROUPS 32
+static struct {
     const char *name;
     void (*run)(void);
-} groups[] = {
-    { "tz", bench_tz },
-};
+} groups[MAX_GROUPS];
+static size_t ngroups;
+
+void bench_register_group(const char *name, void (*run)(void))
+{
+    if (ngroups < MAX_GROUPS) {
+        groups[ngroups].name = name;
+        groups[ngroups].run = run;
+        ngroups++;
+    }
+}
 
 static OSSL_LIB_CTX *libctx;
 
@@ -78,7 +85,7 @@ int main(int argc, char **argv)
     if (!load_providers())
         return 1;
     bench_print_header();
-    for (size_t g = 0; g < sizeof(groups) / sizeof(groups[0]); g++)
+    for (size_t g = 0; g < ngroups; g++)
         groups[g].run();
     OSSL_LIB_CTX_free(libctx);
     return 0;

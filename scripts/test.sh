@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# test.sh - install what is missing, build, and run every test suite:
+#   1. the release build: unit, evp and cli suites (meson test)
+#   2. an ASan+UBSan build: the unit and evp suites again
+# Ends with the summary line "fastsig: N passed, N failed".
+# FASTSIG_SOAK=1 adds the long soak tests (see README).
+source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
+fs_install_missing
+
+pass=0
+fail=0
+# count_log DIR: add meson's results of the last run in DIR to pass/fail
+count_log() {
+    local counts
+    counts=$(python3 - "$1/meson-logs/testlog.json" <<'PY'
+import json, sys
+ok = bad = 0
+for line in open(sys.argv[1]):
+    r = json.loads(line)["result"]
+    if r in ("OK", "EXPECTEDFAIL", "SKIP"):
+        ok += 1
+    else:
+        bad += 1
+print(ok, bad)
+PY
+)
+    pass=$((pass + ${counts% *}))
+    fail=$((fail + ${counts#* }))
+}
+
+run_suites() { # DIR LABEL [meson test args]
+    local dir=$1 label=$2
+    shift 2
+    echo "== $label"
+    meson test -C "$dir" --print-errorlogs "$@" || true
+    count_log "$dir"
+}
+
+echo "== build (release)"
+fs_build "$BUILD"
+run_suites "$BUILD" "tests (release build)"
+
+echo "== build (ASan+UBSan)"
+fs_build "$ROOT/build-asan" -Dbuildtype=debugoptimized -Db_sanitize=address,undefined \
+    -Db_lundef=false
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+    run_suites "$ROOT/build-asan" "tests (ASan+UBSan build)" --suite unit --suite evp
+
+echo
+echo "fastsig: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
