@@ -29,7 +29,7 @@ static int fs_get_params(void *provctx, OSSL_PARAM params[])
     OSSL_PARAM *p;
 
     p = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_NAME);
-    if (p != NULL && !OSSL_PARAM_set_utf8_ptr(p, "fastsig: XMSS, XMSS^MT, WOTS+, Rabin-Williams, Tillich-Zemor"))
+    if (p != NULL && !OSSL_PARAM_set_utf8_ptr(p, "fastsig provider"))
         return 0;
     p = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_VERSION);
     if (p != NULL && !OSSL_PARAM_set_utf8_ptr(p, FASTSIG_VERSION))

@@ -1,0 +1,26 @@
+# lib.sh - sourced by the CLI tests: the openssl command with the fresh
+# module, a scratch folder, and pass/fail counting with a closing summary.
+set -u
+MODULE_DIR=${FASTSIG_MODULE_DIR:?FASTSIG_MODULE_DIR must name the folder holding fastsig.so}
+VECTORS=${FASTSIG_VECTORS:-$(dirname "${BASH_SOURCE[0]}")/../../../shared/vectors}
+PROV=(-provider-path "$MODULE_DIR" -provider fastsig -provider default)
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+PASSED=0
+FAILED=0
+
+ok() { PASSED=$((PASSED + 1)); echo "ok   - $*"; }
+not_ok() { FAILED=$((FAILED + 1)); echo "FAIL - $*"; }
+# check DESCRIPTION COMMAND...: passes when the command succeeds
+check() { local d=$1; shift; if "$@" >"$WORK/out" 2>"$WORK/err"; then ok "$d"; else not_ok "$d"; sed 's/^/    /' "$WORK/err" "$WORK/out" | head -20; fi; }
+# check_fails DESCRIPTION COMMAND...: passes when the command fails
+check_fails() { local d=$1; shift; if "$@" >"$WORK/out" 2>"$WORK/err"; then not_ok "$d (succeeded)"; else ok "$d"; fi; }
+# check_eq DESCRIPTION GOT WANT
+check_eq() { if [ "$2" = "$3" ]; then ok "$1"; else not_ok "$1"; echo "    got:  $2"; echo "    want: $3"; fi; }
+need_vectors() {
+    [ -d "$VECTORS" ] && return 0
+    not_ok "known-answer vectors not found: looked in $VECTORS (set FASTSIG_VECTORS)"
+    return 1
+}
+# summary NAME: the closing line, and the exit status
+summary() { echo "$1: $PASSED passed, $FAILED failed"; [ "$FAILED" -eq 0 ]; }
