@@ -9,6 +9,7 @@
 #define FS_OID_ARC    "2.25.77497230020247565797983039438780865004"
 #define FS_OID_WOTSP  FS_OID_ARC ".1"
 #define FS_OID_RW     FS_OID_ARC ".2"
+#define FS_OID_RW_P1363 FS_OID_RW ".1" /* IEEE 1363 IFSP-RW/EMSA2 profile */
 #define FS_OID_TZ     FS_OID_ARC ".3"
 
 #define FS_OID_XMSS   "1.3.6.1.5.5.7.6.34" /* id-alg-xmss-hashsig, RFC 9802 */

@@ -1,0 +1,204 @@
+/* sigalgs.h - the one descriptor table of fastsig's signature algorithms and
+ * the adapter vtable through which the generic glue (keymgmt.c, signature.c,
+ * encode.c, decode.c) reaches a crypto core.
+ *
+ * How an algorithm plugs in:
+ *   1. a row in fs_sigalgs[] (sigalgs.c): names, OID, flags, adapter, variant;
+ *   2. an adapter file provider/<alg>_adapter.c defining one FS_ADAPTER
+ *      (a handful of functions translating between the core's C API and
+ *      the byte strings / OSSL_PARAMs below).
+ * Nothing else: keymgmt, signature, PKCS#8/SPKI/text encoders, decoders,
+ * OID + sigid registration and the query tables all come from the row.
+ * Parameter sets live in the core's own table; the adapter resolves the
+ * `param` name at generation and reports it back with param_name().
+ *
+ * Conventions for adapter functions: return FASTSIG_OK (0) or a fastsig_err
+ * code; the glue raises it as an OpenSSL error. Size queries: out == NULL
+ * sets *len to the size needed. Core keys are opaque `void *`, owned by the
+ * adapter (free()); the glue reference-counts them, so copies of a key
+ * (EVP_PKEY_dup, a signature ctx, dupctx) share ONE core key and therefore
+ * one state — the adapter must make sign() thread-safe for a shared key. */
+#ifndef FASTSIG_SIGALGS_H
+#define FASTSIG_SIGALGS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <openssl/core.h>
+#include <openssl/bio.h>
+#include <openssl/param_build.h>
+
+typedef struct fs_sigalg FS_SIGALG;
+typedef struct fs_adapter FS_ADAPTER;
+
+/* Randomness for the cores (provider/rng.c: OpenSSL's private DRBG of the
+ * provider's library context). Returns 1 on success, 0 on failure (the
+ * RAND_bytes contract, which crypto/rw's rw_rand_fn shares). */
+typedef int (*fs_rng_fn)(void *arg, unsigned char *out, size_t len);
+/* Key-generation progress: returns 0 when the application asks to stop. */
+typedef int (*fs_progress_fn)(void *arg, int potential, int iteration);
+
+/* What the generic keygen collected (`-pkeyopt name:value`). */
+typedef struct {
+    size_t bits;                /* "bits": 0 = the adapter's default */
+    const char *param;          /* "param": parameter-set name, NULL = default */
+    const unsigned char *seed;  /* "seed" (hex): deterministic key, NULL = RNG */
+    size_t seedlen;
+    const char *state;          /* "state": state file path, NULL = default */
+    fs_rng_fn rng;              /* never NULL */
+    void *rng_arg;
+    fs_progress_fn progress;    /* never NULL (a no-op when nobody listens) */
+    void *progress_arg;
+} FS_GENOPTS;
+
+/* Signature-context options (e.g. rw-format): small ints whose meaning the
+ * adapter defines; plain data so that dupctx is a copy. */
+#define FS_SIGOPT_MAX 4
+typedef struct {
+    int v[FS_SIGOPT_MAX];
+} FS_SIGOPTS;
+
+typedef struct {
+    int bits;           /* OSSL_PKEY_PARAM_BITS */
+    int security_bits;  /* OSSL_PKEY_PARAM_SECURITY_BITS */
+    size_t max_sig;     /* OSSL_PKEY_PARAM_MAX_SIZE: an upper bound (3.0 verify reads it) */
+} FS_KEYSIZES;
+
+/* Stateful keys: 64-bit end to end (XMSS^MT h=60). */
+typedef struct {
+    uint64_t index;     /* next index the state would hand out */
+    uint64_t remaining; /* signatures left */
+    uint64_t max;       /* total signatures of the key (2^h) */
+} FS_STATEINFO;
+
+struct fs_adapter {
+    /* --- required --------------------------------------------------- */
+    int (*gen)(const FS_SIGALG *alg, const FS_GENOPTS *o, void **key);
+    void (*free)(void *key);
+    int (*has_private)(const void *key);
+    void (*sizes)(const void *key, FS_KEYSIZES *out);
+    /* Raw public key: the SubjectPublicKeyInfo BIT STRING (RFC 9802 style). */
+    int (*pub_encode)(const void *key, unsigned char *out, size_t *len);
+    int (*pub_decode)(const FS_SIGALG *alg, const unsigned char *in, size_t len,
+                      void **key);
+    /* Raw private key: the PKCS#8 privateKey OCTET STRING contents. A
+     * stateful key's decode opens (or references) its state; if the state is
+     * unusable it still returns the key (verify and public export work) and
+     * sign() later fails with the state's error. */
+    int (*priv_encode)(const void *key, unsigned char *out, size_t *len);
+    int (*priv_decode)(const FS_SIGALG *alg, const unsigned char *in, size_t len,
+                       void **key);
+    /* Sign the whole message (no pre-hash). Stateful: the core reserves and
+     * durably spends the index inside this call. *siglen in: capacity. */
+    int (*sign)(void *key, const FS_SIGOPTS *o, unsigned char *sig, size_t *siglen,
+                const unsigned char *msg, size_t msglen);
+    int (*verify)(const void *key, const FS_SIGOPTS *o, const unsigned char *sig,
+                  size_t siglen, const unsigned char *msg, size_t msglen);
+
+    /* --- optional (NULL: generic behaviour) --------------------------- */
+    const char *(*param_name)(const void *key);   /* printed, "param" key param */
+    int (*check)(const void *key, int want_private); /* keymgmt validate */
+    /* FS_SIGALG_STATEFUL rows: index/remaining/max; an error code when the
+     * state is unusable (text prints it, signing refuses). */
+    int (*state)(const void *key, FS_STATEINFO *out);
+    /* Signature-context options. */
+    void (*sigopts_default)(const FS_SIGALG *alg, FS_SIGOPTS *o);
+    const OSSL_PARAM *ctx_settable;
+    int (*ctx_set)(FS_SIGOPTS *o, const OSSL_PARAM params[]);
+    /* Digest named at digest-sign/verify init (e.g. `dgst -sha1 -sign`);
+     * NULL hook: only none is accepted (the message is signed whole). */
+    int (*ctx_digest)(FS_SIGOPTS *o, const char *mdname);
+    const OSSL_PARAM *ctx_gettable;
+    int (*ctx_get)(const FS_SIGOPTS *o, OSSL_PARAM params[]);
+    /* Extra key parameters beyond the generic ones (PUB_KEY/PRIV_KEY octet
+     * strings, bits, security-bits, max-size, param, index/remaining/max). */
+    const OSSL_PARAM *gettable;       /* entries added to the generic list */
+    int (*get_params)(const void *key, OSSL_PARAM params[]);
+    const OSSL_PARAM *settable;
+    int (*set_params)(void *key, const OSSL_PARAM params[]);
+    /* Import/export in the algorithm's own terms (e.g. RW's n, p, q, CRT):
+     * import returns FASTSIG_OK with *key == NULL when it found none of its
+     * params (the glue then tries PUB_KEY/PRIV_KEY octet strings). */
+    const OSSL_PARAM *import_types;   /* entries added to the generic list */
+    int (*import)(const FS_SIGALG *alg, const OSSL_PARAM params[], int selection,
+                  void **key);
+    int (*export)(const void *key, int selection, OSSL_PARAM_BLD *bld);
+    /* Extra generation parameters (generic: bits, param, seed, state). */
+    const OSSL_PARAM *gen_settable;   /* entries added to the generic list */
+    /* Algorithm-specific lines of `openssl pkey -text` after the generic
+     * header (param set, state); default: the public key in hex. */
+    int (*text)(const void *key, int selection, BIO *out);
+};
+
+/* Row flags. */
+#define FS_SIGALG_STATEFUL 0x1u  /* has index/remaining/max; sign spends state */
+
+struct fs_sigalg {
+    const char *name;         /* OpenSSL algorithm name, also the OID's short name */
+    const char *ln;           /* the OID's long name */
+    const char *oid;          /* key OID == signature OID (params absent) */
+    const char *names;        /* full name list: name:ln:oid (FS_SIGALG_ROW builds it) */
+    const char *description;
+    unsigned flags;
+    int variant;              /* adapter-private, e.g. RW vs RW-P1363 */
+    const FS_ADAPTER *ad;     /* NULL: adapter not linked in; the row is skipped */
+};
+
+#define FS_SIGALG_ROW(name, ln, oid, flags, variant, adapter, desc) \
+    { name, ln, oid, name ":" ln ":" oid, desc, flags, variant, adapter }
+
+/* The table and its size; rows with ad == NULL are not offered. */
+#define FS_MAX_SIGALGS 16
+extern const FS_SIGALG fs_sigalgs[];
+extern const size_t fs_nsigalgs;
+const FS_SIGALG *fs_sigalg_by_oid(const char *dotted);
+
+/* Adapters (weak: a row whose adapter file is absent drops out). */
+extern const FS_ADAPTER fs_rw_adapter __attribute__((weak));
+extern const FS_ADAPTER fs_wotsp_adapter __attribute__((weak));
+extern const FS_ADAPTER fs_xmss_adapter __attribute__((weak));
+extern const FS_ADAPTER fs_xmssmt_adapter __attribute__((weak));
+
+/* Per-slot dispatch tables, generated by the generic glue (slot = row index). */
+extern const OSSL_DISPATCH *const fs_keymgmt_dispatch[FS_MAX_SIGALGS];
+extern const OSSL_DISPATCH *const fs_signature_dispatch[FS_MAX_SIGALGS];
+/* Encoders need no slot (the key names its row); kinds below. */
+enum { FS_ENC_PKI_DER, FS_ENC_PKI_PEM, FS_ENC_EPKI_DER, FS_ENC_EPKI_PEM,
+       FS_ENC_SPKI_DER, FS_ENC_SPKI_PEM, FS_ENC_TEXT, FS_ENC_KINDS };
+extern const OSSL_DISPATCH *const fs_encoder_dispatch[FS_ENC_KINDS];
+extern const char *const fs_encoder_props[FS_ENC_KINDS];
+/* Decoders: one per slot and structure. */
+enum { FS_DEC_PKI, FS_DEC_SPKI, FS_DEC_KINDS };
+extern const OSSL_DISPATCH *const fs_decoder_dispatch[FS_DEC_KINDS][FS_MAX_SIGALGS];
+extern const char *const fs_decoder_props[FS_DEC_KINDS];
+
+/* Calls X(slot) for every slot: the glue's per-row entry points. */
+#define FS_FOR_EACH_SLOT(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7) \
+    X(8) X(9) X(10) X(11) X(12) X(13) X(14) X(15)
+
+/* The key object every glue file shares: a row plus a reference-counted
+ * core key (shared by copies, so one state per key). */
+typedef struct fs_coreref FS_COREREF;
+typedef struct {
+    const FS_SIGALG *alg;
+    void *provctx;        /* FS_PROVCTX */
+    FS_COREREF *ref;      /* NULL until generated, imported or decoded */
+} FS_KEY;
+FS_KEY *fs_key_new(void *provctx, const FS_SIGALG *alg);
+void fs_key_free(FS_KEY *k);
+/* Takes ownership of core (freed with alg->ad->free on failure). */
+int fs_key_set_core(FS_KEY *k, void *core);
+/* A new FS_KEY sharing k's core key. */
+FS_KEY *fs_key_share(const FS_KEY *k);
+void *fs_key_core(const FS_KEY *k);          /* NULL for an empty key */
+int fs_key_has_private(const FS_KEY *k);
+/* Raw public key bytes, allocated (OPENSSL_free); FASTSIG_OK or a code. */
+int fs_key_pub(const FS_KEY *k, unsigned char **out, size_t *len);
+
+/* RNG for the cores (rng.c): arg is the FS_PROVCTX; an fs_rng_fn. */
+int fs_rng_bytes(void *provctx, unsigned char *out, size_t len);
+
+/* Text helpers for adapters' text hooks (text.c): "label:" then the bytes as
+ * colon-separated hex, 15 per line, indented like OpenSSL's own output. */
+int fs_text_hex(BIO *out, const char *label, const unsigned char *b, size_t len);
+
+#endif
