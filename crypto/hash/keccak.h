@@ -1,0 +1,87 @@
+/* keccak.h - Keccak-f[1600] kernels (one state, or N states interleaved) and
+ * the SHAKE128/SHAKE256 sponge helpers built on them.
+ *
+ * State layout. One state is 25 words, word i = x + 5*y is the FIPS 202 lane
+ * A[x][y] read little-endian (byte 8*i+k of the state string is byte k of
+ * word i). An N-lane ("interleaved") state holds N independent states with
+ * word i of lane l at st[i*N + l]; kernels permute every one of the N lanes.
+ * Kernels are leaf functions with no alignment requirement on st.
+ *
+ * Kernels (all compute the same function; the tests hold the asm against the
+ * portable twins):
+ *   fs_keccakf1600(st[25])                   portable, one state
+ *   fs_keccakf1600_x4_portable(st[25*4])     portable twin of the AVX2 kernel
+ *   fs_keccakf1600_x8_portable(st[25*8])     portable twin of the AVX-512 one
+ *   fs_keccakf1600_x4_avx2(st[25*4])         asm, needs FS_CPU_AVX2
+ *   fs_keccakf1600_x8_avx512(st[25*8])       asm, needs FS_CPU_AVX512
+ * The asm ones exist only when FASTSIG_HAVE_ASM is defined. */
+#ifndef FASTSIG_KECCAK_H
+#define FASTSIG_KECCAK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define FS_KECCAK_WORDS 25
+#define FS_KECCAK_MAX_LANES 8
+#define FS_SHAKE128_RATE 168 /* bytes per block */
+#define FS_SHAKE256_RATE 136
+#define FS_SHAKE_DS 0x1f     /* SHAKE domain bits + first padding bit */
+
+/* Round constants of Keccak-f[1600], also read by the asm kernels. */
+extern const uint64_t fs_keccak_rc[24];
+
+/* Permutes every lane of an interleaved state (the lane count is the
+ * kernel's, see fs_keccak_kernel). */
+typedef void fs_keccak_perm_fn(uint64_t *st);
+
+void fs_keccakf1600(uint64_t st[25]);
+void fs_keccakf1600_x4_portable(uint64_t st[25 * 4]);
+void fs_keccakf1600_x8_portable(uint64_t st[25 * 8]);
+/* Any lane count n >= 1 (st[i*n + l]). */
+void fs_keccakf1600_xn_portable(uint64_t *st, unsigned n);
+
+#if defined(FASTSIG_HAVE_ASM)
+void fs_keccakf1600_x4_avx2(uint64_t st[25 * 4]);
+void fs_keccakf1600_x8_avx512(uint64_t st[25 * 8]);
+#endif
+
+/* A permutation kernel and its lane count (the interleave stride). */
+typedef struct {
+    const char *name;       /* "portable-x1", "avx512-x8", ... */
+    fs_keccak_perm_fn *perm;
+    unsigned lanes;
+    unsigned cpu;           /* FS_CPU_* bits it needs (0 for portable) */
+} fs_keccak_kernel;
+
+/* Every kernel built in, portable ones first; ends with { NULL }. Tests and
+ * benchmarks walk it; a dispatcher may pick from it with fs_cpu_features(). */
+extern const fs_keccak_kernel fs_keccak_kernels[];
+
+/* Sponge helpers over kernel k. `used` lanes (1..k->lanes) carry messages:
+ * in[l] / out[l] for l < used; the remaining lanes of st are permuted along
+ * but never read or written here. Every lane's message has the same length.
+ * A sponge call squeezes once: out bytes start at the beginning of the block
+ * that the last absorb produced.
+ *
+ * absorb_blocks: xors len bytes (a multiple of rate) into st, permuting after
+ *   each block. st starts all-zero, or as a midstate from earlier blocks.
+ * absorb_final: absorbs len bytes (any length), then the padding (ds, e.g.
+ *   FS_SHAKE_DS, and the final 0x80), and permutes: st then holds the first
+ *   output block.
+ * squeeze: writes outlen bytes per lane, permuting between output blocks. */
+void fs_keccak_absorb_blocks(const fs_keccak_kernel *k, uint64_t *st, unsigned rate,
+                             const uint8_t *const in[], unsigned used, size_t len);
+void fs_keccak_absorb_final(const fs_keccak_kernel *k, uint64_t *st, unsigned rate,
+                            const uint8_t *const in[], unsigned used, size_t len, uint8_t ds);
+void fs_keccak_squeeze(const fs_keccak_kernel *k, uint64_t *st, unsigned rate,
+                       uint8_t *const out[], unsigned used, size_t outlen);
+
+/* One call: SHAKE (rate FS_SHAKE128_RATE or FS_SHAKE256_RATE) of `used`
+ * messages of inlen bytes each into outlen bytes each. */
+void fs_shake_lanes(const fs_keccak_kernel *k, unsigned rate, uint8_t *const out[], size_t outlen,
+                    const uint8_t *const in[], size_t inlen, unsigned used);
+/* Single message, portable kernel. */
+void fs_shake128(uint8_t *out, size_t outlen, const uint8_t *in, size_t inlen);
+void fs_shake256(uint8_t *out, size_t outlen, const uint8_t *in, size_t inlen);
+
+#endif

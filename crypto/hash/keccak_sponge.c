@@ -1,0 +1,89 @@
+/* keccak_sponge.c - SHAKE absorb/squeeze over any permutation kernel, on
+ * lane-interleaved states (word i of lane l at st[i*lanes + l]). */
+#include <string.h>
+#include "hash/keccak.h"
+
+static inline uint64_t load64_le(const uint8_t *p)
+{
+    return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24 |
+           (uint64_t)p[4] << 32 | (uint64_t)p[5] << 40 | (uint64_t)p[6] << 48 |
+           (uint64_t)p[7] << 56;
+}
+
+/* Xors len (< rate allowed) bytes into the start of lane l's block. */
+static void xor_bytes(uint64_t *st, unsigned n, unsigned l, const uint8_t *src, size_t len)
+{
+    size_t w = 0;
+    for (; 8 * w + 8 <= len; w++)
+        st[w * n + l] ^= load64_le(src + 8 * w);
+    for (size_t i = 8 * w; i < len; i++)
+        st[(i / 8) * n + l] ^= (uint64_t)src[i] << (8 * (i % 8));
+}
+
+static void xor_byte(uint64_t *st, unsigned n, unsigned l, size_t pos, uint8_t v)
+{
+    st[(pos / 8) * n + l] ^= (uint64_t)v << (8 * (pos % 8));
+}
+
+void fs_keccak_absorb_blocks(const fs_keccak_kernel *k, uint64_t *st, unsigned rate,
+                             const uint8_t *const in[], unsigned used, size_t len)
+{
+    for (size_t off = 0; off + rate <= len; off += rate) {
+        for (unsigned l = 0; l < used; l++)
+            xor_bytes(st, k->lanes, l, in[l] + off, rate);
+        k->perm(st);
+    }
+}
+
+void fs_keccak_absorb_final(const fs_keccak_kernel *k, uint64_t *st, unsigned rate,
+                            const uint8_t *const in[], unsigned used, size_t len, uint8_t ds)
+{
+    size_t full = len - len % rate;
+    fs_keccak_absorb_blocks(k, st, rate, in, used, full);
+    for (unsigned l = 0; l < used; l++) {
+        xor_bytes(st, k->lanes, l, in[l] + full, len - full);
+        xor_byte(st, k->lanes, l, len - full, ds);
+        xor_byte(st, k->lanes, l, rate - 1, 0x80);
+    }
+    k->perm(st);
+}
+
+void fs_keccak_squeeze(const fs_keccak_kernel *k, uint64_t *st, unsigned rate,
+                       uint8_t *const out[], unsigned used, size_t outlen)
+{
+    unsigned n = k->lanes;
+    for (size_t off = 0; off < outlen; off += rate) {
+        if (off > 0)
+            k->perm(st);
+        size_t chunk = outlen - off < rate ? outlen - off : rate;
+        for (unsigned l = 0; l < used; l++)
+            for (size_t i = 0; i < chunk; i++)
+                out[l][off + i] = (uint8_t)(st[(i / 8) * n + l] >> (8 * (i % 8)));
+    }
+}
+
+void fs_shake_lanes(const fs_keccak_kernel *k, unsigned rate, uint8_t *const out[], size_t outlen,
+                    const uint8_t *const in[], size_t inlen, unsigned used)
+{
+    uint64_t st[25 * FS_KECCAK_MAX_LANES];
+    memset(st, 0, sizeof(uint64_t) * 25 * k->lanes);
+    fs_keccak_absorb_final(k, st, rate, in, used, inlen, FS_SHAKE_DS);
+    fs_keccak_squeeze(k, st, rate, out, used, outlen);
+}
+
+static void shake_one(unsigned rate, uint8_t *out, size_t outlen, const uint8_t *in, size_t inlen)
+{
+    const uint8_t *ins[1] = { in };
+    uint8_t *outs[1] = { out };
+    fs_shake_lanes(&fs_keccak_kernels[0], rate, outs, outlen, ins, inlen, 1);
+}
+
+void fs_shake128(uint8_t *out, size_t outlen, const uint8_t *in, size_t inlen)
+{
+    shake_one(FS_SHAKE128_RATE, out, outlen, in, inlen);
+}
+
+void fs_shake256(uint8_t *out, size_t outlen, const uint8_t *in, size_t inlen)
+{
+    shake_one(FS_SHAKE256_RATE, out, outlen, in, inlen);
+}

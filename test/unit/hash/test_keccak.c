@@ -1,0 +1,178 @@
+/* test_keccak.c - Keccak-f[1600] kernels against their portable twins, and
+ * the SHAKE sponge helpers against OpenSSL's SHAKE128/SHAKE256. */
+#include <stdlib.h>
+#include <string.h>
+#include <openssl/evp.h>
+#include "testutil.h"
+#include "cpu.h"
+#include "hash/keccak.h"
+
+/* The kernels this CPU (and FASTSIG_CPU) allows; prints a note once for the
+ * others. */
+static int usable(const fs_keccak_kernel *k)
+{
+    static unsigned noted;
+    unsigned idx = (unsigned)(k - fs_keccak_kernels);
+    if ((k->cpu & ~fs_cpu_features()) == 0)
+        return 1;
+    if (!(noted & (1u << idx)))
+        printf("\n  note: skipping keccak kernel %s (CPU lacks it or FASTSIG_CPU)\n", k->name);
+    noted |= 1u << idx;
+    return 0;
+}
+
+static void openssl_shake(unsigned rate, uint8_t *out, size_t outlen, const uint8_t *in,
+                          size_t inlen)
+{
+    EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+    CU_ASSERT_FATAL(ctx != NULL);
+    CU_ASSERT_FATAL(EVP_DigestInit_ex(ctx, rate == FS_SHAKE128_RATE ? EVP_shake128()
+                                                                   : EVP_shake256(), NULL));
+    CU_ASSERT_FATAL(EVP_DigestUpdate(ctx, in, inlen));
+    CU_ASSERT_FATAL(EVP_DigestFinalXOF(ctx, out, outlen));
+    EVP_MD_CTX_free(ctx);
+}
+
+/* Runs kernel k on st and on the portable twin of the same stride; both
+ * must agree. Returns 1 on agreement. */
+static int perm_agrees(const fs_keccak_kernel *k, const uint64_t *st)
+{
+    uint64_t want[25 * FS_KECCAK_MAX_LANES], got[25 * FS_KECCAK_MAX_LANES + 1];
+    size_t words = 25 * (size_t)k->lanes;
+    memcpy(want, st, words * 8);
+    fs_keccakf1600_xn_portable(want, k->lanes);
+    uint64_t *g = got + 1; /* 8 bytes off the array's alignment */
+    memcpy(g, st, words * 8);
+    k->perm(g);
+    return memcmp(g, want, words * 8) == 0;
+}
+
+static void test_perm_kernels(void)
+{
+    uint64_t st[25 * FS_KECCAK_MAX_LANES];
+    for (const fs_keccak_kernel *k = fs_keccak_kernels; k->name; k++) {
+        if (!usable(k))
+            continue;
+        size_t bytes = 25 * 8 * (size_t)k->lanes;
+        memset(st, 0, bytes);
+        CU_ASSERT(perm_agrees(k, st));
+        memset(st, 0xff, bytes);
+        CU_ASSERT(perm_agrees(k, st));
+        for (int r = 0; r < 200; r++) {
+            fs_test_random((uint8_t *)st, bytes);
+            if (!perm_agrees(k, st)) {
+                fprintf(stderr, "keccak kernel %s differs on random state %d\n", k->name, r);
+                CU_FAIL("kernel differs from its twin");
+                break;
+            }
+        }
+    }
+}
+
+/* Keccak-f[1600] on the all-zero state: the first output words of the
+ * Keccak team's known answer. */
+static void test_perm_known_answer(void)
+{
+    uint64_t st[25] = { 0 };
+    fs_keccakf1600(st);
+    CU_ASSERT_EQUAL(st[0], 0xF1258F7940E1DDE7ULL);
+    CU_ASSERT_EQUAL(st[1], 0x84D5CCF933C0478AULL);
+    CU_ASSERT_EQUAL(st[24], 0xEAF1FF7B5CECA249ULL);
+}
+
+static const size_t in_lens[] = { 0,   1,   7,   8,   31,  32,  33,  64,  95,  96,  97,  135,
+                                  136, 137, 167, 168, 169, 200, 271, 272, 335, 336, 337, 1000 };
+static const size_t out_lens[] = { 1, 24, 32, 64, 135, 136, 168, 169, 300 };
+#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Every usable kernel, every lane count, different data per lane, inputs at
+ * odd addresses, against OpenSSL lane by lane. */
+static void check_sponge(unsigned rate)
+{
+    enum { MAXIN = 1000, MAXOUT = 300 };
+    static uint8_t inbuf[FS_KECCAK_MAX_LANES][MAXIN + 3], outbuf[FS_KECCAK_MAX_LANES][MAXOUT];
+    uint8_t want[MAXOUT];
+    const uint8_t *in[FS_KECCAK_MAX_LANES];
+    uint8_t *out[FS_KECCAK_MAX_LANES];
+    int bad = 0;
+    for (const fs_keccak_kernel *k = fs_keccak_kernels; k->name; k++) {
+        if (!usable(k))
+            continue;
+        for (unsigned used = 1; used <= k->lanes; used++) {
+            for (size_t i = 0; i < NELEM(in_lens); i++) {
+                size_t olen = out_lens[(i + used) % NELEM(out_lens)];
+                for (unsigned l = 0; l < used; l++) {
+                    fs_test_random(inbuf[l], sizeof(inbuf[l]));
+                    in[l] = inbuf[l] + 1 + l % 3;
+                    out[l] = outbuf[l];
+                }
+                fs_shake_lanes(k, rate, out, olen, in, in_lens[i], used);
+                for (unsigned l = 0; l < used; l++) {
+                    openssl_shake(rate, want, olen, in[l], in_lens[i]);
+                    if (memcmp(want, out[l], olen) != 0 && bad++ < 5)
+                        fprintf(stderr, "SHAKE rate %u kernel %s used %u lane %u len %zu out %zu\n",
+                                rate, k->name, used, l, in_lens[i], olen);
+                }
+            }
+        }
+    }
+    CU_ASSERT_EQUAL(bad, 0);
+}
+
+static void test_shake128_lanes(void)
+{
+    check_sponge(FS_SHAKE128_RATE);
+}
+
+static void test_shake256_lanes(void)
+{
+    check_sponge(FS_SHAKE256_RATE);
+}
+
+/* The one-message helpers on all-zero and all-ones inputs of many lengths,
+ * and a midstate: absorb_blocks then absorb_final equals the one call. */
+static void test_shake_single_and_midstate(void)
+{
+    uint8_t msg[700], want[64], got[64];
+    for (int fill = 0; fill < 2; fill++) {
+        memset(msg, fill ? 0xff : 0, sizeof(msg));
+        for (size_t len = 0; len <= sizeof(msg); len += 23) {
+            openssl_shake(FS_SHAKE128_RATE, want, 64, msg, len);
+            fs_shake128(got, 64, msg, len);
+            CU_ASSERT_EQUAL(memcmp(want, got, 64), 0);
+            openssl_shake(FS_SHAKE256_RATE, want, 64, msg, len);
+            fs_shake256(got, 64, msg, len);
+            CU_ASSERT_EQUAL(memcmp(want, got, 64), 0);
+        }
+    }
+    fs_test_random(msg, sizeof(msg));
+    for (const fs_keccak_kernel *k = fs_keccak_kernels; k->name; k++) {
+        if (!usable(k))
+            continue;
+        uint64_t st[25 * FS_KECCAK_MAX_LANES] = { 0 };
+        const uint8_t *in[FS_KECCAK_MAX_LANES];
+        uint8_t *out[FS_KECCAK_MAX_LANES];
+        for (unsigned l = 0; l < k->lanes; l++)
+            in[l] = msg + l, out[l] = got;
+        fs_keccak_absorb_blocks(k, st, FS_SHAKE256_RATE, in, 1, 2 * FS_SHAKE256_RATE);
+        in[0] += 2 * FS_SHAKE256_RATE;
+        fs_keccak_absorb_final(k, st, FS_SHAKE256_RATE, in, 1, 100, FS_SHAKE_DS);
+        fs_keccak_squeeze(k, st, FS_SHAKE256_RATE, out, 1, 64);
+        openssl_shake(FS_SHAKE256_RATE, want, 64, msg, 2 * FS_SHAKE256_RATE + 100);
+        CU_ASSERT_EQUAL(memcmp(want, got, 64), 0);
+    }
+}
+
+int main(void)
+{
+    static const fs_test tests[] = {
+        { "permutation known answer", test_perm_known_answer },
+        { "kernels vs portable twins", test_perm_kernels },
+        { "SHAKE128 lanes vs OpenSSL", test_shake128_lanes },
+        { "SHAKE256 lanes vs OpenSSL", test_shake256_lanes },
+        { "single message and midstate", test_shake_single_and_midstate },
+        { NULL, NULL },
+    };
+    static const fs_suite suites[] = { { "keccak", tests }, { NULL, NULL } };
+    return fs_cu_main(suites);
+}
