@@ -1,0 +1,113 @@
+/* keccak_x8_avx512.S - Keccak-f[1600] on 8 interleaved states (AVX-512F).
+ *
+ * C prototype (crypto/hash/keccak.h):
+ *   void fs_keccakf1600_x8_avx512(uint64_t st[25 * 8]);
+ * Word i of lane l is st[i*8 + l], so word i of all 8 lanes is one zmm:
+ * the whole state lives in zmm0..zmm24 (zmm i = word i = A[i%5][i/5]).
+ * zmm25..29 hold the theta column parities, zmm30/31 are scratch.
+ * Theta and chi are vpternlogq, rho is vprolq, pi is the order of the rho
+ * moves (one 24-long cycle, done in place), iota xors a broadcast constant.
+ * Leaf function, no stack; st needs no alignment. Its portable twin is
+ * fs_keccakf1600_x8_portable. */
+
+	.text
+
+/* C[x] = a0 ^ a1 ^ a2 ^ a3 ^ a4 (the column x) */
+.macro COLUMN c, a0, a1, a2, a3, a4
+	vmovdqa64	\a0, \c
+	vpternlogq	$0x96, \a2, \a1, \c
+	vpternlogq	$0x96, \a4, \a3, \c
+.endm
+
+/* column x ^= C[x-1] ^ rol(C[x+1], 1) */
+.macro THETA cprev, cnext, a0, a1, a2, a3, a4
+	vprolq		$1, \cnext, %zmm30
+	vpternlogq	$0x96, %zmm30, \cprev, \a0
+	vpternlogq	$0x96, %zmm30, \cprev, \a1
+	vpternlogq	$0x96, %zmm30, \cprev, \a2
+	vpternlogq	$0x96, %zmm30, \cprev, \a3
+	vpternlogq	$0x96, %zmm30, \cprev, \a4
+.endm
+
+/* one row: a[x] ^= ~a[x+1] & a[x+2]  (0xd2 = A ^ (~B & C)) */
+.macro CHI a0, a1, a2, a3, a4
+	vmovdqa64	\a0, %zmm25
+	vmovdqa64	\a1, %zmm26
+	vpternlogq	$0xd2, \a2, \a1, \a0
+	vpternlogq	$0xd2, \a3, \a2, \a1
+	vpternlogq	$0xd2, \a4, \a3, \a2
+	vpternlogq	$0xd2, %zmm25, \a4, \a3
+	vpternlogq	$0xd2, %zmm26, %zmm25, \a4
+.endm
+
+	.globl	fs_keccakf1600_x8_avx512
+	.hidden	fs_keccakf1600_x8_avx512
+	.type	fs_keccakf1600_x8_avx512, @function
+	.hidden	fs_keccak_rc
+	.p2align 5
+fs_keccakf1600_x8_avx512:
+	.irp	i, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24
+	vmovdqu64	64*\i(%rdi), %zmm\i
+	.endr
+	leaq	fs_keccak_rc(%rip), %rax
+	leaq	24*8(%rax), %rcx
+	.p2align 5
+1:
+	/* theta */
+	COLUMN	%zmm25, %zmm0, %zmm5, %zmm10, %zmm15, %zmm20
+	COLUMN	%zmm26, %zmm1, %zmm6, %zmm11, %zmm16, %zmm21
+	COLUMN	%zmm27, %zmm2, %zmm7, %zmm12, %zmm17, %zmm22
+	COLUMN	%zmm28, %zmm3, %zmm8, %zmm13, %zmm18, %zmm23
+	COLUMN	%zmm29, %zmm4, %zmm9, %zmm14, %zmm19, %zmm24
+	THETA	%zmm29, %zmm26, %zmm0, %zmm5, %zmm10, %zmm15, %zmm20
+	THETA	%zmm25, %zmm27, %zmm1, %zmm6, %zmm11, %zmm16, %zmm21
+	THETA	%zmm26, %zmm28, %zmm2, %zmm7, %zmm12, %zmm17, %zmm22
+	THETA	%zmm27, %zmm29, %zmm3, %zmm8, %zmm13, %zmm18, %zmm23
+	THETA	%zmm28, %zmm25, %zmm4, %zmm9, %zmm14, %zmm19, %zmm24
+	/* rho and pi: B[pi(i)] = rol(A[i], r[i]), walking pi's 24-cycle
+	 * backwards from word 1 (saved in zmm31); word 0 stays put */
+	vmovdqa64	%zmm1, %zmm31
+	vprolq	$44, %zmm6, %zmm1
+	vprolq	$20, %zmm9, %zmm6
+	vprolq	$61, %zmm22, %zmm9
+	vprolq	$39, %zmm14, %zmm22
+	vprolq	$18, %zmm20, %zmm14
+	vprolq	$62, %zmm2, %zmm20
+	vprolq	$43, %zmm12, %zmm2
+	vprolq	$25, %zmm13, %zmm12
+	vprolq	$8, %zmm19, %zmm13
+	vprolq	$56, %zmm23, %zmm19
+	vprolq	$41, %zmm15, %zmm23
+	vprolq	$27, %zmm4, %zmm15
+	vprolq	$14, %zmm24, %zmm4
+	vprolq	$2, %zmm21, %zmm24
+	vprolq	$55, %zmm8, %zmm21
+	vprolq	$45, %zmm16, %zmm8
+	vprolq	$36, %zmm5, %zmm16
+	vprolq	$28, %zmm3, %zmm5
+	vprolq	$21, %zmm18, %zmm3
+	vprolq	$15, %zmm17, %zmm18
+	vprolq	$10, %zmm11, %zmm17
+	vprolq	$6, %zmm7, %zmm11
+	vprolq	$3, %zmm10, %zmm7
+	vprolq	$1, %zmm31, %zmm10
+	/* chi */
+	CHI	%zmm0, %zmm1, %zmm2, %zmm3, %zmm4
+	CHI	%zmm5, %zmm6, %zmm7, %zmm8, %zmm9
+	CHI	%zmm10, %zmm11, %zmm12, %zmm13, %zmm14
+	CHI	%zmm15, %zmm16, %zmm17, %zmm18, %zmm19
+	CHI	%zmm20, %zmm21, %zmm22, %zmm23, %zmm24
+	/* iota */
+	vpxorq	(%rax){1to8}, %zmm0, %zmm0
+	addq	$8, %rax
+	cmpq	%rcx, %rax
+	jne	1b
+
+	.irp	i, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24
+	vmovdqu64	%zmm\i, 64*\i(%rdi)
+	.endr
+	vzeroupper
+	ret
+	.size	fs_keccakf1600_x8_avx512, .-fs_keccakf1600_x8_avx512
+
+	.section .note.GNU-stack,"",@progbits
