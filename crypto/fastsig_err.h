@@ -29,7 +29,9 @@
     X(FASTSIG_ERR_STATE_WRONG_KEY, 18, "signature state belongs to another key") \
     X(FASTSIG_ERR_STATE_IO,      19, "signature state could not be written durably") \
     X(FASTSIG_ERR_FAULT,         20, "fault detected: signature withheld")     \
-    X(FASTSIG_ERR_INTERNAL,      21, "internal error")
+    X(FASTSIG_ERR_INTERNAL,      21, "internal error")                         \
+    X(FASTSIG_ERR_STATE_EXISTS,  22, "signature state file already exists")   \
+    X(FASTSIG_ERR_STATE_NO_DIR,  23, "signature state directory does not exist")
 
 enum fastsig_err {
     FASTSIG_OK = 0,

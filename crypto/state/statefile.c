@@ -1,0 +1,548 @@
+/* statefile.c - state handles: locking, durable slot updates, the
+ * process-local reservation block. The contract is in statefile.h. */
+#define _GNU_SOURCE /* F_OFD_SETLKW, renameat2 */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "fastsig_err.h"
+#include "statefile.h"
+#include "statefile_hook.h"
+#include "stateslot.h"
+
+int (*fs_state_io_hook)(enum fs_state_io_op op);
+
+struct fastsig_state {
+    pthread_mutex_t mu;    /* guards everything below */
+    unsigned refs;         /* atomic */
+    int fd;                /* opened by fd_pid (a forked child reopens) */
+    pid_t fd_pid;
+    char *path;            /* absolute when it could be resolved */
+    uint8_t key_id[FASTSIG_STATE_KEY_ID_LEN];
+    uint64_t max;
+    uint64_t batch;        /* largest block take() reserves */
+    uint64_t ramp;         /* size of take()'s next block: 1, 2, 4 .. batch */
+    pid_t pool_pid;        /* the block [pool_next, pool_end) is this pid's */
+    uint64_t pool_next, pool_end;
+};
+
+/* ---- system calls, with the test hook in front ---------------------------- */
+
+static int injected(enum fs_state_io_op op)
+{
+    int e = fs_state_io_hook ? fs_state_io_hook(op) : 0;
+    if (e != 0)
+        errno = e;
+    return e != 0;
+}
+
+#ifdef F_OFD_SETLKW
+static int use_ofd = 1;
+#else
+static const int use_ofd = 0;
+#endif
+/* Classic POSIX locks do not exclude threads of one process: without OFD
+ * locks, this mutex does while the lock is held. */
+static pthread_mutex_t posix_lock_mu = PTHREAD_MUTEX_INITIALIZER;
+
+/* Locks the whole file (F_RDLCK or F_WRLCK), waiting; 0 or -1 with errno. */
+static int lock_file(int fd, short type)
+{
+    if (injected(FS_STATE_IO_LOCK))
+        return -1;
+    struct flock fl;
+    memset(&fl, 0, sizeof(fl));
+    fl.l_type = type;
+    fl.l_whence = SEEK_SET;
+#ifdef F_OFD_SETLKW
+    if (use_ofd) {
+        int r;
+        while ((r = fcntl(fd, F_OFD_SETLKW, &fl)) != 0 && errno == EINTR)
+            ;
+        if (r == 0 || errno != EINVAL)
+            return r;
+        use_ofd = 0; /* kernel without OFD locks */
+    }
+#endif
+    pthread_mutex_lock(&posix_lock_mu);
+    int r;
+    while ((r = fcntl(fd, F_SETLKW, &fl)) != 0 && errno == EINTR)
+        ;
+    if (r != 0)
+        pthread_mutex_unlock(&posix_lock_mu);
+    return r;
+}
+
+static void unlock_file(int fd)
+{
+    int saved = errno;
+    struct flock fl;
+    memset(&fl, 0, sizeof(fl));
+    fl.l_type = F_UNLCK;
+    fl.l_whence = SEEK_SET;
+#ifdef F_OFD_SETLKW
+    if (use_ofd) {
+        fcntl(fd, F_OFD_SETLK, &fl);
+        errno = saved;
+        return;
+    }
+#endif
+    fcntl(fd, F_SETLK, &fl);
+    pthread_mutex_unlock(&posix_lock_mu);
+    errno = saved;
+}
+
+static int open_file(const char *path, int flags, mode_t mode)
+{
+    if (injected(FS_STATE_IO_OPEN))
+        return -1;
+    int fd;
+    while ((fd = open(path, flags | O_CLOEXEC, mode)) < 0 && errno == EINTR)
+        ;
+    return fd;
+}
+
+/* Writes all of buf at off; 0 or -1 with errno (ENOSPC for a short write). */
+static int write_all(int fd, const uint8_t *buf, size_t len, off_t off)
+{
+    if (injected(FS_STATE_IO_WRITE))
+        return -1;
+    while (len > 0) {
+        ssize_t n = pwrite(fd, buf, len, off);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            if (n == 0)
+                errno = ENOSPC;
+            return -1;
+        }
+        buf += n;
+        len -= (size_t)n;
+        off += n;
+    }
+    return 0;
+}
+
+static int sync_file(int fd, int data_only)
+{
+    if (injected(FS_STATE_IO_SYNC))
+        return -1;
+    return data_only ? fdatasync(fd) : fsync(fd);
+}
+
+/* ---- reading and writing the image -------------------------------------- */
+
+/* Reads and validates the file: 0, STATE_IO or STATE_CORRUPT. */
+static int read_state(int fd, fs_state_slot *cur, int *cur_pos)
+{
+    uint8_t img[FS_STATE_FILE_SIZE + 1];
+    struct stat sb;
+    if (injected(FS_STATE_IO_READ) || fstat(fd, &sb) != 0)
+        return FASTSIG_ERR_STATE_IO;
+    if (!S_ISREG(sb.st_mode) || sb.st_size != FS_STATE_FILE_SIZE)
+        return FASTSIG_ERR_STATE_CORRUPT;
+    size_t got = 0;
+    while (got < sizeof(img)) { /* one byte more: the size must be exact */
+        ssize_t n = pread(fd, img + got, sizeof(img) - got, (off_t)got);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return FASTSIG_ERR_STATE_IO;
+        if (n == 0)
+            break;
+        got += (size_t)n;
+    }
+    if (got != FS_STATE_FILE_SIZE || fs_state_image_decode(img, cur, cur_pos) != 0)
+        return FASTSIG_ERR_STATE_CORRUPT;
+    return FASTSIG_OK;
+}
+
+static int check_identity(const fs_state_slot *cur, const uint8_t *key_id, uint64_t max)
+{
+    if (memcmp(cur->key_id, key_id, FASTSIG_STATE_KEY_ID_LEN) != 0)
+        return FASTSIG_ERR_STATE_WRONG_KEY;
+    if (max != 0 && cur->max != max) /* same key, other size: not to be trusted */
+        return FASTSIG_ERR_STATE_CORRUPT;
+    return FASTSIG_OK;
+}
+
+/* Reads under a shared lock and checks the key. */
+static int read_locked(int fd, const uint8_t *key_id, uint64_t max, fs_state_slot *cur)
+{
+    int pos;
+    if (lock_file(fd, F_RDLCK) != 0)
+        return FASTSIG_ERR_STATE_IO;
+    int rc = read_state(fd, cur, &pos);
+    unlock_file(fd);
+    return rc ? rc : check_identity(cur, key_id, max);
+}
+
+/* A step of an update: inspects the current slot and sets *next to the new
+ * value; returns 0 to write it, 1 to leave the file as it is, or an error. */
+typedef int (*update_step)(const fs_state_slot *cur, uint64_t *next, void *arg);
+
+/* Exclusive lock, read, validate, step, write the older slot with seq + 1,
+ * fdatasync, unlock. Nothing the step decided counts unless this returns 0. */
+static int update(fastsig_state *st, update_step step, void *arg)
+{
+    fs_state_slot cur;
+    int pos;
+    if (lock_file(st->fd, F_WRLCK) != 0)
+        return FASTSIG_ERR_STATE_IO;
+    uint64_t next = 0;
+    int rc = read_state(st->fd, &cur, &pos);
+    if (rc == FASTSIG_OK)
+        rc = check_identity(&cur, st->key_id, st->max);
+    if (rc == FASTSIG_OK)
+        rc = step(&cur, &next, arg);
+    if (rc == 1) {
+        rc = FASTSIG_OK;
+    } else if (rc == FASTSIG_OK) {
+        uint8_t rec[FS_STATE_SLOT_LEN];
+        cur.seq++;
+        cur.next = next;
+        fs_state_slot_encode(&cur, rec);
+        if (write_all(st->fd, rec, sizeof(rec), (off_t)(1 - pos) * FS_STATE_SLOT_STRIDE) != 0 ||
+            sync_file(st->fd, 1) != 0)
+            rc = FASTSIG_ERR_STATE_IO;
+    }
+    unlock_file(st->fd);
+    return rc;
+}
+
+/* ---- creation -------------------------------------------------------------- */
+
+static int errno_to_create_err(int e)
+{
+    return e == ENOENT || e == ENOTDIR ? FASTSIG_ERR_STATE_NO_DIR : FASTSIG_ERR_STATE_IO;
+}
+
+/* Moves tmp to path; without replace, fails with EEXIST if path exists. */
+static int install_file(const char *tmp, const char *path, int replace)
+{
+    if (replace)
+        return rename(tmp, path);
+#ifdef RENAME_NOREPLACE
+    if (renameat2(AT_FDCWD, tmp, AT_FDCWD, path, RENAME_NOREPLACE) == 0)
+        return 0;
+    if (errno != EINVAL && errno != ENOSYS)
+        return -1;
+#endif
+    if (link(tmp, path) != 0) /* filesystems without RENAME_NOREPLACE */
+        return -1;
+    unlink(tmp);
+    return 0;
+}
+
+static int sync_dir_of(const char *path)
+{
+    char dir[PATH_MAX];
+    const char *slash = strrchr(path, '/');
+    if (slash == NULL)
+        strcpy(dir, ".");
+    else if (slash == path)
+        strcpy(dir, "/");
+    else if ((size_t)(slash - path) < sizeof(dir))
+        memcpy(dir, path, (size_t)(slash - path)), dir[slash - path] = 0;
+    else
+        return errno = ENAMETOOLONG, -1;
+    int dfd = open_file(dir, O_RDONLY | O_DIRECTORY, 0);
+    if (dfd < 0)
+        return -1;
+    int r = sync_file(dfd, 0);
+    int saved = errno;
+    close(dfd);
+    errno = saved;
+    return r;
+}
+
+int fastsig_state_create(const char *path, const uint8_t key_id[FASTSIG_STATE_KEY_ID_LEN],
+                         uint64_t max, uint64_t next, unsigned flags)
+{
+    if (path == NULL || key_id == NULL)
+        return FASTSIG_ERR_NULL_ARG;
+    if (*path == 0 || max == 0 || max > FS_STATE_MAX_LIMIT || next > max ||
+        (flags & ~FASTSIG_STATE_OVERWRITE) != 0)
+        return FASTSIG_ERR_BAD_PARAM;
+    int replace = (flags & FASTSIG_STATE_OVERWRITE) != 0;
+    struct stat sb;
+    if (!replace && lstat(path, &sb) == 0)
+        return FASTSIG_ERR_STATE_EXISTS;
+
+    static unsigned counter; /* atomic: unique temporary names per process */
+    char tmp[PATH_MAX];
+    if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp.%ld.%u", path, (long)getpid(),
+                         __atomic_fetch_add(&counter, 1, __ATOMIC_RELAXED)) >= sizeof(tmp))
+        return FASTSIG_ERR_BAD_PARAM;
+
+    uint8_t img[FS_STATE_FILE_SIZE] = { 0 };
+    fs_state_slot s = { .seq = 1, .max = max, .next = next };
+    memcpy(s.key_id, key_id, FASTSIG_STATE_KEY_ID_LEN);
+    fs_state_slot_encode(&s, img); /* slot 0 is the newer: the first update writes 1 */
+    s.seq = 0;
+    fs_state_slot_encode(&s, img + FS_STATE_SLOT_STRIDE);
+
+    int fd = open_file(tmp, O_WRONLY | O_CREAT | O_EXCL, 0600);
+    if (fd < 0)
+        return errno_to_create_err(errno);
+    int ok = write_all(fd, img, sizeof(img), 0) == 0 && sync_file(fd, 0) == 0;
+    int saved = errno;
+    if (close(fd) != 0 && ok)
+        ok = 0, saved = errno;
+    if (!ok) {
+        unlink(tmp);
+        errno = saved;
+        return FASTSIG_ERR_STATE_IO;
+    }
+    if (install_file(tmp, path, replace) != 0) {
+        saved = errno;
+        unlink(tmp);
+        errno = saved;
+        return saved == EEXIST ? FASTSIG_ERR_STATE_EXISTS : errno_to_create_err(saved);
+    }
+    if (sync_dir_of(path) != 0) {
+        /* not durable: do not leave a file that might vanish on a crash */
+        saved = errno;
+        unlink(path);
+        errno = saved;
+        return FASTSIG_ERR_STATE_IO;
+    }
+    return FASTSIG_OK;
+}
+
+/* ---- handles ------------------------------------------------------------- */
+
+int fastsig_state_open(const char *path, const uint8_t key_id[FASTSIG_STATE_KEY_ID_LEN],
+                       fastsig_state **out)
+{
+    if (path == NULL || key_id == NULL || out == NULL)
+        return FASTSIG_ERR_NULL_ARG;
+    *out = NULL;
+    int fd = open_file(path, O_RDWR, 0);
+    if (fd < 0)
+        return errno == ENOENT ? FASTSIG_ERR_STATE_MISSING : FASTSIG_ERR_STATE_IO;
+    fs_state_slot cur;
+    int rc = read_locked(fd, key_id, 0, &cur);
+    fastsig_state *st = rc ? NULL : calloc(1, sizeof(*st));
+    char *abs = rc ? NULL : realpath(path, NULL);
+    if (rc == FASTSIG_OK && st != NULL && (abs != NULL || (abs = strdup(path)) != NULL)) {
+        pthread_mutex_init(&st->mu, NULL);
+        st->refs = 1;
+        st->fd = fd;
+        st->fd_pid = getpid();
+        st->path = abs;
+        memcpy(st->key_id, key_id, FASTSIG_STATE_KEY_ID_LEN);
+        st->max = cur.max;
+        st->batch = FASTSIG_STATE_DEFAULT_BATCH;
+        st->ramp = 1;
+        st->pool_pid = st->fd_pid;
+        *out = st;
+        return FASTSIG_OK;
+    }
+    free(st);
+    free(abs);
+    close(fd);
+    return rc ? rc : FASTSIG_ERR_NOMEM;
+}
+
+fastsig_state *fastsig_state_ref(fastsig_state *st)
+{
+    if (st != NULL)
+        __atomic_add_fetch(&st->refs, 1, __ATOMIC_RELAXED);
+    return st;
+}
+
+/* In a forked child: drop the parent's block and get a file description (and
+ * so an OFD lock) of our own. Called with st->mu held. */
+static int own_process(fastsig_state *st, pid_t pid)
+{
+    if (st->pool_pid != pid) {
+        st->pool_pid = pid;
+        st->pool_next = st->pool_end = 0;
+        st->ramp = 1;
+    }
+    if (st->fd_pid == pid)
+        return FASTSIG_OK;
+    int fd = open_file(st->path, O_RDWR, 0);
+    if (fd < 0)
+        return errno == ENOENT ? FASTSIG_ERR_STATE_MISSING : FASTSIG_ERR_STATE_IO;
+    close(st->fd); /* the parent's description stays open in the parent */
+    st->fd = fd;
+    st->fd_pid = pid;
+    return FASTSIG_OK;
+}
+
+struct reserve_arg {
+    uint64_t want, first, count;
+};
+
+static int reserve_step(const fs_state_slot *cur, uint64_t *next, void *arg)
+{
+    struct reserve_arg *a = arg;
+    uint64_t left = cur->max - cur->next;
+    if (left == 0)
+        return cur->max == 1 ? FASTSIG_ERR_OTS_USED : FASTSIG_ERR_KEY_EXHAUSTED;
+    a->first = cur->next;
+    a->count = a->want < left ? a->want : left;
+    *next = cur->next + a->count;
+    return 0;
+}
+
+/* Called with st->mu held and own_process done. */
+static int reserve_locked(fastsig_state *st, uint64_t want, uint64_t *first, uint64_t *count)
+{
+    struct reserve_arg a = { want, 0, 0 };
+    int rc = update(st, reserve_step, &a);
+    if (rc != FASTSIG_OK)
+        return rc;
+    if (st->pool_next == st->pool_end || st->pool_end != a.first)
+        st->pool_next = a.first; /* not contiguous: the old rest is burnt */
+    st->pool_end = a.first + a.count;
+    if (first)
+        *first = a.first;
+    if (count)
+        *count = a.count;
+    return FASTSIG_OK;
+}
+
+struct release_arg {
+    uint64_t from, end;
+};
+
+static int release_step(const fs_state_slot *cur, uint64_t *next, void *arg)
+{
+    const struct release_arg *a = arg;
+    if (cur->next != a->end)
+        return 1; /* someone reserved beyond our block: ours stays burnt */
+    *next = a->from;
+    return 0;
+}
+
+static int release_locked(fastsig_state *st)
+{
+    if (st->pool_pid != getpid() || st->pool_next == st->pool_end)
+        return FASTSIG_OK; /* nothing of ours (a child never gives back the parent's) */
+    struct release_arg a = { st->pool_next, st->pool_end };
+    st->pool_end = st->pool_next; /* empty from now on, whatever happens */
+    st->ramp = 1;
+    return update(st, release_step, &a);
+}
+
+int fastsig_state_close(fastsig_state *st)
+{
+    if (st == NULL || __atomic_sub_fetch(&st->refs, 1, __ATOMIC_ACQ_REL) != 0)
+        return FASTSIG_OK;
+    pthread_mutex_lock(&st->mu);
+    int rc = release_locked(st);
+    pthread_mutex_unlock(&st->mu);
+    close(st->fd);
+    pthread_mutex_destroy(&st->mu);
+    free(st->path);
+    free(st);
+    return rc;
+}
+
+int fastsig_state_set_batch(fastsig_state *st, uint64_t batch)
+{
+    if (st == NULL)
+        return FASTSIG_ERR_NULL_ARG;
+    if (batch == 0)
+        return FASTSIG_ERR_BAD_PARAM;
+    pthread_mutex_lock(&st->mu);
+    st->batch = batch;
+    if (st->ramp > batch)
+        st->ramp = batch;
+    pthread_mutex_unlock(&st->mu);
+    return FASTSIG_OK;
+}
+
+int fastsig_state_take(fastsig_state *st, uint64_t *idx)
+{
+    if (st == NULL || idx == NULL)
+        return FASTSIG_ERR_NULL_ARG;
+    pthread_mutex_lock(&st->mu);
+    int rc = own_process(st, getpid());
+    if (rc == FASTSIG_OK && st->pool_next == st->pool_end) {
+        uint64_t want = st->ramp < st->batch ? st->ramp : st->batch;
+        rc = reserve_locked(st, want, NULL, NULL);
+        if (rc == FASTSIG_OK && st->ramp < st->batch)
+            st->ramp = st->ramp > st->batch / 2 ? st->batch : 2 * st->ramp;
+    }
+    if (rc == FASTSIG_OK)
+        *idx = st->pool_next++;
+    pthread_mutex_unlock(&st->mu);
+    return rc;
+}
+
+int fastsig_state_reserve(fastsig_state *st, uint64_t want, uint64_t *first,
+                          uint64_t *count)
+{
+    if (st == NULL || first == NULL || count == NULL)
+        return FASTSIG_ERR_NULL_ARG;
+    if (want == 0)
+        return FASTSIG_ERR_BAD_PARAM;
+    pthread_mutex_lock(&st->mu);
+    int rc = own_process(st, getpid());
+    if (rc == FASTSIG_OK)
+        rc = reserve_locked(st, want, first, count);
+    pthread_mutex_unlock(&st->mu);
+    return rc;
+}
+
+int fastsig_state_release(fastsig_state *st)
+{
+    if (st == NULL)
+        return FASTSIG_ERR_NULL_ARG;
+    pthread_mutex_lock(&st->mu);
+    int rc = release_locked(st);
+    pthread_mutex_unlock(&st->mu);
+    return rc;
+}
+
+static void put_counts(const fs_state_slot *cur, uint64_t pool_left, uint64_t pool_next,
+                       uint64_t *next, uint64_t *remaining, uint64_t *max)
+{
+    if (next)
+        *next = pool_left ? pool_next : cur->next;
+    if (remaining)
+        *remaining = cur->max - cur->next + pool_left;
+    if (max)
+        *max = cur->max;
+}
+
+int fastsig_state_query(fastsig_state *st, uint64_t *next, uint64_t *remaining,
+                        uint64_t *max)
+{
+    if (st == NULL)
+        return FASTSIG_ERR_NULL_ARG;
+    pthread_mutex_lock(&st->mu);
+    fs_state_slot cur;
+    int rc = own_process(st, getpid());
+    if (rc == FASTSIG_OK)
+        rc = read_locked(st->fd, st->key_id, st->max, &cur);
+    if (rc == FASTSIG_OK)
+        put_counts(&cur, st->pool_end - st->pool_next, st->pool_next, next, remaining, max);
+    pthread_mutex_unlock(&st->mu);
+    return rc;
+}
+
+int fastsig_state_peek(const char *path, const uint8_t key_id[FASTSIG_STATE_KEY_ID_LEN],
+                       uint64_t *next, uint64_t *remaining, uint64_t *max)
+{
+    if (path == NULL || key_id == NULL)
+        return FASTSIG_ERR_NULL_ARG;
+    int fd = open_file(path, O_RDONLY, 0);
+    if (fd < 0)
+        return errno == ENOENT ? FASTSIG_ERR_STATE_MISSING : FASTSIG_ERR_STATE_IO;
+    fs_state_slot cur;
+    int rc = read_locked(fd, key_id, 0, &cur);
+    close(fd);
+    if (rc == FASTSIG_OK)
+        put_counts(&cur, 0, 0, next, remaining, max);
+    return rc;
+}

@@ -1,0 +1,145 @@
+/* statefile.h - persistent signature state of a stateful key (WOTS+, XMSS,
+ * XMSS^MT): which one-time indices are spent. POSIX only, no OpenSSL.
+ *
+ * The contract (DESIGN.md section 2):
+ *
+ * - A state file belongs to one key, identified by a 32-byte key id the
+ *   caller computes (a hash of the public key; this code does not hash). It
+ *   holds the key's index count `max` (last index + 1: 2^h for XMSS, 1 for a
+ *   one-time key, up to 2^63) and `next`, the lowest index never handed out.
+ *   Every index below `next` counts as spent, used or not.
+ *
+ * - Durability: the file has two checksummed slots with sequence numbers
+ *   (layout in stateslot.h). An update reads both under an exclusive OFD lock
+ *   (fcntl F_OFD_SETLKW: processes AND threads holding separate handles are
+ *   serialized), writes the older slot in place with seq + 1 (pwrite) and
+ *   fdatasync()s before anything is handed out. One update = one fdatasync.
+ *   A SIGKILL cannot tear a 128-byte pwrite (the kernel copies it into the
+ *   page cache whole), so a killed signer leaves two valid slots.
+ *
+ * - Trust: a file is used only when BOTH slots are well formed and agree (key
+ *   id, max, seqs one apart). There is no fallback to the older slot: a slot
+ *   that fails its checksum may be the newer one, damaged after it was
+ *   written, and the older slot's `next` would hand out spent indices again.
+ *   The price: a power loss in the ~100 us of an update may leave a torn
+ *   slot, and then the key refuses to sign (FASTSIG_ERR_STATE_CORRUPT) until
+ *   an operator recreates the state with fastsig_state_create(...,
+ *   FASTSIG_STATE_OVERWRITE) at a safely higher `next`.
+ *
+ * - Reservations: a handle takes indices from a process-local block
+ *   [pool_next, pool_end) that was spent durably in one update. The block
+ *   size ramps up 1, 2, 4, ... to the handle's batch size (default
+ *   FASTSIG_STATE_DEFAULT_BATCH), so a process that signs once spends one
+ *   fdatasync and reserves exactly one index, and a signing loop pays one
+ *   fdatasync per `batch` signatures. Near the end a block is shorter.
+ *   fastsig_state_release() (and the last fastsig_state_close()) gives the
+ *   unused tail back, in one more update, only if the file's `next` still
+ *   equals the block's end, i.e. nobody reserved beyond it. A crash burns the
+ *   reserved rest; burnt indices are never reused.
+ *
+ * - Processes: a block belongs to the pid that reserved it. After fork() the
+ *   child ignores the parent's block (and reopens the file, so that its lock
+ *   is its own) and reserves afresh; the child never gives back the parent's
+ *   block. fork() while another thread is inside a call on the same handle
+ *   is not supported (the handle's mutex would be copied locked).
+ *
+ * - Threads: a handle is thread-safe. Copies of a key object in one process
+ *   share one handle (fastsig_state_ref), hence one block and one counter.
+ *
+ * The signing rule built on this: idx = take(); sign with idx; return the
+ * signature. fastsig_state_take() returns an index only after it is durably
+ * spent; when it fails, nothing is handed out.
+ *
+ * Errors (fastsig_err.h): FASTSIG_ERR_STATE_MISSING (no such file),
+ * STATE_WRONG_KEY (another key's state), STATE_CORRUPT (bad size, slot,
+ * checksum or disagreement), STATE_IO (cannot open read-write, lock, read,
+ * write or sync; errno is left as the failing call set it), STATE_EXISTS,
+ * STATE_NO_DIR (creation), KEY_EXHAUSTED (no index left), OTS_USED (the same
+ * for a key with max == 1), NULL_ARG / BAD_PARAM / NOMEM. */
+#ifndef FASTSIG_STATEFILE_H
+#define FASTSIG_STATEFILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define FASTSIG_STATE_KEY_ID_LEN 32
+#define FASTSIG_STATE_DEFAULT_BATCH 64
+/* "<64 hex digits>.state" */
+#define FASTSIG_STATE_FILE_SUFFIX ".state"
+
+typedef struct fastsig_state fastsig_state;
+
+/* fastsig_state_create flags */
+#define FASTSIG_STATE_OVERWRITE 1u /* replace an existing file (dangerous:
+                                    * resets the spent count to `next`) */
+
+/* Creates the state file for a key with `max` indices (1..2^63), first free
+ * index `next` (0 for a new key; <= max). The file appears atomically
+ * (written to a temporary name in the same directory, fsync'd, renamed
+ * without replacing, directory fsync'd) with mode 0600. Refuses an existing
+ * file (STATE_EXISTS) unless FASTSIG_STATE_OVERWRITE; does not create the
+ * directory (STATE_NO_DIR; see fastsig_state_make_dir). */
+int fastsig_state_create(const char *path, const uint8_t key_id[FASTSIG_STATE_KEY_ID_LEN],
+                         uint64_t max, uint64_t next, unsigned flags);
+
+/* Opens and validates the state of key `key_id` (read-write, close-on-exec).
+ * *out gets a handle with one reference. */
+int fastsig_state_open(const char *path, const uint8_t key_id[FASTSIG_STATE_KEY_ID_LEN],
+                       fastsig_state **out);
+
+/* One more reference to the same handle (for a copied key object). */
+fastsig_state *fastsig_state_ref(fastsig_state *st);
+
+/* Drops a reference; the last one releases the unused tail (see
+ * fastsig_state_release) and frees the handle. Returns the release's result
+ * (the handle is gone either way). NULL is ignored. */
+int fastsig_state_close(fastsig_state *st);
+
+/* Sets the largest block fastsig_state_take reserves at once (>= 1). */
+int fastsig_state_set_batch(fastsig_state *st, uint64_t batch);
+
+/* Hands out one durably spent index: from this process's block, or after
+ * reserving a new block. Thread-safe. On error *idx is untouched. */
+int fastsig_state_take(fastsig_state *st, uint64_t *idx);
+
+/* Durably spends up to `want` (>= 1) more indices for this process now:
+ * [*first, *first + *count), *count <= want (less only near the end). The
+ * block is appended to the process's block when it is contiguous with it,
+ * else it replaces it (the old remainder is burnt). take() hands them out. */
+int fastsig_state_reserve(fastsig_state *st, uint64_t want, uint64_t *first,
+                          uint64_t *count);
+
+/* Gives back the unused tail of this process's block if nobody reserved
+ * beyond it (one durable update), else burns it. The block is empty after. */
+int fastsig_state_release(fastsig_state *st);
+
+/* Reads the file (shared lock). next: the index take() would return next
+ * (this process's block first), remaining: indices this holder can still
+ * hand out (unreserved ones plus its own block), max: the key's count. Any
+ * output may be NULL. */
+int fastsig_state_query(fastsig_state *st, uint64_t *next, uint64_t *remaining,
+                        uint64_t *max);
+
+/* The same for a file that is only readable (e.g. `openssl pkey -text`):
+ * opens read-only, validates against key_id, closes. next is the file's. */
+int fastsig_state_peek(const char *path, const uint8_t key_id[FASTSIG_STATE_KEY_ID_LEN],
+                       uint64_t *next, uint64_t *remaining, uint64_t *max);
+
+/* The default state directory: $FASTSIG_STATE_DIR if set and non-empty, else
+ * config_dir if non-NULL and non-empty (e.g. from provider.cnf), else
+ * $XDG_STATE_HOME/fastsig if XDG_STATE_HOME is an absolute path, else
+ * $HOME/.local/state/fastsig (HOME from the environment, else the password
+ * database). Writes it to out; BAD_PARAM if it does not fit or no home
+ * directory is known. */
+int fastsig_state_default_dir(const char *config_dir, char *out, size_t outlen);
+
+/* <default dir>/<key id as 64 lowercase hex digits>.state */
+int fastsig_state_default_path(const char *config_dir,
+                               const uint8_t key_id[FASTSIG_STATE_KEY_ID_LEN], char *out,
+                               size_t outlen);
+
+/* Creates dir and its missing parents with mode 0700 (like mkdir -p);
+ * existing directories are left as they are. STATE_IO on failure. */
+int fastsig_state_make_dir(const char *dir);
+
+#endif

@@ -1,0 +1,19 @@
+/* statefile_hook.h - fault injection for the state file's system calls, for
+ * tests only (ENOSPC, EIO and friends cannot be provoked reliably on a real
+ * filesystem). Not part of the public contract. */
+#ifndef FASTSIG_STATEFILE_HOOK_H
+#define FASTSIG_STATEFILE_HOOK_H
+
+enum fs_state_io_op {
+    FS_STATE_IO_OPEN,   /* open of the state file or a temporary */
+    FS_STATE_IO_LOCK,   /* fcntl lock */
+    FS_STATE_IO_READ,   /* pread of the slots */
+    FS_STATE_IO_WRITE,  /* pwrite/write of a slot or a new file */
+    FS_STATE_IO_SYNC,   /* fdatasync/fsync of the file or directory */
+};
+
+/* When set, called before each operation: a nonzero return is an errno
+ * value with which the operation fails instead of being performed. */
+extern int (*fs_state_io_hook)(enum fs_state_io_op op);
+
+#endif

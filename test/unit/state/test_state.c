@@ -1,0 +1,685 @@
+/* test_state.c - the state file: slot codec, create/open/take/release round
+ * trips, one-time keys, exhaustion, 64-bit indices, missing/foreign/corrupt/
+ * read-only state, injected I/O failures, default paths. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <limits.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "testutil.h"
+#include "fastsig_err.h"
+#include "state/statefile.h"
+#include "state/statefile_hook.h"
+#include "state/stateslot.h"
+#include "state_fixture.h"
+
+#define TWO(e) (UINT64_C(1) << (e))
+
+static fastsig_state *open_tag(const char *path, unsigned tag, int *rc)
+{
+    uint8_t id[FASTSIG_STATE_KEY_ID_LEN];
+    fastsig_state *st = NULL;
+    sf_key(id, tag);
+    *rc = fastsig_state_open(path, id, &st);
+    return st;
+}
+
+/* Opens, asserting success. */
+static fastsig_state *must_open(const char *path, unsigned tag)
+{
+    int rc;
+    fastsig_state *st = open_tag(path, tag, &rc);
+    CU_ASSERT_EQUAL(rc, FASTSIG_OK);
+    return st;
+}
+
+/* ---- slot codec ----------------------------------------------------------- */
+
+static void test_crc64_check_value(void)
+{
+    CU_ASSERT_EQUAL(fs_state_crc64((const uint8_t *)"123456789", 9),
+                    UINT64_C(0x995DC9BBDF1939FA));
+    CU_ASSERT_EQUAL(fs_state_crc64(NULL, 0), 0);
+}
+
+static void test_slot_round_trip(void)
+{
+    fs_state_slot s = { .seq = 0x0102030405060708u, .max = TWO(60), .next = TWO(60) - 1 }, t;
+    uint8_t rec[FS_STATE_SLOT_LEN];
+    sf_key(s.key_id, 9);
+    fs_state_slot_encode(&s, rec);
+    CU_ASSERT_EQUAL(memcmp(rec, "FSIGSTAT", 8), 0);
+    CU_ASSERT_EQUAL(rec[16], 0x08); /* little-endian */
+    CU_ASSERT_EQUAL_FATAL(fs_state_slot_decode(rec, &t), 0);
+    CU_ASSERT(t.seq == s.seq && t.max == s.max && t.next == s.next);
+    CU_ASSERT_EQUAL(memcmp(t.key_id, s.key_id, FS_STATE_KEY_ID_LEN), 0);
+}
+
+/* ---- round trips ------------------------------------------------------------ */
+
+static void test_create_open_take(void)
+{
+    char path[PATH_MAX];
+    uint64_t next, rem, max, idx;
+    CU_ASSERT_EQUAL_FATAL(sf_create(path, "basic.state", 1, 100, 0), FASTSIG_OK);
+    struct stat sb;
+    CU_ASSERT(stat(path, &sb) == 0 && (sb.st_mode & 0777) == 0600 &&
+              sb.st_size == FS_STATE_FILE_SIZE);
+    fastsig_state *st = must_open(path, 1);
+    CU_ASSERT_FATAL(st != NULL);
+    CU_ASSERT_EQUAL(fastsig_state_query(st, &next, &rem, &max), FASTSIG_OK);
+    CU_ASSERT(next == 0 && rem == 100 && max == 100);
+    for (uint64_t i = 0; i < 10; i++) {
+        CU_ASSERT_EQUAL(fastsig_state_take(st, &idx), FASTSIG_OK);
+        CU_ASSERT_EQUAL(idx, i);
+    }
+    CU_ASSERT_EQUAL(fastsig_state_query(st, &next, &rem, &max), FASTSIG_OK);
+    CU_ASSERT(next == 10 && rem == 90 && max == 100);
+    CU_ASSERT_EQUAL(fastsig_state_close(st), FASTSIG_OK);
+    /* the ramp reserved 1+2+4+8 = 15; close gave back 10..14 */
+    CU_ASSERT_EQUAL(sf_file_next(path, 1), 10);
+    st = must_open(path, 1);
+    CU_ASSERT(fastsig_state_take(st, &idx) == FASTSIG_OK && idx == 10);
+    fastsig_state_close(st);
+    CU_ASSERT_EQUAL(sf_file_next(path, 1), 11);
+}
+
+static int count_syncs;
+static int counting_hook(enum fs_state_io_op op)
+{
+    count_syncs += op == FS_STATE_IO_SYNC;
+    return 0;
+}
+
+static void test_one_signature_run_costs_one_sync(void)
+{
+    char path[PATH_MAX];
+    uint64_t idx;
+    CU_ASSERT_EQUAL_FATAL(sf_create(path, "cli.state", 2, 1024, 0), FASTSIG_OK);
+    for (uint64_t run = 0; run < 3; run++) {
+        count_syncs = 0;
+        fs_state_io_hook = counting_hook;
+        fastsig_state *st = must_open(path, 2);
+        CU_ASSERT(fastsig_state_take(st, &idx) == FASTSIG_OK && idx == run);
+        CU_ASSERT_EQUAL(fastsig_state_close(st), FASTSIG_OK);
+        fs_state_io_hook = NULL;
+        CU_ASSERT_EQUAL(count_syncs, 1); /* nothing burnt, nothing to give back */
+        CU_ASSERT_EQUAL(sf_file_next(path, 2), run + 1);
+    }
+}
+
+static void test_create_refuses_and_overwrites(void)
+{
+    char path[PATH_MAX];
+    uint8_t id[FASTSIG_STATE_KEY_ID_LEN];
+    uint64_t idx;
+    sf_key(id, 3);
+    CU_ASSERT_EQUAL_FATAL(sf_create(path, "exists.state", 3, 50, 0), FASTSIG_OK);
+    fastsig_state *st = must_open(path, 3);
+    CU_ASSERT(fastsig_state_take(st, &idx) == FASTSIG_OK);
+    fastsig_state_close(st);
+    CU_ASSERT_EQUAL(fastsig_state_create(path, id, 50, 0, 0), FASTSIG_ERR_STATE_EXISTS);
+    CU_ASSERT_EQUAL(sf_file_next(path, 3), 1);
+    CU_ASSERT_EQUAL(fastsig_state_create(path, id, 50, 7, FASTSIG_STATE_OVERWRITE), FASTSIG_OK);
+    CU_ASSERT_EQUAL(sf_file_next(path, 3), 7);
+
+    char bad[PATH_MAX];
+    CU_ASSERT_EQUAL(fastsig_state_create(sf_path(bad, "no/such/dir.state"), id, 5, 0, 0),
+                    FASTSIG_ERR_STATE_NO_DIR);
+    CU_ASSERT_EQUAL(fastsig_state_create(sf_path(bad, "p1.state"), id, 0, 0, 0),
+                    FASTSIG_ERR_BAD_PARAM);
+    CU_ASSERT_EQUAL(fastsig_state_create(bad, id, 5, 6, 0), FASTSIG_ERR_BAD_PARAM);
+    CU_ASSERT_EQUAL(fastsig_state_create(bad, id, TWO(63) + 1, 0, 0), FASTSIG_ERR_BAD_PARAM);
+    CU_ASSERT_EQUAL(fastsig_state_create(bad, id, 5, 0, 2), FASTSIG_ERR_BAD_PARAM);
+    CU_ASSERT_EQUAL(fastsig_state_create(NULL, id, 5, 0, 0), FASTSIG_ERR_NULL_ARG);
+    CU_ASSERT_EQUAL(fastsig_state_create(bad, NULL, 5, 0, 0), FASTSIG_ERR_NULL_ARG);
+    CU_ASSERT_EQUAL(access(bad, F_OK), -1);
+    /* no temporary files are left behind */
+    DIR *d = opendir(sf_dir());
+    struct dirent *e;
+    int tmps = 0;
+    while (d && (e = readdir(d)) != NULL)
+        tmps += strstr(e->d_name, ".tmp.") != NULL;
+    if (d)
+        closedir(d);
+    CU_ASSERT_EQUAL(tmps, 0);
+}
+
+static void test_release_gives_back_only_the_tail(void)
+{
+    char path[PATH_MAX];
+    uint64_t first, count, idx;
+    CU_ASSERT_EQUAL_FATAL(sf_create(path, "release.state", 4, 1000, 0), FASTSIG_OK);
+    fastsig_state *a = must_open(path, 4), *b = must_open(path, 4);
+    CU_ASSERT_FATAL(a && b);
+    CU_ASSERT(fastsig_state_reserve(a, 10, &first, &count) == FASTSIG_OK && first == 0 &&
+              count == 10);
+    for (uint64_t i = 0; i < 3; i++)
+        CU_ASSERT(fastsig_state_take(a, &idx) == FASTSIG_OK && idx == i);
+    CU_ASSERT_EQUAL(fastsig_state_release(a), FASTSIG_OK);
+    CU_ASSERT_EQUAL(sf_file_next(path, 4), 3);
+    CU_ASSERT_EQUAL(fastsig_state_release(a), FASTSIG_OK); /* nothing left: no-op */
+    CU_ASSERT_EQUAL(sf_file_next(path, 4), 3);
+
+    /* a reserves [3,13), b reserves beyond it: a's tail stays burnt */
+    CU_ASSERT(fastsig_state_reserve(a, 10, &first, &count) == FASTSIG_OK && first == 3);
+    CU_ASSERT(fastsig_state_reserve(b, 5, &first, &count) == FASTSIG_OK && first == 13 &&
+              count == 5);
+    CU_ASSERT(fastsig_state_take(a, &idx) == FASTSIG_OK && idx == 3);
+    CU_ASSERT(fastsig_state_take(b, &idx) == FASTSIG_OK && idx == 13);
+    CU_ASSERT_EQUAL(fastsig_state_release(a), FASTSIG_OK);
+    CU_ASSERT_EQUAL(sf_file_next(path, 4), 18);
+    CU_ASSERT_EQUAL(fastsig_state_release(b), FASTSIG_OK);
+    CU_ASSERT_EQUAL(sf_file_next(path, 4), 14);
+    /* a's burnt 4..12 never come back */
+    CU_ASSERT(fastsig_state_take(a, &idx) == FASTSIG_OK && idx == 14);
+
+    /* contiguous reservations extend the block */
+    CU_ASSERT(fastsig_state_reserve(a, 2, &first, &count) == FASTSIG_OK && first == 15);
+    CU_ASSERT(fastsig_state_take(a, &idx) == FASTSIG_OK && idx == 15);
+    CU_ASSERT_EQUAL(fastsig_state_close(a), FASTSIG_OK);
+    CU_ASSERT_EQUAL(sf_file_next(path, 4), 16);
+    CU_ASSERT_EQUAL(fastsig_state_close(b), FASTSIG_OK);
+    CU_ASSERT_EQUAL(fastsig_state_reserve(NULL, 1, &first, &count), FASTSIG_ERR_NULL_ARG);
+}
+
+static void test_shared_handle_one_counter(void)
+{
+    char path[PATH_MAX];
+    uint64_t x, y;
+    CU_ASSERT_EQUAL_FATAL(sf_create(path, "ref.state", 5, 1000, 0), FASTSIG_OK);
+    fastsig_state *a = must_open(path, 5);
+    CU_ASSERT_FATAL(a != NULL);
+    fastsig_state *b = fastsig_state_ref(a);
+    CU_ASSERT_EQUAL(fastsig_state_set_batch(a, 16), FASTSIG_OK);
+    CU_ASSERT_EQUAL(fastsig_state_set_batch(a, 0), FASTSIG_ERR_BAD_PARAM);
+    for (uint64_t i = 0; i < 40; i += 2) {
+        CU_ASSERT(fastsig_state_take(a, &x) == FASTSIG_OK && x == i);
+        CU_ASSERT(fastsig_state_take(b, &y) == FASTSIG_OK && y == i + 1);
+    }
+    CU_ASSERT_EQUAL(fastsig_state_close(a), FASTSIG_OK);
+    CU_ASSERT(sf_file_next(path, 5) > 40); /* b still holds the block */
+    CU_ASSERT(fastsig_state_take(b, &y) == FASTSIG_OK && y == 40);
+    CU_ASSERT_EQUAL(fastsig_state_close(b), FASTSIG_OK);
+    CU_ASSERT_EQUAL(sf_file_next(path, 5), 41);
+    CU_ASSERT_EQUAL(fastsig_state_close(NULL), FASTSIG_OK);
+}
+
+/* ---- one-time keys, exhaustion, 64-bit ------------------------------------ */
+
+static int take_in_child(void *arg)
+{
+    int rc;
+    uint64_t idx = UINT64_MAX;
+    fastsig_state *st = open_tag(arg, 6, &rc);
+    if (rc == FASTSIG_OK)
+        rc = fastsig_state_take(st, &idx);
+    fastsig_state_close(st);
+    return rc == FASTSIG_OK ? (int)(idx & 63) : 64 + rc;
+}
+
+static void test_one_time_key(void)
+{
+    char path[PATH_MAX];
+    uint64_t idx = 77, rem;
+    CU_ASSERT_EQUAL_FATAL(sf_create(path, "ots.state", 6, 1, 0), FASTSIG_OK);
+    fastsig_state *a = must_open(path, 6), *b = must_open(path, 6);
+    CU_ASSERT_FATAL(a && b);
+    CU_ASSERT(fastsig_state_take(a, &idx) == FASTSIG_OK && idx == 0);
+    idx = 77;
+    CU_ASSERT_EQUAL(fastsig_state_take(a, &idx), FASTSIG_ERR_OTS_USED);
+    CU_ASSERT_EQUAL(fastsig_state_take(b, &idx), FASTSIG_ERR_OTS_USED);
+    CU_ASSERT_EQUAL(idx, 77);
+    CU_ASSERT(fastsig_state_query(b, NULL, &rem, NULL) == FASTSIG_OK && rem == 0);
+    fastsig_state_close(a);
+    fastsig_state_close(b);
+    a = must_open(path, 6);
+    CU_ASSERT_EQUAL(fastsig_state_take(a, &idx), FASTSIG_ERR_OTS_USED);
+    fastsig_state_close(a);
+    CU_ASSERT_EQUAL(sf_in_child(take_in_child, path, 0), 64 + FASTSIG_ERR_OTS_USED);
+
+    /* across processes: the child signs, the parent is refused */
+    CU_ASSERT_EQUAL_FATAL(sf_create(path, "ots2.state", 6, 1, 0), FASTSIG_OK);
+    CU_ASSERT_EQUAL(sf_in_child(take_in_child, path, 0), 0);
+    CU_ASSERT_EQUAL(sf_in_child(take_in_child, path, 0), 64 + FASTSIG_ERR_OTS_USED);
+    a = must_open(path, 6);
+    CU_ASSERT_EQUAL(fastsig_state_take(a, &idx), FASTSIG_ERR_OTS_USED);
+    fastsig_state_close(a);
+}
+
+static void test_exhaustion_at_last_index(void)
+{
+    char path[PATH_MAX];
+    uint64_t idx, first, count, rem;
+    CU_ASSERT_EQUAL_FATAL(sf_create(path, "exhaust.state", 7, 5, 0), FASTSIG_OK);
+    fastsig_state *st = must_open(path, 7);
+    CU_ASSERT_FATAL(st != NULL);
+    fastsig_state_set_batch(st, 3);
+    for (uint64_t i = 0; i < 5; i++)
+        CU_ASSERT(fastsig_state_take(st, &idx) == FASTSIG_OK && idx == i);
+    idx = 99;
+    CU_ASSERT_EQUAL(fastsig_state_take(st, &idx), FASTSIG_ERR_KEY_EXHAUSTED);
+    CU_ASSERT_EQUAL(fastsig_state_take(st, &idx), FASTSIG_ERR_KEY_EXHAUSTED);
+    CU_ASSERT_EQUAL(idx, 99);
+    CU_ASSERT(fastsig_state_query(st, NULL, &rem, NULL) == FASTSIG_OK && rem == 0);
+    fastsig_state_close(st);
+
+    /* a block near the end is shorter than asked */
+    CU_ASSERT_EQUAL_FATAL(sf_create(path, "short.state", 7, 10, 7), FASTSIG_OK);
+    st = must_open(path, 7);
+    CU_ASSERT(fastsig_state_reserve(st, 5, &first, &count) == FASTSIG_OK && first == 7 &&
+              count == 3);
+    CU_ASSERT(fastsig_state_query(st, &idx, &rem, NULL) == FASTSIG_OK && idx == 7 && rem == 3);
+    CU_ASSERT_EQUAL(fastsig_state_reserve(st, 1, &first, &count), FASTSIG_ERR_KEY_EXHAUSTED);
+    for (uint64_t i = 7; i < 10; i++)
+        CU_ASSERT(fastsig_state_take(st, &idx) == FASTSIG_OK && idx == i);
+    CU_ASSERT_EQUAL(fastsig_state_take(st, &idx), FASTSIG_ERR_KEY_EXHAUSTED);
+    fastsig_state_close(st);
+}
+
+static void check_tail(const char *name, uint64_t max, uint64_t start, unsigned n,
+                       unsigned batch)
+{
+    char path[PATH_MAX];
+    uint64_t idx, next, rem, m;
+    CU_ASSERT_EQUAL_FATAL(sf_create(path, name, 8, max, start), FASTSIG_OK);
+    fastsig_state *st = must_open(path, 8);
+    CU_ASSERT_FATAL(st != NULL);
+    fastsig_state_set_batch(st, batch);
+    CU_ASSERT(fastsig_state_query(st, &next, &rem, &m) == FASTSIG_OK && next == start &&
+              rem == max - start && m == max);
+    for (unsigned i = 0; i < n; i++)
+        CU_ASSERT(fastsig_state_take(st, &idx) == FASTSIG_OK && idx == start + i);
+    CU_ASSERT_EQUAL(fastsig_state_close(st), FASTSIG_OK);
+    CU_ASSERT_EQUAL(sf_file_next(path, 8), start + n);
+}
+
+static void test_64bit_indices(void)
+{
+    uint64_t idx;
+    check_tail("w32.state", TWO(33), TWO(32) - 2, 5, 2); /* across 2^32 */
+    check_tail("w60.state", TWO(60), TWO(60) - 3, 3, 64);
+    check_tail("w63.state", TWO(63), TWO(63) - 2, 2, 1);
+    char path[PATH_MAX];
+    sf_path(path, "w60.state");
+    fastsig_state *st = must_open(path, 8);
+    CU_ASSERT_EQUAL(fastsig_state_take(st, &idx), FASTSIG_ERR_KEY_EXHAUSTED);
+    fastsig_state_close(st);
+}
+
+/* ---- missing, foreign, corrupt, read-only --------------------------------- */
+
+static void test_missing_and_wrong_key(void)
+{
+    char path[PATH_MAX];
+    uint8_t id[FASTSIG_STATE_KEY_ID_LEN];
+    int rc;
+    sf_key(id, 9);
+    fastsig_state *st = open_tag(sf_path(path, "absent.state"), 9, &rc);
+    CU_ASSERT(st == NULL && rc == FASTSIG_ERR_STATE_MISSING);
+    CU_ASSERT_EQUAL(fastsig_state_peek(path, id, NULL, NULL, NULL), FASTSIG_ERR_STATE_MISSING);
+    CU_ASSERT_EQUAL_FATAL(sf_create(path, "other.state", 10, 100, 0), FASTSIG_OK);
+    st = open_tag(path, 9, &rc);
+    CU_ASSERT(st == NULL && rc == FASTSIG_ERR_STATE_WRONG_KEY);
+    CU_ASSERT_EQUAL(fastsig_state_peek(path, id, NULL, NULL, NULL),
+                    FASTSIG_ERR_STATE_WRONG_KEY);
+    st = open_tag(sf_dir(), 9, &rc); /* a directory */
+    CU_ASSERT(st == NULL && rc == FASTSIG_ERR_STATE_IO);
+    CU_ASSERT_EQUAL(fastsig_state_open(path, id, NULL), FASTSIG_ERR_NULL_ARG);
+
+    /* the file's content becomes another key's under an open handle */
+    uint8_t img[FS_STATE_FILE_SIZE];
+    char other[PATH_MAX];
+    uint64_t idx = 5;
+    CU_ASSERT_EQUAL_FATAL(sf_create(other, "other9.state", 9, 100, 0), FASTSIG_OK);
+    CU_ASSERT_EQUAL_FATAL(sf_read_file(other, img, sizeof(img)), 0);
+    st = must_open(path, 10);
+    CU_ASSERT_FATAL(st != NULL);
+    CU_ASSERT_EQUAL(sf_write_file(path, img, sizeof(img)), 0); /* same inode */
+    CU_ASSERT_EQUAL(fastsig_state_take(st, &idx), FASTSIG_ERR_STATE_WRONG_KEY);
+    CU_ASSERT_EQUAL(idx, 5);
+    fastsig_state_close(st);
+}
+
+static void reseal(uint8_t *rec)
+{
+    uint64_t crc = fs_state_crc64(rec, 120);
+    for (int i = 0; i < 8; i++)
+        rec[120 + i] = (uint8_t)(crc >> (8 * i));
+}
+
+/* Writes img (len bytes) over path and expects every way in to refuse. */
+static int refused(const char *path, const uint8_t *img, size_t len, int want)
+{
+    int rc, bad = 0;
+    uint64_t idx = 12345;
+    uint8_t id[FASTSIG_STATE_KEY_ID_LEN];
+    sf_key(id, 11);
+    if (sf_write_file(path, img, len) != 0)
+        return 0;
+    fastsig_state *st = open_tag(path, 11, &rc);
+    bad |= st != NULL || rc != want;
+    bad |= fastsig_state_peek(path, id, &idx, NULL, NULL) != want || idx != 12345;
+    fastsig_state_close(st);
+    return !bad;
+}
+
+static void test_corrupt_files(void)
+{
+    char path[PATH_MAX];
+    uint8_t good[FS_STATE_FILE_SIZE], img[FS_STATE_FILE_SIZE + 1];
+    CU_ASSERT_EQUAL_FATAL(sf_create(path, "corrupt.state", 11, 100, 0), FASTSIG_OK);
+    fastsig_state *st = must_open(path, 11);
+    uint64_t idx = 0;
+    CU_ASSERT(fastsig_state_take(st, &idx) == FASTSIG_OK); /* both slots written once */
+    CU_ASSERT(fastsig_state_take(st, &idx) == FASTSIG_OK);
+    fastsig_state_close(st);
+    CU_ASSERT_EQUAL_FATAL(sf_read_file(path, good, sizeof(good)), 0);
+    st = must_open(path, 11); /* sanity: the untouched image opens */
+    fastsig_state_close(st);
+
+    /* one flipped bit anywhere in either slot or the padding */
+    unsigned failures = 0;
+    for (size_t off = 0; off < FS_STATE_FILE_SIZE; off++) {
+        if (off % FS_STATE_SLOT_STRIDE >= FS_STATE_SLOT_LEN && off % 37 != 0)
+            continue; /* sample the padding */
+        memcpy(img, good, sizeof(good));
+        img[off] ^= (uint8_t)(1u << (off % 8));
+        failures += !refused(path, img, sizeof(good), FASTSIG_ERR_STATE_CORRUPT);
+    }
+    CU_ASSERT_EQUAL(failures, 0);
+    /* truncated, empty, extended */
+    CU_ASSERT(refused(path, good, 0, FASTSIG_ERR_STATE_CORRUPT));
+    CU_ASSERT(refused(path, good, FS_STATE_SLOT_STRIDE, FASTSIG_ERR_STATE_CORRUPT));
+    CU_ASSERT(refused(path, good, sizeof(good) - 1, FASTSIG_ERR_STATE_CORRUPT));
+    memcpy(img, good, sizeof(good));
+    img[sizeof(good)] = 0;
+    CU_ASSERT(refused(path, img, sizeof(good) + 1, FASTSIG_ERR_STATE_CORRUPT));
+
+    /* well-sealed records that break the rules */
+    fs_state_slot s0, s1;
+    CU_ASSERT_FATAL(fs_state_slot_decode(good, &s0) == 0 &&
+                    fs_state_slot_decode(good + FS_STATE_SLOT_STRIDE, &s1) == 0);
+    struct {
+        uint64_t seq0, seq1, max1, next1;
+        unsigned key1;
+    } cases[] = {
+        { 5, 7, 100, 2, 11 },   /* seqs not one apart */
+        { 5, 5, 100, 2, 11 },   /* equal seqs */
+        { 5, 6, 101, 2, 11 },   /* slots disagree on max */
+        { 5, 6, 100, 2, 12 },   /* slots disagree on key */
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        memcpy(img, good, sizeof(good));
+        s0.seq = cases[i].seq0;
+        s1.seq = cases[i].seq1;
+        s1.max = cases[i].max1;
+        s1.next = cases[i].next1;
+        sf_key(s1.key_id, cases[i].key1);
+        fs_state_slot_encode(&s0, img);
+        fs_state_slot_encode(&s1, img + FS_STATE_SLOT_STRIDE);
+        CU_ASSERT(refused(path, img, sizeof(good), FASTSIG_ERR_STATE_CORRUPT));
+    }
+    uint8_t *rec = img + FS_STATE_SLOT_STRIDE;
+    memcpy(img, good, sizeof(good));
+    rec[32] = 101; /* next > max */
+    reseal(rec);
+    CU_ASSERT(refused(path, img, sizeof(good), FASTSIG_ERR_STATE_CORRUPT));
+    memcpy(img, good, sizeof(good));
+    rec[8] = 2; /* version */
+    reseal(rec);
+    CU_ASSERT(refused(path, img, sizeof(good), FASTSIG_ERR_STATE_CORRUPT));
+    memcpy(img, good, sizeof(good));
+    rec[0] = 'X'; /* magic */
+    reseal(rec);
+    CU_ASSERT(refused(path, img, sizeof(good), FASTSIG_ERR_STATE_CORRUPT));
+    memcpy(img, good, sizeof(good));
+    rec[100] = 1; /* reserved bytes */
+    reseal(rec);
+    CU_ASSERT(refused(path, img, sizeof(good), FASTSIG_ERR_STATE_CORRUPT));
+
+    /* damaged under an open handle: nothing is handed out */
+    CU_ASSERT_EQUAL_FATAL(sf_write_file(path, good, sizeof(good)), 0);
+    st = must_open(path, 11);
+    CU_ASSERT_FATAL(st != NULL);
+    uint8_t bad[FS_STATE_FILE_SIZE];
+    memcpy(bad, good, sizeof(good));
+    bad[40] ^= 1;
+    int fd_ok = sf_write_file(path, bad, sizeof(bad)) == 0; /* truncates in place */
+    CU_ASSERT(fd_ok);
+    idx = 4242;
+    CU_ASSERT_EQUAL(fastsig_state_take(st, &idx), FASTSIG_ERR_STATE_CORRUPT);
+    CU_ASSERT_EQUAL(idx, 4242);
+    CU_ASSERT_EQUAL(fastsig_state_query(st, NULL, NULL, NULL), FASTSIG_ERR_STATE_CORRUPT);
+    fastsig_state_close(st);
+}
+
+static int open_for_signing(void *arg)
+{
+    int rc;
+    uint64_t next = 0;
+    uint8_t id[FASTSIG_STATE_KEY_ID_LEN];
+    sf_key(id, 12);
+    fastsig_state *st = open_tag(arg, 12, &rc);
+    fastsig_state_close(st);
+    if (rc != FASTSIG_ERR_STATE_IO || st != NULL)
+        return 1;
+    /* reading still works: remaining signatures can be shown */
+    return fastsig_state_peek(arg, id, &next, NULL, NULL) == FASTSIG_OK && next == 3 ? 0 : 2;
+}
+
+static int create_in_dir(void *arg)
+{
+    uint8_t id[FASTSIG_STATE_KEY_ID_LEN];
+    sf_key(id, 12);
+    return fastsig_state_create(arg, id, 10, 0, 0) == FASTSIG_ERR_STATE_IO ? 0 : 1;
+}
+
+static void test_read_only(void)
+{
+    char path[PATH_MAX], dir[PATH_MAX], inner[PATH_MAX + 16];
+    CU_ASSERT_EQUAL_FATAL(sf_create(path, "ro.state", 12, 100, 3), FASTSIG_OK);
+    CU_ASSERT_EQUAL(chmod(path, 0444), 0);
+    CU_ASSERT_EQUAL(sf_in_child(open_for_signing, path, 1), 0);
+    CU_ASSERT_EQUAL(sf_file_next(path, 12), 3);
+
+    sf_path(dir, "rodir");
+    CU_ASSERT_EQUAL(mkdir(dir, 0555), 0);
+    CU_ASSERT_EQUAL(chmod(dir, 0555), 0);
+    snprintf(inner, sizeof(inner), "%s/k.state", dir);
+    CU_ASSERT_EQUAL(sf_in_child(create_in_dir, inner, 1), 0);
+    CU_ASSERT_EQUAL(access(inner, F_OK), -1);
+}
+
+/* ---- injected failures ------------------------------------------------------ */
+
+static enum fs_state_io_op fail_op;
+static int fail_errno, fail_after;
+static int failing_hook(enum fs_state_io_op op)
+{
+    return op == fail_op && fail_after-- <= 0 ? fail_errno : 0;
+}
+
+static void test_io_failures_hand_out_nothing(void)
+{
+    static const struct {
+        enum fs_state_io_op op;
+        int err;
+    } faults[] = {
+        { FS_STATE_IO_WRITE, ENOSPC }, { FS_STATE_IO_SYNC, EIO }, { FS_STATE_IO_LOCK, ENOLCK },
+        { FS_STATE_IO_READ, EIO },     { FS_STATE_IO_OPEN, EMFILE },
+    };
+    char path[PATH_MAX];
+    uint64_t idx, seen[64];
+    size_t nseen = 0;
+    CU_ASSERT_EQUAL_FATAL(sf_create(path, "faults.state", 13, 1000, 0), FASTSIG_OK);
+    for (size_t f = 0; f < sizeof(faults) / sizeof(faults[0]); f++) {
+        fastsig_state *st = must_open(path, 13);
+        CU_ASSERT_FATAL(st != NULL);
+        fastsig_state_set_batch(st, 1);
+        CU_ASSERT(fastsig_state_take(st, &seen[nseen++]) == FASTSIG_OK);
+        fail_op = faults[f].op;
+        fail_errno = faults[f].err;
+        fail_after = 0;
+        fs_state_io_hook = failing_hook;
+        idx = 777777;
+        if (faults[f].op == FS_STATE_IO_OPEN) { /* open fails: a clear error */
+            int rc;
+            CU_ASSERT(open_tag(path, 13, &rc) == NULL && rc == FASTSIG_ERR_STATE_IO);
+        } else {
+            CU_ASSERT_EQUAL(fastsig_state_take(st, &idx), FASTSIG_ERR_STATE_IO);
+            CU_ASSERT_EQUAL(errno, faults[f].err);
+            CU_ASSERT_EQUAL(idx, 777777);
+        }
+        fs_state_io_hook = NULL;
+        CU_ASSERT(fastsig_state_take(st, &seen[nseen++]) == FASTSIG_OK);
+        fastsig_state_close(st);
+    }
+    for (size_t i = 0; i < nseen; i++)
+        for (size_t j = i + 1; j < nseen; j++)
+            CU_ASSERT(seen[i] != seen[j]);
+
+    /* creation: a failing write or either fsync leaves no file behind */
+    uint8_t id[FASTSIG_STATE_KEY_ID_LEN];
+    sf_key(id, 13);
+    sf_path(path, "fail-create.state");
+    for (int after = 0; after < 3; after++) {
+        fail_op = after == 0 ? FS_STATE_IO_WRITE : FS_STATE_IO_SYNC;
+        fail_errno = after == 0 ? ENOSPC : EIO;
+        fail_after = after == 2; /* the file's fsync, then the directory's */
+        fs_state_io_hook = failing_hook;
+        CU_ASSERT_EQUAL(fastsig_state_create(path, id, 10, 0, 0), FASTSIG_ERR_STATE_IO);
+        fs_state_io_hook = NULL;
+        CU_ASSERT_EQUAL(access(path, F_OK), -1);
+    }
+}
+
+/* A real full disk, when a tiny tmpfs can be mounted (root, no container
+ * restriction); otherwise the injected ENOSPC above stands in for it. */
+static void test_full_tmpfs(void)
+{
+    char dir[PATH_MAX], path[PATH_MAX + 16], filler[PATH_MAX + 16];
+    sf_path(dir, "tiny");
+    CU_ASSERT_EQUAL_FATAL(mkdir(dir, 0700), 0);
+    if (mount("fastsig-test", dir, "tmpfs", MS_NOSUID | MS_NODEV, "size=8k,nr_inodes=16") != 0) {
+        fprintf(stderr, "(tmpfs not mountable here: %s; ENOSPC covered by the hook)\n",
+                strerror(errno));
+        rmdir(dir);
+        return;
+    }
+    snprintf(filler, sizeof(filler), "%s/filler", dir);
+    FILE *f = fopen(filler, "w");
+    char block[512] = { 0 };
+    while (f && fwrite(block, 1, sizeof(block), f) == sizeof(block) && fflush(f) == 0)
+        ;
+    if (f)
+        fclose(f);
+    uint8_t id[FASTSIG_STATE_KEY_ID_LEN];
+    sf_key(id, 14);
+    snprintf(path, sizeof(path), "%s/k.state", dir);
+    CU_ASSERT_EQUAL(fastsig_state_create(path, id, 10, 0, 0), FASTSIG_ERR_STATE_IO);
+    CU_ASSERT_EQUAL(access(path, F_OK), -1);
+    unlink(filler);
+    CU_ASSERT_EQUAL(fastsig_state_create(path, id, 10, 0, 0), FASTSIG_OK);
+    CU_ASSERT_EQUAL(umount2(dir, MNT_DETACH), 0);
+    rmdir(dir);
+}
+
+/* ---- default location ------------------------------------------------------- */
+
+static void test_default_path(void)
+{
+    uint8_t id[FASTSIG_STATE_KEY_ID_LEN];
+    char out[PATH_MAX], want[PATH_MAX];
+    char hex[2 * FASTSIG_STATE_KEY_ID_LEN + 1];
+    sf_key(id, 15);
+    fs_hex(id, sizeof(id), hex);
+    for (char *p = hex; *p; p++)
+        *p = (char)(*p >= 'A' && *p <= 'F' ? *p + 32 : *p);
+    char *saved_home = getenv("HOME") ? strdup(getenv("HOME")) : NULL;
+    setenv("FASTSIG_STATE_DIR", "/env/dir", 1);
+    setenv("XDG_STATE_HOME", "/xdg", 1);
+    setenv("HOME", "/home/u", 1);
+    CU_ASSERT_EQUAL(fastsig_state_default_path("/cfg", id, out, sizeof(out)), FASTSIG_OK);
+    snprintf(want, sizeof(want), "/env/dir/%s.state", hex);
+    CU_ASSERT_STRING_EQUAL(out, want);
+    setenv("FASTSIG_STATE_DIR", "", 1);
+    CU_ASSERT_EQUAL(fastsig_state_default_path("/cfg", id, out, sizeof(out)), FASTSIG_OK);
+    snprintf(want, sizeof(want), "/cfg/%s.state", hex);
+    CU_ASSERT_STRING_EQUAL(out, want);
+    unsetenv("FASTSIG_STATE_DIR");
+    CU_ASSERT_EQUAL(fastsig_state_default_dir(NULL, out, sizeof(out)), FASTSIG_OK);
+    CU_ASSERT_STRING_EQUAL(out, "/xdg/fastsig");
+    setenv("XDG_STATE_HOME", "relative", 1);
+    CU_ASSERT_EQUAL(fastsig_state_default_dir("", out, sizeof(out)), FASTSIG_OK);
+    CU_ASSERT_STRING_EQUAL(out, "/home/u/.local/state/fastsig");
+    CU_ASSERT_EQUAL(fastsig_state_default_path(NULL, id, out, 40), FASTSIG_ERR_BAD_PARAM);
+    CU_ASSERT_EQUAL(fastsig_state_default_dir(NULL, out, 5), FASTSIG_ERR_BAD_PARAM);
+    unsetenv("XDG_STATE_HOME");
+    if (saved_home)
+        setenv("HOME", saved_home, 1);
+    free(saved_home);
+
+    /* make_dir: nested, private, idempotent; refuses to go through a file */
+    char dir[PATH_MAX], file[PATH_MAX + 8];
+    sf_path(dir, "made/a/b");
+    CU_ASSERT_EQUAL(fastsig_state_make_dir(dir), FASTSIG_OK);
+    CU_ASSERT_EQUAL(fastsig_state_make_dir(dir), FASTSIG_OK);
+    struct stat sb;
+    CU_ASSERT(stat(dir, &sb) == 0 && S_ISDIR(sb.st_mode) && (sb.st_mode & 0777) == 0700);
+    snprintf(file, sizeof(file), "%s/f", dir);
+    CU_ASSERT_EQUAL(sf_write_file(file, (const uint8_t *)"x", 1), 0);
+    strcat(file, "/sub");
+    CU_ASSERT_EQUAL(fastsig_state_make_dir(file), FASTSIG_ERR_STATE_IO);
+    CU_ASSERT_EQUAL(fastsig_state_make_dir(""), FASTSIG_ERR_BAD_PARAM);
+}
+
+static const fs_test codec_tests[] = {
+    { "CRC-64/XZ check value", test_crc64_check_value },
+    { "slot encode/decode round trip", test_slot_round_trip },
+    { NULL, NULL },
+};
+
+static const fs_test file_tests[] = {
+    { "create, open, take, close, reopen", test_create_open_take },
+    { "one-signature run: one fdatasync, nothing burnt", test_one_signature_run_costs_one_sync },
+    { "create refuses existing files, overwrites when told", test_create_refuses_and_overwrites },
+    { "release gives back the tail only if nobody reserved beyond", test_release_gives_back_only_the_tail },
+    { "referenced handles share one counter", test_shared_handle_one_counter },
+    { "one-time key: second take refused, across handles and processes", test_one_time_key },
+    { "last index handed out, then exhausted", test_exhaustion_at_last_index },
+    { "64-bit indices near 2^32, 2^60 and 2^63", test_64bit_indices },
+    { NULL, NULL },
+};
+
+static const fs_test refusal_tests[] = {
+    { "missing file, another key's file", test_missing_and_wrong_key },
+    { "corrupt files: bit flips, truncation, forged records", test_corrupt_files },
+    { "read-only file and directory", test_read_only },
+    { "injected I/O failures hand out nothing", test_io_failures_hand_out_nothing },
+    { "full tmpfs", test_full_tmpfs },
+    { NULL, NULL },
+};
+
+static const fs_test path_tests[] = {
+    { "default path and make_dir", test_default_path },
+    { NULL, NULL },
+};
+
+int main(void)
+{
+    static const fs_suite suites[] = {
+        { "state slot codec", codec_tests },
+        { "state file", file_tests },
+        { "state refusals", refusal_tests },
+        { "state paths", path_tests },
+        { NULL, NULL },
+    };
+    sf_dir();
+    return fs_cu_main(suites);
+}
