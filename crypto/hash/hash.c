@@ -1,0 +1,364 @@
+/* hash.c - the RFC 8391 / SP 800-208 functions of hash.h as batches for the
+ * lane engine (lanes.c): argument checks, toByte prefixes and midstates,
+ * message assembly, bitmasks and the WOTS+ chain scheduler. */
+#include <string.h>
+#include "fastsig_err.h"
+#include "hash/hash.h"
+#include "hash/lanes.h"
+
+/* Per-lane messages are assembled here, this many bytes per batch. */
+#define SCRATCH 16384
+/* Lanes per internal batch of the keyed helpers (several kernel calls). */
+#define BATCH 64
+
+enum { DOM_F = 0, DOM_H = 1, DOM_HMSG = 2, DOM_PRF = 3, DOM_KEYGEN = 4 };
+
+int fs_hash_params_check(const fs_hash_params *p)
+{
+    if (p == NULL)
+        return FASTSIG_ERR_NULL_ARG;
+    unsigned digest = p->family == FS_HASH_SHA256 ? 32 : 64;
+    if (fs_lanes_block(p->family) == 0 || (p->n != 24 && p->n != 32 && p->n != 64) ||
+        p->n > digest || (p->pad != 4 && p->pad != 32 && p->pad != 64))
+        return FASTSIG_ERR_UNSUPPORTED;
+    return FASTSIG_OK;
+}
+
+static int check(const fs_hash_params *p, const void *out, size_t lanes)
+{
+    int rc = fs_hash_params_check(p);
+    if (rc != FASTSIG_OK)
+        return rc;
+    if (out == NULL)
+        return FASTSIG_ERR_NULL_ARG;
+    if (lanes == 0 || lanes > FS_HASH_MAX_LANES)
+        return FASTSIG_ERR_BAD_LANES;
+    return FASTSIG_OK;
+}
+
+/* k = state after the whole blocks of toByte(domain, pad) || key. */
+static void keyed_init(fs_hash_keyed *k, const fs_hash_params *p, unsigned domain,
+                       const uint8_t *key, size_t keylen)
+{
+    uint8_t prefix[64 + 3 * FS_HASH_MAX_N];
+    size_t len = p->pad + keylen, block = fs_lanes_block(p->family), whole = len / block;
+    memset(prefix, 0, p->pad);
+    prefix[p->pad - 1] = (uint8_t)domain;
+    if (keylen)
+        memcpy(prefix + p->pad, key, keylen);
+    fs_lanes_iv(p->family, &k->mid);
+    fs_lanes_absorb(p->family, &k->mid, prefix, whole);
+    k->done = whole * block;
+    k->restlen = (unsigned)(len - k->done);
+    memcpy(k->rest, prefix + k->done, k->restlen);
+    explicit_bzero(prefix, sizeof(prefix));
+}
+
+/* One piece of each lane's message: lane l's bytes at p + l*stride
+ * (stride 0: the same bytes for every lane). */
+typedef struct {
+    const uint8_t *p;
+    size_t len, stride;
+} part;
+
+/* out_l = Hash(prefix || parts[0]_l || parts[1]_l ...), prefix given by k. */
+static void run_parts(const fs_hash_params *p, const fs_hash_keyed *k, const part *parts,
+                      unsigned nparts, uint8_t *out, size_t lanes)
+{
+    size_t per = k->restlen;
+    for (unsigned i = 0; i < nparts; i++)
+        per += parts[i].len;
+    if (per > SCRATCH) {
+        /* Long single-part messages (H_msg): complete the prefix's block
+         * with the message's first bytes, then hash the rest in place. */
+        size_t block = fs_lanes_block(p->family), head = block - k->restlen;
+        uint8_t first[168];
+        for (size_t l = 0; l < lanes; l++) {
+            const uint8_t *m = parts[0].p + l * parts[0].stride;
+            fs_hash_state st = k->mid;
+            memcpy(first, k->rest, k->restlen);
+            memcpy(first + k->restlen, m, head);
+            fs_lanes_absorb(p->family, &st, first, 1);
+            fs_lanes_run(p->family, &st, k->done + block, m + head, 0, parts[0].len - head,
+                         out + l * p->n, 0, p->n, 1);
+            explicit_bzero(&st, sizeof(st));
+        }
+        explicit_bzero(first, sizeof(first));
+        return;
+    }
+    uint8_t buf[SCRATCH];
+    size_t chunk = SCRATCH / (per ? per : 1);
+    for (size_t base = 0; base < lanes; base += chunk) {
+        size_t cnt = lanes - base < chunk ? lanes - base : chunk;
+        for (size_t l = 0; l < cnt; l++) {
+            uint8_t *d = buf + l * per;
+            memcpy(d, k->rest, k->restlen);
+            d += k->restlen;
+            for (unsigned i = 0; i < nparts; i++) {
+                memcpy(d, parts[i].p + (base + l) * parts[i].stride, parts[i].len);
+                d += parts[i].len;
+            }
+        }
+        fs_lanes_run(p->family, &k->mid, k->done, buf, per, per, out + base * p->n, p->n, p->n,
+                     cnt);
+    }
+    explicit_bzero(buf, chunk * per < SCRATCH ? chunk * per : SCRATCH);
+}
+
+/* Hash(toByte(domain, pad) || parts...) with an empty key. */
+static void run_domain(const fs_hash_params *p, unsigned domain, const part *parts,
+                       unsigned nparts, uint8_t *out, size_t lanes)
+{
+    fs_hash_keyed k;
+    keyed_init(&k, p, domain, NULL, 0);
+    run_parts(p, &k, parts, nparts, out, lanes);
+}
+
+int fs_hash_many(const fs_hash_params *p, uint8_t *out, const uint8_t *in, size_t inlen,
+                 size_t lanes)
+{
+    int rc = check(p, out, lanes);
+    if (rc == FASTSIG_OK && in == NULL && inlen)
+        rc = FASTSIG_ERR_NULL_ARG;
+    if (rc == FASTSIG_OK)
+        fs_lanes_run(p->family, NULL, 0, in, inlen, inlen, out, p->n, p->n, lanes);
+    return rc;
+}
+
+int fs_hash_prefixed(const fs_hash_params *p, unsigned domain, uint8_t *out, const uint8_t *in,
+                     size_t inlen, size_t lanes)
+{
+    int rc = check(p, out, lanes);
+    if (rc == FASTSIG_OK && in == NULL && inlen)
+        rc = FASTSIG_ERR_NULL_ARG;
+    if (rc == FASTSIG_OK && domain > 255)
+        rc = FASTSIG_ERR_BAD_PARAM;
+    if (rc == FASTSIG_OK) {
+        part pt = { in, inlen, inlen };
+        run_domain(p, domain, &pt, 1, out, lanes);
+    }
+    return rc;
+}
+
+int fs_hash_F(const fs_hash_params *p, uint8_t *out, const uint8_t *key, const uint8_t *m,
+              size_t lanes)
+{
+    int rc = check(p, out, lanes);
+    if (rc == FASTSIG_OK && (key == NULL || m == NULL))
+        rc = FASTSIG_ERR_NULL_ARG;
+    if (rc == FASTSIG_OK) {
+        part pt[2] = { { key, p->n, p->n }, { m, p->n, p->n } };
+        run_domain(p, DOM_F, pt, 2, out, lanes);
+    }
+    return rc;
+}
+
+int fs_hash_H(const fs_hash_params *p, uint8_t *out, const uint8_t *key, const uint8_t *m,
+              size_t lanes)
+{
+    int rc = check(p, out, lanes);
+    if (rc == FASTSIG_OK && (key == NULL || m == NULL))
+        rc = FASTSIG_ERR_NULL_ARG;
+    if (rc == FASTSIG_OK) {
+        part pt[2] = { { key, p->n, p->n }, { m, 2 * p->n, 2 * p->n } };
+        run_domain(p, DOM_H, pt, 2, out, lanes);
+    }
+    return rc;
+}
+
+int fs_hash_msg(const fs_hash_params *p, uint8_t *out, const uint8_t *key3n, const uint8_t *msg,
+                size_t msglen)
+{
+    int rc = check(p, out, 1);
+    if (rc == FASTSIG_OK && (key3n == NULL || (msg == NULL && msglen)))
+        rc = FASTSIG_ERR_NULL_ARG;
+    if (rc == FASTSIG_OK) {
+        fs_hash_keyed k;
+        part pt = { msg, msglen, 0 };
+        keyed_init(&k, p, DOM_HMSG, key3n, 3 * p->n);
+        run_parts(p, &k, &pt, 1, out, 1);
+    }
+    return rc;
+}
+
+int fs_hash_seeds_init(fs_hash_seeds *s, const fs_hash_params *p, const uint8_t *pub_seed,
+                       const uint8_t *sk_seed)
+{
+    int rc = fs_hash_params_check(p);
+    if (rc != FASTSIG_OK)
+        return rc;
+    if (s == NULL || pub_seed == NULL)
+        return FASTSIG_ERR_NULL_ARG;
+    memset(s, 0, sizeof(*s));
+    s->p = *p;
+    memcpy(s->pub_seed, pub_seed, p->n);
+    keyed_init(&s->prf, p, DOM_PRF, pub_seed, p->n);
+    if (sk_seed != NULL) {
+        keyed_init(&s->keygen, p, DOM_KEYGEN, sk_seed, p->n);
+        s->has_sk = 1;
+    }
+    return FASTSIG_OK;
+}
+
+void fs_hash_seeds_clear(fs_hash_seeds *s)
+{
+    if (s != NULL)
+        explicit_bzero(s, sizeof(*s));
+}
+
+static int check_seeds(const fs_hash_seeds *s, const void *out, const void *in, size_t lanes)
+{
+    if (s == NULL || in == NULL)
+        return FASTSIG_ERR_NULL_ARG;
+    return check(&s->p, out, lanes);
+}
+
+int fs_hash_prf(const fs_hash_seeds *s, uint8_t *out, const uint8_t *m, size_t lanes)
+{
+    int rc = check_seeds(s, out, m, lanes);
+    if (rc == FASTSIG_OK) {
+        part pt = { m, FS_HASH_ADRS_BYTES, FS_HASH_ADRS_BYTES };
+        run_parts(&s->p, &s->prf, &pt, 1, out, lanes);
+    }
+    return rc;
+}
+
+int fs_hash_prf_keygen(const fs_hash_seeds *s, uint8_t *out, const uint8_t *adrs, size_t lanes)
+{
+    int rc = check_seeds(s, out, adrs, lanes);
+    if (rc == FASTSIG_OK && !s->has_sk)
+        rc = FASTSIG_ERR_BAD_PARAM;
+    if (rc == FASTSIG_OK) {
+        part pt[2] = { { s->pub_seed, s->p.n, 0 }, { adrs, FS_HASH_ADRS_BYTES, FS_HASH_ADRS_BYTES } };
+        run_parts(&s->p, &s->keygen, pt, 2, out, lanes);
+    }
+    return rc;
+}
+
+static void set_word(uint8_t *adrs, unsigned word, uint32_t v)
+{
+    adrs[4 * word] = (uint8_t)(v >> 24);
+    adrs[4 * word + 1] = (uint8_t)(v >> 16);
+    adrs[4 * word + 2] = (uint8_t)(v >> 8);
+    adrs[4 * word + 3] = (uint8_t)v;
+}
+
+enum { ADRS_HASH = 6, ADRS_KEYMASK = 7 };
+
+int fs_hash_rand_hash(const fs_hash_seeds *s, uint8_t *out, const uint8_t *in,
+                      const uint8_t *adrs, size_t lanes)
+{
+    int rc = check_seeds(s, out, in, lanes);
+    if (rc == FASTSIG_OK && adrs == NULL)
+        rc = FASTSIG_ERR_NULL_ARG;
+    if (rc != FASTSIG_OK)
+        return rc;
+    const fs_hash_params *p = &s->p;
+    size_t n = p->n;
+    uint8_t a[3 * BATCH][FS_HASH_ADRS_BYTES], prf[3 * BATCH * FS_HASH_MAX_N];
+    uint8_t masked[BATCH][2 * FS_HASH_MAX_N], key[BATCH][FS_HASH_MAX_N];
+    fs_hash_keyed kh;
+    keyed_init(&kh, p, DOM_H, NULL, 0);
+    for (size_t base = 0; base < lanes; base += BATCH) {
+        size_t cnt = lanes - base < BATCH ? lanes - base : BATCH;
+        for (size_t l = 0; l < cnt; l++)
+            for (unsigned km = 0; km < 3; km++) {
+                memcpy(a[3 * l + km], adrs + (base + l) * FS_HASH_ADRS_BYTES, FS_HASH_ADRS_BYTES);
+                set_word(a[3 * l + km], ADRS_KEYMASK, km);
+            }
+        part pa = { a[0], FS_HASH_ADRS_BYTES, FS_HASH_ADRS_BYTES };
+        run_parts(p, &s->prf, &pa, 1, prf, 3 * cnt);
+        for (size_t l = 0; l < cnt; l++) {
+            const uint8_t *x = in + (base + l) * 2 * n, *bm = prf + (3 * l + 1) * n;
+            memcpy(key[l], prf + 3 * l * n, n);
+            for (size_t i = 0; i < 2 * n; i++)
+                masked[l][i] = x[i] ^ bm[i];
+        }
+        part ph[2] = { { key[0], n, FS_HASH_MAX_N }, { masked[0], 2 * n, 2 * FS_HASH_MAX_N } };
+        run_parts(p, &kh, ph, 2, out + base * n, cnt);
+    }
+    return FASTSIG_OK;
+}
+
+/* The chain walk keeps up to `slots` chains in flight; each round advances
+ * every one by a step: a PRF batch for keys and bitmasks, then an F batch. */
+typedef struct {
+    size_t chain;      /* index into the caller's arrays */
+    uint32_t step, end;
+} slot;
+
+#define MAX_SLOTS 32
+
+int fs_hash_chains(const fs_hash_seeds *s, uint8_t *out, const uint8_t *in,
+                   const uint8_t *adrs, const uint32_t *start, const uint32_t *steps,
+                   size_t count)
+{
+    int rc = check_seeds(s, out, in, count);
+    if (rc == FASTSIG_OK && (adrs == NULL || steps == NULL))
+        rc = FASTSIG_ERR_NULL_ARG;
+    for (size_t c = 0; rc == FASTSIG_OK && c < count; c++)
+        if ((uint64_t)(start ? start[c] : 0) + steps[c] > UINT32_MAX)
+            rc = FASTSIG_ERR_BAD_PARAM;
+    if (rc != FASTSIG_OK)
+        return rc;
+    const fs_hash_params *p = &s->p;
+    size_t n = p->n, next = 0, active = 0;
+    unsigned nslots = fs_lanes_width(p->family);
+    nslots = nslots < 4 ? 4 : nslots > MAX_SLOTS ? MAX_SLOTS : nslots;
+    slot sl[MAX_SLOTS];
+    uint8_t x[MAX_SLOTS][FS_HASH_MAX_N], key[MAX_SLOTS][FS_HASH_MAX_N];
+    uint8_t a[2 * MAX_SLOTS][FS_HASH_ADRS_BYTES], prf[2 * MAX_SLOTS * FS_HASH_MAX_N];
+    fs_hash_keyed kf;
+    keyed_init(&kf, p, DOM_F, NULL, 0);
+    for (;;) {
+        /* Refill free slots; chains with no steps are copied through. */
+        while (active < nslots && next < count) {
+            size_t c = next++;
+            uint32_t st = start ? start[c] : 0;
+            if (steps[c] == 0) {
+                memmove(out + c * n, in + c * n, n);
+                continue;
+            }
+            sl[active] = (slot){ c, st, st + steps[c] };
+            memcpy(x[active], in + c * n, n);
+            active++;
+        }
+        if (active == 0)
+            break;
+        for (size_t i = 0; i < active; i++)
+            for (unsigned km = 0; km < 2; km++) {
+                memcpy(a[2 * i + km], adrs + sl[i].chain * FS_HASH_ADRS_BYTES, FS_HASH_ADRS_BYTES);
+                set_word(a[2 * i + km], ADRS_HASH, sl[i].step);
+                set_word(a[2 * i + km], ADRS_KEYMASK, km);
+            }
+        part pa = { a[0], FS_HASH_ADRS_BYTES, FS_HASH_ADRS_BYTES };
+        run_parts(p, &s->prf, &pa, 1, prf, 2 * active);
+        for (size_t i = 0; i < active; i++) {
+            const uint8_t *bm = prf + (2 * i + 1) * n;
+            memcpy(key[i], prf + 2 * i * n, n);
+            for (size_t j = 0; j < n; j++)
+                x[i][j] ^= bm[j];
+        }
+        part pf[2] = { { key[0], n, FS_HASH_MAX_N }, { x[0], n, FS_HASH_MAX_N } };
+        uint8_t fx[MAX_SLOTS * FS_HASH_MAX_N];
+        run_parts(p, &kf, pf, 2, fx, active);
+        /* Advance; finished chains leave, the last slot fills the gap. */
+        for (size_t i = 0; i < active; i++)
+            memcpy(x[i], fx + i * n, n);
+        for (size_t i = 0; i < active;) {
+            if (++sl[i].step < sl[i].end) {
+                i++;
+                continue;
+            }
+            memcpy(out + sl[i].chain * n, x[i], n);
+            active--;
+            sl[i] = sl[active];
+            memcpy(x[i], x[active], n);
+        }
+        explicit_bzero(fx, sizeof(fx));
+    }
+    explicit_bzero(x, sizeof(x));
+    explicit_bzero(key, sizeof(key));
+    explicit_bzero(prf, sizeof(prf));
+    return FASTSIG_OK;
+}

@@ -1,0 +1,261 @@
+/* lanes.c - the lane engine: kernel choice per call, padding, finalisation.
+ *
+ * Kernels keep N lanes in a transposed state (word i of lane l at st[i*N+l]).
+ * A call covers `lanes` messages: the widest kernel takes full groups, and
+ * the rest goes to whichever kernel does it for the least estimated cost
+ * (e.g. one H_msg on an AVX-512 machine runs on SHA-NI, not in 1 of 16 lanes).
+ * Whole input blocks are read in place; only the padded tail is copied. */
+#include <pthread.h>
+#include <string.h>
+#include "cpu.h"
+#include "hash/keccak.h"
+#include "hash/lanes.h"
+#include "hash/sha256.h"
+#include "hash/sha512.h"
+
+#define MAX_KERNEL_LANES 16
+#define MAX_BLOCK 168
+#define MAX_CHOICES 4
+
+typedef struct {
+    const char *name;
+    unsigned lanes;
+    unsigned cost; /* estimated cost of one call (lane-compressions x speed) */
+    fs_sha256_compress_fn *sha256;
+    fs_sha512_compress_fn *sha512;
+    const fs_keccak_kernel *keccak;
+} lane_kernel;
+
+typedef struct {
+    unsigned block, wordsize, words, lenbytes; /* lenbytes 0: SHAKE padding */
+    lane_kernel choice[MAX_CHOICES];           /* widest first */
+    unsigned nchoice;
+} family;
+
+static family fams[5] = {
+    [FS_HASH_SHA256] = { FS_SHA256_BLOCK, 4, 8, 8, { { 0 } }, 0 },
+    [FS_HASH_SHA512] = { FS_SHA512_BLOCK, 8, 8, 16, { { 0 } }, 0 },
+    [FS_HASH_SHAKE128] = { FS_SHAKE128_RATE, 8, 25, 0, { { 0 } }, 0 },
+    [FS_HASH_SHAKE256] = { FS_SHAKE256_RATE, 8, 25, 0, { { 0 } }, 0 },
+};
+
+static const family *fam(fs_hash_family f)
+{
+    return (f >= FS_HASH_SHA256 && f <= FS_HASH_SHAKE256) ? &fams[f] : NULL;
+}
+
+/* Rough per-lane cost of one compression by instruction set (ns on Zen 5). */
+static unsigned lane_cost(unsigned cpu)
+{
+    if (cpu & FS_CPU_AVX512)
+        return 12;
+    if (cpu & FS_CPU_SHANI)
+        return 16;
+    if (cpu & FS_CPU_AVX2)
+        return 24;
+    return 100;
+}
+
+/* Adds a kernel to family f's choices when the CPU allows it: every asm
+ * kernel allowed by mask, and the one-lane portable kernel. */
+static void offer(family *fm, unsigned mask, const char *name, unsigned lanes, unsigned cpu,
+                  lane_kernel k)
+{
+    if ((cpu == 0 && lanes != 1) || (cpu & mask) != cpu || fm->nchoice == MAX_CHOICES)
+        return;
+    k.name = name;
+    k.lanes = lanes;
+    k.cost = lanes * lane_cost(cpu);
+    unsigned i = fm->nchoice++;
+    for (; i > 0 && fm->choice[i - 1].lanes < lanes; i--)
+        fm->choice[i] = fm->choice[i - 1];
+    fm->choice[i] = k;
+}
+
+void fs_hash_select(unsigned mask)
+{
+    mask &= fs_cpu_features();
+    for (unsigned f = FS_HASH_SHA256; f <= FS_HASH_SHAKE256; f++)
+        fams[f].nchoice = 0;
+    for (const fs_sha256_kernel *k = fs_sha256_kernels; k->name; k++)
+        offer(&fams[FS_HASH_SHA256], mask, k->name, k->lanes, k->cpu,
+              (lane_kernel){ .sha256 = k->compress });
+    for (const fs_sha512_kernel *k = fs_sha512_kernels; k->name; k++)
+        offer(&fams[FS_HASH_SHA512], mask, k->name, k->lanes, k->cpu,
+              (lane_kernel){ .sha512 = k->compress });
+    for (const fs_keccak_kernel *k = fs_keccak_kernels; k->name; k++) {
+        offer(&fams[FS_HASH_SHAKE128], mask, k->name, k->lanes, k->cpu, (lane_kernel){ .keccak = k });
+        offer(&fams[FS_HASH_SHAKE256], mask, k->name, k->lanes, k->cpu, (lane_kernel){ .keccak = k });
+    }
+}
+
+static pthread_once_t select_once = PTHREAD_ONCE_INIT;
+
+static void select_default(void)
+{
+    fs_hash_select(~0u);
+}
+
+static const family *ready(fs_hash_family f)
+{
+    pthread_once(&select_once, select_default);
+    return fam(f);
+}
+
+const char *fs_hash_kernel_name(fs_hash_family f)
+{
+    const family *fm = ready(f);
+    return fm ? fm->choice[0].name : "none";
+}
+
+unsigned fs_lanes_block(fs_hash_family f)
+{
+    const family *fm = fam(f);
+    return fm ? fm->block : 0;
+}
+
+unsigned fs_lanes_width(fs_hash_family f)
+{
+    const family *fm = ready(f);
+    return fm ? fm->choice[0].lanes : 1;
+}
+
+void fs_lanes_iv(fs_hash_family f, fs_hash_state *st)
+{
+    memset(st, 0, sizeof(*st));
+    if (f == FS_HASH_SHA256)
+        memcpy(st->w32, fs_sha256_iv, sizeof(fs_sha256_iv));
+    else if (f == FS_HASH_SHA512)
+        memcpy(st->w64, fs_sha512_iv, sizeof(fs_sha512_iv));
+}
+
+/* The kernel for the next call when `left` lanes remain. */
+static const lane_kernel *pick(const family *fm, size_t left)
+{
+    const lane_kernel *best = &fm->choice[0];
+    if (left >= best->lanes)
+        return best;
+    size_t best_cost = (size_t)-1;
+    for (unsigned i = 0; i < fm->nchoice; i++) {
+        const lane_kernel *k = &fm->choice[i];
+        size_t cost = k->cost * ((left + k->lanes - 1) / k->lanes);
+        if (cost < best_cost) {
+            best = k;
+            best_cost = cost;
+        }
+    }
+    return best;
+}
+
+static void compress(const family *fm, const lane_kernel *k, void *st,
+                     const uint8_t *const in[], size_t nblocks)
+{
+    if (nblocks == 0)
+        return;
+    if (k->sha256)
+        k->sha256(st, in, nblocks);
+    else if (k->sha512)
+        k->sha512(st, in, nblocks);
+    else
+        fs_keccak_absorb_blocks(k->keccak, st, fm->block, in, k->lanes, nblocks * fm->block);
+}
+
+/* Scatters a canonical state into lane l of a transposed one, and back. */
+static void put_lane(const family *fm, unsigned N, void *st, unsigned l, const fs_hash_state *s)
+{
+    for (unsigned i = 0; i < fm->words; i++)
+        memcpy((uint8_t *)st + (i * N + l) * fm->wordsize, (const uint8_t *)s + i * fm->wordsize,
+               fm->wordsize);
+}
+
+static void get_lane(const family *fm, unsigned N, const void *st, unsigned l, fs_hash_state *s)
+{
+    for (unsigned i = 0; i < fm->words; i++)
+        memcpy((uint8_t *)s + i * fm->wordsize, (const uint8_t *)st + (i * N + l) * fm->wordsize,
+               fm->wordsize);
+}
+
+/* The first n digest bytes of a final state: big-endian words for SHA-2,
+ * little-endian for Keccak (n <= rate, so one squeeze block). */
+static void output(const family *fm, const fs_hash_state *s, uint8_t *out, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        size_t w = i / fm->wordsize, b = i % fm->wordsize;
+        uint64_t v = fm->wordsize == 4 ? s->w32[w] : s->w64[w];
+        out[i] = (uint8_t)(fm->lenbytes ? v >> (8 * (fm->wordsize - 1 - b)) : v >> (8 * b));
+    }
+}
+
+/* Pads the rem tail bytes of a message of total bytes; returns its blocks. */
+static size_t pad_tail(const family *fm, uint8_t *tail, const uint8_t *src, size_t rem,
+                       uint64_t total)
+{
+    size_t nb = 1;
+    memset(tail, 0, 2 * fm->block);
+    memcpy(tail, src, rem);
+    if (fm->lenbytes == 0) {
+        tail[rem] ^= FS_SHAKE_DS;
+        tail[fm->block - 1] ^= 0x80;
+        return 1;
+    }
+    tail[rem] = 0x80;
+    if (rem + 1 + fm->lenbytes > fm->block)
+        nb = 2;
+    uint64_t bits = total * 8;
+    for (unsigned i = 0; i < 8; i++)
+        tail[nb * fm->block - 1 - i] = (uint8_t)(bits >> (8 * i));
+    return nb;
+}
+
+void fs_lanes_absorb(fs_hash_family f, fs_hash_state *st, const uint8_t *data, size_t nblocks)
+{
+    const family *fm = ready(f);
+    const lane_kernel *k = pick(fm, 1);
+    _Alignas(64) uint64_t ts[25 * MAX_KERNEL_LANES];
+    const uint8_t *in[MAX_KERNEL_LANES];
+    for (unsigned l = 0; l < k->lanes; l++) {
+        put_lane(fm, k->lanes, ts, l, st);
+        in[l] = data;
+    }
+    compress(fm, k, ts, in, nblocks);
+    get_lane(fm, k->lanes, ts, 0, st);
+    explicit_bzero(ts, sizeof(ts));
+}
+
+void fs_lanes_run(fs_hash_family f, const fs_hash_state *mid, uint64_t done, const uint8_t *in,
+                  size_t stride, size_t len, uint8_t *out, size_t ostride, size_t n, size_t lanes)
+{
+    const family *fm = ready(f);
+    fs_hash_state iv, fin;
+    _Alignas(64) uint64_t ts[25 * MAX_KERNEL_LANES];
+    _Alignas(64) uint8_t tail[MAX_KERNEL_LANES][2 * MAX_BLOCK];
+    const uint8_t *ptr[MAX_KERNEL_LANES];
+    size_t nfull = len / fm->block, rem = len % fm->block, ntail = 0;
+    if (mid == NULL) {
+        fs_lanes_iv(f, &iv);
+        mid = &iv;
+    }
+    for (size_t base = 0; base < lanes;) {
+        const lane_kernel *k = pick(fm, lanes - base);
+        unsigned N = k->lanes, used = (unsigned)(lanes - base < N ? lanes - base : N);
+        for (unsigned l = 0; l < N; l++) {
+            put_lane(fm, N, ts, l, mid);
+            ptr[l] = in + (base + (l < used ? l : 0)) * stride;
+        }
+        compress(fm, k, ts, ptr, nfull);
+        for (unsigned l = 0; l < N; l++) {
+            if (l < used)
+                ntail = pad_tail(fm, tail[l], ptr[l] + nfull * fm->block, rem, done + len);
+            ptr[l] = tail[l < used ? l : 0];
+        }
+        compress(fm, k, ts, ptr, ntail);
+        for (unsigned l = 0; l < used; l++) {
+            get_lane(fm, N, ts, l, &fin);
+            output(fm, &fin, out + (base + l) * ostride, n);
+        }
+        base += used;
+    }
+    explicit_bzero(ts, sizeof(ts));
+    explicit_bzero(tail, sizeof(tail));
+    explicit_bzero(&fin, sizeof(fin));
+}

@@ -1,0 +1,26 @@
+/* lanes.h - internal: the lane engine under hash.h. It runs equal-length
+ * messages through the kernels of one family, chosen per call from those the
+ * CPU allows (crypto/cpu.h), and pads and finalises them (SHA-2 or SHAKE). */
+#ifndef FASTSIG_HASH_LANES_H
+#define FASTSIG_HASH_LANES_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "hash/hash.h"
+
+/* Block (rate) bytes of a family; 0 for an unknown one. */
+unsigned fs_lanes_block(fs_hash_family f);
+/* Most lanes one kernel call of the current selection takes. */
+unsigned fs_lanes_width(fs_hash_family f);
+/* The family's initial state. */
+void fs_lanes_iv(fs_hash_family f, fs_hash_state *st);
+/* One lane: absorbs nblocks whole blocks of data into st (no padding). */
+void fs_lanes_absorb(fs_hash_family f, fs_hash_state *st, const uint8_t *data, size_t nblocks);
+/* Lane l hashes in + l*stride (len bytes) on top of mid (done bytes already
+ * absorbed, a multiple of the block; mid NULL = the IV), pads, and writes the
+ * first n bytes of its digest to out + l*ostride. Each lane's input is read
+ * before its output is written. lanes may be any count. */
+void fs_lanes_run(fs_hash_family f, const fs_hash_state *mid, uint64_t done, const uint8_t *in,
+                  size_t stride, size_t len, uint8_t *out, size_t ostride, size_t n, size_t lanes);
+
+#endif

@@ -1,0 +1,109 @@
+/* sha256.c - portable SHA-256 compression (one lane, and the transposed twins
+ * of the asm kernels), its constants and the table of built-in kernels. */
+#include "cpu.h"
+#include "hash/sha256.h"
+
+const uint32_t fs_sha256_iv[8] = {
+    0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
+};
+
+const uint32_t fs_sha256_k[64] = {
+    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+    0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+    0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+    0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+    0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+};
+
+static inline uint32_t ror32(uint32_t v, unsigned n)
+{
+    return (v >> n) | (v << (32 - n));
+}
+
+static inline uint32_t load32_be(const uint8_t *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | (uint32_t)p[3];
+}
+
+static void compress_block(uint32_t h[8], const uint8_t *blk)
+{
+    uint32_t w[64];
+    for (int t = 0; t < 16; t++)
+        w[t] = load32_be(blk + 4 * t);
+    for (int t = 16; t < 64; t++) {
+        uint32_t s0 = ror32(w[t - 15], 7) ^ ror32(w[t - 15], 18) ^ (w[t - 15] >> 3);
+        uint32_t s1 = ror32(w[t - 2], 17) ^ ror32(w[t - 2], 19) ^ (w[t - 2] >> 10);
+        w[t] = w[t - 16] + s0 + w[t - 7] + s1;
+    }
+    uint32_t a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7];
+    for (int t = 0; t < 64; t++) {
+        uint32_t t1 = hh + (ror32(e, 6) ^ ror32(e, 11) ^ ror32(e, 25)) + ((e & f) ^ (~e & g)) +
+                      fs_sha256_k[t] + w[t];
+        uint32_t t2 = (ror32(a, 2) ^ ror32(a, 13) ^ ror32(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
+        hh = g;
+        g = f;
+        f = e;
+        e = d + t1;
+        d = c;
+        c = b;
+        b = a;
+        a = t1 + t2;
+    }
+    h[0] += a;
+    h[1] += b;
+    h[2] += c;
+    h[3] += d;
+    h[4] += e;
+    h[5] += f;
+    h[6] += g;
+    h[7] += hh;
+}
+
+void fs_sha256_compress_x1(uint32_t st[8], const uint8_t *const in[1], size_t nblocks)
+{
+    for (size_t b = 0; b < nblocks; b++)
+        compress_block(st, in[0] + FS_SHA256_BLOCK * b);
+}
+
+void fs_sha256_compress_xn_portable(uint32_t *st, unsigned n, const uint8_t *const in[],
+                                    size_t nblocks)
+{
+    uint32_t h[8];
+    for (unsigned l = 0; l < n; l++) {
+        for (int i = 0; i < 8; i++)
+            h[i] = st[i * n + l];
+        for (size_t b = 0; b < nblocks; b++)
+            compress_block(h, in[l] + FS_SHA256_BLOCK * b);
+        for (int i = 0; i < 8; i++)
+            st[i * n + l] = h[i];
+    }
+}
+
+void fs_sha256_compress_x2_portable(uint32_t st[8 * 2], const uint8_t *const in[2], size_t nblocks)
+{
+    fs_sha256_compress_xn_portable(st, 2, in, nblocks);
+}
+
+void fs_sha256_compress_x8_portable(uint32_t st[8 * 8], const uint8_t *const in[8], size_t nblocks)
+{
+    fs_sha256_compress_xn_portable(st, 8, in, nblocks);
+}
+
+void fs_sha256_compress_x16_portable(uint32_t st[8 * 16], const uint8_t *const in[16],
+                                     size_t nblocks)
+{
+    fs_sha256_compress_xn_portable(st, 16, in, nblocks);
+}
+
+const fs_sha256_kernel fs_sha256_kernels[] = {
+    { "portable-x1", fs_sha256_compress_x1, 1, 0 },
+    { "portable-x2", fs_sha256_compress_x2_portable, 2, 0 },
+    { "portable-x8", fs_sha256_compress_x8_portable, 8, 0 },
+    { "portable-x16", fs_sha256_compress_x16_portable, 16, 0 },
+#if defined(FASTSIG_HAVE_ASM)
+#endif
+    { NULL, NULL, 0, 0 },
+};

@@ -1,0 +1,64 @@
+/* sha256.h - SHA-256 compression kernels (one message, or N messages with a
+ * transposed state): the prototypes of the asm kernels and their C twins.
+ *
+ * State layout. One state is the 8 chaining words H0..H7 as host integers.
+ * An N-lane ("transposed") state holds N independent states with word i of
+ * lane l at st[i*N + l] (the SHA-NI kernel uses the same layout).
+ *
+ * Compression kernels: fn(st, in, nblocks) compresses nblocks 64-byte blocks
+ * of every lane: lane l reads in[l][0 .. 64*nblocks). All N pointers must be
+ * readable (a caller with fewer messages repeats one); no alignment needed.
+ * Leaf functions; nblocks == 0 leaves st untouched.
+ *   fs_sha256_compress_x1(st[8], in[1], n)              portable, one lane
+ *   fs_sha256_compress_x2_portable(st[8*2], in[2], n)   twin of the SHA-NI kernel
+ *   fs_sha256_compress_x8_portable(st[8*8], in[8], n)   twin of the AVX2 kernel
+ *   fs_sha256_compress_x16_portable(st[8*16], in[16], n) twin of the AVX-512 one
+ *   fs_sha256_compress_x2_shani(st[8*2], in[2], n)      asm sha256_ni.S: two
+ *       interleaved streams (SHA-NI is latency-bound), needs FS_CPU_SHANI
+ *   fs_sha256_compress_x8_avx2(st[8*8], in[8], n)       asm sha256_x8_avx2.S, FS_CPU_AVX2
+ *   fs_sha256_compress_x16_avx512(st[8*16], in[16], n)  asm sha256_x16_avx512.S, FS_CPU_AVX512
+ * The asm ones exist only when FASTSIG_HAVE_ASM is defined. */
+#ifndef FASTSIG_SHA256_H
+#define FASTSIG_SHA256_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define FS_SHA256_BLOCK 64
+#define FS_SHA256_DIGEST 32
+#define FS_SHA256_MAX_LANES 16
+
+extern const uint32_t fs_sha256_iv[8];
+/* Round constants, also read by the asm kernels. */
+extern const uint32_t fs_sha256_k[64];
+
+typedef void fs_sha256_compress_fn(uint32_t *st, const uint8_t *const in[], size_t nblocks);
+
+void fs_sha256_compress_x1(uint32_t st[8], const uint8_t *const in[1], size_t nblocks);
+void fs_sha256_compress_x2_portable(uint32_t st[8 * 2], const uint8_t *const in[2], size_t nblocks);
+void fs_sha256_compress_x8_portable(uint32_t st[8 * 8], const uint8_t *const in[8], size_t nblocks);
+void fs_sha256_compress_x16_portable(uint32_t st[8 * 16], const uint8_t *const in[16],
+                                     size_t nblocks);
+/* Any lane count n >= 1. */
+void fs_sha256_compress_xn_portable(uint32_t *st, unsigned n, const uint8_t *const in[],
+                                    size_t nblocks);
+
+#if defined(FASTSIG_HAVE_ASM)
+void fs_sha256_compress_x2_shani(uint32_t st[8 * 2], const uint8_t *const in[2], size_t nblocks);
+void fs_sha256_compress_x8_avx2(uint32_t st[8 * 8], const uint8_t *const in[8], size_t nblocks);
+void fs_sha256_compress_x16_avx512(uint32_t st[8 * 16], const uint8_t *const in[16],
+                                   size_t nblocks);
+#endif
+
+/* A compression kernel and its lane count (the transpose stride). */
+typedef struct {
+    const char *name;       /* "portable-x1", "avx512-x16", ... */
+    fs_sha256_compress_fn *compress;
+    unsigned lanes;
+    unsigned cpu;           /* FS_CPU_* bits it needs (0 for portable) */
+} fs_sha256_kernel;
+
+/* Every kernel built in, portable ones first; ends with { NULL }. */
+extern const fs_sha256_kernel fs_sha256_kernels[];
+
+#endif
