@@ -1,0 +1,127 @@
+/* sha512_x8_avx512.S - SHA-512 compression of 8 independent messages
+ * (AVX-512F/BW).
+ *
+ * C prototype (crypto/hash/sha512.h):
+ *   void fs_sha512_compress_x8_avx512(uint64_t st[8 * 8],
+ *                                     const uint8_t *const in[8], size_t nblocks);
+ * Word i of lane l is st[i*8 + l], so word i of all lanes is one zmm.
+ * Lane l reads in[l][0 .. 128*nblocks); no alignment needed.
+ *
+ * Registers: a..h in zmm0..7, the 16-word message window W[t..t+15] in
+ * zmm8..23 (a ring: W[t] sits in zmm8 + t%16), the 8 lane pointers in zmm24,
+ * scratch zmm25..30, the byte-swap mask in zmm31. Message words are gathered
+ * straight from the 8 lanes (vpgatherqq with the pointers as indices). While
+ * round t consumes W[t] it also computes W[t+16] into the same register.
+ * The a..h rotation is done by renaming macro arguments: 16 rounds unrolled.
+ * Leaf function, no stack. Portable twin: fs_sha512_compress_x8_portable. */
+
+	.text
+
+/* one round; \sched = 1 also turns \w0 = W[t] into W[t+16], using
+ * \w1 = W[t+1], \w9 = W[t+9], \w14 = W[t+14]. K[t] is at \koff(%rax). */
+.macro RND a, b, c, d, e, f, g, h, koff, sched, w0, w1, w9, w14
+	vpaddq		\w0, \h, \h
+	vpaddq		\koff(%rax){1to8}, \h, \h
+	vprorq		$14, \e, %zmm25
+	vprorq		$18, \e, %zmm26
+	vprorq		$41, \e, %zmm27
+	vpternlogq	$0x96, %zmm27, %zmm26, %zmm25	/* Sigma1(e) */
+	vmovdqa64	\e, %zmm26
+	vpternlogq	$0xca, \g, \f, %zmm26		/* Ch(e,f,g) */
+	vpaddq		%zmm25, \h, \h
+	vpaddq		%zmm26, \h, \h			/* h = T1 */
+	.if \sched
+	vprorq		$1, \w1, %zmm28
+	vprorq		$8, \w1, %zmm29
+	vpsrlq		$7, \w1, %zmm30
+	vpternlogq	$0x96, %zmm30, %zmm29, %zmm28	/* sigma0(W[t+1]) */
+	vpaddq		\w9, \w0, \w0
+	vpaddq		%zmm28, \w0, \w0
+	.endif
+	vpaddq		\h, \d, \d			/* d += T1 */
+	vprorq		$28, \a, %zmm25
+	vprorq		$34, \a, %zmm26
+	vprorq		$39, \a, %zmm27
+	vpternlogq	$0x96, %zmm27, %zmm26, %zmm25	/* Sigma0(a) */
+	vmovdqa64	\a, %zmm26
+	vpternlogq	$0xe8, \c, \b, %zmm26		/* Maj(a,b,c) */
+	.if \sched
+	vprorq		$19, \w14, %zmm28
+	vprorq		$61, \w14, %zmm29
+	vpsrlq		$6, \w14, %zmm30
+	vpternlogq	$0x96, %zmm30, %zmm29, %zmm28	/* sigma1(W[t+14]) */
+	vpaddq		%zmm28, \w0, \w0
+	.endif
+	vpaddq		%zmm25, \h, \h
+	vpaddq		%zmm26, \h, \h			/* h = T1 + T2 */
+.endm
+
+/* 16 rounds: K[t..t+15] at 0(%rax); W[t..t+15] in zmm8..23 */
+.macro ROUNDS16 sched
+	RND %zmm0,%zmm1,%zmm2,%zmm3,%zmm4,%zmm5,%zmm6,%zmm7,   0,\sched,%zmm8, %zmm9, %zmm17,%zmm22
+	RND %zmm7,%zmm0,%zmm1,%zmm2,%zmm3,%zmm4,%zmm5,%zmm6,   8,\sched,%zmm9, %zmm10,%zmm18,%zmm23
+	RND %zmm6,%zmm7,%zmm0,%zmm1,%zmm2,%zmm3,%zmm4,%zmm5,  16,\sched,%zmm10,%zmm11,%zmm19,%zmm8
+	RND %zmm5,%zmm6,%zmm7,%zmm0,%zmm1,%zmm2,%zmm3,%zmm4,  24,\sched,%zmm11,%zmm12,%zmm20,%zmm9
+	RND %zmm4,%zmm5,%zmm6,%zmm7,%zmm0,%zmm1,%zmm2,%zmm3,  32,\sched,%zmm12,%zmm13,%zmm21,%zmm10
+	RND %zmm3,%zmm4,%zmm5,%zmm6,%zmm7,%zmm0,%zmm1,%zmm2,  40,\sched,%zmm13,%zmm14,%zmm22,%zmm11
+	RND %zmm2,%zmm3,%zmm4,%zmm5,%zmm6,%zmm7,%zmm0,%zmm1,  48,\sched,%zmm14,%zmm15,%zmm23,%zmm12
+	RND %zmm1,%zmm2,%zmm3,%zmm4,%zmm5,%zmm6,%zmm7,%zmm0,  56,\sched,%zmm15,%zmm16,%zmm8, %zmm13
+	RND %zmm0,%zmm1,%zmm2,%zmm3,%zmm4,%zmm5,%zmm6,%zmm7,  64,\sched,%zmm16,%zmm17,%zmm9, %zmm14
+	RND %zmm7,%zmm0,%zmm1,%zmm2,%zmm3,%zmm4,%zmm5,%zmm6,  72,\sched,%zmm17,%zmm18,%zmm10,%zmm15
+	RND %zmm6,%zmm7,%zmm0,%zmm1,%zmm2,%zmm3,%zmm4,%zmm5,  80,\sched,%zmm18,%zmm19,%zmm11,%zmm16
+	RND %zmm5,%zmm6,%zmm7,%zmm0,%zmm1,%zmm2,%zmm3,%zmm4,  88,\sched,%zmm19,%zmm20,%zmm12,%zmm17
+	RND %zmm4,%zmm5,%zmm6,%zmm7,%zmm0,%zmm1,%zmm2,%zmm3,  96,\sched,%zmm20,%zmm21,%zmm13,%zmm18
+	RND %zmm3,%zmm4,%zmm5,%zmm6,%zmm7,%zmm0,%zmm1,%zmm2, 104,\sched,%zmm21,%zmm22,%zmm14,%zmm19
+	RND %zmm2,%zmm3,%zmm4,%zmm5,%zmm6,%zmm7,%zmm0,%zmm1, 112,\sched,%zmm22,%zmm23,%zmm15,%zmm20
+	RND %zmm1,%zmm2,%zmm3,%zmm4,%zmm5,%zmm6,%zmm7,%zmm0, 120,\sched,%zmm23,%zmm8, %zmm16,%zmm21
+.endm
+
+	.globl	fs_sha512_compress_x8_avx512
+	.hidden	fs_sha512_compress_x8_avx512
+	.type	fs_sha512_compress_x8_avx512, @function
+	.hidden	fs_sha512_k
+	.p2align 5
+fs_sha512_compress_x8_avx512:
+	testq	%rdx, %rdx
+	jz	3f
+	vmovdqu64	(%rsi), %zmm24
+	vbroadcasti32x4	.Lbswap64(%rip), %zmm31
+	.irp	i, 0,1,2,3,4,5,6,7
+	vmovdqu64	64*\i(%rdi), %zmm\i
+	.endr
+1:	/* one block: gather W[0..15] big-endian from the 8 lanes */
+	.irp	r, 8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23
+	kxnorb		%k1, %k1, %k1
+	vpgatherqq	8*(\r-8)(,%zmm24,1), %zmm\r{%k1}
+	.endr
+	.irp	j, 8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23
+	vpshufb		%zmm31, %zmm\j, %zmm\j
+	.endr
+	leaq	fs_sha512_k(%rip), %rax
+	movl	$4, %ecx
+2:	ROUNDS16 1
+	addq	$128, %rax
+	decl	%ecx
+	jnz	2b
+	ROUNDS16 0
+	/* feed forward: st holds the state the block started from */
+	.irp	i, 0,1,2,3,4,5,6,7
+	vpaddq		64*\i(%rdi), %zmm\i, %zmm\i
+	vmovdqu64	%zmm\i, 64*\i(%rdi)
+	.endr
+	vpaddq	.Lblock(%rip){1to8}, %zmm24, %zmm24
+	decq	%rdx
+	jnz	1b
+	vzeroupper
+3:	ret
+	.size	fs_sha512_compress_x8_avx512, .-fs_sha512_compress_x8_avx512
+
+	.section .rodata
+	.p2align 4
+.Lbswap64:
+	.byte	7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8
+	.p2align 3
+.Lblock:
+	.quad	128
+
+	.section .note.GNU-stack,"",@progbits
