@@ -1,0 +1,136 @@
+/* keccak_x4_avx2.S - Keccak-f[1600] on 4 interleaved states (AVX2).
+ *
+ * C prototype (crypto/hash/keccak.h):
+ *   void fs_keccakf1600_x4_avx2(uint64_t st[25 * 4]);
+ * Word i of lane l is st[i*4 + l], so word i of all 4 lanes is one ymm.
+ * 16 ymm registers cannot hold the 25-word state, so each round reads one
+ * copy of the state from memory and writes the next: st and an 800-byte
+ * stack buffer take turns (24 rounds, so the result ends in st).
+ * Per round: the column parities C (ymm0..4), then D = C[x-1] ^ rol(C[x+1],1)
+ * (ymm5..9); then, output row by row, theta+rho+pi gather the row's five
+ * words B (ymm0..4) and chi/iota write them out. ymm10/11 are scratch,
+ * ymm12 the round constant. Leaf function; st needs no alignment.
+ * Portable twin: fs_keccakf1600_x4_portable. */
+
+	.text
+
+/* \c = column x of the state at (%rsi) */
+.macro COLUMN c, x
+	vmovdqu	32*\x(%rsi), \c
+	vpxor	32*(\x+5)(%rsi), \c, \c
+	vpxor	32*(\x+10)(%rsi), \c, \c
+	vpxor	32*(\x+15)(%rsi), \c, \c
+	vpxor	32*(\x+20)(%rsi), \c, \c
+.endm
+
+/* \d = \cprev ^ rol(\cnext, 1) */
+.macro THETA_D d, cprev, cnext
+	vpsrlq	$63, \cnext, %ymm10
+	vpaddq	\cnext, \cnext, \d
+	vpor	%ymm10, \d, \d
+	vpxor	\cprev, \d, \d
+.endm
+
+/* \b = rol(A[\s] ^ \d, \r): one word of B = pi(rho(theta(A))) */
+.macro BLANE b, s, d, r
+	vpxor	32*\s(%rsi), \d, \b
+	.if \r
+	vpsllq	$\r, \b, %ymm11
+	vpsrlq	$(64-\r), \b, \b
+	vpor	%ymm11, \b, \b
+	.endif
+.endm
+
+/* one chi output word: out[\j] = \b0 ^ (~\b1 & \b2) (^ RC for word 0) */
+.macro CHI1 j, b0, b1, b2
+	vpandn	\b2, \b1, %ymm10
+	vpxor	\b0, %ymm10, %ymm10
+	.if \j == 0
+	vpxor	%ymm12, %ymm10, %ymm10
+	.endif
+	vmovdqu	%ymm10, 32*\j(%rdx)
+.endm
+
+/* chi (and iota) of the row B = ymm0..4 into words \j..\j+4 at (%rdx) */
+.macro CHIROW j
+	CHI1	\j, %ymm0, %ymm1, %ymm2
+	CHI1	(\j+1), %ymm1, %ymm2, %ymm3
+	CHI1	(\j+2), %ymm2, %ymm3, %ymm4
+	CHI1	(\j+3), %ymm3, %ymm4, %ymm0
+	CHI1	(\j+4), %ymm4, %ymm0, %ymm1
+.endm
+
+	.globl	fs_keccakf1600_x4_avx2
+	.hidden	fs_keccakf1600_x4_avx2
+	.type	fs_keccakf1600_x4_avx2, @function
+	.hidden	fs_keccak_rc
+	.p2align 5
+fs_keccakf1600_x4_avx2:
+	pushq	%rbp
+	movq	%rsp, %rbp
+	subq	$800, %rsp
+	andq	$-32, %rsp
+	movq	%rdi, %rsi		/* read from st ... */
+	movq	%rsp, %rdx		/* ... write to the stack copy */
+	leaq	fs_keccak_rc(%rip), %rax
+	leaq	24*8(%rax), %rcx
+	.p2align 5
+1:
+	vpbroadcastq	(%rax), %ymm12
+	COLUMN	%ymm0, 0
+	COLUMN	%ymm1, 1
+	COLUMN	%ymm2, 2
+	COLUMN	%ymm3, 3
+	COLUMN	%ymm4, 4
+	THETA_D	%ymm5, %ymm4, %ymm1
+	THETA_D	%ymm6, %ymm0, %ymm2
+	THETA_D	%ymm7, %ymm1, %ymm3
+	THETA_D	%ymm8, %ymm2, %ymm4
+	THETA_D	%ymm9, %ymm3, %ymm0
+	/* output row 0: B[x] = rol(A[pi^-1(x)] ^ D, r) */
+	BLANE	%ymm0, 0, %ymm5, 0
+	BLANE	%ymm1, 6, %ymm6, 44
+	BLANE	%ymm2, 12, %ymm7, 43
+	BLANE	%ymm3, 18, %ymm8, 21
+	BLANE	%ymm4, 24, %ymm9, 14
+	CHIROW	0
+	/* row 1 */
+	BLANE	%ymm0, 3, %ymm8, 28
+	BLANE	%ymm1, 9, %ymm9, 20
+	BLANE	%ymm2, 10, %ymm5, 3
+	BLANE	%ymm3, 16, %ymm6, 45
+	BLANE	%ymm4, 22, %ymm7, 61
+	CHIROW	5
+	/* row 2 */
+	BLANE	%ymm0, 1, %ymm6, 1
+	BLANE	%ymm1, 7, %ymm7, 6
+	BLANE	%ymm2, 13, %ymm8, 25
+	BLANE	%ymm3, 19, %ymm9, 8
+	BLANE	%ymm4, 20, %ymm5, 18
+	CHIROW	10
+	/* row 3 */
+	BLANE	%ymm0, 4, %ymm9, 27
+	BLANE	%ymm1, 5, %ymm5, 36
+	BLANE	%ymm2, 11, %ymm6, 10
+	BLANE	%ymm3, 17, %ymm7, 15
+	BLANE	%ymm4, 23, %ymm8, 56
+	CHIROW	15
+	/* row 4 */
+	BLANE	%ymm0, 2, %ymm7, 62
+	BLANE	%ymm1, 8, %ymm8, 55
+	BLANE	%ymm2, 14, %ymm9, 39
+	BLANE	%ymm3, 15, %ymm5, 41
+	BLANE	%ymm4, 21, %ymm6, 2
+	CHIROW	20
+	xchgq	%rsi, %rdx
+	addq	$8, %rax
+	cmpq	%rcx, %rax
+	jne	1b
+
+	movq	%rbp, %rsp
+	popq	%rbp
+	vzeroupper
+	ret
+	.size	fs_keccakf1600_x4_avx2, .-fs_keccakf1600_x4_avx2
+
+	.section .note.GNU-stack,"",@progbits
