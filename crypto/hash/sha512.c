@@ -112,6 +112,7 @@ const fs_sha512_kernel fs_sha512_kernels[] = {
     { "portable-x4", fs_sha512_compress_x4_portable, 4, 0 },
     { "portable-x8", fs_sha512_compress_x8_portable, 8, 0 },
 #if defined(FASTSIG_HAVE_ASM)
+    { "avx2-x4", fs_sha512_compress_x4_avx2, 4, FS_CPU_AVX2 },
     { "avx512-x8", fs_sha512_compress_x8_avx512, 8, FS_CPU_AVX512 },
 #endif
     { NULL, NULL, 0, 0 },

@@ -1,0 +1,150 @@
+/* sha512_x4_avx2.S - SHA-512 compression of 4 independent messages (AVX2).
+ *
+ * C prototype (crypto/hash/sha512.h):
+ *   void fs_sha512_compress_x4_avx2(uint64_t st[8 * 4],
+ *                                   const uint8_t *const in[4], size_t nblocks);
+ * Word i of lane l is st[i*4 + l], so word i of all lanes is one ymm.
+ * Lane l reads in[l][0 .. 128*nblocks); no alignment needed.
+ *
+ * Registers: a..h in ymm0..7, scratch ymm8..13, and ymm14/15 carry a^b from
+ * one round to the next (Maj(a,b,c) = b ^ ((a^b) & (b^c)), and this round's
+ * b^c is the last round's a^b). AVX2 has no 64-bit rotate: ror is two shifts
+ * and an xor. The message window W[t..t+15] is a 16-slot ring on the stack
+ * (W[t] in slot t%16); round t also computes W[t+16] into W[t]'s slot.
+ * Message words are gathered straight from the 4 lanes (vpgatherqq with the
+ * lane pointers as indices). 16 rounds unrolled, a..h renamed by macro
+ * arguments. Leaf function with its own aligned frame (no red zone use).
+ * Portable twin: fs_sha512_compress_x4_portable. */
+
+	.text
+
+#define WSLOT(t) (32 * ((t) % 16))(%rsp)
+#define PTRS 512(%rsp)
+
+/* \acc = ror(\x, \r1) ^ ror(\x, \r2) ^ (\x >> \s3 if \shr else ror(\x, \s3));
+ * clobbers \tmp */
+.macro SIGMA acc, tmp, x, r1, r2, s3, shr
+	vpsrlq	$\r1, \x, \acc
+	vpsllq	$(64-\r1), \x, \tmp
+	vpxor	\tmp, \acc, \acc
+	vpsrlq	$\r2, \x, \tmp
+	vpxor	\tmp, \acc, \acc
+	vpsllq	$(64-\r2), \x, \tmp
+	vpxor	\tmp, \acc, \acc
+	vpsrlq	$\s3, \x, \tmp
+	vpxor	\tmp, \acc, \acc
+	.if !\shr
+	vpsllq	$(64-\s3), \x, \tmp
+	vpxor	\tmp, \acc, \acc
+	.endif
+.endm
+
+/* round t (0..15 within the group; K[t] at 8*t(%rax)); \ab gets a^b,
+ * \bc holds b^c. \sched = 1: W[t] := W[t+16]. */
+.macro RND a, b, c, d, e, f, g, h, t, sched, ab, bc
+	vpaddq		WSLOT(\t), \h, \h
+	.if \sched
+	vmovdqa		WSLOT(\t+1), %ymm11
+	SIGMA		%ymm12, %ymm13, %ymm11, 1, 8, 7, 1
+	vpaddq		WSLOT(\t), %ymm12, %ymm12
+	vpaddq		WSLOT(\t+9), %ymm12, %ymm12
+	vmovdqa		WSLOT(\t+14), %ymm11
+	SIGMA		%ymm10, %ymm13, %ymm11, 19, 61, 6, 1
+	vpaddq		%ymm10, %ymm12, %ymm12
+	vmovdqa		%ymm12, WSLOT(\t)
+	.endif
+	vpbroadcastq	8*\t(%rax), %ymm10
+	vpaddq		%ymm10, \h, \h
+	SIGMA		%ymm8, %ymm9, \e, 14, 18, 41, 0
+	vpaddq		%ymm8, \h, \h
+	vpxor		\g, \f, %ymm10
+	vpand		\e, %ymm10, %ymm10
+	vpxor		\g, %ymm10, %ymm10		/* Ch(e,f,g) */
+	vpaddq		%ymm10, \h, \h			/* h = T1 */
+	vpaddq		\h, \d, \d
+	SIGMA		%ymm8, %ymm9, \a, 28, 34, 39, 0
+	vpaddq		%ymm8, \h, \h
+	vpxor		\b, \a, \ab
+	vpand		\ab, \bc, %ymm10
+	vpxor		\b, %ymm10, %ymm10		/* Maj(a,b,c) */
+	vpaddq		%ymm10, \h, \h			/* h = T1 + T2 */
+.endm
+
+.macro ROUNDS16 sched
+	RND %ymm0,%ymm1,%ymm2,%ymm3,%ymm4,%ymm5,%ymm6,%ymm7,  0,\sched,%ymm14,%ymm15
+	RND %ymm7,%ymm0,%ymm1,%ymm2,%ymm3,%ymm4,%ymm5,%ymm6,  1,\sched,%ymm15,%ymm14
+	RND %ymm6,%ymm7,%ymm0,%ymm1,%ymm2,%ymm3,%ymm4,%ymm5,  2,\sched,%ymm14,%ymm15
+	RND %ymm5,%ymm6,%ymm7,%ymm0,%ymm1,%ymm2,%ymm3,%ymm4,  3,\sched,%ymm15,%ymm14
+	RND %ymm4,%ymm5,%ymm6,%ymm7,%ymm0,%ymm1,%ymm2,%ymm3,  4,\sched,%ymm14,%ymm15
+	RND %ymm3,%ymm4,%ymm5,%ymm6,%ymm7,%ymm0,%ymm1,%ymm2,  5,\sched,%ymm15,%ymm14
+	RND %ymm2,%ymm3,%ymm4,%ymm5,%ymm6,%ymm7,%ymm0,%ymm1,  6,\sched,%ymm14,%ymm15
+	RND %ymm1,%ymm2,%ymm3,%ymm4,%ymm5,%ymm6,%ymm7,%ymm0,  7,\sched,%ymm15,%ymm14
+	RND %ymm0,%ymm1,%ymm2,%ymm3,%ymm4,%ymm5,%ymm6,%ymm7,  8,\sched,%ymm14,%ymm15
+	RND %ymm7,%ymm0,%ymm1,%ymm2,%ymm3,%ymm4,%ymm5,%ymm6,  9,\sched,%ymm15,%ymm14
+	RND %ymm6,%ymm7,%ymm0,%ymm1,%ymm2,%ymm3,%ymm4,%ymm5, 10,\sched,%ymm14,%ymm15
+	RND %ymm5,%ymm6,%ymm7,%ymm0,%ymm1,%ymm2,%ymm3,%ymm4, 11,\sched,%ymm15,%ymm14
+	RND %ymm4,%ymm5,%ymm6,%ymm7,%ymm0,%ymm1,%ymm2,%ymm3, 12,\sched,%ymm14,%ymm15
+	RND %ymm3,%ymm4,%ymm5,%ymm6,%ymm7,%ymm0,%ymm1,%ymm2, 13,\sched,%ymm15,%ymm14
+	RND %ymm2,%ymm3,%ymm4,%ymm5,%ymm6,%ymm7,%ymm0,%ymm1, 14,\sched,%ymm14,%ymm15
+	RND %ymm1,%ymm2,%ymm3,%ymm4,%ymm5,%ymm6,%ymm7,%ymm0, 15,\sched,%ymm15,%ymm14
+.endm
+
+	.globl	fs_sha512_compress_x4_avx2
+	.hidden	fs_sha512_compress_x4_avx2
+	.type	fs_sha512_compress_x4_avx2, @function
+	.hidden	fs_sha512_k
+	.p2align 5
+fs_sha512_compress_x4_avx2:
+	testq	%rdx, %rdx
+	jz	3f
+	pushq	%rbp
+	movq	%rsp, %rbp
+	subq	$544, %rsp
+	andq	$-32, %rsp
+	vmovdqu	(%rsi), %ymm8
+	vmovdqa	%ymm8, PTRS
+	.irp	i, 0,1,2,3,4,5,6,7
+	vmovdqu	32*\i(%rdi), %ymm\i
+	.endr
+1:	/* one block: gather W[0..15] big-endian from the 4 lanes */
+	vmovdqa		PTRS, %ymm8
+	vbroadcasti128	.Lbswap64(%rip), %ymm10
+	.irp	j, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15
+	vpcmpeqq	%ymm9, %ymm9, %ymm9
+	vpgatherqq	%ymm9, 8*\j(,%ymm8,1), %ymm11
+	vpshufb		%ymm10, %ymm11, %ymm11
+	vmovdqa		%ymm11, WSLOT(\j)
+	.endr
+	vpbroadcastq	.Lblock(%rip), %ymm9
+	vpaddq		%ymm9, %ymm8, %ymm8
+	vmovdqa		%ymm8, PTRS
+	vpxor		%ymm2, %ymm1, %ymm15		/* b^c for round 0 */
+	leaq	fs_sha512_k(%rip), %rax
+	movl	$4, %ecx
+2:	ROUNDS16 1
+	addq	$128, %rax
+	decl	%ecx
+	jnz	2b
+	ROUNDS16 0
+	/* feed forward: st holds the state the block started from */
+	.irp	i, 0,1,2,3,4,5,6,7
+	vpaddq		32*\i(%rdi), %ymm\i, %ymm\i
+	vmovdqu		%ymm\i, 32*\i(%rdi)
+	.endr
+	decq	%rdx
+	jnz	1b
+	movq	%rbp, %rsp
+	popq	%rbp
+	vzeroupper
+3:	ret
+	.size	fs_sha512_compress_x4_avx2, .-fs_sha512_compress_x4_avx2
+
+	.section .rodata
+	.p2align 4
+.Lbswap64:
+	.byte	7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8
+	.p2align 3
+.Lblock:
+	.quad	128
+
+	.section .note.GNU-stack,"",@progbits
