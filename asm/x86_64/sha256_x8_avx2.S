@@ -1,0 +1,172 @@
+/* sha256_x8_avx2.S - SHA-256 compression of 8 independent messages (AVX2).
+ *
+ * C prototype (crypto/hash/sha256.h):
+ *   void fs_sha256_compress_x8_avx2(uint32_t st[8 * 8],
+ *                                   const uint8_t *const in[8], size_t nblocks);
+ * Word i of lane l is st[i*8 + l], so word i of all lanes is one ymm.
+ * Lane l reads in[l][0 .. 64*nblocks); no alignment needed.
+ *
+ * Per block: the 8 lanes' rows are transposed 8x8 in registers (unpck inside
+ * 128-bit halves, then vperm2i128), byte-swapped and stored as the message
+ * ring W[t%16] on the stack (32-byte aligned, 16 slots); then the state is
+ * loaded from st into ymm0..7 (a..h) and the 64 rounds run with scratch
+ * ymm8..14. AVX2 has no rotate: each rotation is two shifts, folded into the
+ * xor chains. While round t consumes W[t] it also computes W[t+16] into the
+ * same slot. The a..h rotation is done by renaming macro arguments: 16 rounds
+ * unrolled. Portable twin: fs_sha256_compress_x8_portable. */
+
+	.text
+
+#define W(i) (32*((i)&15))(%rsp)
+
+/* dst = ror(x, r1) ^ ror(x, r2) ^ (x >> r3 or ror(x, r3)); t is scratch */
+.macro SIG3 x, dst, t, r1, r2, r3, shr3
+	vpsrld		$\r1, \x, \dst
+	vpslld		$(32-\r1), \x, \t
+	vpxor		\t, \dst, \dst
+	vpsrld		$\r2, \x, \t
+	vpxor		\t, \dst, \dst
+	vpslld		$(32-\r2), \x, \t
+	vpxor		\t, \dst, \dst
+	vpsrld		$\r3, \x, \t
+	vpxor		\t, \dst, \dst
+	.if !\shr3
+	vpslld		$(32-\r3), \x, \t
+	vpxor		\t, \dst, \dst
+	.endif
+.endm
+
+/* round t = 16k + i; \sched = 1 also computes W[t+16] into slot i.
+ * K[t] is at 4*i(%rax). */
+.macro RND a, b, c, d, e, f, g, h, i, sched
+	vpaddd		W(\i), \h, \h
+	vpbroadcastd	4*\i(%rax), %ymm8
+	vpaddd		%ymm8, \h, \h
+	SIG3		\e, %ymm8, %ymm9, 6, 11, 25, 0	/* Sigma1(e) */
+	vpxor		\g, \f, %ymm10
+	vpand		\e, %ymm10, %ymm10
+	vpxor		\g, %ymm10, %ymm10		/* Ch(e,f,g) */
+	vpaddd		%ymm8, \h, \h
+	vpaddd		%ymm10, \h, \h			/* h = T1 */
+	.if \sched
+	vmovdqa		W(\i+1), %ymm11
+	SIG3		%ymm11, %ymm12, %ymm13, 7, 18, 3, 1	/* sigma0(W[t+1]) */
+	vmovdqa		W(\i+14), %ymm11
+	SIG3		%ymm11, %ymm14, %ymm13, 17, 19, 10, 1	/* sigma1(W[t+14]) */
+	vpaddd		W(\i), %ymm12, %ymm12
+	vpaddd		W(\i+9), %ymm12, %ymm12
+	vpaddd		%ymm14, %ymm12, %ymm12
+	vmovdqa		%ymm12, W(\i)
+	.endif
+	vpaddd		\h, \d, \d			/* d += T1 */
+	SIG3		\a, %ymm8, %ymm9, 2, 13, 22, 0	/* Sigma0(a) */
+	vpxor		\b, \a, %ymm10
+	vpand		\c, %ymm10, %ymm10
+	vpand		\b, \a, %ymm9
+	vpxor		%ymm9, %ymm10, %ymm10		/* Maj(a,b,c) */
+	vpaddd		%ymm8, \h, \h
+	vpaddd		%ymm10, \h, \h			/* h = T1 + T2 */
+.endm
+
+/* 16 rounds: K[t..t+15] at 0(%rax) */
+.macro ROUNDS16 sched
+	RND %ymm0,%ymm1,%ymm2,%ymm3,%ymm4,%ymm5,%ymm6,%ymm7, 0,\sched
+	RND %ymm7,%ymm0,%ymm1,%ymm2,%ymm3,%ymm4,%ymm5,%ymm6, 1,\sched
+	RND %ymm6,%ymm7,%ymm0,%ymm1,%ymm2,%ymm3,%ymm4,%ymm5, 2,\sched
+	RND %ymm5,%ymm6,%ymm7,%ymm0,%ymm1,%ymm2,%ymm3,%ymm4, 3,\sched
+	RND %ymm4,%ymm5,%ymm6,%ymm7,%ymm0,%ymm1,%ymm2,%ymm3, 4,\sched
+	RND %ymm3,%ymm4,%ymm5,%ymm6,%ymm7,%ymm0,%ymm1,%ymm2, 5,\sched
+	RND %ymm2,%ymm3,%ymm4,%ymm5,%ymm6,%ymm7,%ymm0,%ymm1, 6,\sched
+	RND %ymm1,%ymm2,%ymm3,%ymm4,%ymm5,%ymm6,%ymm7,%ymm0, 7,\sched
+	RND %ymm0,%ymm1,%ymm2,%ymm3,%ymm4,%ymm5,%ymm6,%ymm7, 8,\sched
+	RND %ymm7,%ymm0,%ymm1,%ymm2,%ymm3,%ymm4,%ymm5,%ymm6, 9,\sched
+	RND %ymm6,%ymm7,%ymm0,%ymm1,%ymm2,%ymm3,%ymm4,%ymm5,10,\sched
+	RND %ymm5,%ymm6,%ymm7,%ymm0,%ymm1,%ymm2,%ymm3,%ymm4,11,\sched
+	RND %ymm4,%ymm5,%ymm6,%ymm7,%ymm0,%ymm1,%ymm2,%ymm3,12,\sched
+	RND %ymm3,%ymm4,%ymm5,%ymm6,%ymm7,%ymm0,%ymm1,%ymm2,13,\sched
+	RND %ymm2,%ymm3,%ymm4,%ymm5,%ymm6,%ymm7,%ymm0,%ymm1,14,\sched
+	RND %ymm1,%ymm2,%ymm3,%ymm4,%ymm5,%ymm6,%ymm7,%ymm0,15,\sched
+.endm
+
+/* 4x4 dword transpose inside each 128-bit half of rows \a..\d */
+.macro TR4 a, b, c, d
+	vpunpckldq	\b, \a, %ymm8
+	vpunpckhdq	\b, \a, %ymm9
+	vpunpckldq	\d, \c, %ymm10
+	vpunpckhdq	\d, \c, %ymm11
+	vpunpcklqdq	%ymm10, %ymm8, \a
+	vpunpckhqdq	%ymm10, %ymm8, \b
+	vpunpcklqdq	%ymm11, %ymm9, \c
+	vpunpckhqdq	%ymm11, %ymm9, \d
+.endm
+
+/* W[base+m] and W[base+4+m] from the halves of \lo (rows 0-3) and \hi (rows 4-7) */
+.macro HALVES lo, hi, slot
+	vperm2i128	$0x20, \hi, \lo, %ymm12
+	vperm2i128	$0x31, \hi, \lo, %ymm13
+	vpshufb		%ymm15, %ymm12, %ymm12
+	vpshufb		%ymm15, %ymm13, %ymm13
+	vmovdqa		%ymm12, W(\slot)
+	vmovdqa		%ymm13, W(\slot+4)
+.endm
+
+/* message words 8*\half .. 8*\half+7 of the 8 lanes into the ring */
+.macro LOAD8 half
+	.irp	l, 0,1,2,3,4,5,6,7
+	movq		8*\l(%rsi), %rax
+	vmovdqu		32*\half(%rax,%r8), %ymm\l
+	.endr
+	TR4	%ymm0, %ymm1, %ymm2, %ymm3
+	TR4	%ymm4, %ymm5, %ymm6, %ymm7
+	HALVES	%ymm0, %ymm4, 8*\half+0
+	HALVES	%ymm1, %ymm5, 8*\half+1
+	HALVES	%ymm2, %ymm6, 8*\half+2
+	HALVES	%ymm3, %ymm7, 8*\half+3
+.endm
+
+	.globl	fs_sha256_compress_x8_avx2
+	.hidden	fs_sha256_compress_x8_avx2
+	.type	fs_sha256_compress_x8_avx2, @function
+	.hidden	fs_sha256_k
+	.p2align 5
+fs_sha256_compress_x8_avx2:
+	testq	%rdx, %rdx
+	jz	3f
+	pushq	%rbp
+	movq	%rsp, %rbp
+	subq	$512, %rsp
+	andq	$-32, %rsp
+	vbroadcasti128	.Lbswap32(%rip), %ymm15
+	xorl	%r8d, %r8d			/* offset of the block in every lane */
+1:	LOAD8	0
+	LOAD8	1
+	.irp	i, 0,1,2,3,4,5,6,7
+	vmovdqu		32*\i(%rdi), %ymm\i
+	.endr
+	leaq	fs_sha256_k(%rip), %rax
+	movl	$3, %ecx
+2:	ROUNDS16 1
+	addq	$64, %rax
+	decl	%ecx
+	jnz	2b
+	ROUNDS16 0
+	/* feed forward: st holds the state the block started from */
+	.irp	i, 0,1,2,3,4,5,6,7
+	vpaddd		32*\i(%rdi), %ymm\i, %ymm\i
+	vmovdqu		%ymm\i, 32*\i(%rdi)
+	.endr
+	addq	$64, %r8
+	decq	%rdx
+	jnz	1b
+	vzeroupper
+	movq	%rbp, %rsp
+	popq	%rbp
+3:	ret
+	.size	fs_sha256_compress_x8_avx2, .-fs_sha256_compress_x8_avx2
+
+	.section .rodata
+	.p2align 4
+.Lbswap32:
+	.byte	3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12
+
+	.section .note.GNU-stack,"",@progbits
