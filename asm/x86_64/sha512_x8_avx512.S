@@ -9,7 +9,7 @@
  *
  * Registers: a..h in zmm0..7, the 16-word message window W[t..t+15] in
  * zmm8..23 (a ring: W[t] sits in zmm8 + t%16), the 8 lane pointers in zmm24,
- * scratch zmm25..30, the byte-swap mask in zmm31. Message words are gathered
+ * scratch zmm25..28 for the rounds and zmm29..31 for the schedule. Message words are gathered
  * straight from the 8 lanes (vpgatherqq with the pointers as indices). While
  * round t consumes W[t] it also computes W[t+16] into the same register.
  * The a..h rotation is done by renaming macro arguments: 16 rounds unrolled.
@@ -18,42 +18,46 @@
 	.text
 
 /* one round; \sched = 1 also turns \w0 = W[t] into W[t+16], using
- * \w1 = W[t+1], \w9 = W[t+9], \w14 = W[t+14]. K[t] is at \koff(%rax). */
+ * \w1 = W[t+1], \w9 = W[t+9], \w14 = W[t+14]. K[t] is at \koff(%rax).
+ * The adds are ordered for a short dependency chain: d and h take
+ * h + W + K first (known early), then Ch(e,f,g) and Sigma1(e) each. */
 .macro RND a, b, c, d, e, f, g, h, koff, sched, w0, w1, w9, w14
 	vpaddq		\w0, \h, \h
 	vpaddq		\koff(%rax){1to8}, \h, \h
+	vpaddq		\h, \d, \d
+	vmovdqa64	\e, %zmm28
+	vpternlogq	$0xca, \g, \f, %zmm28		/* Ch(e,f,g) */
 	vprorq		$14, \e, %zmm25
 	vprorq		$18, \e, %zmm26
 	vprorq		$41, \e, %zmm27
 	vpternlogq	$0x96, %zmm27, %zmm26, %zmm25	/* Sigma1(e) */
-	vmovdqa64	\e, %zmm26
-	vpternlogq	$0xca, \g, \f, %zmm26		/* Ch(e,f,g) */
-	vpaddq		%zmm25, \h, \h
-	vpaddq		%zmm26, \h, \h			/* h = T1 */
+	vpaddq		%zmm28, \d, \d
+	vpaddq		%zmm28, \h, \h
+	vpaddq		%zmm25, \d, \d			/* d = d + T1 */
+	vpaddq		%zmm25, \h, \h			/* h = T1 */
 	.if \sched
-	vprorq		$1, \w1, %zmm28
-	vprorq		$8, \w1, %zmm29
-	vpsrlq		$7, \w1, %zmm30
-	vpternlogq	$0x96, %zmm30, %zmm29, %zmm28	/* sigma0(W[t+1]) */
+	vprorq		$1, \w1, %zmm29
+	vprorq		$8, \w1, %zmm30
+	vpsrlq		$7, \w1, %zmm31
+	vpternlogq	$0x96, %zmm31, %zmm30, %zmm29	/* sigma0(W[t+1]) */
 	vpaddq		\w9, \w0, \w0
-	vpaddq		%zmm28, \w0, \w0
+	vpaddq		%zmm29, \w0, \w0
 	.endif
-	vpaddq		\h, \d, \d			/* d += T1 */
 	vprorq		$28, \a, %zmm25
 	vprorq		$34, \a, %zmm26
 	vprorq		$39, \a, %zmm27
 	vpternlogq	$0x96, %zmm27, %zmm26, %zmm25	/* Sigma0(a) */
-	vmovdqa64	\a, %zmm26
-	vpternlogq	$0xe8, \c, \b, %zmm26		/* Maj(a,b,c) */
+	vmovdqa64	\a, %zmm28
+	vpternlogq	$0xe8, \c, \b, %zmm28		/* Maj(a,b,c) */
+	vpaddq		%zmm28, %zmm25, %zmm25
+	vpaddq		%zmm25, \h, \h			/* h = T1 + T2 */
 	.if \sched
-	vprorq		$19, \w14, %zmm28
-	vprorq		$61, \w14, %zmm29
-	vpsrlq		$6, \w14, %zmm30
-	vpternlogq	$0x96, %zmm30, %zmm29, %zmm28	/* sigma1(W[t+14]) */
-	vpaddq		%zmm28, \w0, \w0
+	vprorq		$19, \w14, %zmm29
+	vprorq		$61, \w14, %zmm30
+	vpsrlq		$6, \w14, %zmm31
+	vpternlogq	$0x96, %zmm31, %zmm30, %zmm29	/* sigma1(W[t+14]) */
+	vpaddq		%zmm29, \w0, \w0
 	.endif
-	vpaddq		%zmm25, \h, \h
-	vpaddq		%zmm26, \h, \h			/* h = T1 + T2 */
 .endm
 
 /* 16 rounds: K[t..t+15] at 0(%rax); W[t..t+15] in zmm8..23 */
@@ -85,8 +89,7 @@ fs_sha512_compress_x8_avx512:
 	testq	%rdx, %rdx
 	jz	3f
 	vmovdqu64	(%rsi), %zmm24
-	vbroadcasti32x4	.Lbswap64(%rip), %zmm31
-	.irp	i, 0,1,2,3,4,5,6,7
+		.irp	i, 0,1,2,3,4,5,6,7
 	vmovdqu64	64*\i(%rdi), %zmm\i
 	.endr
 1:	/* one block: gather W[0..15] big-endian from the 8 lanes */
@@ -95,7 +98,7 @@ fs_sha512_compress_x8_avx512:
 	vpgatherqq	8*(\r-8)(,%zmm24,1), %zmm\r{%k1}
 	.endr
 	.irp	j, 8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23
-	vpshufb		%zmm31, %zmm\j, %zmm\j
+	vpshufb		.Lbswap64(%rip), %zmm\j, %zmm\j
 	.endr
 	leaq	fs_sha512_k(%rip), %rax
 	movl	$4, %ecx
@@ -117,9 +120,11 @@ fs_sha512_compress_x8_avx512:
 	.size	fs_sha512_compress_x8_avx512, .-fs_sha512_compress_x8_avx512
 
 	.section .rodata
-	.p2align 4
+	.p2align 6
 .Lbswap64:
+	.rept	4
 	.byte	7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8
+	.endr
 	.p2align 3
 .Lblock:
 	.quad	128
