@@ -104,6 +104,7 @@ const fs_sha256_kernel fs_sha256_kernels[] = {
     { "portable-x8", fs_sha256_compress_x8_portable, 8, 0 },
     { "portable-x16", fs_sha256_compress_x16_portable, 16, 0 },
 #if defined(FASTSIG_HAVE_ASM)
+    { "shani-x2", fs_sha256_compress_x2_shani, 2, FS_CPU_SHANI },
     { "avx2-x8", fs_sha256_compress_x8_avx2, 8, FS_CPU_AVX2 },
     { "avx512-x16", fs_sha256_compress_x16_avx512, 16, FS_CPU_AVX512 },
 #endif

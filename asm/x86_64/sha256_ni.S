@@ -1,0 +1,147 @@
+/* sha256_ni.S - SHA-256 compression of 2 independent messages with the SHA
+ * extensions, the two streams interleaved.
+ *
+ * C prototype (crypto/hash/sha256.h):
+ *   void fs_sha256_compress_x2_shani(uint32_t st[8 * 2],
+ *                                    const uint8_t *const in[2], size_t nblocks);
+ * Word i of lane l is st[i*2 + l] (the transposed layout of every SHA-256
+ * kernel); lane l reads in[l][0 .. 64*nblocks); no alignment needed.
+ *
+ * sha256rnds2 has a long latency and one stream leaves the unit idle most of
+ * the time; two independent streams fill it. Registers (SHA instructions are
+ * legacy SSE: xmm0..15 only, xmm0 is the implicit W+K operand):
+ *   stream A: ABEF xmm1, CDGH xmm2, message quads xmm3..6, high pair xmm13
+ *   stream B: ABEF xmm7, CDGH xmm8, message quads xmm9..12, high pair xmm14
+ *   xmm15 scratch; the block's starting state is kept in the red zone.
+ * The four rounds of group g are one QUAD (16 unrolled). Portable twin:
+ * fs_sha256_compress_x2_portable. */
+
+	.text
+
+/* rounds 4g..4g+3 of both streams. \m = quad g, \mp = quad g-1, \mn = quad
+ * g+1 (mod 4); \load: read quad g from the input; \msg2 / \msg1: the
+ * message schedule steps that belong to this group. K[4g] at \koff(%rax). */
+.macro QUAD koff, load, msg2, msg1, ma, mpa, mna, mb, mpb, mnb
+	.if \load
+	movdqu		\koff(%r10), \ma
+	pshufb		.Lbswap32(%rip), \ma
+	movdqu		\koff(%r11), \mb
+	pshufb		.Lbswap32(%rip), \mb
+	.endif
+	movdqu		\koff(%rax), %xmm0
+	paddd		\ma, %xmm0
+	pshufd		$0x0e, %xmm0, %xmm13
+	sha256rnds2	%xmm1, %xmm2
+	movdqu		\koff(%rax), %xmm0
+	paddd		\mb, %xmm0
+	pshufd		$0x0e, %xmm0, %xmm14
+	sha256rnds2	%xmm7, %xmm8
+	.if \msg2
+	movdqa		\ma, %xmm15
+	palignr		$4, \mpa, %xmm15
+	paddd		%xmm15, \mna
+	sha256msg2	\ma, \mna
+	movdqa		\mb, %xmm15
+	palignr		$4, \mpb, %xmm15
+	paddd		%xmm15, \mnb
+	sha256msg2	\mb, \mnb
+	.endif
+	movdqa		%xmm13, %xmm0
+	sha256rnds2	%xmm2, %xmm1
+	movdqa		%xmm14, %xmm0
+	sha256rnds2	%xmm8, %xmm7
+	.if \msg1
+	sha256msg1	\ma, \mpa
+	sha256msg1	\mb, \mpb
+	.endif
+.endm
+
+	.globl	fs_sha256_compress_x2_shani
+	.hidden	fs_sha256_compress_x2_shani
+	.type	fs_sha256_compress_x2_shani, @function
+	.p2align 5
+fs_sha256_compress_x2_shani:
+	testq	%rdx, %rdx
+	jz	3f
+	movq	(%rsi), %r10
+	movq	8(%rsi), %r11
+	leaq	-80(%rsp), %r9			/* 64 aligned bytes in the red zone */
+	andq	$-16, %r9
+	leaq	.Lk256(%rip), %rax
+	/* st rows: xmm3 = A0 A1 B0 B1, xmm4 = C0 C1 D0 D1, xmm5 = E.., xmm6 = G.. */
+	movdqu	0(%rdi), %xmm3
+	movdqu	16(%rdi), %xmm4
+	movdqu	32(%rdi), %xmm5
+	movdqu	48(%rdi), %xmm6
+	movdqa	%xmm5, %xmm1
+	shufps	$0x22, %xmm3, %xmm1		/* lane 0: F E B A = ABEF */
+	movdqa	%xmm6, %xmm2
+	shufps	$0x22, %xmm4, %xmm2		/* lane 0: H G D C = CDGH */
+	movdqa	%xmm5, %xmm7
+	shufps	$0x77, %xmm3, %xmm7		/* lane 1: ABEF */
+	movdqa	%xmm6, %xmm8
+	shufps	$0x77, %xmm4, %xmm8		/* lane 1: CDGH */
+1:	movdqa	%xmm1, 0(%r9)
+	movdqa	%xmm2, 16(%r9)
+	movdqa	%xmm7, 32(%r9)
+	movdqa	%xmm8, 48(%r9)
+	QUAD   0, 1,0,0, %xmm3,%xmm6,%xmm4, %xmm9,%xmm12,%xmm10
+	QUAD  16, 1,0,1, %xmm4,%xmm3,%xmm5, %xmm10,%xmm9,%xmm11
+	QUAD  32, 1,0,1, %xmm5,%xmm4,%xmm6, %xmm11,%xmm10,%xmm12
+	QUAD  48, 1,1,1, %xmm6,%xmm5,%xmm3, %xmm12,%xmm11,%xmm9
+	QUAD  64, 0,1,1, %xmm3,%xmm6,%xmm4, %xmm9,%xmm12,%xmm10
+	QUAD  80, 0,1,1, %xmm4,%xmm3,%xmm5, %xmm10,%xmm9,%xmm11
+	QUAD  96, 0,1,1, %xmm5,%xmm4,%xmm6, %xmm11,%xmm10,%xmm12
+	QUAD 112, 0,1,1, %xmm6,%xmm5,%xmm3, %xmm12,%xmm11,%xmm9
+	QUAD 128, 0,1,1, %xmm3,%xmm6,%xmm4, %xmm9,%xmm12,%xmm10
+	QUAD 144, 0,1,1, %xmm4,%xmm3,%xmm5, %xmm10,%xmm9,%xmm11
+	QUAD 160, 0,1,1, %xmm5,%xmm4,%xmm6, %xmm11,%xmm10,%xmm12
+	QUAD 176, 0,1,1, %xmm6,%xmm5,%xmm3, %xmm12,%xmm11,%xmm9
+	QUAD 192, 0,1,1, %xmm3,%xmm6,%xmm4, %xmm9,%xmm12,%xmm10
+	QUAD 208, 0,1,0, %xmm4,%xmm3,%xmm5, %xmm10,%xmm9,%xmm11
+	QUAD 224, 0,1,0, %xmm5,%xmm4,%xmm6, %xmm11,%xmm10,%xmm12
+	QUAD 240, 0,0,0, %xmm6,%xmm5,%xmm3, %xmm12,%xmm11,%xmm9
+	paddd	0(%r9), %xmm1
+	paddd	16(%r9), %xmm2
+	paddd	32(%r9), %xmm7
+	paddd	48(%r9), %xmm8
+	addq	$64, %r10
+	addq	$64, %r11
+	decq	%rdx
+	jnz	1b
+	/* back to rows: A0 B0 A1 B1 -> A0 A1 B0 B1, and so on */
+	movdqa	%xmm1, %xmm3
+	shufps	$0xbb, %xmm7, %xmm3
+	pshufd	$0xd8, %xmm3, %xmm3
+	movdqa	%xmm2, %xmm4
+	shufps	$0xbb, %xmm8, %xmm4
+	pshufd	$0xd8, %xmm4, %xmm4
+	movdqa	%xmm1, %xmm5
+	shufps	$0x11, %xmm7, %xmm5
+	pshufd	$0xd8, %xmm5, %xmm5
+	movdqa	%xmm2, %xmm6
+	shufps	$0x11, %xmm8, %xmm6
+	pshufd	$0xd8, %xmm6, %xmm6
+	movdqu	%xmm3, 0(%rdi)
+	movdqu	%xmm4, 16(%rdi)
+	movdqu	%xmm5, 32(%rdi)
+	movdqu	%xmm6, 48(%rdi)
+3:	ret
+	.size	fs_sha256_compress_x2_shani, .-fs_sha256_compress_x2_shani
+
+	.section .rodata
+	.p2align 6
+.Lk256:
+	.long	0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5
+	.long	0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174
+	.long	0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da
+	.long	0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967
+	.long	0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85
+	.long	0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070
+	.long	0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3
+	.long	0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2
+	.p2align 4
+.Lbswap32:
+	.byte	3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12
+
+	.section .note.GNU-stack,"",@progbits
