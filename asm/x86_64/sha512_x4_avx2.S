@@ -21,53 +21,57 @@
 #define WSLOT(t) (32 * ((t) % 16))(%rsp)
 #define PTRS 512(%rsp)
 
-/* \acc = ror(\x, \r1) ^ ror(\x, \r2) ^ (\x >> \s3 if \shr else ror(\x, \s3));
- * clobbers \tmp */
-.macro SIGMA acc, tmp, x, r1, r2, s3, shr
+/* \acc = ror(\x, \r1) ^ ror(\x, \r2) ^ (\x >> \s3 if \shr else ror(\x, \s3)),
+ * as a tree of xors; clobbers \t, \u */
+.macro SIGMA acc, t, u, x, r1, r2, s3, shr
 	vpsrlq	$\r1, \x, \acc
-	vpsllq	$(64-\r1), \x, \tmp
-	vpxor	\tmp, \acc, \acc
-	vpsrlq	$\r2, \x, \tmp
-	vpxor	\tmp, \acc, \acc
-	vpsllq	$(64-\r2), \x, \tmp
-	vpxor	\tmp, \acc, \acc
-	vpsrlq	$\s3, \x, \tmp
-	vpxor	\tmp, \acc, \acc
+	vpsllq	$(64-\r1), \x, \t
+	vpxor	\t, \acc, \acc
+	vpsrlq	$\r2, \x, \t
+	vpsllq	$(64-\r2), \x, \u
+	vpxor	\u, \t, \t
+	vpxor	\t, \acc, \acc
+	vpsrlq	$\s3, \x, \t
 	.if !\shr
-	vpsllq	$(64-\s3), \x, \tmp
-	vpxor	\tmp, \acc, \acc
+	vpsllq	$(64-\s3), \x, \u
+	vpxor	\u, \t, \t
 	.endif
+	vpxor	\t, \acc, \acc
 .endm
 
 /* round t (0..15 within the group; K[t] at 8*t(%rax)); \ab gets a^b,
- * \bc holds b^c. \sched = 1: W[t] := W[t+16]. */
+ * \bc holds b^c. \sched = 1: W[t] := W[t+16]. The adds are ordered for a
+ * short dependency chain: d and h take h + W + K first (known early), then
+ * Ch(e,f,g) and Sigma1(e) each. */
 .macro RND a, b, c, d, e, f, g, h, t, sched, ab, bc
 	vpaddq		WSLOT(\t), \h, \h
 	.if \sched
 	vmovdqa		WSLOT(\t+1), %ymm11
-	SIGMA		%ymm12, %ymm13, %ymm11, 1, 8, 7, 1
+	SIGMA		%ymm12, %ymm13, %ymm10, %ymm11, 1, 8, 7, 1
 	vpaddq		WSLOT(\t), %ymm12, %ymm12
 	vpaddq		WSLOT(\t+9), %ymm12, %ymm12
 	vmovdqa		WSLOT(\t+14), %ymm11
-	SIGMA		%ymm10, %ymm13, %ymm11, 19, 61, 6, 1
-	vpaddq		%ymm10, %ymm12, %ymm12
+	SIGMA		%ymm9, %ymm13, %ymm10, %ymm11, 19, 61, 6, 1
+	vpaddq		%ymm9, %ymm12, %ymm12
 	vmovdqa		%ymm12, WSLOT(\t)
 	.endif
 	vpbroadcastq	8*\t(%rax), %ymm10
 	vpaddq		%ymm10, \h, \h
-	SIGMA		%ymm8, %ymm9, \e, 14, 18, 41, 0
-	vpaddq		%ymm8, \h, \h
-	vpxor		\g, \f, %ymm10
-	vpand		\e, %ymm10, %ymm10
-	vpxor		\g, %ymm10, %ymm10		/* Ch(e,f,g) */
-	vpaddq		%ymm10, \h, \h			/* h = T1 */
 	vpaddq		\h, \d, \d
-	SIGMA		%ymm8, %ymm9, \a, 28, 34, 39, 0
-	vpaddq		%ymm8, \h, \h
+	vpxor		\g, \f, %ymm11
+	vpand		\e, %ymm11, %ymm11
+	vpxor		\g, %ymm11, %ymm11		/* Ch(e,f,g) */
+	vpaddq		%ymm11, \d, \d
+	vpaddq		%ymm11, \h, \h
+	SIGMA		%ymm8, %ymm9, %ymm10, \e, 14, 18, 41, 0
+	vpaddq		%ymm8, \d, \d			/* d = d + T1 */
+	vpaddq		%ymm8, \h, \h			/* h = T1 */
+	SIGMA		%ymm8, %ymm9, %ymm10, \a, 28, 34, 39, 0
 	vpxor		\b, \a, \ab
-	vpand		\ab, \bc, %ymm10
-	vpxor		\b, %ymm10, %ymm10		/* Maj(a,b,c) */
-	vpaddq		%ymm10, \h, \h			/* h = T1 + T2 */
+	vpand		\ab, \bc, %ymm11
+	vpxor		\b, %ymm11, %ymm11		/* Maj(a,b,c) */
+	vpaddq		%ymm11, %ymm8, %ymm8
+	vpaddq		%ymm8, \h, \h			/* h = T1 + T2 */
 .endm
 
 .macro ROUNDS16 sched
