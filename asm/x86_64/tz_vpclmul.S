@@ -1,0 +1,134 @@
+/* tz_vpclmul.S - Tillich-Zemor with AVX-512F/BW + VPCLMULQDQ: four
+ * independent streams, one per 128-bit lane of each zmm register.
+ * C twin: tz_twin_segments (crypto/tz/tz_twin.c); the algorithm and the
+ * lazy 128-bit state are described in crypto/tz/tz_clmul.h.
+ *
+ *   void tz_vpclmul_segments(gf127 st[16], const uint8_t *data,
+ *                            size_t rounds, size_t stride);
+ *
+ * Lane l hashes 4*rounds bytes at data + l*stride into entries st[4e + l]
+ * (e = c00, c01, c10, c11): zmm18..21 hold c00..c11 of the four lanes.
+ * vpclmulqdq $imm, src2, src1, dst: imm bit 0 picks the qword of src1,
+ * bit 4 of src2, in every lane. */
+
+        .text
+
+/* Bytes k of the four streams -> table entries in the four lanes of z. */
+.macro GATHER k, toff, z, x
+        movzbl          \k(%rsi), %eax
+        movzbl          \k(%r8), %ecx
+        shll            $4, %eax
+        shll            $4, %ecx
+        vmovdqa         \toff(%r11,%rax), \x
+        vinserti32x4    $1, \toff(%r11,%rcx), \z, \z
+        movzbl          \k(%r9), %eax
+        movzbl          \k(%r10), %ecx
+        shll            $4, %eax
+        shll            $4, %ecx
+        vinserti32x4    $2, \toff(%r11,%rax), \z, \z
+        vinserti32x4    $3, \toff(%r11,%rcx), \z, \z
+.endm
+
+/* out = ca*ma + cb*mb, small ma/mb in qword 0, folded to 128 bits:
+ * X + Y x^64 = X ^ [Y.hi<<1, Y.lo ^ Y.hi]  since x^128 = x^64 + x. */
+.macro ENTRY ca, cb, ma, mb, out, t1, t2, t3, t4
+        vpclmulqdq      $0x00, \ma, \ca, \t1            /* ca.lo * ma */
+        vpclmulqdq      $0x00, \mb, \cb, \t2            /* cb.lo * mb */
+        vpclmulqdq      $0x01, \ma, \ca, \t3            /* ca.hi * ma */
+        vpclmulqdq      $0x01, \mb, \cb, \t4            /* cb.hi * mb */
+        vpxorq          \t4, \t3, \t3                   /* Y */
+        vpsrldq         $8, \t3, \t4                    /* [Y.hi, 0] */
+        vpxorq          \t4, \t3, \t3                   /* [Y.lo^Y.hi, Y.hi] */
+        vpslldq         $8, \t3, \t3                    /* [0, Y.lo^Y.hi] */
+        vpsllq          $1, \t4, \t4                    /* [Y.hi<<1, 0] */
+        vpternlogq      $0x96, \t2, \t1, \t3            /* ^= X */
+        vpxorq          \t4, \t3, \out
+.endm
+
+/* T has its entry at bits 33..65: m = (T >> 33) & (2^33 - 1) */
+.macro EXTRACT t
+        vpsrldq         $4, \t, \t
+        vpsrlq          $1, \t, \t
+        vpandq          %zmm31, \t, \t
+.endm
+
+        .globl  tz_vpclmul_segments
+        .hidden tz_vpclmul_segments
+        .type   tz_vpclmul_segments, @function
+        .balign 32
+tz_vpclmul_segments:
+        vmovdqu64       0(%rdi), %zmm18
+        vmovdqu64       64(%rdi), %zmm19
+        vmovdqu64       128(%rdi), %zmm20
+        vmovdqu64       192(%rdi), %zmm21
+        vpbroadcastq    .Lmhi(%rip), %zmm30
+        vpbroadcastq    .Lm33(%rip), %zmm31
+        leaq    tz_tab(%rip), %r11              /* left; right at +4096 */
+        leaq    (%rsi,%rcx), %r8                /* stream 1 */
+        leaq    (%r8,%rcx), %r9                 /* stream 2 */
+        leaq    (%r9,%rcx), %r10                /* stream 3 */
+        testq   %rdx, %rdx
+        jz      .Ldone
+        .balign 32
+.Lround:
+        GATHER  0, 0, %zmm0, %xmm0              /* left[b0] */
+        GATHER  1, 4096, %zmm1, %xmm1           /* right[b1] */
+        GATHER  2, 0, %zmm2, %xmm2              /* left[b2] */
+        GATHER  3, 4096, %zmm3, %xmm3           /* right[b3] */
+        /* M(b0)M(b1), row-packed into zmm12 */
+        vpclmulqdq      $0x00, %zmm1, %zmm0, %zmm4      /* R00 */
+        vpclmulqdq      $0x10, %zmm1, %zmm0, %zmm5      /* R01 */
+        vpclmulqdq      $0x01, %zmm1, %zmm0, %zmm6      /* R10 */
+        vpclmulqdq      $0x11, %zmm1, %zmm0, %zmm7      /* R11 */
+        vpunpcklqdq     %zmm6, %zmm4, %zmm12            /* [R00, R10] */
+        vpunpcklqdq     %zmm7, %zmm5, %zmm5             /* [R01, R11] */
+        vpsrlq          $33, %zmm5, %zmm5
+        vpternlogq      $0xea, %zmm5, %zmm30, %zmm12    /* (a & mhi) | b */
+        /* M(b2)M(b3), column-packed into zmm13 */
+        vpclmulqdq      $0x00, %zmm3, %zmm2, %zmm8      /* S00 */
+        vpclmulqdq      $0x10, %zmm3, %zmm2, %zmm9      /* S01 */
+        vpclmulqdq      $0x01, %zmm3, %zmm2, %zmm10     /* S10 */
+        vpclmulqdq      $0x11, %zmm3, %zmm2, %zmm11     /* S11 */
+        vpunpcklqdq     %zmm11, %zmm10, %zmm13          /* [S10, S11] */
+        vpunpcklqdq     %zmm9, %zmm8, %zmm8             /* [S00, S01] */
+        vpsrlq          $33, %zmm8, %zmm8
+        vpternlogq      $0xea, %zmm8, %zmm30, %zmm13
+        /* M = M01 * M23 into zmm14..17 (m00 m01 m10 m11) */
+        vpclmulqdq      $0x00, %zmm13, %zmm12, %zmm14
+        vpclmulqdq      $0x10, %zmm13, %zmm12, %zmm15
+        vpclmulqdq      $0x01, %zmm13, %zmm12, %zmm16
+        vpclmulqdq      $0x11, %zmm13, %zmm12, %zmm17
+        EXTRACT %zmm14
+        EXTRACT %zmm15
+        EXTRACT %zmm16
+        EXTRACT %zmm17
+        /* state *= M */
+        ENTRY   %zmm18, %zmm19, %zmm14, %zmm16, %zmm22, %zmm26, %zmm27, %zmm28, %zmm29
+        ENTRY   %zmm18, %zmm19, %zmm15, %zmm17, %zmm23, %zmm4, %zmm5, %zmm6, %zmm7
+        ENTRY   %zmm20, %zmm21, %zmm14, %zmm16, %zmm24, %zmm8, %zmm9, %zmm10, %zmm11
+        ENTRY   %zmm20, %zmm21, %zmm15, %zmm17, %zmm25, %zmm0, %zmm1, %zmm2, %zmm3
+        vmovdqa64       %zmm22, %zmm18
+        vmovdqa64       %zmm23, %zmm19
+        vmovdqa64       %zmm24, %zmm20
+        vmovdqa64       %zmm25, %zmm21
+        addq    $4, %rsi
+        addq    $4, %r8
+        addq    $4, %r9
+        addq    $4, %r10
+        decq    %rdx
+        jnz     .Lround
+.Ldone:
+        vmovdqu64       %zmm18, 0(%rdi)
+        vmovdqu64       %zmm19, 64(%rdi)
+        vmovdqu64       %zmm20, 128(%rdi)
+        vmovdqu64       %zmm21, 192(%rdi)
+        vzeroupper
+        ret
+        .size   tz_vpclmul_segments, .-tz_vpclmul_segments
+
+        .section .rodata
+        .balign 8
+.Lmhi:  .quad   0xfffffffe00000000      /* ~(2^33 - 1) */
+.Lm33:  .quad   0x00000001ffffffff      /* 2^33 - 1 */
+
+        .section .note.GNU-stack, "", @progbits
