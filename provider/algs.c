@@ -1,12 +1,14 @@
 /* algs.c - what the provider offers, one table per operation.
  *
- * Signature algorithms will come from one descriptor table (name list, OID,
- * sizes, the crypto core's entry points) that drives a single generic
- * keymgmt, signature, encoder and decoder implementation: adding a
- * parameter set or an algorithm is a table row, not new glue. */
+ * The signature algorithms come from the descriptor table (sigalgs.h): each
+ * row with a linked adapter yields a keymgmt, a signature, the encoders and
+ * the decoders under its name list, all pointing at the generic glue.
+ * The tables are built once, on the first query. */
 #include <openssl/core_names.h>
+#include <openssl/crypto.h>
 #include "prov.h"
 #include "oids.h"
+#include "sigalgs.h"
 
 #define FS_PROPS "provider=fastsig"
 
@@ -16,11 +18,52 @@ static const OSSL_ALGORITHM digests[] = {
     { NULL, NULL, NULL, NULL }
 };
 
+static OSSL_ALGORITHM keymgmt[FS_MAX_SIGALGS + 1];
+static OSSL_ALGORITHM signature[FS_MAX_SIGALGS + 1];
+static OSSL_ALGORITHM encoders[FS_MAX_SIGALGS * FS_ENC_KINDS + 1];
+static OSSL_ALGORITHM decoders[FS_MAX_SIGALGS * FS_DEC_KINDS + 1];
+static CRYPTO_ONCE once = CRYPTO_ONCE_STATIC_INIT;
+static int built;
+
+static void build_tables(void)
+{
+    size_t nk = 0, ne = 0, nd = 0;
+
+    if (!fs_keymgmt_init() || !fs_signature_init())
+        return;
+    for (size_t i = 0; i < fs_nsigalgs; i++) {
+        const FS_SIGALG *a = &fs_sigalgs[i];
+        if (a->ad == NULL)
+            continue; /* adapter not linked into this build */
+        keymgmt[nk] = (OSSL_ALGORITHM){ a->names, FS_PROPS, fs_keymgmt_dispatch[i],
+                                        a->description };
+        signature[nk++] = (OSSL_ALGORITHM){ a->names, FS_PROPS, fs_signature_dispatch[i],
+                                            a->description };
+        for (int k = 0; k < FS_ENC_KINDS; k++)
+            encoders[ne++] = (OSSL_ALGORITHM){ a->names, fs_encoder_props[k],
+                                               fs_encoder_dispatch[k], a->description };
+        for (int k = 0; k < FS_DEC_KINDS; k++)
+            decoders[nd++] = (OSSL_ALGORITHM){ a->names, fs_decoder_props[k],
+                                               fs_decoder_dispatch[k][i], a->description };
+    }
+    built = 1;
+}
+
 const OSSL_ALGORITHM *fs_query_algorithms(int operation_id)
 {
-    switch (operation_id) {
-    case OSSL_OP_DIGEST:
+    if (operation_id == OSSL_OP_DIGEST)
         return digests;
+    if (!CRYPTO_THREAD_run_once(&once, build_tables) || !built)
+        return NULL;
+    switch (operation_id) {
+    case OSSL_OP_KEYMGMT:
+        return keymgmt[0].algorithm_names != NULL ? keymgmt : NULL;
+    case OSSL_OP_SIGNATURE:
+        return signature[0].algorithm_names != NULL ? signature : NULL;
+    case OSSL_OP_ENCODER:
+        return encoders[0].algorithm_names != NULL ? encoders : NULL;
+    case OSSL_OP_DECODER:
+        return decoders[0].algorithm_names != NULL ? decoders : NULL;
     }
     return NULL;
 }

@@ -1,24 +1,18 @@
 /* objects.c - register fastsig's OIDs and signature ids with the core, so
- * that OBJ_* lookups, `openssl x509 -text` and `openssl verify` know them. */
+ * that OBJ_* lookups, `openssl x509 -text` and `openssl verify` know them.
+ * Signature algorithms come from the descriptor table: short name = the
+ * algorithm name, signature OID = key OID, no digest (signed whole). */
 #include "prov.h"
 #include "oids.h"
+#include "sigalgs.h"
 
 struct fs_object {
     const char *oid, *sn, *ln;
 };
 
-/* Signature algorithms add a row here when they arrive (with a sigid row
- * below when the signature OID equals the key OID, as in RFC 9802). */
+/* Objects that are not signature algorithms. */
 static const struct fs_object objects[] = {
     { FS_OID_TZ, "TZ", "Tillich-Zemor" },
-};
-
-struct fs_sigid {
-    const char *sig, *digest, *pkey; /* digest NULL: signs the message whole */
-};
-
-static const struct fs_sigid sigids[] = {
-    { NULL, NULL, NULL } /* none yet */
 };
 
 int fs_register_objects(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in)
@@ -37,9 +31,13 @@ int fs_register_objects(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in)
     for (size_t i = 0; i < sizeof(objects) / sizeof(objects[0]); i++)
         if (!obj_create(handle, objects[i].oid, objects[i].sn, objects[i].ln))
             return 0;
-    for (size_t i = 0; i < sizeof(sigids) / sizeof(sigids[0]); i++)
-        if (sigids[i].sig != NULL
-            && !add_sigid(handle, sigids[i].sig, sigids[i].digest, sigids[i].pkey))
+    for (size_t i = 0; i < fs_nsigalgs; i++) {
+        const FS_SIGALG *a = &fs_sigalgs[i];
+        if (a->ad == NULL)
+            continue;
+        if (!obj_create(handle, a->oid, a->name, a->ln)
+            || !add_sigid(handle, a->oid, NULL, a->oid))
             return 0;
+    }
     return 1;
 }

@@ -25,10 +25,18 @@
 #include <stdint.h>
 #include <openssl/core.h>
 #include <openssl/bio.h>
+#include <openssl/types.h>
 #include <openssl/param_build.h>
 
 typedef struct fs_sigalg FS_SIGALG;
 typedef struct fs_adapter FS_ADAPTER;
+
+/* Export collector (keymgmt.c): copies what it is given (OSSL_PARAM_BLD
+ * only keeps pointers), wipes it after the export callback. */
+typedef struct fs_export FS_EXPORT;
+int fs_export_octets(FS_EXPORT *x, const char *name, const unsigned char *b, size_t len);
+/* An unsigned big-endian integer, exported as a BIGNUM. */
+int fs_export_bn(FS_EXPORT *x, const char *name, const unsigned char *be, size_t len);
 
 /* Randomness for the cores (provider/rng.c: OpenSSL's private DRBG of the
  * provider's library context). Returns 1 on success, 0 on failure (the
@@ -109,7 +117,8 @@ struct fs_adapter {
     int (*ctx_digest)(FS_SIGOPTS *o, const char *mdname);
     const OSSL_PARAM *ctx_gettable;
     int (*ctx_get)(const FS_SIGOPTS *o, OSSL_PARAM params[]);
-    /* Extra key parameters beyond the generic ones (PUB_KEY/PRIV_KEY octet
+    /* Lists marked "added" are appended to the generic ones by the glue.
+     * Extra key parameters beyond the generic ones (PUB_KEY/PRIV_KEY octet
      * strings, bits, security-bits, max-size, param, index/remaining/max). */
     const OSSL_PARAM *gettable;       /* entries added to the generic list */
     int (*get_params)(const void *key, OSSL_PARAM params[]);
@@ -121,7 +130,7 @@ struct fs_adapter {
     const OSSL_PARAM *import_types;   /* entries added to the generic list */
     int (*import)(const FS_SIGALG *alg, const OSSL_PARAM params[], int selection,
                   void **key);
-    int (*export)(const void *key, int selection, OSSL_PARAM_BLD *bld);
+    int (*export)(const void *key, int selection, FS_EXPORT *x);
     /* Extra generation parameters (generic: bits, param, seed, state). */
     const OSSL_PARAM *gen_settable;   /* entries added to the generic list */
     /* Algorithm-specific lines of `openssl pkey -text` after the generic
@@ -171,6 +180,14 @@ enum { FS_DEC_PKI, FS_DEC_SPKI, FS_DEC_KINDS };
 extern const OSSL_DISPATCH *const fs_decoder_dispatch[FS_DEC_KINDS][FS_MAX_SIGALGS];
 extern const char *const fs_decoder_props[FS_DEC_KINDS];
 
+/* Build the per-slot parameter lists (generic + adapter entries) once,
+ * before the tables are handed out (algs.c). */
+int fs_keymgmt_init(void);
+int fs_signature_init(void);
+/* dst gets a's entries then b's (either may be NULL), END-terminated. */
+int fs_params_merge(OSSL_PARAM *dst, size_t cap, const OSSL_PARAM *a,
+                    const OSSL_PARAM *b);
+
 /* Calls X(slot) for every slot: the glue's per-row entry points. */
 #define FS_FOR_EACH_SLOT(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7) \
     X(8) X(9) X(10) X(11) X(12) X(13) X(14) X(15)
@@ -200,5 +217,19 @@ int fs_rng_bytes(void *provctx, unsigned char *out, size_t len);
 /* Text helpers for adapters' text hooks (text.c): "label:" then the bytes as
  * colon-separated hex, 15 per line, indented like OpenSSL's own output. */
 int fs_text_hex(BIO *out, const char *label, const unsigned char *b, size_t len);
+/* The whole `-text` output of a key (text.c). */
+int fs_key_to_text(BIO *out, const FS_KEY *k, int selection);
+
+/* DER of the two structures (der.c): key OID, parameters absent. */
+int fs_der_spki(const FS_KEY *k, unsigned char **der, size_t *len);
+int fs_der_p8(const FS_KEY *k, PKCS8_PRIV_KEY_INFO **p8);
+/* Parse for one row. FS_NOT_MINE: not this row's structure or OID (not an
+ * error: the next decoder tries); else FASTSIG_OK or a code. Exact DER:
+ * no trailing bytes. */
+#define FS_NOT_MINE (-1)
+int fs_der_parse_spki(const FS_SIGALG *alg, const unsigned char *der, size_t len,
+                      void **core);
+int fs_der_parse_p8(const FS_SIGALG *alg, const unsigned char *der, size_t len,
+                    void **core);
 
 #endif

@@ -11,4 +11,27 @@
 /* Digests */
 #define FASTSIG_MD_TZ "TZ" /* Tillich-Zemor, 64-byte digest, alias TILLICH-ZEMOR */
 
+/* Signature algorithms (key types of the same names). Key OID == signature
+ * OID, AlgorithmIdentifier parameters absent. */
+#define FASTSIG_SIG_RW       "RW"       /* 2.25.77497230020247565797983039438780865004.2 */
+#define FASTSIG_SIG_RW_P1363 "RW-P1363" /* 2.25.77497230020247565797983039438780865004.2.1 */
+#define FASTSIG_SIG_WOTSP    "WOTSP"    /* 2.25.77497230020247565797983039438780865004.1 */
+#define FASTSIG_SIG_XMSS     "XMSS"     /* 1.3.6.1.5.5.7.6.34 (RFC 9802) */
+#define FASTSIG_SIG_XMSSMT   "XMSSMT"   /* 1.3.6.1.5.5.7.6.35 (RFC 9802) */
+
+/* Key-generation parameters (EVP_PKEY_CTX_set_params / -pkeyopt). */
+#define FASTSIG_PKEY_PARAM_BITS  "bits"  /* size_t: RW modulus size */
+#define FASTSIG_PKEY_PARAM_PARAM "param" /* UTF-8: parameter-set name, e.g. XMSS-SHA2_10_256 */
+#define FASTSIG_PKEY_PARAM_SEED  "seed"  /* UTF-8 hex (or octet string): deterministic key */
+#define FASTSIG_PKEY_PARAM_STATE "state" /* UTF-8: state file path (stateful keys) */
+
+/* Key parameters of stateful keys (EVP_PKEY_get_params), uint64. */
+#define FASTSIG_PKEY_PARAM_INDEX     "index"     /* next index to be used */
+#define FASTSIG_PKEY_PARAM_REMAINING "remaining" /* signatures left */
+#define FASTSIG_PKEY_PARAM_MAX       "max"       /* signatures in total */
+
+/* Signature-context parameters. */
+#define FASTSIG_SIG_PARAM_RW_FORMAT  "rw-format" /* UTF-8: compact | expanded (RW) */
+#define FASTSIG_SIG_PARAM_RW_VERIFY  "rw-verify" /* UTF-8: exact | probabilistic (expanded) */
+
 #endif

@@ -1,0 +1,345 @@
+/* signature.c - the one signature implementation of every fastsig
+ * signature algorithm. The message is always signed whole (no pre-hash):
+ * streaming digest-sign/verify buffers it and hands it to the adapter at
+ * final. A context holds no reservation: a stateful key's index is taken
+ * inside adapter->sign, so dupctx (which OpenSSL 3.0 uses for every
+ * DigestSignFinal) can never duplicate one. */
+#include <string.h>
+#include <openssl/core_names.h>
+#include <openssl/params.h>
+#include <openssl/x509.h>
+#include <openssl/objects.h>
+#include "prov.h"
+#include "sigalgs.h"
+#include "fastsig_err.h"
+
+#define PARAMS_CAP 16
+
+typedef struct {
+    FS_PROVCTX *provctx;
+    const FS_SIGALG *alg;   /* the slot this context was made for */
+    FS_KEY *key;            /* shares the core key of the EVP_PKEY */
+    FS_SIGOPTS opts;
+    unsigned char *msg;     /* streaming: the message so far */
+    size_t msglen, msgcap;
+} FS_SIGCTX;
+
+static const OSSL_PARAM generic_gettable[] = {
+    OSSL_PARAM_octet_string(OSSL_SIGNATURE_PARAM_ALGORITHM_ID, NULL, 0),
+    OSSL_PARAM_END
+};
+static OSSL_PARAM ctx_gettable[FS_MAX_SIGALGS][PARAMS_CAP];
+static const OSSL_PARAM empty_params[] = { OSSL_PARAM_END };
+
+int fs_signature_init(void)
+{
+    for (size_t i = 0; i < fs_nsigalgs; i++)
+        if (fs_sigalgs[i].ad != NULL
+            && !fs_params_merge(ctx_gettable[i], PARAMS_CAP, generic_gettable,
+                                fs_sigalgs[i].ad->ctx_gettable))
+            return 0;
+    return 1;
+}
+
+static void *sig_newctx(void *provctx, const FS_SIGALG *alg)
+{
+    FS_SIGCTX *c = OPENSSL_zalloc(sizeof(*c));
+    if (c == NULL)
+        return NULL;
+    c->provctx = provctx;
+    c->alg = alg;
+    if (alg->ad->sigopts_default != NULL)
+        alg->ad->sigopts_default(alg, &c->opts);
+    return c;
+}
+
+static void sig_freectx(void *vctx)
+{
+    FS_SIGCTX *c = vctx;
+    if (c == NULL)
+        return;
+    fs_key_free(c->key);
+    OPENSSL_clear_free(c->msg, c->msgcap);
+    OPENSSL_free(c);
+}
+
+static void *sig_dupctx(void *vctx)
+{
+    FS_SIGCTX *src = vctx, *c = OPENSSL_memdup(src, sizeof(*src));
+    if (c == NULL)
+        return NULL;
+    c->key = NULL;
+    c->msg = NULL;
+    if ((src->key != NULL && (c->key = fs_key_share(src->key)) == NULL)
+        || (src->msgcap != 0 && (c->msg = OPENSSL_memdup(src->msg, src->msgcap)) == NULL)) {
+        sig_freectx(c);
+        return NULL;
+    }
+    return c;
+}
+
+static int sig_set_ctx_params(void *vctx, const OSSL_PARAM params[])
+{
+    FS_SIGCTX *c = vctx;
+    int err;
+
+    if (params == NULL || c->alg->ad->ctx_set == NULL)
+        return 1;
+    if ((err = c->alg->ad->ctx_set(&c->opts, params)) != FASTSIG_OK) {
+        FS_ERR(c->provctx, err);
+        return 0;
+    }
+    return 1;
+}
+
+/* Common to all inits: take the key (keys of another row work when they
+ * share the adapter, e.g. an RW key under RW-P1363), reset the message. */
+static int sig_init(FS_SIGCTX *c, void *provkey, const OSSL_PARAM params[], int signing)
+{
+    FS_KEY *k = provkey;
+
+    if (k != NULL) {
+        if (k->alg->ad != c->alg->ad || fs_key_core(k) == NULL) {
+            FS_ERR_MSG(c->provctx, FASTSIG_ERR_BAD_KEY, "%s key expected", c->alg->name);
+            return 0;
+        }
+        fs_key_free(c->key);
+        if ((c->key = fs_key_share(k)) == NULL)
+            return 0;
+    }
+    if (c->key == NULL) {
+        FS_ERR(c->provctx, FASTSIG_ERR_BAD_KEY);
+        return 0;
+    }
+    if (signing && !fs_key_has_private(c->key)) {
+        FS_ERR_MSG(c->provctx, FASTSIG_ERR_BAD_KEY, "signing needs a private key");
+        return 0;
+    }
+    c->msglen = 0;
+    return sig_set_ctx_params(c, params);
+}
+
+static int sig_sign_init(void *vctx, void *provkey, const OSSL_PARAM params[])
+{
+    return sig_init(vctx, provkey, params, 1);
+}
+
+static int sig_verify_init(void *vctx, void *provkey, const OSSL_PARAM params[])
+{
+    return sig_init(vctx, provkey, params, 0);
+}
+
+static int sig_sign(void *vctx, unsigned char *sig, size_t *siglen, size_t sigsize,
+                    const unsigned char *tbs, size_t tbslen)
+{
+    FS_SIGCTX *c = vctx;
+    void *core = fs_key_core(c->key);
+    FS_KEYSIZES sz;
+    int err;
+
+    if (core == NULL) {
+        FS_ERR(c->provctx, FASTSIG_ERR_BAD_KEY);
+        return 0;
+    }
+    if (sig == NULL) { /* size query: an upper bound, nothing spent */
+        c->alg->ad->sizes(core, &sz);
+        *siglen = sz.max_sig;
+        return 1;
+    }
+    *siglen = sigsize;
+    if ((err = c->alg->ad->sign(core, &c->opts, sig, siglen, tbs, tbslen)) != FASTSIG_OK) {
+        *siglen = 0;
+        FS_ERR(c->provctx, err);
+        return 0;
+    }
+    return 1;
+}
+
+static int sig_verify(void *vctx, const unsigned char *sig, size_t siglen,
+                      const unsigned char *tbs, size_t tbslen)
+{
+    FS_SIGCTX *c = vctx;
+    void *core = fs_key_core(c->key);
+    int err;
+
+    if (core == NULL) {
+        FS_ERR(c->provctx, FASTSIG_ERR_BAD_KEY);
+        return 0;
+    }
+    if ((err = c->alg->ad->verify(core, &c->opts, sig, siglen, tbs, tbslen)) != FASTSIG_OK) {
+        FS_ERR(c->provctx, err);
+        return 0;
+    }
+    return 1;
+}
+
+/* ---- streaming (EVP_DigestSign, EVP_DigestVerify): buffer the message ---- */
+
+static int dsig_init(FS_SIGCTX *c, const char *mdname, void *provkey,
+                     const OSSL_PARAM params[], int signing)
+{
+    int err;
+
+    if (!sig_init(c, provkey, params, signing))
+        return 0;
+    if (mdname != NULL && mdname[0] != '\0') {
+        if (c->alg->ad->ctx_digest == NULL) {
+            FS_ERR_MSG(c->provctx, FASTSIG_ERR_UNSUPPORTED,
+                       "%s signs the message itself: no digest (got %s)", c->alg->name, mdname);
+            return 0;
+        }
+        if ((err = c->alg->ad->ctx_digest(&c->opts, mdname)) != FASTSIG_OK) {
+            FS_ERR_MSG(c->provctx, err, "digest %s", mdname);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static int dsig_sign_init(void *vctx, const char *mdname, void *provkey,
+                          const OSSL_PARAM params[])
+{
+    return dsig_init(vctx, mdname, provkey, params, 1);
+}
+
+static int dsig_verify_init(void *vctx, const char *mdname, void *provkey,
+                            const OSSL_PARAM params[])
+{
+    return dsig_init(vctx, mdname, provkey, params, 0);
+}
+
+static int dsig_update(void *vctx, const unsigned char *data, size_t datalen)
+{
+    FS_SIGCTX *c = vctx;
+
+    if (datalen == 0)
+        return 1;
+    if (datalen > SIZE_MAX - c->msglen) {
+        FS_ERR(c->provctx, FASTSIG_ERR_BAD_LENGTH);
+        return 0;
+    }
+    if (c->msglen + datalen > c->msgcap) {
+        size_t cap = c->msgcap ? c->msgcap : 256;
+        unsigned char *m;
+        while (cap < c->msglen + datalen)
+            cap = cap > SIZE_MAX / 2 ? c->msglen + datalen : cap * 2;
+        if ((m = OPENSSL_clear_realloc(c->msg, c->msgcap, cap)) == NULL) {
+            FS_ERR(c->provctx, FASTSIG_ERR_NOMEM);
+            return 0;
+        }
+        c->msg = m;
+        c->msgcap = cap;
+    }
+    memcpy(c->msg + c->msglen, data, datalen);
+    c->msglen += datalen;
+    return 1;
+}
+
+static int dsig_sign_final(void *vctx, unsigned char *sig, size_t *siglen, size_t sigsize)
+{
+    FS_SIGCTX *c = vctx;
+    return sig_sign(c, sig, siglen, sigsize, c->msg, c->msglen);
+}
+
+static int dsig_verify_final(void *vctx, const unsigned char *sig, size_t siglen)
+{
+    FS_SIGCTX *c = vctx;
+    return sig_verify(c, sig, siglen, c->msg, c->msglen);
+}
+
+static int dsig_sign(void *vctx, unsigned char *sig, size_t *siglen, size_t sigsize,
+                     const unsigned char *tbs, size_t tbslen)
+{
+    return sig_sign(vctx, sig, siglen, sigsize, tbs, tbslen);
+}
+
+static int dsig_verify(void *vctx, const unsigned char *sig, size_t siglen,
+                       const unsigned char *tbs, size_t tbslen)
+{
+    return sig_verify(vctx, sig, siglen, tbs, tbslen);
+}
+
+/* ---- context parameters ---- */
+
+/* DER AlgorithmIdentifier: the row's OID, parameters absent (RFC 9802). */
+static int set_algorithm_id(OSSL_PARAM *p, const FS_SIGALG *alg)
+{
+    X509_ALGOR *a = X509_ALGOR_new();
+    ASN1_OBJECT *oid = OBJ_txt2obj(alg->oid, 1);
+    unsigned char *der = NULL;
+    int len = -1, ok = 0;
+
+    if (a != NULL && oid != NULL && X509_ALGOR_set0(a, oid, V_ASN1_UNDEF, NULL)) {
+        oid = NULL;
+        len = i2d_X509_ALGOR(a, &der);
+    }
+    if (len > 0)
+        ok = OSSL_PARAM_set_octet_string(p, der, (size_t)len);
+    OPENSSL_free(der);
+    ASN1_OBJECT_free(oid);
+    X509_ALGOR_free(a);
+    return ok;
+}
+
+static int sig_get_ctx_params(void *vctx, OSSL_PARAM params[])
+{
+    FS_SIGCTX *c = vctx;
+    OSSL_PARAM *p;
+
+    if ((p = OSSL_PARAM_locate(params, OSSL_SIGNATURE_PARAM_ALGORITHM_ID)) != NULL
+        && !set_algorithm_id(p, c->alg))
+        return 0;
+    if (c->alg->ad->ctx_get != NULL && c->alg->ad->ctx_get(&c->opts, params) != FASTSIG_OK)
+        return 0;
+    return 1;
+}
+
+/* ---- per-slot entry points and dispatch tables ---- */
+
+#define SLOT_FNS(i)                                                              \
+    static void *sig_newctx_##i(void *provctx, const char *propq)                \
+    {                                                                            \
+        return sig_newctx(provctx, &fs_sigalgs[i]);                              \
+    }                                                                            \
+    static const OSSL_PARAM *sig_gettable_##i(void *vctx, void *provctx)         \
+    {                                                                            \
+        return ctx_gettable[i];                                                  \
+    }                                                                            \
+    static const OSSL_PARAM *sig_settable_##i(void *vctx, void *provctx)         \
+    {                                                                            \
+        return (i) < fs_nsigalgs && fs_sigalgs[i].ad != NULL                     \
+               && fs_sigalgs[i].ad->ctx_settable != NULL                         \
+               ? fs_sigalgs[i].ad->ctx_settable : empty_params;                  \
+    }                                                                            \
+    static const OSSL_DISPATCH sig_fns_##i[] = {                                 \
+        { OSSL_FUNC_SIGNATURE_NEWCTX, (void (*)(void))sig_newctx_##i },          \
+        { OSSL_FUNC_SIGNATURE_GETTABLE_CTX_PARAMS, (void (*)(void))sig_gettable_##i }, \
+        { OSSL_FUNC_SIGNATURE_SETTABLE_CTX_PARAMS, (void (*)(void))sig_settable_##i }, \
+        COMMON_FNS                                                               \
+        { 0, NULL }                                                              \
+    };
+
+#define COMMON_FNS                                                               \
+    { OSSL_FUNC_SIGNATURE_FREECTX, (void (*)(void))sig_freectx },                \
+    { OSSL_FUNC_SIGNATURE_DUPCTX, (void (*)(void))sig_dupctx },                  \
+    { OSSL_FUNC_SIGNATURE_SIGN_INIT, (void (*)(void))sig_sign_init },            \
+    { OSSL_FUNC_SIGNATURE_SIGN, (void (*)(void))sig_sign },                      \
+    { OSSL_FUNC_SIGNATURE_VERIFY_INIT, (void (*)(void))sig_verify_init },        \
+    { OSSL_FUNC_SIGNATURE_VERIFY, (void (*)(void))sig_verify },                  \
+    { OSSL_FUNC_SIGNATURE_DIGEST_SIGN_INIT, (void (*)(void))dsig_sign_init },    \
+    { OSSL_FUNC_SIGNATURE_DIGEST_SIGN_UPDATE, (void (*)(void))dsig_update },     \
+    { OSSL_FUNC_SIGNATURE_DIGEST_SIGN_FINAL, (void (*)(void))dsig_sign_final },  \
+    { OSSL_FUNC_SIGNATURE_DIGEST_SIGN, (void (*)(void))dsig_sign },              \
+    { OSSL_FUNC_SIGNATURE_DIGEST_VERIFY_INIT, (void (*)(void))dsig_verify_init }, \
+    { OSSL_FUNC_SIGNATURE_DIGEST_VERIFY_UPDATE, (void (*)(void))dsig_update },   \
+    { OSSL_FUNC_SIGNATURE_DIGEST_VERIFY_FINAL, (void (*)(void))dsig_verify_final }, \
+    { OSSL_FUNC_SIGNATURE_DIGEST_VERIFY, (void (*)(void))dsig_verify },          \
+    { OSSL_FUNC_SIGNATURE_GET_CTX_PARAMS, (void (*)(void))sig_get_ctx_params },  \
+    { OSSL_FUNC_SIGNATURE_SET_CTX_PARAMS, (void (*)(void))sig_set_ctx_params },
+
+FS_FOR_EACH_SLOT(SLOT_FNS)
+
+#define SLOT_REF(i) sig_fns_##i,
+const OSSL_DISPATCH *const fs_signature_dispatch[FS_MAX_SIGALGS] = {
+    FS_FOR_EACH_SLOT(SLOT_REF)
+};
