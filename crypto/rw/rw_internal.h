@@ -1,0 +1,52 @@
+/* rw_internal.h - what the RW core's files share (not part of the API). */
+#ifndef FASTSIG_RW_INTERNAL_H
+#define FASTSIG_RW_INTERNAL_H
+
+#include <gmp.h>
+#include "rw/rw.h"
+
+struct rw_key {
+    unsigned bits;          /* bit length of n; 0 = empty */
+    size_t nbytes;          /* bits / 8 */
+    int has_priv;
+    mpz_t n;
+    uint8_t kid[32];        /* SHAKE256("FASTSIG-RW-KID-v1" || n) */
+    /* private part (has_priv) */
+    mpz_t p, q;
+    mpz_t u;                /* q^-1 mod p */
+    mpz_t dp, dq;           /* (p+1)/4, (q+1)/8 */
+    mpz_t ap, aq;           /* (1/2)^((p+1)/4) mod p, (1/2)^((q+1)/4) mod q */
+    uint8_t prf[RW_PRF_BYTES];
+};
+
+/* Bit length of z (0 for 0). */
+static inline size_t rw_bitlen(const mpz_t z)
+{
+    return mpz_sgn(z) ? mpz_sizeinbase(z, 2) : 0;
+}
+
+/* Big-endian bytes <-> little-endian limb arrays of a fixed limb count.
+ * from_be: blen <= 8 * nl required; the rest is zero-filled. */
+void rw_from_be(mp_limb_t *r, size_t nl, const uint8_t *in, size_t blen);
+/* to_be: writes exactly blen bytes (high limbs beyond blen must be zero). */
+void rw_to_be(uint8_t *out, size_t blen, const mp_limb_t *a, size_t nl);
+void rw_mpz_to_be(uint8_t *out, size_t blen, const mpz_t z);
+void rw_wipe(void *p, size_t len);
+
+/* Fills the derived private values (u, dp, dq, ap, aq, kid, bits) of a key
+ * whose n, p, q (and prf) are set; no validation. */
+int rw_key_derive(rw_key *k);
+/* Validation of n alone, and of n, p, q. */
+int rw_check_public(const mpz_t n, unsigned min_bits);
+int rw_check_private(const mpz_t n, const mpz_t p, const mpz_t q, unsigned min_bits);
+
+/* The signing primitive: the |principal| root s of e*h/f mod n, with
+ * e in {1,-1}, f in {1,2} (h: nbytes-limb array < n). s: limbs(n) limbs.
+ * Constant-time in the secrets; the fault check is the caller's. */
+int rw_root(const rw_key *k, const mp_limb_t *h, mp_limb_t *s, int *e, int *f);
+
+/* Test hook: when nonzero, rw_root corrupts its CRT output (to prove the
+ * fault check withholds the signature). Tests only; not thread-safe. */
+extern int rw_test_inject_fault;
+
+#endif

@@ -1,0 +1,463 @@
+/* rw_key.c - RW key objects: lifecycle, validation, derived CRT values,
+ * import/export of components and the compact encodings (see rw.h). */
+#include <stdlib.h>
+#include <string.h>
+#include "fastsig_err.h"
+#include "rw/rw_hash.h"
+#include "rw/rw_internal.h"
+
+#define PRIME_REPS 32   /* GMP: Baillie-PSW plus 8 Miller-Rabin rounds */
+
+void rw_wipe(void *p, size_t len)
+{
+    volatile uint8_t *v = p;
+    while (len--)
+        *v++ = 0;
+}
+
+void rw_from_be(mp_limb_t *r, size_t nl, const uint8_t *in, size_t blen)
+{
+    memset(r, 0, nl * sizeof(mp_limb_t));
+    for (size_t i = 0; i < blen; i++)
+        r[i / 8] |= (mp_limb_t)in[blen - 1 - i] << (8 * (i % 8));
+}
+
+void rw_to_be(uint8_t *out, size_t blen, const mp_limb_t *a, size_t nl)
+{
+    for (size_t i = 0; i < blen; i++)
+        out[blen - 1 - i] = i / 8 < nl ? (uint8_t)(a[i / 8] >> (8 * (i % 8))) : 0;
+}
+
+void rw_mpz_to_be(uint8_t *out, size_t blen, const mpz_t z)
+{
+    rw_to_be(out, blen, mpz_limbs_read(z), mpz_size(z));
+}
+
+/* Wipes an mpz's limbs (allocated ones, not just the used ones). */
+static void mpz_wipe(mpz_t z)
+{
+    size_t alloc = (size_t)z->_mp_alloc;
+    rw_wipe(z->_mp_d, alloc * sizeof(mp_limb_t));
+    mpz_set_ui(z, 0);
+}
+
+#define PRIV_FIELDS(X) X(p) X(q) X(u) X(dp) X(dq) X(ap) X(aq)
+
+rw_key *rw_key_new(void)
+{
+    rw_key *k = calloc(1, sizeof(*k));
+    if (k == NULL)
+        return NULL;
+    mpz_init(k->n);
+#define INIT(f) mpz_init(k->f);
+    PRIV_FIELDS(INIT)
+#undef INIT
+    return k;
+}
+
+static void clear_private(rw_key *k)
+{
+#define WIPE(f) mpz_wipe(k->f);
+    PRIV_FIELDS(WIPE)
+#undef WIPE
+    rw_wipe(k->prf, sizeof(k->prf));
+    k->has_priv = 0;
+}
+
+void rw_key_free(rw_key *k)
+{
+    if (k == NULL)
+        return;
+    clear_private(k);
+    mpz_clear(k->n);
+#define CLEAR(f) mpz_clear(k->f);
+    PRIV_FIELDS(CLEAR)
+#undef CLEAR
+    rw_wipe(k, sizeof(*k));
+    free(k);
+}
+
+rw_key *rw_key_dup(const rw_key *k)
+{
+    rw_key *d = rw_key_new();
+    if (d == NULL || k == NULL)
+        return d;
+    d->bits = k->bits;
+    d->nbytes = k->nbytes;
+    d->has_priv = k->has_priv;
+    mpz_set(d->n, k->n);
+    memcpy(d->kid, k->kid, sizeof(d->kid));
+#define COPY(f) mpz_set(d->f, k->f);
+    PRIV_FIELDS(COPY)
+#undef COPY
+    memcpy(d->prf, k->prf, sizeof(d->prf));
+    return d;
+}
+
+/* ---- validation ---------------------------------------------------------- */
+
+static int bits_ok(unsigned bits, unsigned min_bits)
+{
+    return bits % 8 == 0 && bits >= min_bits && bits <= RW_MAX_BITS;
+}
+
+int rw_check_public(const mpz_t n, unsigned min_bits)
+{
+    static const unsigned long primorial = 3UL * 5 * 7 * 11 * 13 * 17 * 19 * 23 * 29 * 31 * 37 * 41 * 43 * 47;
+    if (mpz_sgn(n) <= 0 || !bits_ok((unsigned)rw_bitlen(n), min_bits))
+        return FASTSIG_ERR_BAD_KEY;
+    if (mpz_fdiv_ui(n, 8) != 5 || mpz_gcd_ui(NULL, n, primorial) != 1 || mpz_perfect_square_p(n))
+        return FASTSIG_ERR_BAD_KEY;
+    return FASTSIG_OK;
+}
+
+int rw_check_private(const mpz_t n, const mpz_t p, const mpz_t q, unsigned min_bits)
+{
+    int rc = rw_check_public(n, min_bits);
+    if (rc != FASTSIG_OK)
+        return rc;
+    unsigned bits = (unsigned)rw_bitlen(n);
+    if (mpz_sgn(p) <= 0 || mpz_sgn(q) <= 0 || mpz_cmp(p, q) == 0)
+        return FASTSIG_ERR_BAD_KEY;
+    if (mpz_fdiv_ui(p, 8) != 3 || mpz_fdiv_ui(q, 8) != 7)
+        return FASTSIG_ERR_BAD_KEY;
+    /* roughly balanced: neither factor much below half of n */
+    if (rw_bitlen(p) + 64 < bits / 2 || rw_bitlen(q) + 64 < bits / 2)
+        return FASTSIG_ERR_BAD_KEY;
+    mpz_t t;
+    mpz_init(t);
+    mpz_mul(t, p, q);
+    int same = mpz_cmp(t, n) == 0;
+    mpz_clear(t);
+    if (!same)
+        return FASTSIG_ERR_BAD_KEY;
+    if (!mpz_probab_prime_p(p, PRIME_REPS) || !mpz_probab_prime_p(q, PRIME_REPS))
+        return FASTSIG_ERR_BAD_KEY;
+    return FASTSIG_OK;
+}
+
+int rw_key_check(const rw_key *k)
+{
+    if (k == NULL)
+        return FASTSIG_ERR_NULL_ARG;
+    if (k->bits == 0)
+        return FASTSIG_ERR_BAD_KEY;
+    if (!k->has_priv)
+        return rw_check_public(k->n, RW_MIN_IMPORT_BITS);
+    return rw_check_private(k->n, k->p, k->q, RW_MIN_IMPORT_BITS);
+}
+
+/* ---- derived values ------------------------------------------------------ */
+
+static void set_kid(rw_key *k)
+{
+    static const char dom[] = "FASTSIG-RW-KID-v1";
+    uint8_t nb[RW_MAX_BITS / 8];
+    rw_shake x;
+    rw_shake_init(&x);
+    rw_shake_absorb(&x, dom, sizeof(dom) - 1);
+    rw_mpz_to_be(nb, k->nbytes, k->n);
+    rw_shake_absorb(&x, nb, k->nbytes);
+    rw_shake_squeeze(&x, k->kid, sizeof(k->kid));
+}
+
+/* (1/2)^e mod m (a secret exponent: constant-time powm). */
+static void half_pow(mpz_t r, const mpz_t e, const mpz_t m)
+{
+    mpz_t h;
+    mpz_init(h);
+    mpz_add_ui(h, m, 1);
+    mpz_tdiv_q_2exp(h, h, 1);          /* (m+1)/2 = 1/2 mod m */
+    mpz_powm_sec(r, h, e, m);
+    mpz_wipe(h);
+    mpz_clear(h);
+}
+
+/* u = q^-1 mod p with GMP's constant-time inverse. */
+static int ct_inverse(mpz_t u, const mpz_t q, const mpz_t p)
+{
+    size_t pn = mpz_size(p), qn = mpz_size(q), tn = qn > pn ? qn : pn;
+    size_t itch = (size_t)mpn_sec_invert_itch((mp_size_t)pn);
+    size_t ditch = (size_t)mpn_sec_div_r_itch((mp_size_t)tn, (mp_size_t)pn);
+    if (ditch > itch)
+        itch = ditch;
+    mp_limb_t *buf = calloc(tn + pn + itch, sizeof(mp_limb_t));
+    if (buf == NULL)
+        return FASTSIG_ERR_NOMEM;
+    mp_limb_t *a = buf, *r = buf + tn, *s = r + pn;
+    memcpy(a, mpz_limbs_read(q), qn * sizeof(mp_limb_t));
+    mpn_sec_div_r(a, (mp_size_t)tn, mpz_limbs_read(p), (mp_size_t)pn, s);
+    int ok = mpn_sec_invert(r, a, mpz_limbs_read(p), (mp_size_t)pn,
+                            2 * (mp_bitcnt_t)pn * GMP_NUMB_BITS, s);
+    mp_limb_t *ul = mpz_limbs_write(u, (mp_size_t)pn);
+    memcpy(ul, r, pn * sizeof(mp_limb_t));
+    mpz_limbs_finish(u, (mp_size_t)pn);
+    rw_wipe(buf, (tn + pn + itch) * sizeof(mp_limb_t));
+    free(buf);
+    return ok ? FASTSIG_OK : FASTSIG_ERR_BAD_KEY;
+}
+
+int rw_key_derive(rw_key *k)
+{
+    k->bits = (unsigned)rw_bitlen(k->n);
+    k->nbytes = k->bits / 8;
+    set_kid(k);
+    if (!k->has_priv)
+        return FASTSIG_OK;
+    mpz_add_ui(k->dp, k->p, 1);
+    mpz_tdiv_q_2exp(k->dp, k->dp, 2);
+    mpz_add_ui(k->dq, k->q, 1);
+    mpz_tdiv_q_2exp(k->dq, k->dq, 3);
+    half_pow(k->ap, k->dp, k->p);
+    mpz_t e;
+    mpz_init(e);
+    mpz_mul_2exp(e, k->dq, 1);          /* (q+1)/4 */
+    half_pow(k->aq, e, k->q);
+    mpz_clear(e);
+    return ct_inverse(k->u, k->q, k->p);
+}
+
+/* ---- import / export ----------------------------------------------------- */
+
+static void prf_derive(uint8_t prf[RW_PRF_BYTES], const mpz_t p, const mpz_t q);
+
+int rw_key_set_public(rw_key *k, const uint8_t *n, size_t nlen)
+{
+    if (k == NULL || n == NULL)
+        return FASTSIG_ERR_NULL_ARG;
+    mpz_t t;
+    mpz_init(t);
+    mpz_import(t, nlen, 1, 1, 1, 0, n);
+    int rc = rw_check_public(t, RW_MIN_IMPORT_BITS);
+    if (rc == FASTSIG_OK) {
+        clear_private(k);
+        mpz_swap(k->n, t);
+        rc = rw_key_derive(k);
+    }
+    mpz_clear(t);
+    return rc;
+}
+
+int rw_key_set_private(rw_key *k, const uint8_t *n, size_t nlen,
+                       const uint8_t *p, size_t plen, const uint8_t *q, size_t qlen,
+                       const uint8_t *prf, size_t prflen)
+{
+    if (k == NULL || p == NULL || q == NULL)
+        return FASTSIG_ERR_NULL_ARG;
+    if (prf != NULL && prflen != RW_PRF_BYTES)
+        return FASTSIG_ERR_BAD_LENGTH;
+    rw_key *t = rw_key_new();
+    if (t == NULL)
+        return FASTSIG_ERR_NOMEM;
+    mpz_import(t->p, plen, 1, 1, 1, 0, p);
+    mpz_import(t->q, qlen, 1, 1, 1, 0, q);
+    mpz_mul(t->n, t->p, t->q);
+    int rc = FASTSIG_OK;
+    if (n != NULL) {
+        mpz_t given;
+        mpz_init(given);
+        mpz_import(given, nlen, 1, 1, 1, 0, n);
+        if (mpz_cmp(given, t->n) != 0)
+            rc = FASTSIG_ERR_BAD_KEY;
+        mpz_clear(given);
+    }
+    if (rc == FASTSIG_OK)
+        rc = rw_check_private(t->n, t->p, t->q, RW_MIN_IMPORT_BITS);
+    if (rc == FASTSIG_OK) {
+        t->has_priv = 1;
+        if (prf != NULL)
+            memcpy(t->prf, prf, RW_PRF_BYTES);
+        else
+            prf_derive(t->prf, t->p, t->q);
+        rc = rw_key_derive(t);
+    }
+    if (rc == FASTSIG_OK) {
+        rw_key tmp = *k;   /* swap contents, free the old ones */
+        *k = *t;
+        *t = tmp;
+    }
+    rw_key_free(t);
+    return rc;
+}
+
+/* The out/outlen convention: FASTSIG_OK with *outlen = len, and 1 in *write
+ * when out is there to be written (big enough). */
+static int out_room(const uint8_t *out, size_t *outlen, size_t len, int *write)
+{
+    if (outlen == NULL)
+        return FASTSIG_ERR_NULL_ARG;
+    if (out != NULL && *outlen < len)
+        return FASTSIG_ERR_BAD_LENGTH;
+    *write = out != NULL;
+    *outlen = len;
+    return FASTSIG_OK;
+}
+
+static int put_bytes(uint8_t *out, size_t *outlen, const uint8_t *src, size_t len)
+{
+    int w, rc = out_room(out, outlen, len, &w);
+    if (rc == FASTSIG_OK && w)
+        memcpy(out, src, len);
+    return rc;
+}
+
+static int put_mpz(uint8_t *out, size_t *outlen, const mpz_t z, size_t len)
+{
+    int w, rc = out_room(out, outlen, len, &w);
+    if (rc == FASTSIG_OK && w)
+        rw_mpz_to_be(out, len, z);
+    return rc;
+}
+
+static size_t minimal_len(const mpz_t z)
+{
+    return (rw_bitlen(z) + 7) / 8;
+}
+
+int rw_key_export(const rw_key *k, int comp, uint8_t *out, size_t *outlen)
+{
+    if (k == NULL)
+        return FASTSIG_ERR_NULL_ARG;
+    if (k->bits == 0 || (comp != RW_COMP_N && !k->has_priv))
+        return FASTSIG_ERR_BAD_KEY;
+    const mpz_t *z;
+    switch (comp) {
+    case RW_COMP_N: return put_mpz(out, outlen, k->n, k->nbytes);
+    case RW_COMP_P: z = &k->p; break;
+    case RW_COMP_Q: z = &k->q; break;
+    case RW_COMP_U: z = &k->u; break;
+    case RW_COMP_DP: z = &k->dp; break;
+    case RW_COMP_DQ: z = &k->dq; break;
+    case RW_COMP_PRF: return put_bytes(out, outlen, k->prf, RW_PRF_BYTES);
+    default: return FASTSIG_ERR_BAD_PARAM;
+    }
+    return put_mpz(out, outlen, *z, minimal_len(*z));
+}
+
+/* ---- compact encodings --------------------------------------------------- */
+
+int rw_key_encode_public(const rw_key *k, uint8_t *out, size_t *outlen)
+{
+    return rw_key_export(k, RW_COMP_N, out, outlen);
+}
+
+int rw_key_decode_public(rw_key *k, const uint8_t *in, size_t inlen)
+{
+    if (in == NULL)
+        return FASTSIG_ERR_NULL_ARG;
+    if (inlen == 0 || in[0] == 0)
+        return FASTSIG_ERR_BAD_KEY;   /* exactly nbytes: no leading zero byte */
+    return rw_key_set_public(k, in, inlen);
+}
+
+/* BE16(len) || bytes of z (minimal) at *pos. */
+static void put_field(uint8_t *out, size_t *pos, const mpz_t z)
+{
+    size_t len = minimal_len(z);
+    out[(*pos)++] = (uint8_t)(len >> 8);
+    out[(*pos)++] = (uint8_t)len;
+    rw_mpz_to_be(out + *pos, len, z);
+    *pos += len;
+}
+
+int rw_key_encode_private(const rw_key *k, uint8_t *out, size_t *outlen)
+{
+    if (k == NULL)
+        return FASTSIG_ERR_NULL_ARG;
+    if (!k->has_priv)
+        return FASTSIG_ERR_BAD_KEY;
+    size_t len = 1 + RW_PRF_BYTES + 2 + minimal_len(k->p) + 2 + minimal_len(k->q);
+    int w, rc = out_room(out, outlen, len, &w);
+    if (rc == FASTSIG_OK && w) {
+        size_t pos = 0;
+        out[pos++] = 0x01;
+        memcpy(out + pos, k->prf, RW_PRF_BYTES);
+        pos += RW_PRF_BYTES;
+        put_field(out, &pos, k->p);
+        put_field(out, &pos, k->q);
+    }
+    return rc;
+}
+
+/* Reads BE16(len) || bytes (minimal: leading byte != 0). */
+static int get_field(const uint8_t *in, size_t inlen, size_t *pos, const uint8_t **f, size_t *flen)
+{
+    if (inlen - *pos < 2)
+        return FASTSIG_ERR_BAD_KEY;
+    size_t len = (size_t)in[*pos] << 8 | in[*pos + 1];
+    *pos += 2;
+    if (len == 0 || inlen - *pos < len || in[*pos] == 0)
+        return FASTSIG_ERR_BAD_KEY;
+    *f = in + *pos;
+    *flen = len;
+    *pos += len;
+    return FASTSIG_OK;
+}
+
+int rw_key_decode_private(rw_key *k, const uint8_t *in, size_t inlen)
+{
+    if (k == NULL || in == NULL)
+        return FASTSIG_ERR_NULL_ARG;
+    if (inlen < 1 + RW_PRF_BYTES || in[0] != 0x01)
+        return FASTSIG_ERR_BAD_KEY;
+    size_t pos = 1 + RW_PRF_BYTES, plen, qlen;
+    const uint8_t *p, *q;
+    int rc = get_field(in, inlen, &pos, &p, &plen);
+    if (rc == FASTSIG_OK)
+        rc = get_field(in, inlen, &pos, &q, &qlen);
+    if (rc == FASTSIG_OK && pos != inlen)
+        rc = FASTSIG_ERR_BAD_KEY;      /* trailing bytes */
+    if (rc != FASTSIG_OK)
+        return rc;
+    return rw_key_set_private(k, NULL, 0, p, plen, q, qlen, in + 1, RW_PRF_BYTES);
+}
+
+/* prf = SHAKE256("FASTSIG-RW-PRF-v1" || BE16(plen) || p || BE16(qlen) || q, 32) */
+static void prf_derive(uint8_t prf[RW_PRF_BYTES], const mpz_t p, const mpz_t q)
+{
+    static const char dom[] = "FASTSIG-RW-PRF-v1";
+    size_t len = 4 + minimal_len(p) + minimal_len(q), pos = 0;
+    uint8_t *buf = malloc(len);
+    rw_shake x;
+    rw_shake_init(&x);
+    rw_shake_absorb(&x, dom, sizeof(dom) - 1);
+    if (buf != NULL) {
+        put_field(buf, &pos, p);
+        put_field(buf, &pos, q);
+        rw_shake_absorb(&x, buf, len);
+        rw_wipe(buf, len);
+        free(buf);
+    }
+    rw_shake_squeeze(&x, prf, RW_PRF_BYTES);
+    rw_shake_wipe(&x);
+}
+
+/* ---- queries ------------------------------------------------------------- */
+
+int rw_key_has_public(const rw_key *k) { return k != NULL && k->bits != 0; }
+int rw_key_has_private(const rw_key *k) { return k != NULL && k->has_priv; }
+unsigned rw_key_bits(const rw_key *k) { return k != NULL ? k->bits : 0; }
+size_t rw_key_nbytes(const rw_key *k) { return k != NULL ? k->nbytes : 0; }
+
+int rw_key_security_bits(const rw_key *k)
+{
+    /* SP 800-57 part 1, table 2 (factoring moduli), interpolated downward */
+    static const struct { unsigned bits; int sec; } t[] = {
+        { 15360, 256 }, { 7680, 192 }, { 3072, 128 }, { 2048, 112 }, { 1024, 80 },
+    };
+    unsigned b = rw_key_bits(k);
+    for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+        if (b >= t[i].bits)
+            return t[i].sec;
+    return 0;
+}
+
+int rw_key_eq(const rw_key *a, const rw_key *b, int check_private)
+{
+    if (a == NULL || b == NULL || a->bits == 0 || b->bits == 0 || mpz_cmp(a->n, b->n) != 0)
+        return 0;
+    if (check_private && a->has_priv && b->has_priv)
+        return mpz_cmp(a->p, b->p) == 0 && mpz_cmp(a->q, b->q) == 0 &&
+               memcmp(a->prf, b->prf, RW_PRF_BYTES) == 0;
+    return 1;
+}

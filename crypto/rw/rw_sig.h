@@ -1,0 +1,21 @@
+/* rw_sig.h - what signing and verification share (internal). */
+#ifndef FASTSIG_RW_SIG_H
+#define FASTSIG_RW_SIG_H
+
+#include "rw/rw_internal.h"
+
+/* Tweak byte T of the "RW" formats. */
+#define RW_T_E 0x01   /* e = -1 */
+#define RW_T_F 0x02   /* f = 2 */
+#define RW_T_R 0x04   /* randomizer bit */
+
+int rw_is_p1363(int format);
+/* q = (f*s^2 - e*h) / n; returns 1 iff the division is exact (s, h: limbs(n)
+ * limbs; q: limbs(n) + 2 limbs). This is the equation e*f*s^2 = h (mod n). */
+int rw_quotient(const rw_key *k, const mp_limb_t *s, const mp_limb_t *h, int e, int f,
+                mp_limb_t *q);
+/* Expanded-form check modulo the per-process secret primes (rw_prob.c). */
+int rw_prob_check(const mp_limb_t *s, const mp_limb_t *kq, const mp_limb_t *n,
+                  const mp_limb_t *h, size_t nn, int e, int f);
+
+#endif

@@ -1,0 +1,119 @@
+/* rw_verify.c - verification of the three formats. All inputs are public:
+ * plain (variable-time) GMP mpn arithmetic. */
+#include <string.h>
+#include "fastsig_err.h"
+#include "rw/rw_msg.h"
+#include "rw/rw_sig.h"
+
+#define MAXL (RW_MAX_BITS / GMP_NUMB_BITS + 1)
+
+/* X = f*s^2 - e*h (2nn + 1 limbs); 0 if that would be negative. */
+static int lhs(const mp_limb_t *s, const mp_limb_t *h, size_t nn, int e, int f, mp_limb_t *X)
+{
+    size_t xn = 2 * nn + 1;
+    mpn_sqr(X, s, (mp_size_t)nn);
+    X[2 * nn] = f == 2 ? mpn_lshift(X, X, (mp_size_t)(2 * nn), 1) : 0;
+    if (e < 0)
+        mpn_add(X, X, (mp_size_t)xn, h, (mp_size_t)nn);
+    else if (mpn_sub(X, X, (mp_size_t)xn, h, (mp_size_t)nn))
+        return 0;
+    return 1;
+}
+
+int rw_quotient(const rw_key *k, const mp_limb_t *s, const mp_limb_t *h, int e, int f,
+                mp_limb_t *q)
+{
+    size_t nn = mpz_size(k->n);
+    mp_limb_t X[2 * MAXL + 1], rem[MAXL];
+    if (!lhs(s, h, nn, e, f, X))
+        return 0;
+    mpn_tdiv_qr(q, rem, 0, X, (mp_size_t)(2 * nn + 1), mpz_limbs_read(k->n), (mp_size_t)nn);
+    return mpn_zero_p(rem, (mp_size_t)nn);
+}
+
+/* s from nbytes big-endian bytes with 0 < s <= (n-1)/2. */
+static int parse_s(const rw_key *k, const uint8_t *in, mp_limb_t *s)
+{
+    size_t nn = mpz_size(k->n);
+    mp_limb_t two_s[MAXL + 1];
+    rw_from_be(s, nn, in, k->nbytes);
+    if (mpn_zero_p(s, (mp_size_t)nn))
+        return 0;
+    two_s[nn] = mpn_lshift(two_s, s, (mp_size_t)nn, 1);
+    return two_s[nn] == 0 && mpn_cmp(two_s, mpz_limbs_read(k->n), (mp_size_t)nn) < 0;
+}
+
+/* IFVP-RW: t = s^2 mod n; F' from t, 2t, n-t, 2(n-t) by the residue rule. */
+static int verify_p1363(const rw_key *k, const mp_limb_t *s, const mp_limb_t *F)
+{
+    size_t nn = mpz_size(k->n);
+    const mp_limb_t *N = mpz_limbs_read(k->n);
+    mp_limb_t X[2 * MAXL], q[MAXL + 2], t[MAXL + 1], c[MAXL + 1];
+    mpn_sqr(X, s, (mp_size_t)nn);
+    mpn_tdiv_qr(q, t, 0, X, (mp_size_t)(2 * nn), N, (mp_size_t)nn);
+    for (int neg = 0; neg < 2; neg++) {
+        if (neg)
+            mpn_sub_n(c, N, t, (mp_size_t)nn);
+        else
+            memcpy(c, t, nn * sizeof(mp_limb_t));
+        c[nn] = 0;
+        if ((c[0] & 15) == 12)
+            ;
+        else if ((c[0] & 7) == 6)
+            c[nn] = mpn_lshift(c, c, (mp_size_t)nn, 1);
+        else
+            continue;
+        return c[nn] == 0 && mpn_cmp(c, F, (mp_size_t)nn) == 0;
+    }
+    return 0;
+}
+
+int rw_verify(const rw_key *k, int format, unsigned flags,
+              const uint8_t *msg, size_t msglen, const uint8_t *sig, size_t siglen)
+{
+    if (k == NULL || sig == NULL || (msg == NULL && msglen != 0))
+        return FASTSIG_ERR_NULL_ARG;
+    size_t need = rw_sig_len(k, format);
+    if (need == 0)
+        return k->bits == 0 ? FASTSIG_ERR_BAD_KEY : FASTSIG_ERR_BAD_PARAM;
+    unsigned allowed = format == RW_FMT_EXPANDED ? RW_VERIFY_PROBABILISTIC
+                       : rw_is_p1363(format) ? RW_SIGN_PREHASHED : 0;
+    if (flags & ~allowed)
+        return FASTSIG_ERR_BAD_PARAM;
+    if (siglen != need)
+        return FASTSIG_ERR_BAD_SIGNATURE;
+
+    size_t nn = mpz_size(k->n), nb = k->nbytes;
+    mp_limb_t s[MAXL], h[MAXL];
+    if (!parse_s(k, sig, s))
+        return FASTSIG_ERR_BAD_SIGNATURE;
+    if (rw_is_p1363(format)) {
+        int rc = rw_emsa2(k, format, flags, msg, msglen, h);
+        if (rc != FASTSIG_OK)
+            return rc;
+        return verify_p1363(k, s, h) ? FASTSIG_OK : FASTSIG_ERR_VERIFY;
+    }
+    uint8_t T = sig[need - 1];
+    if (T & ~(RW_T_E | RW_T_F | RW_T_R))
+        return FASTSIG_ERR_BAD_SIGNATURE;
+    int e = T & RW_T_E ? -1 : 1, f = T & RW_T_F ? 2 : 1;
+    rw_fdh(k, (T & RW_T_R) != 0, msg, msglen, h);
+    if (format == RW_FMT_COMPACT) {
+        mp_limb_t q[MAXL + 2];
+        return rw_quotient(k, s, h, e, f, q) ? FASTSIG_OK : FASTSIG_ERR_VERIFY;
+    }
+    /* expanded: f*s^2 - e*h == kq*n, kq < n */
+    mp_limb_t kq[MAXL];
+    const mp_limb_t *N = mpz_limbs_read(k->n);
+    rw_from_be(kq, nn, sig + nb, nb);
+    if (mpn_cmp(kq, N, (mp_size_t)nn) >= 0)
+        return FASTSIG_ERR_BAD_SIGNATURE;
+    if (flags & RW_VERIFY_PROBABILISTIC)
+        return rw_prob_check(s, kq, N, h, nn, e, f) ? FASTSIG_OK : FASTSIG_ERR_VERIFY;
+    mp_limb_t X[2 * MAXL + 1], Y[2 * MAXL + 1];
+    if (!lhs(s, h, nn, e, f, X))
+        return FASTSIG_ERR_VERIFY;
+    mpn_mul_n(Y, kq, N, (mp_size_t)nn);
+    Y[2 * nn] = 0;
+    return mpn_cmp(X, Y, (mp_size_t)(2 * nn + 1)) == 0 ? FASTSIG_OK : FASTSIG_ERR_VERIFY;
+}

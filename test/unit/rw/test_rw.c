@@ -1,0 +1,597 @@
+/* test_rw.c - Rabin-Williams core: the Crypto++ IEEE 1363 vectors (verify,
+ * byte-exact signing), round trips for every size and format, tampering,
+ * malformed signatures, key validation and encodings, the fault check. */
+#include <stdlib.h>
+#include <string.h>
+#include <gmp.h>
+#include "testutil.h"
+#include "rw_vectors.h"
+#include "fastsig_err.h"
+#include "rw/rw.h"
+#include "rw/rw_internal.h"
+
+/* ---- keys, generated once per run -------------------------------------- */
+
+static int test_rng(void *arg, uint8_t *buf, size_t len)
+{
+    (void)arg;
+    fs_test_random(buf, len);
+    return 1;
+}
+
+static int failing_rng(void *arg, uint8_t *buf, size_t len)
+{
+    (void)arg; (void)buf; (void)len;
+    return 0;
+}
+
+static const unsigned sizes[] = { 2048, 2056, 3072, 4096 };
+#define NSIZES (sizeof(sizes) / sizeof(sizes[0]))
+static rw_key *keys[NSIZES];
+
+static rw_key *key_of(size_t i)
+{
+    if (keys[i] == NULL) {
+        keys[i] = rw_key_new();
+        /* 3072 through bits = 0: the default */
+        int rc = rw_keygen(keys[i], sizes[i] == RW_DEFAULT_BITS ? 0 : sizes[i], test_rng, NULL);
+        CU_ASSERT_EQUAL_FATAL(rc, FASTSIG_OK);
+    }
+    return keys[i];
+}
+
+static const int formats[] = { RW_FMT_COMPACT, RW_FMT_EXPANDED, RW_FMT_P1363_SHA1,
+                               RW_FMT_P1363_SHA256 };
+#define NFORMATS (sizeof(formats) / sizeof(formats[0]))
+
+static uint8_t *sign_alloc(const rw_key *k, int fmt, const uint8_t *m, size_t mlen, size_t *len)
+{
+    CU_ASSERT_EQUAL(rw_sign(k, fmt, 0, m, mlen, NULL, len), FASTSIG_OK);
+    uint8_t *sig = malloc(*len);
+    CU_ASSERT_EQUAL(rw_sign(k, fmt, 0, m, mlen, sig, len), FASTSIG_OK);
+    CU_ASSERT_EQUAL(*len, rw_sig_len(k, fmt));
+    return sig;
+}
+
+static rw_key *key_from_hex(const char *n, const char *p, const char *q)
+{
+    size_t nl, pl, ql;
+    uint8_t *nb = rwv_unhex(n, &nl), *pb = rwv_unhex(p, &pl), *qb = rwv_unhex(q, &ql);
+    rw_key *k = rw_key_new();
+    int rc = rw_key_set_private(k, nb, nl, pb, pl, qb, ql, NULL, 0);
+    CU_ASSERT_EQUAL(rc, FASTSIG_OK);
+    free(nb); free(pb); free(qb);
+    if (rc != FASTSIG_OK) {
+        rw_key_free(k);
+        return NULL;
+    }
+    return k;
+}
+
+/* ---- Crypto++ vectors ---------------------------------------------------- */
+
+/* All 24 stored signatures verify (from the Crypto++ file itself), with
+ * both a private and a public-only key; a flipped message bit fails. */
+static void test_cryptopp_verify(void)
+{
+    rwv_record *r;
+    int n = rwv_load_txt(&r);
+    CU_ASSERT_EQUAL_FATAL(n, 24);
+    for (int i = 0; i < n; i++) {
+        rw_key *k = key_from_hex(r[i].n, r[i].p, r[i].q);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(k);
+        rw_key *pub = rw_key_new();
+        size_t nl, ml, sl;
+        uint8_t *nb = rwv_unhex(r[i].n, &nl), *m = rwv_unhex(r[i].msg, &ml),
+                *s = rwv_unhex(r[i].sig, &sl);
+        CU_ASSERT_EQUAL(rw_key_set_public(pub, nb, nl), FASTSIG_OK);
+        CU_ASSERT_EQUAL(sl, rw_key_nbytes(k));
+        CU_ASSERT_EQUAL(rw_verify(k, RW_FMT_P1363_SHA1, 0, m, ml, s, sl), FASTSIG_OK);
+        CU_ASSERT_EQUAL(rw_verify(pub, RW_FMT_P1363_SHA1, 0, m, ml, s, sl), FASTSIG_OK);
+        CU_ASSERT_EQUAL(rw_verify(pub, RW_FMT_P1363_SHA256, 0, m, ml, s, sl), FASTSIG_ERR_VERIFY);
+        m[0] ^= 1;
+        CU_ASSERT_EQUAL(rw_verify(pub, RW_FMT_P1363_SHA1, 0, m, ml, s, sl), FASTSIG_ERR_VERIFY);
+        free(nb); free(m); free(s);
+        rw_key_free(k);
+        rw_key_free(pub);
+    }
+    rwv_free_txt(r, n);
+}
+
+/* Signing reproduces sig_p1363 byte for byte, with the listed tweaks; the
+ * Crypto++ 5.1 roots in sig_vector verify too. Also through the prehashed
+ * entry point (msg = SHA-1(M)). */
+static void test_cryptopp_sign(void)
+{
+    rwv_derived *d;
+    int n = rwv_load_json(&d);
+    CU_ASSERT_EQUAL_FATAL(n, 24);
+    int distinct = 0;
+    for (int i = 0; i < n; i++) {
+        rw_key *k = key_from_hex(d[i].n, d[i].p, d[i].q);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(k);
+        CU_ASSERT_EQUAL(rw_key_bits(k), (unsigned)d[i].bits);
+        size_t ml, wl, vl, ul, len = 0;
+        uint8_t *m = rwv_unhex(d[i].msg, &ml), *want = rwv_unhex(d[i].sig_p1363, &wl),
+                *vec = rwv_unhex(d[i].sig_vector, &vl), *u = rwv_unhex(d[i].u, &ul);
+        uint8_t *sig = sign_alloc(k, RW_FMT_P1363_SHA1, m, ml, &len);
+        CU_ASSERT_EQUAL(len, wl);
+        CU_ASSERT(memcmp(sig, want, wl) == 0);
+        CU_ASSERT_EQUAL(rw_verify(k, RW_FMT_P1363_SHA1, 0, m, ml, want, wl), FASTSIG_OK);
+        CU_ASSERT_EQUAL(rw_verify(k, RW_FMT_P1363_SHA1, 0, m, ml, vec, vl), FASTSIG_OK);
+        distinct += memcmp(vec, want, wl) != 0;
+        /* CRT coefficient as in the file */
+        uint8_t ubuf[512];
+        size_t ulen = sizeof(ubuf);
+        CU_ASSERT_EQUAL(rw_key_export(k, RW_COMP_U, ubuf, &ulen), FASTSIG_OK);
+        CU_ASSERT(ulen == ul && memcmp(ubuf, u, ul) == 0);
+        /* prehashed: SHA-1(M) given */
+        uint8_t dig[20];
+        extern void rw_sha1(uint8_t out[20], const uint8_t *in, size_t len);
+        rw_sha1(dig, m, ml);
+        len = wl;
+        CU_ASSERT_EQUAL(rw_sign(k, RW_FMT_P1363_SHA1, RW_SIGN_PREHASHED, dig, 20, sig, &len),
+                        FASTSIG_OK);
+        CU_ASSERT(memcmp(sig, want, wl) == 0);
+        CU_ASSERT_EQUAL(rw_verify(k, RW_FMT_P1363_SHA1, RW_SIGN_PREHASHED, dig, 20, sig, len),
+                        FASTSIG_OK);
+        CU_ASSERT_EQUAL(rw_sign(k, RW_FMT_P1363_SHA1, RW_SIGN_PREHASHED, dig, 19, sig, &len),
+                        FASTSIG_ERR_BAD_LENGTH);
+        free(m); free(want); free(vec); free(u); free(sig);
+        rw_key_free(k);
+    }
+    CU_ASSERT_EQUAL(distinct, 12);   /* the header: 12 stored roots are not |principal| */
+    rwv_free_json(d, n);
+}
+
+/* The RW formats on a vector key too (1024 bits is importable). */
+static void test_small_key_rw_formats(void)
+{
+    rwv_derived *d;
+    int n = rwv_load_json(&d);
+    CU_ASSERT_EQUAL_FATAL(n, 24);
+    rw_key *k = key_from_hex(d[0].n, d[0].p, d[0].q);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(k);
+    for (int f = 0; f < 2; f++) {
+        size_t len;
+        uint8_t *sig = sign_alloc(k, formats[f], (const uint8_t *)"abc", 3, &len);
+        CU_ASSERT_EQUAL(rw_verify(k, formats[f], 0, (const uint8_t *)"abc", 3, sig, len),
+                        FASTSIG_OK);
+        free(sig);
+    }
+    rw_key_free(k);
+    rwv_free_json(d, n);
+}
+
+/* ---- round trips ------------------------------------------------------- */
+
+static void test_round_trips(void)
+{
+    uint8_t msg[300];
+    fs_test_random(msg, sizeof(msg));
+    static const size_t lens[] = { 0, 1, 135, 136, 137, 300 };   /* around the SHAKE rate */
+    for (size_t i = 0; i < NSIZES; i++) {
+        rw_key *k = key_of(i);
+        CU_ASSERT_EQUAL(rw_key_bits(k), sizes[i]);
+        CU_ASSERT_EQUAL(rw_key_nbytes(k), sizes[i] / 8);
+        for (size_t f = 0; f < NFORMATS; f++) {
+            for (size_t l = 0; l < sizeof(lens) / sizeof(lens[0]); l++) {
+                size_t len;
+                uint8_t *sig = sign_alloc(k, formats[f], msg, lens[l], &len);
+                CU_ASSERT_EQUAL(rw_verify(k, formats[f], 0, msg, lens[l], sig, len), FASTSIG_OK);
+                if (formats[f] == RW_FMT_EXPANDED)
+                    CU_ASSERT_EQUAL(rw_verify(k, formats[f], RW_VERIFY_PROBABILISTIC, msg,
+                                              lens[l], sig, len), FASTSIG_OK);
+                /* deterministic */
+                size_t len2;
+                uint8_t *again = sign_alloc(k, formats[f], msg, lens[l], &len2);
+                CU_ASSERT(len == len2 && memcmp(sig, again, len) == 0);
+                free(again);
+                free(sig);
+            }
+        }
+    }
+}
+
+/* Over many messages every tweak combination and both randomizer bits
+ * appear, and compact and expanded agree on s and T. */
+static void test_tweaks_cover(void)
+{
+    rw_key *k = key_of(0);
+    unsigned seen = 0;
+    for (int i = 0; i < 64; i++) {
+        uint8_t m[8];
+        memcpy(m, &i, sizeof(i));
+        size_t lc, le;
+        uint8_t *c = sign_alloc(k, RW_FMT_COMPACT, m, sizeof(m), &lc);
+        uint8_t *e = sign_alloc(k, RW_FMT_EXPANDED, m, sizeof(m), &le);
+        size_t nb = rw_key_nbytes(k);
+        CU_ASSERT(memcmp(c, e, nb) == 0 && c[nb] == e[2 * nb]);
+        CU_ASSERT((c[nb] & ~7u) == 0);
+        seen |= 1u << c[nb];
+        free(c);
+        free(e);
+    }
+    CU_ASSERT_EQUAL(seen, 0xffu);
+}
+
+/* ---- tampering and malformed signatures --------------------------------- */
+
+static void expect_reject(const rw_key *k, int fmt, unsigned flags, const uint8_t *m, size_t ml,
+                          const uint8_t *sig, size_t len)
+{
+    int rc = rw_verify(k, fmt, flags, m, ml, sig, len);
+    CU_ASSERT(rc == FASTSIG_ERR_VERIFY || rc == FASTSIG_ERR_BAD_SIGNATURE);
+}
+
+static void test_tamper(void)
+{
+    static const uint8_t msg[] = "tamper with me";
+    for (size_t i = 0; i < NSIZES; i += 3) {   /* 2048 and 4096 */
+        rw_key *k = key_of(i);
+        for (size_t f = 0; f < NFORMATS; f++) {
+            size_t len;
+            uint8_t *sig = sign_alloc(k, formats[f], msg, sizeof(msg), &len);
+            unsigned vflags[2] = { 0, RW_VERIFY_PROBABILISTIC };
+            int nv = formats[f] == RW_FMT_EXPANDED ? 2 : 1;
+            for (int v = 0; v < nv; v++) {
+                /* every byte position (s, k and the tweak byte), one bit each */
+                for (size_t b = 0; b < len; b++) {
+                    uint8_t bit = (uint8_t)(1u << (b % 8));
+                    sig[b] ^= bit;
+                    expect_reject(k, formats[f], vflags[v], msg, sizeof(msg), sig, len);
+                    sig[b] ^= bit;
+                }
+                /* the message */
+                uint8_t m2[sizeof(msg)];
+                memcpy(m2, msg, sizeof(msg));
+                m2[3] ^= 0x10;
+                expect_reject(k, formats[f], vflags[v], m2, sizeof(m2), sig, len);
+                expect_reject(k, formats[f], vflags[v], msg, sizeof(msg) - 1, sig, len);
+                CU_ASSERT_EQUAL(rw_verify(k, formats[f], vflags[v], msg, sizeof(msg), sig, len),
+                                FASTSIG_OK);
+            }
+            free(sig);
+        }
+    }
+}
+
+/* Lengths, trailing bytes, s = 0, s = (n+1)/2, s >= n, k >= n, reserved bits. */
+static void test_malformed(void)
+{
+    rw_key *k = key_of(0);
+    size_t nb = rw_key_nbytes(k);
+    static const uint8_t msg[] = "m";
+    uint8_t nbytes[512];
+    size_t nl = sizeof(nbytes);
+    CU_ASSERT_EQUAL_FATAL(rw_key_export(k, RW_COMP_N, nbytes, &nl), FASTSIG_OK);
+    CU_ASSERT_EQUAL_FATAL(nl, nb);
+    /* (n+1)/2: smallest out-of-range s */
+    mpz_t z;
+    mpz_init(z);
+    mpz_import(z, nb, 1, 1, 1, 0, nbytes);
+    mpz_add_ui(z, z, 1);
+    mpz_tdiv_q_2exp(z, z, 1);
+    uint8_t half[512];
+    rw_mpz_to_be(half, nb, z);
+    mpz_sub_ui(z, z, 1);
+    uint8_t top[512];               /* (n-1)/2: the largest allowed s */
+    rw_mpz_to_be(top, nb, z);
+    mpz_clear(z);
+    for (size_t f = 0; f < NFORMATS; f++) {
+        size_t len;
+        uint8_t *sig = sign_alloc(k, formats[f], msg, 1, &len);
+        uint8_t *big = calloc(1, len + 1);
+        memcpy(big, sig, len);
+        CU_ASSERT_EQUAL(rw_verify(k, formats[f], 0, msg, 1, big, len + 1), FASTSIG_ERR_BAD_SIGNATURE);
+        CU_ASSERT_EQUAL(rw_verify(k, formats[f], 0, msg, 1, sig, len - 1), FASTSIG_ERR_BAD_SIGNATURE);
+        CU_ASSERT_EQUAL(rw_verify(k, formats[f], 0, msg, 1, sig, 0), FASTSIG_ERR_BAD_SIGNATURE);
+        uint8_t *bad = malloc(len);
+        const uint8_t *s_vals[3] = { NULL, half, nbytes };
+        for (int v = 0; v < 3; v++) {
+            memcpy(bad, sig, len);
+            if (s_vals[v] == NULL)
+                memset(bad, 0, nb);
+            else
+                memcpy(bad, s_vals[v], nb);
+            CU_ASSERT_EQUAL(rw_verify(k, formats[f], 0, msg, 1, bad, len), FASTSIG_ERR_BAD_SIGNATURE);
+        }
+        memcpy(bad, sig, len);
+        memcpy(bad, top, nb);     /* in range, wrong */
+        CU_ASSERT_EQUAL(rw_verify(k, formats[f], 0, msg, 1, bad, len), FASTSIG_ERR_VERIFY);
+        if (formats[f] == RW_FMT_EXPANDED) {
+            memcpy(bad, sig, len);
+            memcpy(bad + nb, nbytes, nb);    /* k = n */
+            CU_ASSERT_EQUAL(rw_verify(k, formats[f], 0, msg, 1, bad, len), FASTSIG_ERR_BAD_SIGNATURE);
+            CU_ASSERT_EQUAL(rw_verify(k, formats[f], RW_VERIFY_PROBABILISTIC, msg, 1, bad, len),
+                            FASTSIG_ERR_BAD_SIGNATURE);
+        }
+        if (formats[f] <= RW_FMT_EXPANDED) {
+            for (int b = 3; b < 8; b++) {
+                memcpy(bad, sig, len);
+                bad[len - 1] ^= (uint8_t)(1u << b);
+                CU_ASSERT_EQUAL(rw_verify(k, formats[f], 0, msg, 1, bad, len),
+                                FASTSIG_ERR_BAD_SIGNATURE);
+            }
+        }
+        /* flags that do not belong to the format */
+        unsigned wrong = formats[f] == RW_FMT_EXPANDED ? RW_SIGN_PREHASHED : RW_VERIFY_PROBABILISTIC;
+        CU_ASSERT_EQUAL(rw_verify(k, formats[f], wrong, msg, 1, sig, len), FASTSIG_ERR_BAD_PARAM);
+        /* short output buffer */
+        size_t small = len - 1;
+        CU_ASSERT_EQUAL(rw_sign(k, formats[f], 0, msg, 1, bad, &small), FASTSIG_ERR_BAD_LENGTH);
+        free(bad);
+        free(big);
+        free(sig);
+    }
+    size_t len = 100;
+    uint8_t buf[100];
+    CU_ASSERT_EQUAL(rw_sign(k, 9, 0, msg, 1, buf, &len), FASTSIG_ERR_BAD_PARAM);
+    CU_ASSERT_EQUAL(rw_verify(k, 9, 0, msg, 1, buf, len), FASTSIG_ERR_BAD_PARAM);
+    CU_ASSERT_EQUAL(rw_sign(k, RW_FMT_COMPACT, RW_SIGN_PREHASHED, msg, 1, buf, &len),
+                    FASTSIG_ERR_BAD_PARAM);
+    CU_ASSERT_EQUAL(rw_sig_max_len(2048), 513u);
+}
+
+/* A public-only key verifies but cannot sign. */
+static void test_public_only(void)
+{
+    rw_key *k = key_of(0), *pub = rw_key_new();
+    uint8_t enc[512];
+    size_t el = sizeof(enc), len;
+    CU_ASSERT_EQUAL(rw_key_encode_public(k, enc, &el), FASTSIG_OK);
+    CU_ASSERT_EQUAL(rw_key_decode_public(pub, enc, el), FASTSIG_OK);
+    CU_ASSERT(!rw_key_has_private(pub) && rw_key_has_public(pub));
+    CU_ASSERT(rw_key_eq(k, pub, 1));
+    uint8_t *sig = sign_alloc(k, RW_FMT_COMPACT, enc, 5, &len);
+    CU_ASSERT_EQUAL(rw_verify(pub, RW_FMT_COMPACT, 0, enc, 5, sig, len), FASTSIG_OK);
+    CU_ASSERT_EQUAL(rw_sign(pub, RW_FMT_COMPACT, 0, enc, 5, sig, &len), FASTSIG_ERR_BAD_KEY);
+    el = sizeof(enc);
+    CU_ASSERT_EQUAL(rw_key_encode_private(pub, enc, &el), FASTSIG_ERR_BAD_KEY);
+    CU_ASSERT_EQUAL(rw_key_export(pub, RW_COMP_P, enc, &el), FASTSIG_ERR_BAD_KEY);
+    free(sig);
+    rw_key_free(pub);
+}
+
+/* ---- the fault check ---------------------------------------------------- */
+
+static void test_fault_injection(void)
+{
+    for (size_t f = 0; f < NFORMATS; f++) {
+        rw_key *k = key_of(0);
+        uint8_t sig[600];
+        memset(sig, 0xa5, sizeof(sig));
+        size_t len = sizeof(sig);
+        rw_test_inject_fault = 1;
+        int rc = rw_sign(k, formats[f], 0, (const uint8_t *)"x", 1, sig, &len);
+        rw_test_inject_fault = 0;
+        CU_ASSERT_EQUAL(rc, FASTSIG_ERR_FAULT);
+        int untouched = 1;
+        for (size_t i = 0; i < sizeof(sig); i++)
+            untouched &= sig[i] == 0xa5;
+        CU_ASSERT(untouched);     /* no signature bytes escaped */
+        len = sizeof(sig);
+        CU_ASSERT_EQUAL(rw_sign(k, formats[f], 0, (const uint8_t *)"x", 1, sig, &len), FASTSIG_OK);
+    }
+}
+
+/* ---- keys: generation, validation, encodings ---------------------------- */
+
+static void test_keygen_params(void)
+{
+    rw_key *k = rw_key_new();
+    CU_ASSERT_EQUAL(rw_keygen(k, 2047, test_rng, NULL), FASTSIG_ERR_BAD_PARAM);
+    CU_ASSERT_EQUAL(rw_keygen(k, 1024, test_rng, NULL), FASTSIG_ERR_BAD_PARAM);
+    CU_ASSERT_EQUAL(rw_keygen(k, RW_MAX_BITS + 8, test_rng, NULL), FASTSIG_ERR_BAD_PARAM);
+    CU_ASSERT_EQUAL(rw_keygen(k, 2048, failing_rng, NULL), FASTSIG_ERR_RNG);
+    CU_ASSERT_EQUAL(rw_keygen(k, 2048, NULL, NULL), FASTSIG_ERR_NULL_ARG);
+    CU_ASSERT(!rw_key_has_public(k));
+    rw_key_free(k);
+    for (size_t i = 0; i < NSIZES; i++) {
+        rw_key *g = key_of(i);
+        CU_ASSERT_EQUAL(rw_key_check(g), FASTSIG_OK);
+        uint8_t p[1024], q[1024];
+        size_t pl = sizeof(p), ql = sizeof(q);
+        CU_ASSERT_EQUAL(rw_key_export(g, RW_COMP_P, p, &pl), FASTSIG_OK);
+        CU_ASSERT_EQUAL(rw_key_export(g, RW_COMP_Q, q, &ql), FASTSIG_OK);
+        CU_ASSERT_EQUAL(p[pl - 1] & 7, 3);
+        CU_ASSERT_EQUAL(q[ql - 1] & 7, 7);
+        CU_ASSERT_EQUAL(pl * 8, sizes[i] / 2 + (sizes[i] / 2 % 8 ? 8 - sizes[i] / 2 % 8 : 0));
+        CU_ASSERT(p[0] >= 0xc0 || sizes[i] / 2 % 8 != 0);   /* top two bits set */
+    }
+    CU_ASSERT_EQUAL(rw_key_security_bits(key_of(0)), 112);
+    CU_ASSERT_EQUAL(rw_key_security_bits(key_of(2)), 128);
+}
+
+static int set_priv(rw_key *k, const mpz_t p, const mpz_t q)
+{
+    uint8_t pb[1024], qb[1024];
+    size_t pl = (rw_bitlen(p) + 7) / 8, ql = (rw_bitlen(q) + 7) / 8;
+    rw_mpz_to_be(pb, pl, p);
+    rw_mpz_to_be(qb, ql, q);
+    return rw_key_set_private(k, NULL, 0, pb, pl, qb, ql, NULL, 0);
+}
+
+/* A composite c = a*b = residue (mod 8) of `bits` bits (a = 1 mod 8, b
+ * prime of the residue) such that c * other has exactly nbits bits. */
+static void make_composite(mpz_t c, unsigned residue, unsigned bits, const mpz_t other,
+                           unsigned nbits, gmp_randstate_t rs)
+{
+    mpz_t a, b, n;
+    mpz_inits(a, b, n, NULL);
+    do {
+        mpz_t *f[2] = { &a, &b };
+        for (int i = 0; i < 2; i++) {
+            do {
+                mpz_urandomb(*f[i], rs, bits / 2);
+                mpz_setbit(*f[i], bits / 2 - 1);
+                mpz_setbit(*f[i], bits / 2 - 2);
+                mpz_nextprime(*f[i], *f[i]);
+            } while (mpz_fdiv_ui(*f[i], 8) != (i == 0 ? 1 : residue));
+        }
+        mpz_mul(c, a, b);
+        mpz_mul(n, c, other);
+    } while (rw_bitlen(n) != nbits);
+    mpz_clears(a, b, n, NULL);
+}
+
+static void test_key_validation(void)
+{
+    rw_key *g = key_of(0), *k = rw_key_new();
+    CU_ASSERT_EQUAL(set_priv(k, g->p, g->q), FASTSIG_OK);
+    CU_ASSERT(rw_key_eq(k, g, 0));
+    CU_ASSERT(!rw_key_eq(k, g, 1));   /* prf derived, not the generated one */
+    CU_ASSERT_EQUAL(set_priv(k, g->p, g->p), FASTSIG_ERR_BAD_KEY);   /* p = q */
+    CU_ASSERT_EQUAL(set_priv(k, g->q, g->p), FASTSIG_ERR_BAD_KEY);   /* p = 7, q = 3 mod 8 */
+    /* composite factors with every other property right */
+    gmp_randstate_t rs;
+    gmp_randinit_default(rs);
+    mpz_t c;
+    mpz_init(c);
+    make_composite(c, 3, 1024, g->q, 2048, rs);
+    CU_ASSERT_EQUAL(set_priv(k, c, g->q), FASTSIG_ERR_BAD_KEY);
+    make_composite(c, 7, 1024, g->p, 2048, rs);
+    CU_ASSERT_EQUAL(set_priv(k, g->p, c), FASTSIG_ERR_BAD_KEY);
+    CU_ASSERT(rw_key_eq(k, g, 0));   /* failed imports left k unchanged */
+    /* an n that is not p*q; a prf of the wrong length */
+    uint8_t nb[256], pb[128], qb[128], prf[31] = { 0 };
+    size_t nl = sizeof(nb), pl = sizeof(pb), ql = sizeof(qb);
+    rw_key_export(g, RW_COMP_N, nb, &nl);
+    rw_key_export(g, RW_COMP_P, pb, &pl);
+    rw_key_export(g, RW_COMP_Q, qb, &ql);
+    CU_ASSERT_EQUAL(rw_key_set_private(k, nb, nl, pb, pl, qb, ql, NULL, 0), FASTSIG_OK);
+    nb[nl - 1] ^= 8;
+    CU_ASSERT_EQUAL(rw_key_set_private(k, nb, nl, pb, pl, qb, ql, NULL, 0), FASTSIG_ERR_BAD_KEY);
+    nb[nl - 1] ^= 8;
+    CU_ASSERT_EQUAL(rw_key_set_private(k, NULL, 0, pb, pl, qb, ql, prf, 31), FASTSIG_ERR_BAD_LENGTH);
+    /* public keys: n+1 (even), n+4 (= 1 mod 8), p^2 (square), 3n (small factor), short */
+    rw_key *pub = rw_key_new();
+    mpz_t n, b;
+    mpz_inits(n, b, NULL);
+    mpz_import(n, nl, 1, 1, 1, 0, nb);
+    uint8_t tb[256];
+    for (int i = 0; i < 4; i++) {
+        if (i < 2) {
+            mpz_add_ui(b, n, i == 0 ? 1 : 4);
+        } else if (i == 2) {
+            mpz_mul(b, g->p, g->p);       /* a square (squares are 1 mod 8) */
+        } else {
+            mpz_mul_ui(b, n, 3);          /* 3 n: has the factor 3 */
+        }
+        size_t bl = (rw_bitlen(b) + 7) / 8;
+        rw_mpz_to_be(tb, bl, b);
+        CU_ASSERT_EQUAL(rw_key_set_public(pub, tb, bl), FASTSIG_ERR_BAD_KEY);
+    }
+    CU_ASSERT_EQUAL(rw_key_set_public(pub, nb, 120), FASTSIG_ERR_BAD_KEY);   /* 960 bits */
+    CU_ASSERT_EQUAL(rw_key_set_public(pub, nb, nl), FASTSIG_OK);
+    mpz_clears(n, b, c, NULL);
+    gmp_randclear(rs);
+    rw_key_free(pub);
+    rw_key_free(k);
+}
+
+static void test_encodings(void)
+{
+    for (size_t i = 0; i < NSIZES; i++) {
+        rw_key *g = key_of(i), *k = rw_key_new();
+        size_t len = 0;
+        CU_ASSERT_EQUAL(rw_key_encode_private(g, NULL, &len), FASTSIG_OK);
+        uint8_t *enc = malloc(len + 1);
+        CU_ASSERT_EQUAL(rw_key_encode_private(g, enc, &len), FASTSIG_OK);
+        CU_ASSERT_EQUAL(enc[0], 1);
+        CU_ASSERT_EQUAL(rw_key_decode_private(k, enc, len), FASTSIG_OK);
+        CU_ASSERT(rw_key_eq(k, g, 1));
+        /* same signatures from the decoded key */
+        size_t l1, l2;
+        uint8_t *s1 = sign_alloc(g, RW_FMT_COMPACT, enc, 10, &l1);
+        uint8_t *s2 = sign_alloc(k, RW_FMT_COMPACT, enc, 10, &l2);
+        CU_ASSERT(l1 == l2 && memcmp(s1, s2, l1) == 0);
+        free(s1); free(s2);
+        /* dup */
+        rw_key *d = rw_key_dup(g);
+        CU_ASSERT(rw_key_eq(d, g, 1));
+        rw_key_free(d);
+        /* trailing byte, truncation, bad version, leading zero in p */
+        enc[len] = 0;
+        CU_ASSERT_EQUAL(rw_key_decode_private(k, enc, len + 1), FASTSIG_ERR_BAD_KEY);
+        CU_ASSERT_EQUAL(rw_key_decode_private(k, enc, len - 1), FASTSIG_ERR_BAD_KEY);
+        CU_ASSERT_EQUAL(rw_key_decode_private(k, enc, 10), FASTSIG_ERR_BAD_KEY);
+        enc[0] = 2;
+        CU_ASSERT_EQUAL(rw_key_decode_private(k, enc, len), FASTSIG_ERR_BAD_KEY);
+        enc[0] = 1;
+        enc[35] = 0;
+        CU_ASSERT_EQUAL(rw_key_decode_private(k, enc, len), FASTSIG_ERR_BAD_KEY);
+        free(enc);
+        /* public */
+        len = 0;
+        CU_ASSERT_EQUAL(rw_key_encode_public(g, NULL, &len), FASTSIG_OK);
+        CU_ASSERT_EQUAL(len, sizes[i] / 8);
+        uint8_t *pub = calloc(1, len + 1);
+        CU_ASSERT_EQUAL(rw_key_encode_public(g, pub + 1, &len), FASTSIG_OK);
+        CU_ASSERT_EQUAL(rw_key_decode_public(k, pub + 1, len), FASTSIG_OK);
+        CU_ASSERT_EQUAL(rw_key_decode_public(k, pub, len + 1), FASTSIG_ERR_BAD_KEY); /* leading 0 */
+        size_t small = len - 1;
+        CU_ASSERT_EQUAL(rw_key_encode_public(g, pub, &small), FASTSIG_ERR_BAD_LENGTH);
+        free(pub);
+        /* components: all exportable, re-import gives the same key */
+        static const int comps[] = { RW_COMP_N, RW_COMP_P, RW_COMP_Q, RW_COMP_U, RW_COMP_DP,
+                                     RW_COMP_DQ, RW_COMP_PRF };
+        uint8_t *c[7];
+        size_t cl[7];
+        for (int j = 0; j < 7; j++) {
+            CU_ASSERT_EQUAL(rw_key_export(g, comps[j], NULL, &cl[j]), FASTSIG_OK);
+            c[j] = malloc(cl[j]);
+            CU_ASSERT_EQUAL(rw_key_export(g, comps[j], c[j], &cl[j]), FASTSIG_OK);
+        }
+        CU_ASSERT_EQUAL(rw_key_set_private(k, c[0], cl[0], c[1], cl[1], c[2], cl[2], c[6], cl[6]),
+                        FASTSIG_OK);
+        CU_ASSERT(rw_key_eq(k, g, 1));
+        CU_ASSERT_EQUAL(rw_key_export(g, 99, c[0], &cl[0]), FASTSIG_ERR_BAD_PARAM);
+        for (int j = 0; j < 7; j++)
+            free(c[j]);
+        rw_key_free(k);
+    }
+}
+
+static void test_cleanup(void)
+{
+    for (size_t i = 0; i < NSIZES; i++) {
+        rw_key_free(keys[i]);
+        keys[i] = NULL;
+    }
+    rw_key_free(NULL);
+}
+
+static const fs_test vector_tests[] = {
+    { "Crypto++ vectors verify", test_cryptopp_verify },
+    { "Crypto++ vectors sign byte-exact (|principal|)", test_cryptopp_sign },
+    { "RW formats on a 1024-bit vector key", test_small_key_rw_formats },
+    { NULL, NULL },
+};
+static const fs_test sig_tests[] = {
+    { "keygen sizes and parameters", test_keygen_params },
+    { "round trips: every size and format", test_round_trips },
+    { "all tweaks and randomizer bits occur", test_tweaks_cover },
+    { "tampering is rejected", test_tamper },
+    { "malformed signatures", test_malformed },
+    { "public-only keys", test_public_only },
+    { "fault check withholds the signature", test_fault_injection },
+    { NULL, NULL },
+};
+static const fs_test key_tests[] = {
+    { "key validation at import", test_key_validation },
+    { "encodings and components", test_encodings },
+    { "cleanup", test_cleanup },
+    { NULL, NULL },
+};
+static const fs_suite suites[] = {
+    { "rw-vectors", vector_tests },
+    { "rw-sign-verify", sig_tests },
+    { "rw-keys", key_tests },
+    { NULL, NULL },
+};
+
+int main(void)
+{
+    return fs_cu_main(suites);
+}
