@@ -87,7 +87,7 @@ static void run_parts(const fs_hash_params *p, const fs_hash_keyed *k, const par
         return;
     }
     uint8_t buf[SCRATCH];
-    size_t chunk = SCRATCH / (per ? per : 1);
+    size_t chunk = SCRATCH / (per ? per : 1), used = 0;
     for (size_t base = 0; base < lanes; base += chunk) {
         size_t cnt = lanes - base < chunk ? lanes - base : chunk;
         for (size_t l = 0; l < cnt; l++) {
@@ -101,8 +101,9 @@ static void run_parts(const fs_hash_params *p, const fs_hash_keyed *k, const par
         }
         fs_lanes_run(p->family, &k->mid, k->done, buf, per, per, out + base * p->n, p->n, p->n,
                      cnt);
+        used = cnt * per > used ? cnt * per : used;
     }
-    explicit_bzero(buf, chunk * per < SCRATCH ? chunk * per : SCRATCH);
+    explicit_bzero(buf, used);
 }
 
 /* Hash(toByte(domain, pad) || parts...) with an empty key. */

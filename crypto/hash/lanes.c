@@ -163,44 +163,56 @@ static void compress(const family *fm, const lane_kernel *k, void *st,
 /* Scatters a canonical state into lane l of a transposed one, and back. */
 static void put_lane(const family *fm, unsigned N, void *st, unsigned l, const fs_hash_state *s)
 {
-    for (unsigned i = 0; i < fm->words; i++)
-        memcpy((uint8_t *)st + (i * N + l) * fm->wordsize, (const uint8_t *)s + i * fm->wordsize,
-               fm->wordsize);
+    if (fm->wordsize == 4)
+        for (unsigned i = 0; i < 8; i++)
+            ((uint32_t *)st)[i * N + l] = s->w32[i];
+    else
+        for (unsigned i = 0; i < fm->words; i++)
+            ((uint64_t *)st)[i * N + l] = s->w64[i];
 }
 
 static void get_lane(const family *fm, unsigned N, const void *st, unsigned l, fs_hash_state *s)
 {
-    for (unsigned i = 0; i < fm->words; i++)
-        memcpy((uint8_t *)s + i * fm->wordsize, (const uint8_t *)st + (i * N + l) * fm->wordsize,
-               fm->wordsize);
+    if (fm->wordsize == 4)
+        for (unsigned i = 0; i < 8; i++)
+            s->w32[i] = ((const uint32_t *)st)[i * N + l];
+    else
+        for (unsigned i = 0; i < fm->words; i++)
+            s->w64[i] = ((const uint64_t *)st)[i * N + l];
 }
 
-/* The first n digest bytes of a final state: big-endian words for SHA-2,
- * little-endian for Keccak (n <= rate, so one squeeze block). */
-static void output(const family *fm, const fs_hash_state *s, uint8_t *out, size_t n)
+/* The first n digest bytes of lane l of a final transposed state:
+ * big-endian words for SHA-2, little-endian for Keccak (n <= rate). */
+static void output(const family *fm, unsigned N, const void *st, unsigned l, uint8_t *out,
+                   size_t n)
 {
-    for (size_t i = 0; i < n; i++) {
-        size_t w = i / fm->wordsize, b = i % fm->wordsize;
-        uint64_t v = fm->wordsize == 4 ? s->w32[w] : s->w64[w];
-        out[i] = (uint8_t)(fm->lenbytes ? v >> (8 * (fm->wordsize - 1 - b)) : v >> (8 * b));
+    uint8_t b[8 * 25];
+    size_t words = (n + fm->wordsize - 1) / fm->wordsize;
+    for (size_t w = 0; w < words; w++) {
+        if (fm->wordsize == 4) {
+            uint32_t v = __builtin_bswap32(((const uint32_t *)st)[w * N + l]);
+            memcpy(b + 4 * w, &v, 4);
+        } else {
+            uint64_t v = ((const uint64_t *)st)[w * N + l];
+            v = fm->lenbytes ? __builtin_bswap64(v) : v; /* Keccak words are little-endian */
+            memcpy(b + 8 * w, &v, 8);
+        }
     }
+    memcpy(out, b, n);
 }
 
-/* Pads the rem tail bytes of a message of total bytes; returns its blocks. */
-static size_t pad_tail(const family *fm, uint8_t *tail, const uint8_t *src, size_t rem,
-                       uint64_t total)
+/* The padding that follows rem message bytes of a message of total bytes,
+ * as whole blocks with zeros where the message bytes go; returns the count. */
+static size_t pad_template(const family *fm, uint8_t *tail, size_t rem, uint64_t total)
 {
-    size_t nb = 1;
-    memset(tail, 0, 2 * fm->block);
-    memcpy(tail, src, rem);
+    size_t nb = (fm->lenbytes && rem + 1 + fm->lenbytes > fm->block) ? 2 : 1;
+    memset(tail, 0, nb * fm->block);
     if (fm->lenbytes == 0) {
         tail[rem] ^= FS_SHAKE_DS;
         tail[fm->block - 1] ^= 0x80;
         return 1;
     }
     tail[rem] = 0x80;
-    if (rem + 1 + fm->lenbytes > fm->block)
-        nb = 2;
     uint64_t bits = total * 8;
     for (unsigned i = 0; i < 8; i++)
         tail[nb * fm->block - 1 - i] = (uint8_t)(bits >> (8 * i));
@@ -219,18 +231,21 @@ void fs_lanes_absorb(fs_hash_family f, fs_hash_state *st, const uint8_t *data, s
     }
     compress(fm, k, ts, in, nblocks);
     get_lane(fm, k->lanes, ts, 0, st);
-    explicit_bzero(ts, sizeof(ts));
+    explicit_bzero(ts, (size_t)fm->words * fm->wordsize * k->lanes);
 }
 
 void fs_lanes_run(fs_hash_family f, const fs_hash_state *mid, uint64_t done, const uint8_t *in,
                   size_t stride, size_t len, uint8_t *out, size_t ostride, size_t n, size_t lanes)
 {
     const family *fm = ready(f);
-    fs_hash_state iv, fin;
+    fs_hash_state iv;
     _Alignas(64) uint64_t ts[25 * MAX_KERNEL_LANES];
     _Alignas(64) uint8_t tail[MAX_KERNEL_LANES][2 * MAX_BLOCK];
+    _Alignas(64) uint8_t tmpl[2 * MAX_BLOCK];
     const uint8_t *ptr[MAX_KERNEL_LANES];
-    size_t nfull = len / fm->block, rem = len % fm->block, ntail = 0;
+    size_t nfull = len / fm->block, rem = len % fm->block;
+    size_t ntail = pad_template(fm, tmpl, rem, done + len), tbytes = ntail * fm->block;
+    unsigned wiped_lanes = 0;
     if (mid == NULL) {
         fs_lanes_iv(f, &iv);
         mid = &iv;
@@ -243,19 +258,29 @@ void fs_lanes_run(fs_hash_family f, const fs_hash_state *mid, uint64_t done, con
             ptr[l] = in + (base + (l < used ? l : 0)) * stride;
         }
         compress(fm, k, ts, ptr, nfull);
+        /* the tail blocks: message bytes over the shared padding (the
+         * padding alone when the message ends on a block boundary) */
         for (unsigned l = 0; l < N; l++) {
-            if (l < used)
-                ntail = pad_tail(fm, tail[l], ptr[l] + nfull * fm->block, rem, done + len);
+            if (rem == 0) {
+                ptr[l] = tmpl;
+                continue;
+            }
+            if (l < used) {
+                memcpy(tail[l], tmpl, tbytes);
+                memcpy(tail[l], ptr[l] + nfull * fm->block, rem);
+            }
             ptr[l] = tail[l < used ? l : 0];
         }
         compress(fm, k, ts, ptr, ntail);
-        for (unsigned l = 0; l < used; l++) {
-            get_lane(fm, N, ts, l, &fin);
-            output(fm, &fin, out + (base + l) * ostride, n);
-        }
+        for (unsigned l = 0; l < used; l++)
+            output(fm, N, ts, l, out + (base + l) * ostride, n);
         base += used;
+        if (N > wiped_lanes)
+            wiped_lanes = N;
     }
-    explicit_bzero(ts, sizeof(ts));
-    explicit_bzero(tail, sizeof(tail));
-    explicit_bzero(&fin, sizeof(fin));
+    /* inputs may be secret (WOTS+ chains): wipe what was used */
+    explicit_bzero(ts, (size_t)fm->words * fm->wordsize * wiped_lanes);
+    if (rem)
+        for (unsigned l = 0; l < wiped_lanes; l++)
+            explicit_bzero(tail[l], tbytes);
 }

@@ -1,0 +1,234 @@
+/* bench_hash.c - the hash engine: ns per compression (or permutation) of
+ * every kernel this CPU path allows, and of whole batches through hash.h,
+ * beside OpenSSL's bulk rate measured in the same run (interleaved):
+ *   SHA-256 / SHA-512: EVP over 16 KiB buffers, per compression;
+ *   Keccak: EVP SHAKE128 over 168-byte blocks, per permutation;
+ *   WOTS+ chain steps: EVP one-shot calls, as a one-at-a-time signer does.
+ * An "iteration" of every row is one compression (permutation, chain step):
+ * each run function makes iters / per_call calls, so bench_compare's ns per
+ * iteration is ns per compression and speedup = OpenSSL time / ours. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <openssl/evp.h>
+#include "bench.h"
+#include "cpu.h"
+#include "hash/hash.h"
+#include "hash/keccak.h"
+#include "hash/sha256.h"
+#include "hash/sha512.h"
+
+#define CALLS(iters, per) (((iters) + (per)-1) / (per))
+
+/* ---- OpenSSL baselines ---- */
+struct evp_job {
+    const EVP_MD *md;
+    EVP_MD_CTX *ctx;
+    const uint8_t *buf;
+    size_t len, per_call, calls; /* units per call; calls per digest (chain rows) */
+};
+
+static void run_evp(void *arg, size_t iters)
+{
+    struct evp_job *j = arg;
+    uint8_t out[64];
+    int xof = EVP_MD_get_flags(j->md) & EVP_MD_FLAG_XOF;
+    for (size_t i = 0, n = CALLS(iters, j->per_call) * j->calls; i < n; i++) {
+        EVP_DigestInit_ex(j->ctx, j->md, NULL);
+        EVP_DigestUpdate(j->ctx, j->buf, j->len);
+        if (xof)
+            EVP_DigestFinalXOF(j->ctx, out, 32);
+        else
+            EVP_DigestFinal_ex(j->ctx, out, NULL);
+    }
+}
+
+/* ---- our kernels ---- */
+struct kernel_job {
+    void (*sha256)(uint32_t *, const uint8_t *const[], size_t);
+    void (*sha512)(uint64_t *, const uint8_t *const[], size_t);
+    void (*perm)(uint64_t *);
+    unsigned lanes;
+    size_t nblocks;
+    uint64_t st[25 * 16];
+    const uint8_t *in[16];
+};
+
+static void run_kernel(void *arg, size_t iters)
+{
+    struct kernel_job *j = arg;
+    size_t n = CALLS(iters, j->lanes * j->nblocks);
+    for (size_t i = 0; i < n; i++) {
+        if (j->sha256)
+            j->sha256((uint32_t *)j->st, j->in, j->nblocks);
+        else if (j->sha512)
+            j->sha512(j->st, j->in, j->nblocks);
+        else
+            j->perm(j->st);
+    }
+}
+
+/* ---- batches through hash.h ---- */
+struct batch_job {
+    fs_hash_params p;
+    fs_hash_seeds seeds;
+    size_t lanes, msglen, per_call;
+    uint8_t *in, *out, *adrs;
+    uint32_t *steps;
+};
+
+static void run_many(void *arg, size_t iters)
+{
+    struct batch_job *j = arg;
+    for (size_t i = 0, n = CALLS(iters, j->per_call); i < n; i++)
+        fs_hash_many(&j->p, j->out, j->in, j->msglen, j->lanes);
+}
+
+static void run_chains(void *arg, size_t iters)
+{
+    struct batch_job *j = arg;
+    for (size_t i = 0, n = CALLS(iters, j->per_call); i < n; i++)
+        fs_hash_chains(&j->seeds, j->out, j->in, j->adrs, NULL, j->steps, j->lanes);
+}
+
+static uint8_t *filled(size_t len)
+{
+    uint8_t *p = malloc(len);
+    for (size_t i = 0; i < len; i++)
+        p[i] = (uint8_t)(i * 167 + 13);
+    return p;
+}
+
+static int usable(unsigned cpu, unsigned lanes)
+{
+    /* asm kernels the path allows, and the one-lane portable kernel */
+    return cpu ? (cpu & fs_cpu_features()) == cpu : lanes == 1;
+}
+
+static void kernel_rows(uint8_t *data, struct evp_job *sha256, struct evp_job *sha512,
+                        struct evp_job *shake)
+{
+    struct kernel_job j;
+    char variant[64];
+    for (const fs_sha256_kernel *k = fs_sha256_kernels; k->name; k++) {
+        if (!usable(k->cpu, k->lanes))
+            continue;
+        memset(&j, 0, sizeof(j));
+        j.sha256 = k->compress;
+        j.lanes = k->lanes;
+        j.nblocks = 2; /* the F shape: short messages, state in and out per call */
+        for (unsigned l = 0; l < 16; l++)
+            j.in[l] = data + 128 * l;
+        snprintf(variant, sizeof(variant), "%s 2blk", k->name);
+        bench_spec s = { "sha256-compress", variant, "ns", "SHA-256 16KiB", 0 };
+        bench_compare(&s, run_kernel, &j, run_evp, sha256);
+    }
+    for (const fs_sha512_kernel *k = fs_sha512_kernels; k->name; k++) {
+        if (!usable(k->cpu, k->lanes))
+            continue;
+        memset(&j, 0, sizeof(j));
+        j.sha512 = k->compress;
+        j.lanes = k->lanes;
+        j.nblocks = 2;
+        for (unsigned l = 0; l < 16; l++)
+            j.in[l] = data + 256 * l;
+        snprintf(variant, sizeof(variant), "%s 2blk", k->name);
+        bench_spec s = { "sha512-compress", variant, "ns", "SHA-512 16KiB", 0 };
+        bench_compare(&s, run_kernel, &j, run_evp, sha512);
+    }
+    for (const fs_keccak_kernel *k = fs_keccak_kernels; k->name; k++) {
+        if (!usable(k->cpu, k->lanes))
+            continue;
+        memset(&j, 0, sizeof(j));
+        j.perm = k->perm;
+        j.lanes = k->lanes;
+        j.nblocks = 1;
+        bench_spec s = { "keccak-f1600", k->name, "ns", "SHAKE128 168B", 0 };
+        bench_compare(&s, run_kernel, &j, run_evp, shake);
+    }
+}
+
+static void batch_rows(struct evp_job *sha256)
+{
+    static const size_t lanes[] = { 1, 2, 4, 8, 16, 32 };
+    char variant[64];
+    for (size_t i = 0; i < sizeof(lanes) / sizeof(lanes[0]); i++) {
+        /* 64-byte messages: two compressions each with the padding block */
+        struct batch_job j = { .p = { FS_HASH_SHA256, 32, 32 }, .lanes = lanes[i], .msglen = 64,
+                               .per_call = 2 * lanes[i], .in = filled(64 * lanes[i]),
+                               .out = malloc(32 * lanes[i]) };
+        snprintf(variant, sizeof(variant), "x%zu %s", lanes[i],
+                 fs_hash_kernel_name(FS_HASH_SHA256));
+        bench_spec s = { "sha256-many 64B", variant, "ns", "SHA-256 16KiB", 0 };
+        bench_compare(&s, run_many, &j, run_evp, sha256);
+        free(j.in);
+        free(j.out);
+    }
+}
+
+/* 67 WOTS+ chains of 15 steps (a w=16 public key), per chain step, beside
+ * three EVP one-shot calls on 96-byte inputs (PRF, PRF, F) per step. */
+static void chain_rows(void)
+{
+    static const struct {
+        fs_hash_params p;
+        const char *name, *md;
+    } rows[] = {
+        { { FS_HASH_SHA256, 32, 32 }, "SHA2 n=32", "SHA256" },
+        { { FS_HASH_SHAKE128, 32, 32 }, "SHAKE128 n=32", "SHAKE128" },
+        { { FS_HASH_SHA512, 64, 64 }, "SHA2 n=64", "SHA512" },
+    };
+    enum { CHAINS = 67, STEPS = 15 };
+    char variant[64];
+    for (size_t r = 0; r < sizeof(rows) / sizeof(rows[0]); r++) {
+        const fs_hash_params *p = &rows[r].p;
+        uint8_t *seed = filled(p->n), *msg = filled(p->pad + 2 * p->n);
+        struct batch_job j = { .p = *p, .lanes = CHAINS, .per_call = CHAINS * STEPS,
+                               .in = filled(CHAINS * p->n), .out = malloc(CHAINS * p->n),
+                               .adrs = filled(CHAINS * 32),
+                               .steps = malloc(CHAINS * sizeof(uint32_t)) };
+        for (size_t c = 0; c < CHAINS; c++)
+            j.steps[c] = STEPS;
+        fs_hash_seeds_init(&j.seeds, p, seed, NULL);
+        EVP_MD *md = EVP_MD_fetch(bench_libctx(), rows[r].md, "provider=default");
+        struct evp_job base = { md, EVP_MD_CTX_new(), msg, p->pad + 2 * p->n, 1, 3 };
+        snprintf(variant, sizeof(variant), "%s %s", rows[r].name, fs_hash_kernel_name(p->family));
+        bench_spec s = { "wots-chain-step", variant, "ns", "3 EVP calls", 0 };
+        bench_compare(&s, run_chains, &j, run_evp, &base);
+        EVP_MD_CTX_free(base.ctx);
+        EVP_MD_free(md);
+        fs_hash_seeds_clear(&j.seeds);
+        free(seed);
+        free(msg);
+        free(j.in);
+        free(j.out);
+        free(j.adrs);
+        free(j.steps);
+    }
+}
+
+static void bench_hash(void)
+{
+    OSSL_LIB_CTX *lc = bench_libctx();
+    EVP_MD *sha256 = EVP_MD_fetch(lc, "SHA256", "provider=default");
+    EVP_MD *sha512 = EVP_MD_fetch(lc, "SHA512", "provider=default");
+    EVP_MD *shake = EVP_MD_fetch(lc, "SHAKE128", "provider=default");
+    uint8_t *data = filled(16 * 1024 + 256 * 16);
+    /* 16 KiB is 257 SHA-256 and 129 SHA-512 compressions with the padding;
+     * 97 SHAKE128 blocks of 168 bytes are 98 permutations. */
+    struct evp_job b256 = { sha256, EVP_MD_CTX_new(), data, 16384, 257, 1 };
+    struct evp_job b512 = { sha512, EVP_MD_CTX_new(), data, 16384, 129, 1 };
+    struct evp_job bshake = { shake, EVP_MD_CTX_new(), data, 97 * 168, 98, 1 };
+    kernel_rows(data, &b256, &b512, &bshake);
+    batch_rows(&b256);
+    chain_rows();
+    EVP_MD_CTX_free(b256.ctx);
+    EVP_MD_CTX_free(b512.ctx);
+    EVP_MD_CTX_free(bshake.ctx);
+    EVP_MD_free(sha256);
+    EVP_MD_free(sha512);
+    EVP_MD_free(shake);
+    free(data);
+}
+
+BENCH_GROUP(hash, bench_hash)
