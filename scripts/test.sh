@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # test.sh - install what is missing, build, and run every test suite:
 #   1. the release build: unit, evp and cli suites (meson test)
-#   2. an ASan+UBSan build: the unit and evp suites again
+#   2. the unit suite again once per forced CPU path (FASTSIG_CPU, crypto/cpu.h)
+#   3. an ASan+UBSan build: the unit and evp suites again
 # Ends with the summary line "fastsig: N passed, N failed".
 # FASTSIG_SOAK=1 adds the long soak tests (see README).
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
@@ -39,6 +40,9 @@ run_suites() { # DIR LABEL [meson test args]
 echo "== build (release)"
 fs_build "$BUILD"
 run_suites "$BUILD" "tests (release build)"
+for cpu in portable shani avx2 avx512; do
+    FASTSIG_CPU=$cpu run_suites "$BUILD" "unit tests (FASTSIG_CPU=$cpu)" --suite unit
+done
 
 echo "== build (ASan+UBSan)"
 fs_build "$ROOT/build-asan" -Dbuildtype=debugoptimized -Db_sanitize=address,undefined \
