@@ -70,6 +70,17 @@ int sf_create(char *out, const char *name, unsigned tag, uint64_t max, uint64_t 
     return fastsig_state_create(out, id, max, next, 0);
 }
 
+fastsig_state *sf_open(const char *path, unsigned tag, int *rc)
+{
+    uint8_t id[FASTSIG_STATE_KEY_ID_LEN];
+    fastsig_state *st = NULL;
+    sf_key(id, tag);
+    int r = fastsig_state_open(path, id, &st);
+    if (rc != NULL)
+        *rc = r;
+    return st;
+}
+
 uint64_t sf_file_next(const char *path, unsigned tag)
 {
     uint8_t id[FASTSIG_STATE_KEY_ID_LEN];

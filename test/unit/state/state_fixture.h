@@ -17,6 +17,8 @@ char *sf_path(char *out, const char *name);
 void sf_key(uint8_t id[FASTSIG_STATE_KEY_ID_LEN], unsigned tag);
 /* Creates <scratch>/<name> for key `tag` (removing an old one), path to out. */
 int sf_create(char *out, const char *name, unsigned tag, uint64_t max, uint64_t next);
+/* Opens the state of key `tag`; *rc (if non-NULL) gets the result. */
+fastsig_state *sf_open(const char *path, unsigned tag, int *rc);
 /* The file's `next` as peek sees it (UINT64_MAX on error). */
 uint64_t sf_file_next(const char *path, unsigned tag);
 

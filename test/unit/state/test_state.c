@@ -20,20 +20,11 @@
 
 #define TWO(e) (UINT64_C(1) << (e))
 
-static fastsig_state *open_tag(const char *path, unsigned tag, int *rc)
-{
-    uint8_t id[FASTSIG_STATE_KEY_ID_LEN];
-    fastsig_state *st = NULL;
-    sf_key(id, tag);
-    *rc = fastsig_state_open(path, id, &st);
-    return st;
-}
-
 /* Opens, asserting success. */
 static fastsig_state *must_open(const char *path, unsigned tag)
 {
     int rc;
-    fastsig_state *st = open_tag(path, tag, &rc);
+    fastsig_state *st = sf_open(path, tag, &rc);
     CU_ASSERT_EQUAL(rc, FASTSIG_OK);
     return st;
 }
@@ -216,7 +207,7 @@ static int take_in_child(void *arg)
 {
     int rc;
     uint64_t idx = UINT64_MAX;
-    fastsig_state *st = open_tag(arg, 6, &rc);
+    fastsig_state *st = sf_open(arg, 6, &rc);
     if (rc == FASTSIG_OK)
         rc = fastsig_state_take(st, &idx);
     fastsig_state_close(st);
@@ -320,15 +311,15 @@ static void test_missing_and_wrong_key(void)
     uint8_t id[FASTSIG_STATE_KEY_ID_LEN];
     int rc;
     sf_key(id, 9);
-    fastsig_state *st = open_tag(sf_path(path, "absent.state"), 9, &rc);
+    fastsig_state *st = sf_open(sf_path(path, "absent.state"), 9, &rc);
     CU_ASSERT(st == NULL && rc == FASTSIG_ERR_STATE_MISSING);
     CU_ASSERT_EQUAL(fastsig_state_peek(path, id, NULL, NULL, NULL), FASTSIG_ERR_STATE_MISSING);
     CU_ASSERT_EQUAL_FATAL(sf_create(path, "other.state", 10, 100, 0), FASTSIG_OK);
-    st = open_tag(path, 9, &rc);
+    st = sf_open(path, 9, &rc);
     CU_ASSERT(st == NULL && rc == FASTSIG_ERR_STATE_WRONG_KEY);
     CU_ASSERT_EQUAL(fastsig_state_peek(path, id, NULL, NULL, NULL),
                     FASTSIG_ERR_STATE_WRONG_KEY);
-    st = open_tag(sf_dir(), 9, &rc); /* a directory */
+    st = sf_open(sf_dir(), 9, &rc); /* a directory */
     CU_ASSERT(st == NULL && rc == FASTSIG_ERR_STATE_IO);
     CU_ASSERT_EQUAL(fastsig_state_open(path, id, NULL), FASTSIG_ERR_NULL_ARG);
 
@@ -362,7 +353,7 @@ static int refused(const char *path, const uint8_t *img, size_t len, int want)
     sf_key(id, 11);
     if (sf_write_file(path, img, len) != 0)
         return 0;
-    fastsig_state *st = open_tag(path, 11, &rc);
+    fastsig_state *st = sf_open(path, 11, &rc);
     bad |= st != NULL || rc != want;
     bad |= fastsig_state_peek(path, id, &idx, NULL, NULL) != want || idx != 12345;
     fastsig_state_close(st);
@@ -465,7 +456,7 @@ static int open_for_signing(void *arg)
     uint64_t next = 0;
     uint8_t id[FASTSIG_STATE_KEY_ID_LEN];
     sf_key(id, 12);
-    fastsig_state *st = open_tag(arg, 12, &rc);
+    fastsig_state *st = sf_open(arg, 12, &rc);
     fastsig_state_close(st);
     if (rc != FASTSIG_ERR_STATE_IO || st != NULL)
         return 1;
@@ -530,7 +521,7 @@ static void test_io_failures_hand_out_nothing(void)
         idx = 777777;
         if (faults[f].op == FS_STATE_IO_OPEN) { /* open fails: a clear error */
             int rc;
-            CU_ASSERT(open_tag(path, 13, &rc) == NULL && rc == FASTSIG_ERR_STATE_IO);
+            CU_ASSERT(sf_open(path, 13, &rc) == NULL && rc == FASTSIG_ERR_STATE_IO);
         } else {
             CU_ASSERT_EQUAL(fastsig_state_take(st, &idx), FASTSIG_ERR_STATE_IO);
             CU_ASSERT_EQUAL(errno, faults[f].err);

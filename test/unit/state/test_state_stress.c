@@ -35,14 +35,6 @@ static size_t repeats(uint64_t *v, size_t n)
     return r;
 }
 
-static fastsig_state *open_tag(const char *path, unsigned tag)
-{
-    uint8_t id[FASTSIG_STATE_KEY_ID_LEN];
-    fastsig_state *st = NULL;
-    sf_key(id, tag);
-    return fastsig_state_open(path, id, &st) == FASTSIG_OK ? st : NULL;
-}
-
 /* Reads 8-byte indices from fd until EOF into v (capacity cap); returns n. */
 static size_t collect(int fd, uint64_t *v, size_t cap)
 {
@@ -82,7 +74,7 @@ static int signer(const char *path, unsigned tag, uint64_t batch, int takes, int
     fastsig_state *st = NULL;
     for (int i = 0; i < takes; i++) {
         uint64_t idx;
-        if (st == NULL && ((st = open_tag(path, tag)) == NULL ||
+        if (st == NULL && ((st = sf_open(path, tag, NULL)) == NULL ||
                            fastsig_state_set_batch(st, batch) != FASTSIG_OK))
             return 3;
         if (fastsig_state_take(st, &idx) != FASTSIG_OK)
@@ -144,7 +136,7 @@ struct thread_job {
 static void *thread_signer(void *arg)
 {
     struct thread_job *j = arg;
-    fastsig_state *st = j->shared ? j->shared : open_tag(j->path, 22);
+    fastsig_state *st = j->shared ? j->shared : sf_open(j->path, 22, NULL);
     if (st == NULL || (j->shared == NULL && fastsig_state_set_batch(st, 3) != FASTSIG_OK)) {
         j->failures = PER_THREAD;
         return NULL;
@@ -163,7 +155,7 @@ static void run_threads(int shared)
     struct thread_job jobs[NTHREAD];
     pthread_t th[NTHREAD];
     CU_ASSERT_EQUAL_FATAL(sf_create(path, "threads.state", 22, 1u << 20, 0), FASTSIG_OK);
-    fastsig_state *st = shared ? open_tag(path, 22) : NULL;
+    fastsig_state *st = shared ? sf_open(path, 22, NULL) : NULL;
     if (shared) {
         CU_ASSERT_FATAL(st != NULL);
         fastsig_state_set_batch(st, 5);
@@ -206,7 +198,7 @@ static void test_forked_children_re_reserve(void)
     pid_t pids[NFORK];
     static uint64_t got[(NFORK + 1) * PER_FORK + 2];
     CU_ASSERT_EQUAL_FATAL(sf_create(path, "fork.state", 23, 1u << 20, 0), FASTSIG_OK);
-    fastsig_state *st = open_tag(path, 23);
+    fastsig_state *st = sf_open(path, 23, NULL);
     CU_ASSERT_FATAL(st != NULL);
     fastsig_state_set_batch(st, 8);
     uint64_t first, count, idx;
@@ -257,16 +249,22 @@ static int log_index(int fd, uint64_t idx)
     return write(fd, &idx, sizeof(idx)) == (ssize_t)sizeof(idx) && fdatasync(fd) == 0 ? 0 : -1;
 }
 
+/* Even runs are killed at a blind instant after fork() (often while the
+ * child opens or reserves), odd runs at a random instant after the child's
+ * first logged signature, so that every run of the test surely exercises
+ * both. */
+
 /* Child: signs forever in sessions of a few signatures (each session a fresh
- * handle that gives its tail back) until it is killed. */
-static void endless_signer(const char *path, const char *log, uint64_t seed)
+ * handle that gives its tail back) until it is killed. Writes a byte to
+ * `ready` once its first index is logged. */
+static void endless_signer(const char *path, const char *log, uint64_t seed, int ready)
 {
     int fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
     if (fd < 0)
         _exit(2);
     for (;;) {
         seed = seed * 6364136223846793005u + 1442695040888963407u;
-        fastsig_state *st = open_tag(path, 24);
+        fastsig_state *st = sf_open(path, 24, NULL);
         if (st == NULL || fastsig_state_set_batch(st, 1 + (seed >> 33) % 8) != FASTSIG_OK)
             _exit(3);
         for (uint64_t i = 0, n = 1 + (seed >> 40) % 20; i < n; i++) {
@@ -275,6 +273,12 @@ static void endless_signer(const char *path, const char *log, uint64_t seed)
                 _exit(4);
             if (log_index(fd, idx) != 0)
                 _exit(5);
+            if (ready >= 0) {
+                if (write(ready, "", 1) != 1)
+                    _exit(7);
+                close(ready);
+                ready = -1;
+            }
         }
         if (fastsig_state_close(st) != FASTSIG_OK)
             _exit(6);
@@ -303,28 +307,39 @@ static void read_log(const char *log, uint64_t **v, size_t *n, size_t *cap)
 static void test_sigkill_never_repeats(void)
 {
     char path[PATH_MAX], log[PATH_MAX + 32];
-    int kills = sf_soak() ? 400 : 80, not_killed = 0;
+    int kills = sf_soak() ? 1000 : 80, not_killed = 0, signed_runs = 0;
     uint64_t *v = NULL;
     size_t n = 0, cap = 0;
     CU_ASSERT_EQUAL_FATAL(sf_create(path, "kill.state", 24, 1u << 24, 0), FASTSIG_OK);
     for (int k = 0; k < kills; k++) {
         snprintf(log, sizeof(log), "%s/kill-%d.log", sf_dir(), k);
         uint64_t r = fs_test_rand64();
+        int ready[2];
+        CU_ASSERT_FATAL(pipe(ready) == 0);
         fflush(NULL);
         pid_t pid = fork();
         CU_ASSERT_FATAL(pid >= 0);
-        if (pid == 0)
-            endless_signer(path, log, r);
+        if (pid == 0) {
+            close(ready[0]);
+            endless_signer(path, log, r, ready[1]);
+        }
+        close(ready[1]);
+        char c;
+        if (k % 2) /* odd runs: the instant counts from the first signature */
+            signed_runs += read(ready[0], &c, 1) == 1;
         struct timespec d = { 0, (long)(r % 15000) * 1000 }; /* 0..15 ms */
         nanosleep(&d, NULL);
         kill(pid, SIGKILL);
         int status;
         waitpid(pid, &status, 0);
+        close(ready[0]); /* only now: an early close would SIGPIPE the child */
+        if (!(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL))
+            fprintf(stderr, "(run %d: status %#x instead of SIGKILL)\n", k, status);
         not_killed += !(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
         read_log(log, &v, &n, &cap);
     }
     /* then sign normally: still distinct from everything before */
-    fastsig_state *st = open_tag(path, 24);
+    fastsig_state *st = sf_open(path, 24, NULL);
     CU_ASSERT_FATAL(st != NULL);
     for (int i = 0; i < 50; i++) {
         uint64_t idx;
@@ -336,7 +351,8 @@ static void test_sigkill_never_repeats(void)
     CU_ASSERT_EQUAL(fastsig_state_close(st), FASTSIG_OK);
     uint64_t spent = sf_file_next(path, 24);
     CU_ASSERT_EQUAL(not_killed, 0);
-    CU_ASSERT(n > (size_t)kills); /* the children did sign */
+    CU_ASSERT_EQUAL(signed_runs, kills / 2); /* half the children surely signed */
+    CU_ASSERT(n >= (size_t)signed_runs + 50);
     CU_ASSERT_EQUAL(repeats(v, n), 0);
     CU_ASSERT(spent != UINT64_MAX && spent > v[n - 1]);
     fprintf(stderr, "(%d kills: %zu indices signed, %llu spent, %llu burnt)\n", kills, n,
