@@ -1,7 +1,10 @@
-/* keccak_x4_avx2.S - Keccak-f[1600] on 4 interleaved states (AVX2).
+/* keccak_x4_avx2.S - Keccak-f[1600] on 4 interleaved states (AVX2), and
+ * the SHAKE absorb loop around it.
  *
- * C prototype (crypto/hash/keccak.h):
+ * C prototypes (crypto/hash/keccak.h):
  *   void fs_keccakf1600_x4_avx2(uint64_t st[25 * 4]);
+ *   void fs_keccak_absorb_x4_avx2(uint64_t st[25 * 4], const uint8_t *const in[4],
+ *                                 size_t nblocks, size_t rate);
  * Word i of lane l is st[i*4 + l], so word i of all 4 lanes is one ymm.
  * 16 ymm registers cannot hold the 25-word state, so each round reads one
  * copy of the state from memory and writes the next: st and an 800-byte
@@ -9,8 +12,12 @@
  * Per round: the column parities C (ymm0..4), then D = C[x-1] ^ rol(C[x+1],1)
  * (ymm5..9); then, output row by row, theta+rho+pi gather the row's five
  * words B (ymm0..4) and chi/iota write them out. ymm10/11 are scratch,
- * ymm12 the round constant. Leaf function; st needs no alignment.
- * Portable twin: fs_keccakf1600_x4_portable. */
+ * ymm12 the round constant.
+ * absorb: for each of nblocks blocks, xors the next `rate` bytes of every
+ * lane (rate 136 or 168, read little-endian, gathered with the lane pointers
+ * as vpgatherqq indices) into st and permutes. rate 0 permutes nblocks times.
+ * Leaf functions with their own aligned frame; nothing needs alignment.
+ * Portable twins: fs_keccakf1600_x4_portable and fs_keccak_absorb_blocks. */
 
 	.text
 
@@ -63,14 +70,50 @@
 	.globl	fs_keccakf1600_x4_avx2
 	.hidden	fs_keccakf1600_x4_avx2
 	.type	fs_keccakf1600_x4_avx2, @function
-	.hidden	fs_keccak_rc
 	.p2align 5
 fs_keccakf1600_x4_avx2:
+	movl	$1, %edx
+	xorl	%ecx, %ecx
+	jmp	.Labsorb4
+	.size	fs_keccakf1600_x4_avx2, .-fs_keccakf1600_x4_avx2
+
+/* word \w of every lane's block at (%r8 + in[l]) ^= into st */
+.macro GATHERXOR w
+	vpcmpeqq	%ymm14, %ymm14, %ymm14
+	vpgatherqq	%ymm14, 8*\w(%r8,%ymm13,1), %ymm15
+	vpxor		32*\w(%rdi), %ymm15, %ymm15
+	vmovdqu		%ymm15, 32*\w(%rdi)
+.endm
+
+	.globl	fs_keccak_absorb_x4_avx2
+	.hidden	fs_keccak_absorb_x4_avx2
+	.type	fs_keccak_absorb_x4_avx2, @function
+	.hidden	fs_keccak_rc
+	.p2align 5
+fs_keccak_absorb_x4_avx2:
+.Labsorb4:
+	testq	%rdx, %rdx
+	jz	4f
 	pushq	%rbp
 	movq	%rsp, %rbp
 	subq	$800, %rsp
 	andq	$-32, %rsp
-	movq	%rdi, %rsi		/* read from st ... */
+	movq	%rsi, %r9		/* lane pointers */
+	movq	%rdx, %r10		/* blocks left */
+	movq	%rcx, %r11		/* rate */
+	xorl	%r8d, %r8d		/* offset of the block in every lane */
+2:	testq	%r11, %r11
+	jz	3f
+	vmovdqu	(%r9), %ymm13
+	.irp	w, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16
+	GATHERXOR \w
+	.endr
+	cmpq	$136, %r11
+	je	3f
+	.irp	w, 17,18,19,20
+	GATHERXOR \w
+	.endr
+3:	movq	%rdi, %rsi		/* read from st ... */
 	movq	%rsp, %rdx		/* ... write to the stack copy */
 	leaq	fs_keccak_rc(%rip), %rax
 	leaq	24*8(%rax), %rcx
@@ -126,11 +169,14 @@ fs_keccakf1600_x4_avx2:
 	addq	$8, %rax
 	cmpq	%rcx, %rax
 	jne	1b
+	addq	%r11, %r8
+	decq	%r10
+	jnz	2b
 
 	movq	%rbp, %rsp
 	popq	%rbp
 	vzeroupper
-	ret
-	.size	fs_keccakf1600_x4_avx2, .-fs_keccakf1600_x4_avx2
+4:	ret
+	.size	fs_keccak_absorb_x4_avx2, .-fs_keccak_absorb_x4_avx2
 
 	.section .note.GNU-stack,"",@progbits

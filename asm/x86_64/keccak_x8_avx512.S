@@ -1,14 +1,21 @@
-/* keccak_x8_avx512.S - Keccak-f[1600] on 8 interleaved states (AVX-512F).
+/* keccak_x8_avx512.S - Keccak-f[1600] on 8 interleaved states (AVX-512F),
+ * and the SHAKE absorb loop around it.
  *
- * C prototype (crypto/hash/keccak.h):
+ * C prototypes (crypto/hash/keccak.h):
  *   void fs_keccakf1600_x8_avx512(uint64_t st[25 * 8]);
+ *   void fs_keccak_absorb_x8_avx512(uint64_t st[25 * 8], const uint8_t *const in[8],
+ *                                   size_t nblocks, size_t rate);
  * Word i of lane l is st[i*8 + l], so word i of all 8 lanes is one zmm:
  * the whole state lives in zmm0..zmm24 (zmm i = word i = A[i%5][i/5]).
  * zmm25..29 hold the theta column parities, zmm30/31 are scratch.
  * Theta and chi are vpternlogq, rho is vprolq, pi is the order of the rho
  * moves (one 24-long cycle, done in place), iota xors a broadcast constant.
- * Leaf function, no stack; st needs no alignment. Its portable twin is
- * fs_keccakf1600_x8_portable. */
+ * absorb: for each of nblocks blocks, xors the next `rate` bytes of every
+ * lane (rate 136 or 168, read little-endian, gathered with the lane pointers
+ * as vpgatherqq indices) into the state and permutes; the state stays in
+ * registers between blocks. rate 0 permutes nblocks times.
+ * Leaf functions, no stack; nothing needs alignment. Portable twins:
+ * fs_keccakf1600_x8_portable and fs_keccak_absorb_blocks over it. */
 
 	.text
 
@@ -40,16 +47,66 @@
 	vpternlogq	$0xd2, %zmm26, %zmm25, \a4
 .endm
 
+/* word \w of every lane's block at (%r8 + in[l]) ^= into zmm\w; zmm\t scratch */
+.macro GATHERXOR w, t
+	kmovw		%r9d, %k1
+	vpgatherqq	8*\w(%r8,%zmm25,1), %zmm\t{%k1}
+	vpxorq		%zmm\t, %zmm\w, %zmm\w
+.endm
+
 	.globl	fs_keccakf1600_x8_avx512
 	.hidden	fs_keccakf1600_x8_avx512
 	.type	fs_keccakf1600_x8_avx512, @function
-	.hidden	fs_keccak_rc
 	.p2align 5
 fs_keccakf1600_x8_avx512:
+	movl	$1, %edx
+	xorl	%ecx, %ecx
+	jmp	.Labsorb8
+	.size	fs_keccakf1600_x8_avx512, .-fs_keccakf1600_x8_avx512
+
+	.globl	fs_keccak_absorb_x8_avx512
+	.hidden	fs_keccak_absorb_x8_avx512
+	.type	fs_keccak_absorb_x8_avx512, @function
+	.hidden	fs_keccak_rc
+	.p2align 5
+fs_keccak_absorb_x8_avx512:
+.Labsorb8:
+	testq	%rdx, %rdx
+	jz	4f
+	movq	%rdx, %r10		/* blocks left */
+	movq	%rcx, %r11		/* rate */
+	xorl	%r8d, %r8d		/* offset of the block in every lane */
+	movl	$0xffff, %r9d		/* gather mask */
 	.irp	i, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24
 	vmovdqu64	64*\i(%rdi), %zmm\i
 	.endr
-	leaq	fs_keccak_rc(%rip), %rax
+2:	testq	%r11, %r11
+	jz	3f
+	vmovdqu64	(%rsi), %zmm25
+	GATHERXOR 0, 26
+	GATHERXOR 1, 27
+	GATHERXOR 2, 28
+	GATHERXOR 3, 29
+	GATHERXOR 4, 30
+	GATHERXOR 5, 31
+	GATHERXOR 6, 26
+	GATHERXOR 7, 27
+	GATHERXOR 8, 28
+	GATHERXOR 9, 29
+	GATHERXOR 10, 30
+	GATHERXOR 11, 31
+	GATHERXOR 12, 26
+	GATHERXOR 13, 27
+	GATHERXOR 14, 28
+	GATHERXOR 15, 29
+	GATHERXOR 16, 30
+	cmpq	$136, %r11
+	je	3f
+	GATHERXOR 17, 31
+	GATHERXOR 18, 26
+	GATHERXOR 19, 27
+	GATHERXOR 20, 28
+3:	leaq	fs_keccak_rc(%rip), %rax
 	leaq	24*8(%rax), %rcx
 	.p2align 5
 1:
@@ -102,12 +159,15 @@ fs_keccakf1600_x8_avx512:
 	addq	$8, %rax
 	cmpq	%rcx, %rax
 	jne	1b
+	addq	%r11, %r8
+	decq	%r10
+	jnz	2b
 
 	.irp	i, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24
 	vmovdqu64	%zmm\i, 64*\i(%rdi)
 	.endr
 	vzeroupper
-	ret
-	.size	fs_keccakf1600_x8_avx512, .-fs_keccakf1600_x8_avx512
+4:	ret
+	.size	fs_keccak_absorb_x8_avx512, .-fs_keccak_absorb_x8_avx512
 
 	.section .note.GNU-stack,"",@progbits

@@ -71,12 +71,12 @@ void fs_keccakf1600_x8_portable(uint64_t st[25 * 8])
 }
 
 const fs_keccak_kernel fs_keccak_kernels[] = {
-    { "portable-x1", fs_keccakf1600, 1, 0 },
-    { "portable-x4", fs_keccakf1600_x4_portable, 4, 0 },
-    { "portable-x8", fs_keccakf1600_x8_portable, 8, 0 },
+    { "portable-x1", fs_keccakf1600, NULL, 1, 0 },
+    { "portable-x4", fs_keccakf1600_x4_portable, NULL, 4, 0 },
+    { "portable-x8", fs_keccakf1600_x8_portable, NULL, 8, 0 },
 #if defined(FASTSIG_HAVE_ASM)
-    { "avx2-x4", fs_keccakf1600_x4_avx2, 4, FS_CPU_AVX2 },
-    { "avx512-x8", fs_keccakf1600_x8_avx512, 8, FS_CPU_AVX512 },
+    { "avx2-x4", fs_keccakf1600_x4_avx2, fs_keccak_absorb_x4_avx2, 4, FS_CPU_AVX2 },
+    { "avx512-x8", fs_keccakf1600_x8_avx512, fs_keccak_absorb_x8_avx512, 8, FS_CPU_AVX512 },
 #endif
-    { NULL, NULL, 0, 0 },
+    { NULL, NULL, NULL, 0, 0 },
 };

@@ -14,6 +14,13 @@
  *   fs_keccakf1600_x8_portable(st[25*8])     portable twin of the AVX-512 one
  *   fs_keccakf1600_x4_avx2(st[25*4])         asm, needs FS_CPU_AVX2
  *   fs_keccakf1600_x8_avx512(st[25*8])       asm, needs FS_CPU_AVX512
+ * Absorb kernels (asm) xor whole blocks into the state and permute, keeping
+ * the state in registers; fs_keccak_absorb_blocks uses them when it can:
+ *   fs_keccak_absorb_x4_avx2(st[25*4], in[4], nblocks, rate)
+ *   fs_keccak_absorb_x8_avx512(st[25*8], in[8], nblocks, rate)
+ * for every block b < nblocks and lane l: xor in[l][rate*b .. rate*b+rate)
+ * (little-endian words) into lane l, then permute. rate is 136 or 168, or 0
+ * to permute nblocks times without input. All N pointers must be readable.
  * The asm ones exist only when FASTSIG_HAVE_ASM is defined. */
 #ifndef FASTSIG_KECCAK_H
 #define FASTSIG_KECCAK_H
@@ -40,15 +47,23 @@ void fs_keccakf1600_x8_portable(uint64_t st[25 * 8]);
 /* Any lane count n >= 1 (st[i*n + l]). */
 void fs_keccakf1600_xn_portable(uint64_t *st, unsigned n);
 
+typedef void fs_keccak_absorb_fn(uint64_t *st, const uint8_t *const in[], size_t nblocks,
+                                 size_t rate);
+
 #if defined(FASTSIG_HAVE_ASM)
 void fs_keccakf1600_x4_avx2(uint64_t st[25 * 4]);
 void fs_keccakf1600_x8_avx512(uint64_t st[25 * 8]);
+void fs_keccak_absorb_x4_avx2(uint64_t st[25 * 4], const uint8_t *const in[4], size_t nblocks,
+                              size_t rate);
+void fs_keccak_absorb_x8_avx512(uint64_t st[25 * 8], const uint8_t *const in[8], size_t nblocks,
+                                size_t rate);
 #endif
 
 /* A permutation kernel and its lane count (the interleave stride). */
 typedef struct {
     const char *name;       /* "portable-x1", "avx512-x8", ... */
     fs_keccak_perm_fn *perm;
+    fs_keccak_absorb_fn *absorb; /* NULL: absorb in C around perm */
     unsigned lanes;
     unsigned cpu;           /* FS_CPU_* bits it needs (0 for portable) */
 } fs_keccak_kernel;
@@ -58,8 +73,10 @@ typedef struct {
 extern const fs_keccak_kernel fs_keccak_kernels[];
 
 /* Sponge helpers over kernel k. `used` lanes (1..k->lanes) carry messages:
- * in[l] / out[l] for l < used; the remaining lanes of st are permuted along
- * but never read or written here. Every lane's message has the same length.
+ * in[l] / out[l] for l < used; the remaining lanes of st are left in an
+ * unspecified state. Every lane's message has the same length. rate is the
+ * block size in bytes, at most FS_SHAKE128_RATE (the asm absorb kernels are
+ * used for FS_SHAKE128_RATE and FS_SHAKE256_RATE).
  * A sponge call squeezes once: out bytes start at the beginning of the block
  * that the last absorb produced.
  *

@@ -20,14 +20,16 @@ static void xor_bytes(uint64_t *st, unsigned n, unsigned l, const uint8_t *src, 
         st[(i / 8) * n + l] ^= (uint64_t)src[i] << (8 * (i % 8));
 }
 
-static void xor_byte(uint64_t *st, unsigned n, unsigned l, size_t pos, uint8_t v)
-{
-    st[(pos / 8) * n + l] ^= (uint64_t)v << (8 * (pos % 8));
-}
-
 void fs_keccak_absorb_blocks(const fs_keccak_kernel *k, uint64_t *st, unsigned rate,
                              const uint8_t *const in[], unsigned used, size_t len)
 {
+    if (k->absorb != NULL && (rate == FS_SHAKE128_RATE || rate == FS_SHAKE256_RATE)) {
+        const uint8_t *ptr[FS_KECCAK_MAX_LANES];
+        for (unsigned l = 0; l < k->lanes; l++)
+            ptr[l] = in[l < used ? l : 0];
+        k->absorb(st, ptr, len / rate, rate);
+        return;
+    }
     for (size_t off = 0; off + rate <= len; off += rate) {
         for (unsigned l = 0; l < used; l++)
             xor_bytes(st, k->lanes, l, in[l] + off, rate);
@@ -38,14 +40,18 @@ void fs_keccak_absorb_blocks(const fs_keccak_kernel *k, uint64_t *st, unsigned r
 void fs_keccak_absorb_final(const fs_keccak_kernel *k, uint64_t *st, unsigned rate,
                             const uint8_t *const in[], unsigned used, size_t len, uint8_t ds)
 {
+    uint8_t tail[FS_KECCAK_MAX_LANES][FS_SHAKE128_RATE];
+    const uint8_t *ptr[FS_KECCAK_MAX_LANES];
     size_t full = len - len % rate;
     fs_keccak_absorb_blocks(k, st, rate, in, used, full);
     for (unsigned l = 0; l < used; l++) {
-        xor_bytes(st, k->lanes, l, in[l] + full, len - full);
-        xor_byte(st, k->lanes, l, len - full, ds);
-        xor_byte(st, k->lanes, l, rate - 1, 0x80);
+        memset(tail[l], 0, rate);
+        memcpy(tail[l], in[l] + full, len - full);
+        tail[l][len - full] ^= ds;
+        tail[l][rate - 1] ^= 0x80;
+        ptr[l] = tail[l];
     }
-    k->perm(st);
+    fs_keccak_absorb_blocks(k, st, rate, ptr, used, rate);
 }
 
 void fs_keccak_squeeze(const fs_keccak_kernel *k, uint64_t *st, unsigned rate,

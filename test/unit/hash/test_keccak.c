@@ -69,6 +69,64 @@ static void test_perm_kernels(void)
     }
 }
 
+/* The portable kernel with k's lane count (its twin). */
+static const fs_keccak_kernel *twin_of(const fs_keccak_kernel *k)
+{
+    for (const fs_keccak_kernel *t = fs_keccak_kernels; t->name; t++)
+        if (t->cpu == 0 && t->lanes == k->lanes)
+            return t;
+    return NULL;
+}
+
+/* Absorb kernels (xor whole blocks, permute, repeat) vs the C absorb loop
+ * around the portable twin: rates 136, 168 and 0, 0..3 blocks, lanes at
+ * different odd addresses, random and all-zero/all-ones data. */
+static void test_absorb_kernels(void)
+{
+    enum { MAXB = 3 };
+    static uint8_t blocks[FS_KECCAK_MAX_LANES][MAXB * FS_SHAKE128_RATE + 8];
+    uint64_t st[25 * FS_KECCAK_MAX_LANES], want[25 * FS_KECCAK_MAX_LANES];
+    const uint8_t *in[FS_KECCAK_MAX_LANES];
+    static const unsigned rates[] = { FS_SHAKE128_RATE, FS_SHAKE256_RATE, 0 };
+    int runs = 0;
+    for (const fs_keccak_kernel *k = fs_keccak_kernels; k->name; k++) {
+        if (k->absorb == NULL || !usable(k))
+            continue;
+        const fs_keccak_kernel *tw = twin_of(k);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(tw);
+        size_t sbytes = 25 * 8 * (size_t)k->lanes;
+        for (unsigned l = 0; l < k->lanes; l++)
+            in[l] = blocks[l] + (l * 5 + 1) % 8;
+        for (int r = 0; r < 60; r++) {
+            unsigned rate = rates[r % 3];
+            size_t nb = (size_t)(r / 3) % (MAXB + 1);
+            if (r < 6) { /* edge data first */
+                memset(st, r & 1 ? 0xff : 0, sbytes);
+                memset(blocks, r & 1 ? 0xff : 0, sizeof(blocks));
+            } else {
+                fs_test_random((uint8_t *)st, sbytes);
+                fs_test_random(&blocks[0][0], sizeof(blocks));
+            }
+            memcpy(want, st, sbytes);
+            if (rate == 0)
+                for (size_t b = 0; b < nb; b++)
+                    tw->perm(want);
+            else
+                fs_keccak_absorb_blocks(tw, want, rate, in, k->lanes, nb * rate);
+            k->absorb(st, in, nb, rate);
+            if (memcmp(st, want, sbytes) != 0) {
+                fprintf(stderr, "absorb kernel %s differs: rate %u, %zu blocks\n", k->name, rate,
+                        nb);
+                CU_FAIL("absorb kernel differs from its twin");
+                break;
+            }
+            runs++;
+        }
+    }
+    if (runs == 0)
+        printf("\n  note: no absorb kernel usable here\n");
+}
+
 /* Keccak-f[1600] on the all-zero state: the first output words of the
  * Keccak team's known answer. */
 static void test_perm_known_answer(void)
@@ -168,6 +226,7 @@ int main(void)
     static const fs_test tests[] = {
         { "permutation known answer", test_perm_known_answer },
         { "kernels vs portable twins", test_perm_kernels },
+        { "absorb kernels vs C absorb", test_absorb_kernels },
         { "SHAKE128 lanes vs OpenSSL", test_shake128_lanes },
         { "SHAKE256 lanes vs OpenSSL", test_shake256_lanes },
         { "single message and midstate", test_shake_single_and_midstate },
