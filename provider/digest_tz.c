@@ -3,6 +3,7 @@
 #include <openssl/core_names.h>
 #include <openssl/params.h>
 #include "prov.h"
+#include "fastsig/provider.h"
 #include "tz/tz.h"
 #include "fastsig_err.h"
 
@@ -34,11 +35,13 @@ static void *tz_dupctx(void *vctx)
     return dst;
 }
 
+static int tz_set_ctx_params(void *vctx, const OSSL_PARAM params[]);
+
 static int tz_dinit(void *vctx, const OSSL_PARAM params[])
 {
     FS_TZ_CTX *c = vctx;
     tz_init(&c->tz);
-    return 1;
+    return tz_set_ctx_params(c, params);
 }
 
 static int tz_dupdate(void *vctx, const unsigned char *in, size_t inl)
@@ -103,6 +106,69 @@ static int tz_get_params(OSSL_PARAM params[])
     return 1;
 }
 
+/* Homomorphic use: "tz-prefix" (settable) continues from a prior digest
+ * H(a), so that hashing b afterwards gives H(a||b); "tz-state" (gettable) is
+ * the digest of everything hashed so far, without finalizing. */
+static const OSSL_PARAM tz_settable_ctx[] = {
+    OSSL_PARAM_octet_string(FASTSIG_DIGEST_PARAM_TZ_PREFIX, NULL, 0),
+    OSSL_PARAM_END
+};
+
+static const OSSL_PARAM tz_gettable_ctx[] = {
+    OSSL_PARAM_octet_string(FASTSIG_DIGEST_PARAM_TZ_STATE, NULL, 0),
+    OSSL_PARAM_END
+};
+
+static const OSSL_PARAM *tz_settable_ctx_params(void *vctx, void *provctx)
+{
+    return tz_settable_ctx;
+}
+
+static const OSSL_PARAM *tz_gettable_ctx_params(void *vctx, void *provctx)
+{
+    return tz_gettable_ctx;
+}
+
+static int tz_set_ctx_params(void *vctx, const OSSL_PARAM params[])
+{
+    FS_TZ_CTX *c = vctx;
+    const OSSL_PARAM *p;
+    const void *v;
+    size_t len;
+    if (params == NULL)
+        return 1;
+    p = OSSL_PARAM_locate_const(params, FASTSIG_DIGEST_PARAM_TZ_PREFIX);
+    if (p == NULL)
+        return 1;
+    if (!OSSL_PARAM_get_octet_string_ptr(p, &v, &len)) {
+        FS_ERR(c->provctx, FASTSIG_ERR_BAD_PARAM);
+        return 0;
+    }
+    if (len != TZ_DIGEST_SIZE) {
+        FS_ERR(c->provctx, FASTSIG_ERR_BAD_LENGTH);
+        return 0;
+    }
+    int err = tz_ctx_set_digest(&c->tz, v); /* checks bit 127; ctx unchanged on error */
+    if (err != FASTSIG_OK) {
+        FS_ERR(c->provctx, err);
+        return 0;
+    }
+    return 1;
+}
+
+static int tz_get_ctx_params(void *vctx, OSSL_PARAM params[])
+{
+    FS_TZ_CTX *c = vctx;
+    OSSL_PARAM *p = OSSL_PARAM_locate(params, FASTSIG_DIGEST_PARAM_TZ_STATE);
+    if (p != NULL) {
+        uint8_t d[TZ_DIGEST_SIZE];
+        tz_final(&c->tz, d);
+        if (!OSSL_PARAM_set_octet_string(p, d, sizeof(d)))
+            return 0;
+    }
+    return 1;
+}
+
 const OSSL_DISPATCH fs_tz_digest_functions[] = {
     { OSSL_FUNC_DIGEST_NEWCTX, (void (*)(void))tz_newctx },
     { OSSL_FUNC_DIGEST_INIT, (void (*)(void))tz_dinit },
@@ -113,5 +179,9 @@ const OSSL_DISPATCH fs_tz_digest_functions[] = {
     { OSSL_FUNC_DIGEST_DUPCTX, (void (*)(void))tz_dupctx },
     { OSSL_FUNC_DIGEST_GET_PARAMS, (void (*)(void))tz_get_params },
     { OSSL_FUNC_DIGEST_GETTABLE_PARAMS, (void (*)(void))tz_gettable_params },
+    { OSSL_FUNC_DIGEST_SET_CTX_PARAMS, (void (*)(void))tz_set_ctx_params },
+    { OSSL_FUNC_DIGEST_SETTABLE_CTX_PARAMS, (void (*)(void))tz_settable_ctx_params },
+    { OSSL_FUNC_DIGEST_GET_CTX_PARAMS, (void (*)(void))tz_get_ctx_params },
+    { OSSL_FUNC_DIGEST_GETTABLE_CTX_PARAMS, (void (*)(void))tz_gettable_ctx_params },
     { 0, NULL }
 };

@@ -10,6 +10,12 @@
 
 /* Digests */
 #define FASTSIG_MD_TZ "TZ" /* Tillich-Zemor, 64-byte digest, alias TILLICH-ZEMOR */
+/* TZ digest-context parameters (octet strings of 64 bytes, digest encoding):
+ * set PREFIX to H(a) (EVP_MD_CTX_set_params or EVP_DigestInit_ex2) and the
+ * context continues as if it had hashed a; get STATE for the digest of all
+ * input so far without finalizing. */
+#define FASTSIG_DIGEST_PARAM_TZ_PREFIX "tz-prefix"
+#define FASTSIG_DIGEST_PARAM_TZ_STATE  "tz-state"
 
 /* Signature algorithms (key types of the same names). Key OID == signature
  * OID, AlgorithmIdentifier parameters absent. */
