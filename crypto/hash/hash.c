@@ -95,7 +95,8 @@ static void run_parts(const fs_hash_params *p, const fs_hash_keyed *k, const par
             memcpy(d, k->rest, k->restlen);
             d += k->restlen;
             for (unsigned i = 0; i < nparts; i++) {
-                memcpy(d, parts[i].p + (base + l) * parts[i].stride, parts[i].len);
+                if (parts[i].len) /* an empty H_msg message may be NULL */
+                    memcpy(d, parts[i].p + (base + l) * parts[i].stride, parts[i].len);
                 d += parts[i].len;
             }
         }
