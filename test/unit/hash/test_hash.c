@@ -16,15 +16,22 @@
 static const unsigned path_masks[] = { 0, FS_CPU_SHANI, FS_CPU_AVX2, FS_CPU_AVX512, ~0u };
 #define NPATHS (sizeof(path_masks) / sizeof(path_masks[0]))
 
-/* 1 when mask selects a path not tried yet in this loop (skips repeats). */
-static int use_path(size_t i)
+/* Runs fn for every parameter descriptor on every distinct CPU path, then
+ * restores the default selection. */
+static void each_path_param(void (*fn)(const fs_hash_params *p))
 {
     unsigned have = fs_cpu_features();
-    for (size_t j = 0; j < i; j++)
-        if ((path_masks[j] & have) == (path_masks[i] & have))
-            return 0;
-    fs_hash_select(path_masks[i]);
-    return 1;
+    for (size_t i = 0; i < NPATHS; i++) {
+        size_t j = 0;
+        while (j < i && (path_masks[j] & have) != (path_masks[i] & have))
+            j++;
+        if (j < i)
+            continue; /* the same path as an earlier mask */
+        fs_hash_select(path_masks[i]);
+        for (size_t k = 0; k < NPARAMS; k++)
+            fn(&test_params[k]);
+    }
+    fs_hash_select(~0u);
 }
 
 static uint8_t *rnd(size_t len)
@@ -46,207 +53,189 @@ static void check_lane(const uint8_t *got, const uint8_t *want, size_t n, const 
     }
 }
 
-static void test_many(void)
+static void many_one(const fs_hash_params *p)
 {
     static const size_t lens[] = { 0,   1,   31,  55,  56,  63,  64,  65,  111, 112, 119,
                                    120, 127, 128, 135, 136, 137, 167, 168, 169, 300, 1000 };
     static const size_t lanes_set[] = { 1, 2, 3, 5, 8, 9, 16, 17, 33 };
-    for (size_t pi = 0; pi < NPATHS; pi++) {
-        if (!use_path(pi))
-            continue;
-        for (size_t k = 0; k < NPARAMS; k++) {
-            const fs_hash_params *p = &test_params[k];
-            for (size_t li = 0; li < sizeof(lens) / sizeof(lens[0]); li++) {
-                for (size_t si = 0; si < sizeof(lanes_set) / sizeof(lanes_set[0]); si++) {
-                    size_t len = lens[li], lanes = lanes_set[si];
-                    uint8_t *in = rnd(len * lanes), *out = malloc(lanes * p->n + 1), want[64];
-                    /* odd offsets: nothing is aligned */
-                    memmove(in + 1, in, len * lanes);
-                    CU_ASSERT_EQUAL(fs_hash_many(p, out + 1, in + 1, len, lanes), FASTSIG_OK);
-                    for (size_t l = 0; l < lanes; l++) {
-                        ref_hash(p->family, want, p->n, in + 1 + l * len, len);
-                        check_lane(out + 1 + l * p->n, want, p->n, "many", p, l, lanes, len);
-                    }
-                    free(in);
-                    free(out);
-                }
+    for (size_t li = 0; li < sizeof(lens) / sizeof(lens[0]); li++) {
+        for (size_t si = 0; si < sizeof(lanes_set) / sizeof(lanes_set[0]); si++) {
+            size_t len = lens[li], lanes = lanes_set[si];
+            uint8_t *in = rnd(len * lanes), *out = malloc(lanes * p->n + 1), want[64];
+            /* odd offsets: nothing is aligned */
+            memmove(in + 1, in, len * lanes);
+            CU_ASSERT_EQUAL(fs_hash_many(p, out + 1, in + 1, len, lanes), FASTSIG_OK);
+            for (size_t l = 0; l < lanes; l++) {
+                ref_hash(p->family, want, p->n, in + 1 + l * len, len);
+                check_lane(out + 1 + l * p->n, want, p->n, "many", p, l, lanes, len);
             }
+            free(in);
+            free(out);
         }
     }
-    fs_hash_select(~0u);
+}
+
+static void test_many(void)
+{
+    each_path_param(many_one);
 }
 
 /* F and H on every lane count 1..MAXL, each lane its own key and message. */
+static void f_h_one(const fs_hash_params *p)
+{
+    size_t n = p->n;
+    for (size_t lanes = 1; lanes <= MAXL; lanes++) {
+        uint8_t *key = rnd(lanes * n), *m = rnd(lanes * 2 * n), *out = rnd(lanes * n);
+        uint8_t want[64];
+        CU_ASSERT_EQUAL(fs_hash_F(p, out, key, m, lanes), FASTSIG_OK);
+        for (size_t l = 0; l < lanes; l++) {
+            ref_prefixed(p, 0, want, key + l * n, n, m + l * n, n, NULL, 0);
+            check_lane(out + l * n, want, n, "F", p, l, lanes, n);
+        }
+        CU_ASSERT_EQUAL(fs_hash_H(p, out, key, m, lanes), FASTSIG_OK);
+        for (size_t l = 0; l < lanes; l++) {
+            ref_prefixed(p, 1, want, key + l * n, n, m + 2 * l * n, 2 * n, NULL, 0);
+            check_lane(out + l * n, want, n, "H", p, l, lanes, 2 * n);
+        }
+        CU_ASSERT_EQUAL(fs_hash_prefixed(p, 7, out, m, 2 * n, lanes), FASTSIG_OK);
+        for (size_t l = 0; l < lanes; l++) {
+            ref_prefixed(p, 7, want, m + 2 * l * n, 2 * n, NULL, 0, NULL, 0);
+            check_lane(out + l * n, want, n, "prefixed", p, l, lanes, 2 * n);
+        }
+        free(key);
+        free(m);
+        free(out);
+    }
+}
+
 static void test_f_h(void)
 {
-    for (size_t pi = 0; pi < NPATHS; pi++) {
-        if (!use_path(pi))
-            continue;
-        for (size_t k = 0; k < NPARAMS; k++) {
-            const fs_hash_params *p = &test_params[k];
-            size_t n = p->n;
-            for (size_t lanes = 1; lanes <= MAXL; lanes++) {
-                uint8_t *key = rnd(lanes * n), *m = rnd(lanes * 2 * n), *out = rnd(lanes * n);
-                uint8_t want[64];
-                CU_ASSERT_EQUAL(fs_hash_F(p, out, key, m, lanes), FASTSIG_OK);
-                for (size_t l = 0; l < lanes; l++) {
-                    ref_prefixed(p, 0, want, key + l * n, n, m + l * n, n, NULL, 0);
-                    check_lane(out + l * n, want, n, "F", p, l, lanes, n);
-                }
-                CU_ASSERT_EQUAL(fs_hash_H(p, out, key, m, lanes), FASTSIG_OK);
-                for (size_t l = 0; l < lanes; l++) {
-                    ref_prefixed(p, 1, want, key + l * n, n, m + 2 * l * n, 2 * n, NULL, 0);
-                    check_lane(out + l * n, want, n, "H", p, l, lanes, 2 * n);
-                }
-                CU_ASSERT_EQUAL(fs_hash_prefixed(p, 7, out, m, 2 * n, lanes), FASTSIG_OK);
-                for (size_t l = 0; l < lanes; l++) {
-                    ref_prefixed(p, 7, want, m + 2 * l * n, 2 * n, NULL, 0, NULL, 0);
-                    check_lane(out + l * n, want, n, "prefixed", p, l, lanes, 2 * n);
-                }
-                free(key);
-                free(m);
-                free(out);
-            }
-        }
-    }
-    fs_hash_select(~0u);
+    each_path_param(f_h_one);
 }
 
 /* PRF from the precomputed midstate equals the full hash; PRF_keygen per
  * SP 800-208 7.2. */
+static void prf_one(const fs_hash_params *p)
+{
+    size_t n = p->n;
+    uint8_t *pub = rnd(n), *sk = rnd(n), want[64];
+    fs_hash_seeds s;
+    CU_ASSERT_EQUAL_FATAL(fs_hash_seeds_init(&s, p, pub, sk), FASTSIG_OK);
+    for (size_t lanes = 1; lanes <= MAXL; lanes += 3) {
+        uint8_t *adrs = rnd(lanes * 32), *out = malloc(lanes * n);
+        uint8_t *full = malloc(lanes * (n + 32)), *out2 = malloc(lanes * n);
+        CU_ASSERT_EQUAL(fs_hash_prf(&s, out, adrs, lanes), FASTSIG_OK);
+        for (size_t l = 0; l < lanes; l++) {
+            ref_prefixed(p, 3, want, pub, n, adrs + 32 * l, 32, NULL, 0);
+            check_lane(out + l * n, want, n, "PRF", p, l, lanes, 32);
+            memcpy(full + l * (n + 32), pub, n);
+            memcpy(full + l * (n + 32) + n, adrs + 32 * l, 32);
+        }
+        /* midstate vs full hash through the same engine */
+        CU_ASSERT_EQUAL(fs_hash_prefixed(p, 3, out2, full, n + 32, lanes), FASTSIG_OK);
+        CU_ASSERT_EQUAL(memcmp(out, out2, lanes * n), 0);
+        CU_ASSERT_EQUAL(fs_hash_prf_keygen(&s, out, adrs, lanes), FASTSIG_OK);
+        for (size_t l = 0; l < lanes; l++) {
+            ref_prefixed(p, 4, want, sk, n, pub, n, adrs + 32 * l, 32);
+            check_lane(out + l * n, want, n, "PRF_keygen", p, l, lanes, 32);
+        }
+        free(adrs);
+        free(out);
+        free(out2);
+        free(full);
+    }
+    fs_hash_seeds_clear(&s);
+    free(pub);
+    free(sk);
+}
+
 static void test_prf(void)
 {
-    for (size_t pi = 0; pi < NPATHS; pi++) {
-        if (!use_path(pi))
-            continue;
-        for (size_t k = 0; k < NPARAMS; k++) {
-            const fs_hash_params *p = &test_params[k];
-            size_t n = p->n;
-            uint8_t *pub = rnd(n), *sk = rnd(n), want[64];
-            fs_hash_seeds s;
-            CU_ASSERT_EQUAL_FATAL(fs_hash_seeds_init(&s, p, pub, sk), FASTSIG_OK);
-            for (size_t lanes = 1; lanes <= MAXL; lanes += 3) {
-                uint8_t *adrs = rnd(lanes * 32), *out = malloc(lanes * n);
-                uint8_t *full = malloc(lanes * (n + 32)), *out2 = malloc(lanes * n);
-                CU_ASSERT_EQUAL(fs_hash_prf(&s, out, adrs, lanes), FASTSIG_OK);
-                for (size_t l = 0; l < lanes; l++) {
-                    ref_prefixed(p, 3, want, pub, n, adrs + 32 * l, 32, NULL, 0);
-                    check_lane(out + l * n, want, n, "PRF", p, l, lanes, 32);
-                    memcpy(full + l * (n + 32), pub, n);
-                    memcpy(full + l * (n + 32) + n, adrs + 32 * l, 32);
-                }
-                /* midstate vs full hash through the same engine */
-                CU_ASSERT_EQUAL(fs_hash_prefixed(p, 3, out2, full, n + 32, lanes), FASTSIG_OK);
-                CU_ASSERT_EQUAL(memcmp(out, out2, lanes * n), 0);
-                CU_ASSERT_EQUAL(fs_hash_prf_keygen(&s, out, adrs, lanes), FASTSIG_OK);
-                for (size_t l = 0; l < lanes; l++) {
-                    ref_prefixed(p, 4, want, sk, n, pub, n, adrs + 32 * l, 32);
-                    check_lane(out + l * n, want, n, "PRF_keygen", p, l, lanes, 32);
-                }
-                free(adrs);
-                free(out);
-                free(out2);
-                free(full);
-            }
-            fs_hash_seeds_clear(&s);
-            free(pub);
-            free(sk);
-        }
+    each_path_param(prf_one);
+}
+
+static void hmsg_one(const fs_hash_params *p)
+{
+    static const size_t lens[] = { 0, 1, 3, 100, 135, 136, 168, 1000, 16384, 20000, 70001 };
+    uint8_t *key = rnd(3 * p->n), out[64], want[64];
+    for (size_t i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
+        uint8_t *m = rnd(lens[i]);
+        CU_ASSERT_EQUAL(fs_hash_msg(p, out, key, m, lens[i]), FASTSIG_OK);
+        ref_prefixed(p, 2, want, key, 3 * p->n, m, lens[i], NULL, 0);
+        check_lane(out, want, p->n, "H_msg", p, 0, 1, lens[i]);
+        free(m);
     }
-    fs_hash_select(~0u);
+    free(key);
 }
 
 static void test_hmsg(void)
 {
-    static const size_t lens[] = { 0, 1, 3, 100, 135, 136, 168, 1000, 16384, 20000, 70001 };
-    for (size_t pi = 0; pi < NPATHS; pi++) {
-        if (!use_path(pi))
-            continue;
-        for (size_t k = 0; k < NPARAMS; k++) {
-            const fs_hash_params *p = &test_params[k];
-            uint8_t *key = rnd(3 * p->n), out[64], want[64];
-            for (size_t i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
-                uint8_t *m = rnd(lens[i]);
-                CU_ASSERT_EQUAL(fs_hash_msg(p, out, key, m, lens[i]), FASTSIG_OK);
-                ref_prefixed(p, 2, want, key, 3 * p->n, m, lens[i], NULL, 0);
-                check_lane(out, want, p->n, "H_msg", p, 0, 1, lens[i]);
-                free(m);
-            }
-            free(key);
-        }
+    each_path_param(hmsg_one);
+}
+
+static void rand_hash_one(const fs_hash_params *p)
+{
+    size_t n = p->n, lanes = 1 + (size_t)(fs_test_rand64() % 80);
+    uint8_t *pub = rnd(n), *in = rnd(lanes * 2 * n), *adrs = rnd(lanes * 32);
+    uint8_t *out = malloc(lanes * n), *want = malloc(lanes * n);
+    fs_hash_seeds s;
+    fs_hash_seeds_init(&s, p, pub, NULL);
+    CU_ASSERT_EQUAL(fs_hash_rand_hash(&s, out, in, adrs, lanes), FASTSIG_OK);
+    for (size_t l = 0; l < lanes; l++) {
+        ref_rand_hash(p, pub, want + l * n, in + 2 * l * n, adrs + 32 * l);
+        check_lane(out + l * n, want + l * n, n, "RAND_HASH", p, l, lanes, 2 * n);
     }
-    fs_hash_select(~0u);
+    /* a tree level reduced in place */
+    CU_ASSERT_EQUAL(fs_hash_rand_hash(&s, in, in, adrs, lanes), FASTSIG_OK);
+    CU_ASSERT_EQUAL(memcmp(in, want, lanes * n), 0);
+    CU_ASSERT_EQUAL(fs_hash_prf_keygen(&s, out, adrs, 1), FASTSIG_ERR_BAD_PARAM);
+    free(pub);
+    free(in);
+    free(adrs);
+    free(out);
+    free(want);
 }
 
 static void test_rand_hash(void)
 {
-    for (size_t pi = 0; pi < NPATHS; pi++) {
-        if (!use_path(pi))
-            continue;
-        for (size_t k = 0; k < NPARAMS; k++) {
-            const fs_hash_params *p = &test_params[k];
-            size_t n = p->n, lanes = 1 + (size_t)(fs_test_rand64() % 80);
-            uint8_t *pub = rnd(n), *in = rnd(lanes * 2 * n), *adrs = rnd(lanes * 32);
-            uint8_t *out = malloc(lanes * n), *want = malloc(lanes * n);
-            fs_hash_seeds s;
-            fs_hash_seeds_init(&s, p, pub, NULL);
-            CU_ASSERT_EQUAL(fs_hash_rand_hash(&s, out, in, adrs, lanes), FASTSIG_OK);
-            for (size_t l = 0; l < lanes; l++) {
-                ref_rand_hash(p, pub, want + l * n, in + 2 * l * n, adrs + 32 * l);
-                check_lane(out + l * n, want + l * n, n, "RAND_HASH", p, l, lanes, 2 * n);
-            }
-            /* a tree level reduced in place */
-            CU_ASSERT_EQUAL(fs_hash_rand_hash(&s, in, in, adrs, lanes), FASTSIG_OK);
-            CU_ASSERT_EQUAL(memcmp(in, want, lanes * n), 0);
-            CU_ASSERT_EQUAL(fs_hash_prf_keygen(&s, out, adrs, 1), FASTSIG_ERR_BAD_PARAM);
-            free(pub);
-            free(in);
-            free(adrs);
-            free(out);
-            free(want);
-        }
-    }
-    fs_hash_select(~0u);
+    each_path_param(rand_hash_one);
 }
 
 /* Chains of mixed starts and lengths (some empty) vs one at a time. */
+static void chains_one(const fs_hash_params *p)
+{
+    size_t n = p->n, count = 1 + (size_t)(fs_test_rand64() % 70);
+    uint8_t *pub = rnd(n), *in = rnd(count * n), *adrs = rnd(count * 32);
+    uint8_t *out = malloc(count * n), *want = malloc(count * n);
+    uint32_t start[80], steps[80];
+    for (size_t c = 0; c < count; c++) {
+        start[c] = (uint32_t)(fs_test_rand64() % 16);
+        steps[c] = (uint32_t)(fs_test_rand64() % (16 - start[c]));
+        memcpy(want + c * n, in + c * n, n);
+        ref_chain(p, pub, want + c * n, adrs + 32 * c, start[c], steps[c]);
+    }
+    fs_hash_seeds s;
+    fs_hash_seeds_init(&s, p, pub, NULL);
+    CU_ASSERT_EQUAL(fs_hash_chains(&s, out, in, adrs, start, steps, count), FASTSIG_OK);
+    for (size_t c = 0; c < count; c++)
+        check_lane(out + c * n, want + c * n, n, "chain", p, c, count, steps[c]);
+    /* in place, start NULL = 0 */
+    for (size_t c = 0; c < count; c++) {
+        memcpy(want + c * n, in + c * n, n);
+        ref_chain(p, pub, want + c * n, adrs + 32 * c, 0, steps[c]);
+    }
+    CU_ASSERT_EQUAL(fs_hash_chains(&s, in, in, adrs, NULL, steps, count), FASTSIG_OK);
+    CU_ASSERT_EQUAL(memcmp(in, want, count * n), 0);
+    free(pub);
+    free(in);
+    free(adrs);
+    free(out);
+    free(want);
+}
+
 static void test_chains(void)
 {
-    for (size_t pi = 0; pi < NPATHS; pi++) {
-        if (!use_path(pi))
-            continue;
-        for (size_t k = 0; k < NPARAMS; k++) {
-            const fs_hash_params *p = &test_params[k];
-            size_t n = p->n, count = 1 + (size_t)(fs_test_rand64() % 70);
-            uint8_t *pub = rnd(n), *in = rnd(count * n), *adrs = rnd(count * 32);
-            uint8_t *out = malloc(count * n), *want = malloc(count * n);
-            uint32_t start[80], steps[80];
-            for (size_t c = 0; c < count; c++) {
-                start[c] = (uint32_t)(fs_test_rand64() % 16);
-                steps[c] = (uint32_t)(fs_test_rand64() % (16 - start[c]));
-                memcpy(want + c * n, in + c * n, n);
-                ref_chain(p, pub, want + c * n, adrs + 32 * c, start[c], steps[c]);
-            }
-            fs_hash_seeds s;
-            fs_hash_seeds_init(&s, p, pub, NULL);
-            CU_ASSERT_EQUAL(fs_hash_chains(&s, out, in, adrs, start, steps, count), FASTSIG_OK);
-            for (size_t c = 0; c < count; c++)
-                check_lane(out + c * n, want + c * n, n, "chain", p, c, count, steps[c]);
-            /* in place, start NULL = 0 */
-            for (size_t c = 0; c < count; c++) {
-                memcpy(want + c * n, in + c * n, n);
-                ref_chain(p, pub, want + c * n, adrs + 32 * c, 0, steps[c]);
-            }
-            CU_ASSERT_EQUAL(fs_hash_chains(&s, in, in, adrs, NULL, steps, count), FASTSIG_OK);
-            CU_ASSERT_EQUAL(memcmp(in, want, count * n), 0);
-            free(pub);
-            free(in);
-            free(adrs);
-            free(out);
-            free(want);
-        }
-    }
-    fs_hash_select(~0u);
+    each_path_param(chains_one);
 }
 
 static void test_bad_input(void)
