@@ -11,9 +11,11 @@
  * Theta and chi are vpternlogq, rho is vprolq, pi is the order of the rho
  * moves (one 24-long cycle, done in place), iota xors a broadcast constant.
  * absorb: for each of nblocks blocks, xors the next `rate` bytes of every
- * lane (rate 136 or 168, read little-endian, gathered with the lane pointers
- * as vpgatherqq indices) into the state and permutes; the state stays in
- * registers between blocks. rate 0 permutes nblocks times.
+ * lane (rate 136 or 168, read little-endian) into the state and permutes.
+ * A block is read as rows of 8 words per lane (the last row masked to the
+ * rate, so nothing past it is read) and turned into columns by an 8x8
+ * transpose; state words 8..24 wait in st meanwhile. rate 0 permutes
+ * nblocks times.
  * Leaf functions, no stack; nothing needs alignment. Portable twins:
  * fs_keccakf1600_x8_portable and fs_keccak_absorb_blocks over it. */
 
@@ -47,11 +49,51 @@
 	vpternlogq	$0xd2, %zmm26, %zmm25, \a4
 .endm
 
-/* word \w of every lane's block at (%r8 + in[l]) ^= into zmm\w; zmm\t scratch */
-.macro GATHERXOR w, t
-	kmovw		%r9d, %k1
-	vpgatherqq	8*\w(%r8,%zmm25,1), %zmm\t{%k1}
-	vpxorq		%zmm\t, %zmm\w, %zmm\w
+/* 8x8 transpose of 64-bit words: rows \r0..\r7 (lane l's 8 words) into
+ * columns \c0..\c7 (word w of the 8 lanes). The rows are clobbered (they
+ * hold the middle stage); \c0..\c7 also serve as the first stage. */
+.macro TRANSPOSE8 r0, r1, r2, r3, r4, r5, r6, r7, c0, c1, c2, c3, c4, c5, c6, c7
+	vpunpcklqdq	\r1, \r0, \c0	/* words 0,2,4,6 of lanes 0,1 */
+	vpunpckhqdq	\r1, \r0, \c1	/* words 1,3,5,7 of lanes 0,1 */
+	vpunpcklqdq	\r3, \r2, \c2
+	vpunpckhqdq	\r3, \r2, \c3
+	vpunpcklqdq	\r5, \r4, \c4
+	vpunpckhqdq	\r5, \r4, \c5
+	vpunpcklqdq	\r7, \r6, \c6
+	vpunpckhqdq	\r7, \r6, \c7
+	vshufi64x2	$0x88, \c2, \c0, \r0	/* words 0,4 of lanes 0-3 */
+	vshufi64x2	$0xdd, \c2, \c0, \r1	/* words 2,6 */
+	vshufi64x2	$0x88, \c6, \c4, \r2	/* words 0,4 of lanes 4-7 */
+	vshufi64x2	$0xdd, \c6, \c4, \r3
+	vshufi64x2	$0x88, \c3, \c1, \r4	/* words 1,5 of lanes 0-3 */
+	vshufi64x2	$0xdd, \c3, \c1, \r5	/* words 3,7 */
+	vshufi64x2	$0x88, \c7, \c5, \r6
+	vshufi64x2	$0xdd, \c7, \c5, \r7
+	vshufi64x2	$0x88, \r2, \r0, \c0
+	vshufi64x2	$0xdd, \r2, \r0, \c4
+	vshufi64x2	$0x88, \r3, \r1, \c2
+	vshufi64x2	$0xdd, \r3, \r1, \c6
+	vshufi64x2	$0x88, \r6, \r4, \c1
+	vshufi64x2	$0xdd, \r6, \r4, \c5
+	vshufi64x2	$0x88, \r7, \r5, \c3
+	vshufi64x2	$0xdd, \r7, \r5, \c7
+.endm
+
+/* loads 8 words at byte \off of every lane's block (%r8 past in[l]) into
+ * zmm24..31, masked by \k (masked-off words read as zero, never fault) */
+.macro LOADROW l, off, k
+	movq		8*(\l-24)(%rsi), %rax
+	vmovdqu64	\off(%rax,%r8), %zmm\l{\k}{z}
+.endm
+.macro LOADROWS off, k
+	LOADROW 24, \off, \k
+	LOADROW 25, \off, \k
+	LOADROW 26, \off, \k
+	LOADROW 27, \off, \k
+	LOADROW 28, \off, \k
+	LOADROW 29, \off, \k
+	LOADROW 30, \off, \k
+	LOADROW 31, \off, \k
 .endm
 
 	.globl	fs_keccakf1600_x8_avx512
@@ -76,36 +118,42 @@ fs_keccak_absorb_x8_avx512:
 	movq	%rdx, %r10		/* blocks left */
 	movq	%rcx, %r11		/* rate */
 	xorl	%r8d, %r8d		/* offset of the block in every lane */
-	movl	$0xffff, %r9d		/* gather mask */
+	kxnorw	%k1, %k1, %k1		/* all 8 words of a row */
+	movl	$0x1f, %eax		/* words 16..20 of a SHAKE128 block */
+	movl	$0x01, %r9d		/* word 16 of a SHAKE256 block */
+	cmpq	$136, %rcx
+	cmove	%r9d, %eax
+	kmovw	%eax, %k2
 	.irp	i, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24
 	vmovdqu64	64*\i(%rdi), %zmm\i
 	.endr
 2:	testq	%r11, %r11
 	jz	3f
-	vmovdqu64	(%rsi), %zmm25
-	GATHERXOR 0, 26
-	GATHERXOR 1, 27
-	GATHERXOR 2, 28
-	GATHERXOR 3, 29
-	GATHERXOR 4, 30
-	GATHERXOR 5, 31
-	GATHERXOR 6, 26
-	GATHERXOR 7, 27
-	GATHERXOR 8, 28
-	GATHERXOR 9, 29
-	GATHERXOR 10, 30
-	GATHERXOR 11, 31
-	GATHERXOR 12, 26
-	GATHERXOR 13, 27
-	GATHERXOR 14, 28
-	GATHERXOR 15, 29
-	GATHERXOR 16, 30
-	cmpq	$136, %r11
-	je	3f
-	GATHERXOR 17, 31
-	GATHERXOR 18, 26
-	GATHERXOR 19, 27
-	GATHERXOR 20, 28
+	/* words 8..24 go to st while their registers transpose the block */
+	.irp	i, 8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24
+	vmovdqu64	%zmm\i, 64*\i(%rdi)
+	.endr
+	LOADROWS 0, %k1
+	TRANSPOSE8 %zmm24,%zmm25,%zmm26,%zmm27,%zmm28,%zmm29,%zmm30,%zmm31, %zmm8,%zmm9,%zmm10,%zmm11,%zmm12,%zmm13,%zmm14,%zmm15
+	vpxorq	%zmm8, %zmm0, %zmm0
+	vpxorq	%zmm9, %zmm1, %zmm1
+	vpxorq	%zmm10, %zmm2, %zmm2
+	vpxorq	%zmm11, %zmm3, %zmm3
+	vpxorq	%zmm12, %zmm4, %zmm4
+	vpxorq	%zmm13, %zmm5, %zmm5
+	vpxorq	%zmm14, %zmm6, %zmm6
+	vpxorq	%zmm15, %zmm7, %zmm7
+	LOADROWS 64, %k1
+	TRANSPOSE8 %zmm24,%zmm25,%zmm26,%zmm27,%zmm28,%zmm29,%zmm30,%zmm31, %zmm8,%zmm9,%zmm10,%zmm11,%zmm12,%zmm13,%zmm14,%zmm15
+	.irp	i, 8,9,10,11,12,13,14,15
+	vpxorq	64*\i(%rdi), %zmm\i, %zmm\i
+	.endr
+	LOADROWS 128, %k2	/* 5 words (rate 168) or 1 (rate 136) */
+	TRANSPOSE8 %zmm24,%zmm25,%zmm26,%zmm27,%zmm28,%zmm29,%zmm30,%zmm31, %zmm16,%zmm17,%zmm18,%zmm19,%zmm20,%zmm21,%zmm22,%zmm23
+	.irp	i, 16,17,18,19,20,21,22,23
+	vpxorq	64*\i(%rdi), %zmm\i, %zmm\i
+	.endr
+	vmovdqu64	64*24(%rdi), %zmm24
 3:	leaq	fs_keccak_rc(%rip), %rax
 	leaq	24*8(%rax), %rcx
 	.p2align 5
