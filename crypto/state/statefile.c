@@ -171,31 +171,73 @@ static int check_identity(const fs_state_slot *cur, const uint8_t *key_id, uint6
     return FASTSIG_OK;
 }
 
+static int read_checked(int fd, const uint8_t *key_id, uint64_t max, fs_state_slot *cur)
+{
+    int pos;
+    int rc = read_state(fd, cur, &pos);
+    return rc ? rc : check_identity(cur, key_id, max);
+}
+
 /* Reads under a shared lock and checks the key. */
 static int read_locked(int fd, const uint8_t *key_id, uint64_t max, fs_state_slot *cur)
 {
-    int pos;
     if (lock_file(fd, F_RDLCK) != 0)
         return FASTSIG_ERR_STATE_IO;
-    int rc = read_state(fd, cur, &pos);
+    int rc = read_checked(fd, key_id, max, cur);
     unlock_file(fd);
-    return rc ? rc : check_identity(cur, key_id, max);
+    return rc;
+}
+
+/* A new file description of st->path for st->fd (st->mu held). */
+static int reopen(fastsig_state *st)
+{
+    int fd = open_file(st->path, O_RDWR, 0);
+    if (fd < 0)
+        return errno == ENOENT ? FASTSIG_ERR_STATE_MISSING : FASTSIG_ERR_STATE_IO;
+    close(st->fd);
+    st->fd = fd;
+    return FASTSIG_OK;
+}
+
+/* Locks the file that st->path names now (st->mu held). If the path was
+ * renamed over since the handle opened it, going on with the old inode would
+ * spend from a state nobody else sees: follow the path to the new file (its
+ * key is checked as always). If the path is gone, refuse. */
+static int lock_path_file(fastsig_state *st, short type)
+{
+    for (int tries = 0; tries < 8; tries++) {
+        if (lock_file(st->fd, type) != 0)
+            return FASTSIG_ERR_STATE_IO;
+        struct stat now, ours;
+        int missing = stat(st->path, &now) != 0, e = errno;
+        if (!missing && fstat(st->fd, &ours) == 0 && now.st_dev == ours.st_dev &&
+            now.st_ino == ours.st_ino)
+            return FASTSIG_OK;
+        unlock_file(st->fd);
+        if (missing)
+            return e == ENOENT || e == ENOTDIR ? FASTSIG_ERR_STATE_MISSING : FASTSIG_ERR_STATE_IO;
+        int rc = reopen(st);
+        if (rc != FASTSIG_OK)
+            return rc;
+    }
+    return FASTSIG_ERR_STATE_IO; /* replaced again and again: give up */
 }
 
 /* A step of an update: inspects the current slot and sets *next to the new
  * value; returns 0 to write it, 1 to leave the file as it is, or an error. */
 typedef int (*update_step)(const fs_state_slot *cur, uint64_t *next, void *arg);
 
-/* Exclusive lock, read, validate, step, write the older slot with seq + 1,
+/* Exclusive lock (of the file the path names), read, validate, step, write the older slot with seq + 1,
  * fdatasync, unlock. Nothing the step decided counts unless this returns 0. */
 static int update(fastsig_state *st, update_step step, void *arg)
 {
     fs_state_slot cur;
     int pos;
-    if (lock_file(st->fd, F_WRLCK) != 0)
-        return FASTSIG_ERR_STATE_IO;
+    int rc = lock_path_file(st, F_WRLCK);
+    if (rc != FASTSIG_OK)
+        return rc;
     uint64_t next = 0;
-    int rc = read_state(st->fd, &cur, &pos);
+    rc = read_state(st->fd, &cur, &pos);
     if (rc == FASTSIG_OK)
         rc = check_identity(&cur, st->key_id, st->max);
     if (rc == FASTSIG_OK)
@@ -368,13 +410,10 @@ static int own_process(fastsig_state *st, pid_t pid)
     }
     if (st->fd_pid == pid)
         return FASTSIG_OK;
-    int fd = open_file(st->path, O_RDWR, 0);
-    if (fd < 0)
-        return errno == ENOENT ? FASTSIG_ERR_STATE_MISSING : FASTSIG_ERR_STATE_IO;
-    close(st->fd); /* the parent's description stays open in the parent */
-    st->fd = fd;
-    st->fd_pid = pid;
-    return FASTSIG_OK;
+    int rc = reopen(st); /* the parent's description stays open in the parent */
+    if (rc == FASTSIG_OK)
+        st->fd_pid = pid;
+    return rc;
 }
 
 struct reserve_arg {
@@ -523,8 +562,10 @@ int fastsig_state_query(fastsig_state *st, uint64_t *next, uint64_t *remaining,
     pthread_mutex_lock(&st->mu);
     fs_state_slot cur;
     int rc = own_process(st, getpid());
-    if (rc == FASTSIG_OK)
-        rc = read_locked(st->fd, st->key_id, st->max, &cur);
+    if (rc == FASTSIG_OK && (rc = lock_path_file(st, F_RDLCK)) == FASTSIG_OK) {
+        rc = read_checked(st->fd, st->key_id, st->max, &cur);
+        unlock_file(st->fd);
+    }
     if (rc == FASTSIG_OK)
         put_counts(&cur, st->pool_end - st->pool_next, st->pool_next, next, remaining, max);
     pthread_mutex_unlock(&st->mu);

@@ -43,6 +43,13 @@
  *   block. fork() while another thread is inside a call on the same handle
  *   is not supported (the handle's mutex would be copied locked).
  *
+ * - Replacement: every update locks the file the path names at that moment.
+ *   If the path was renamed over (e.g. recreated with FASTSIG_STATE_OVERWRITE
+ *   by an operator), the handle follows it (key id checked as always); if the
+ *   path is gone, it refuses (STATE_MISSING) rather than go on spending from
+ *   an unlinked file. A rollback written in place (a backup copied over the
+ *   file) cannot be detected: never restore state files from backups.
+ *
  * - Threads: a handle is thread-safe. Copies of a key object in one process
  *   share one handle (fastsig_state_ref), hence one block and one counter.
  *

@@ -337,6 +337,35 @@ static void test_missing_and_wrong_key(void)
     fastsig_state_close(st);
 }
 
+static void test_replaced_or_removed_under_a_handle(void)
+{
+    char path[PATH_MAX];
+    uint8_t id[FASTSIG_STATE_KEY_ID_LEN];
+    uint64_t idx = 0;
+    sf_key(id, 16);
+    CU_ASSERT_EQUAL_FATAL(sf_create(path, "replaced.state", 16, 1000, 0), FASTSIG_OK);
+    fastsig_state *st = must_open(path, 16);
+    CU_ASSERT_FATAL(st != NULL);
+    fastsig_state_set_batch(st, 1);
+    CU_ASSERT(fastsig_state_take(st, &idx) == FASTSIG_OK && idx == 0);
+    /* an operator recreates the state further on: the handle follows */
+    CU_ASSERT_EQUAL(fastsig_state_create(path, id, 1000, 500, FASTSIG_STATE_OVERWRITE),
+                    FASTSIG_OK);
+    CU_ASSERT(fastsig_state_take(st, &idx) == FASTSIG_OK && idx == 500);
+    CU_ASSERT_EQUAL(sf_file_next(path, 16), 501);
+    /* removed: refuse instead of spending from the unlinked inode */
+    CU_ASSERT_EQUAL(unlink(path), 0);
+    idx = 9;
+    CU_ASSERT_EQUAL(fastsig_state_take(st, &idx), FASTSIG_ERR_STATE_MISSING);
+    CU_ASSERT_EQUAL(fastsig_state_query(st, NULL, NULL, NULL), FASTSIG_ERR_STATE_MISSING);
+    CU_ASSERT_EQUAL(idx, 9);
+    /* replaced by another key's state: refused */
+    CU_ASSERT_EQUAL_FATAL(sf_create(path, "replaced.state", 17, 1000, 0), FASTSIG_OK);
+    CU_ASSERT_EQUAL(fastsig_state_take(st, &idx), FASTSIG_ERR_STATE_WRONG_KEY);
+    CU_ASSERT_EQUAL(idx, 9);
+    fastsig_state_close(st);
+}
+
 static void reseal(uint8_t *rec)
 {
     uint64_t crc = fs_state_crc64(rec, 120);
@@ -650,6 +679,7 @@ static const fs_test file_tests[] = {
 
 static const fs_test refusal_tests[] = {
     { "missing file, another key's file", test_missing_and_wrong_key },
+    { "state replaced or removed under an open handle", test_replaced_or_removed_under_a_handle },
     { "corrupt files: bit flips, truncation, forged records", test_corrupt_files },
     { "read-only file and directory", test_read_only },
     { "injected I/O failures hand out nothing", test_io_failures_hand_out_nothing },
