@@ -8,9 +8,9 @@
  * Lane l reads in[l][0 .. 128*nblocks); no alignment needed.
  *
  * Registers: a..h in zmm0..7, the 16-word message window W[t..t+15] in
- * zmm8..23 (a ring: W[t] sits in zmm8 + t%16), the 8 lane pointers in zmm24,
- * scratch zmm25..28 for the rounds and zmm29..31 for the schedule. Message words are gathered
- * straight from the 8 lanes (vpgatherqq with the pointers as indices). While
+ * zmm8..23 (a ring: W[t] sits in zmm8 + t%16), scratch zmm24..28 for the
+ * rounds and zmm29..31 for the schedule. A block is read as rows of 8 words
+ * per lane and turned into columns by 8x8 transposes. While
  * round t consumes W[t] it also computes W[t+16] into the same register.
  * The a..h rotation is done by renaming macro arguments: 16 rounds unrolled.
  * Leaf function, no stack. Portable twin: fs_sha512_compress_x8_portable. */
@@ -80,6 +80,32 @@
 	RND %zmm1,%zmm2,%zmm3,%zmm4,%zmm5,%zmm6,%zmm7,%zmm0, 120,\sched,%zmm23,%zmm8, %zmm16,%zmm21
 .endm
 
+#include "transpose_q8_avx512.h"
+
+/* word rows: 64 bytes at \off of every lane's block (%r8 past in[l]) into
+ * zmm16..23 */
+.macro LOADROW l, off
+	movq		8*(\l-16)(%rsi), %rax
+	vmovdqu64	\off(%rax,%r8), %zmm\l
+.endm
+.macro LOADROWS off
+	.irp	l, 16,17,18,19,20,21,22,23
+	LOADROW \l, \off
+	.endr
+.endm
+
+/* W registers \w0.. = the big-endian reading of columns zmm24..31 */
+.macro BSWAP8 w0, w1, w2, w3, w4, w5, w6, w7
+	vpshufb	.Lbswap64(%rip), %zmm24, %zmm\w0
+	vpshufb	.Lbswap64(%rip), %zmm25, %zmm\w1
+	vpshufb	.Lbswap64(%rip), %zmm26, %zmm\w2
+	vpshufb	.Lbswap64(%rip), %zmm27, %zmm\w3
+	vpshufb	.Lbswap64(%rip), %zmm28, %zmm\w4
+	vpshufb	.Lbswap64(%rip), %zmm29, %zmm\w5
+	vpshufb	.Lbswap64(%rip), %zmm30, %zmm\w6
+	vpshufb	.Lbswap64(%rip), %zmm31, %zmm\w7
+.endm
+
 	.globl	fs_sha512_compress_x8_avx512
 	.hidden	fs_sha512_compress_x8_avx512
 	.type	fs_sha512_compress_x8_avx512, @function
@@ -88,18 +114,18 @@
 fs_sha512_compress_x8_avx512:
 	testq	%rdx, %rdx
 	jz	3f
-	vmovdqu64	(%rsi), %zmm24
+	xorl	%r8d, %r8d		/* offset of the block in every lane */
 		.irp	i, 0,1,2,3,4,5,6,7
 	vmovdqu64	64*\i(%rdi), %zmm\i
 	.endr
-1:	/* one block: gather W[0..15] big-endian from the 8 lanes */
-	.irp	r, 8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23
-	kxnorb		%k1, %k1, %k1
-	vpgatherqq	8*(\r-8)(,%zmm24,1), %zmm\r{%k1}
-	.endr
-	.irp	j, 8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23
-	vpshufb		.Lbswap64(%rip), %zmm\j, %zmm\j
-	.endr
+1:	/* one block: lane rows of 8 words, transposed, byte-swapped into W */
+	LOADROWS 0
+	TRANSPOSE8 %zmm16,%zmm17,%zmm18,%zmm19,%zmm20,%zmm21,%zmm22,%zmm23, %zmm24,%zmm25,%zmm26,%zmm27,%zmm28,%zmm29,%zmm30,%zmm31
+	BSWAP8	8, 9, 10, 11, 12, 13, 14, 15
+	LOADROWS 64
+	TRANSPOSE8 %zmm16,%zmm17,%zmm18,%zmm19,%zmm20,%zmm21,%zmm22,%zmm23, %zmm24,%zmm25,%zmm26,%zmm27,%zmm28,%zmm29,%zmm30,%zmm31
+	BSWAP8	16, 17, 18, 19, 20, 21, 22, 23
+	addq	$128, %r8
 	leaq	fs_sha512_k(%rip), %rax
 	movl	$4, %ecx
 2:	ROUNDS16 1
@@ -112,7 +138,6 @@ fs_sha512_compress_x8_avx512:
 	vpaddq		64*\i(%rdi), %zmm\i, %zmm\i
 	vmovdqu64	%zmm\i, 64*\i(%rdi)
 	.endr
-	vpaddq	.Lblock(%rip){1to8}, %zmm24, %zmm24
 	decq	%rdx
 	jnz	1b
 	vzeroupper
@@ -125,8 +150,5 @@ fs_sha512_compress_x8_avx512:
 	.rept	4
 	.byte	7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8
 	.endr
-	.p2align 3
-.Lblock:
-	.quad	128
 
 	.section .note.GNU-stack,"",@progbits
