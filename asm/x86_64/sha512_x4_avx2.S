@@ -11,15 +11,14 @@
  * b^c is the last round's a^b). AVX2 has no 64-bit rotate: ror is two shifts
  * and an xor. The message window W[t..t+15] is a 16-slot ring on the stack
  * (W[t] in slot t%16); round t also computes W[t+16] into W[t]'s slot.
- * Message words are gathered straight from the 4 lanes (vpgatherqq with the
- * lane pointers as indices). 16 rounds unrolled, a..h renamed by macro
+ * A block is read as rows of 4 words per lane and turned into columns by
+ * 4x4 transposes. 16 rounds unrolled, a..h renamed by macro
  * arguments. Leaf function with its own aligned frame (no red zone use).
  * Portable twin: fs_sha512_compress_x4_portable. */
 
 	.text
 
 #define WSLOT(t) (32 * ((t) % 16))(%rsp)
-#define PTRS 512(%rsp)
 
 /* \acc = ror(\x, \r1) ^ ror(\x, \r2) ^ (\x >> \s3 if \shr else ror(\x, \s3)),
  * as a tree of xors; clobbers \t, \u */
@@ -93,6 +92,31 @@
 	RND %ymm1,%ymm2,%ymm3,%ymm4,%ymm5,%ymm6,%ymm7,%ymm0, 15,\sched,%ymm15,%ymm14
 .endm
 
+/* W[4c..4c+3]: 32 bytes at 32*c of each lane's block (r8..r11), a 4x4
+ * transpose (ymm8..15), a byte swap per word */
+.macro LOAD4 c
+	vmovdqu		32*\c(%r8), %ymm8
+	vmovdqu		32*\c(%r9), %ymm9
+	vmovdqu		32*\c(%r10), %ymm10
+	vmovdqu		32*\c(%r11), %ymm11
+	vpunpcklqdq	%ymm9, %ymm8, %ymm12	/* words 0,2 of lanes 0,1 */
+	vpunpckhqdq	%ymm9, %ymm8, %ymm13	/* words 1,3 of lanes 0,1 */
+	vpunpcklqdq	%ymm11, %ymm10, %ymm14
+	vpunpckhqdq	%ymm11, %ymm10, %ymm15
+	vperm2i128	$0x20, %ymm14, %ymm12, %ymm8
+	vperm2i128	$0x20, %ymm15, %ymm13, %ymm9
+	vperm2i128	$0x31, %ymm14, %ymm12, %ymm10
+	vperm2i128	$0x31, %ymm15, %ymm13, %ymm11
+	vpshufb		.Lbswap64(%rip), %ymm8, %ymm8
+	vpshufb		.Lbswap64(%rip), %ymm9, %ymm9
+	vpshufb		.Lbswap64(%rip), %ymm10, %ymm10
+	vpshufb		.Lbswap64(%rip), %ymm11, %ymm11
+	vmovdqa		%ymm8, WSLOT(4*\c)
+	vmovdqa		%ymm9, WSLOT(4*\c+1)
+	vmovdqa		%ymm10, WSLOT(4*\c+2)
+	vmovdqa		%ymm11, WSLOT(4*\c+3)
+.endm
+
 	.globl	fs_sha512_compress_x4_avx2
 	.hidden	fs_sha512_compress_x4_avx2
 	.type	fs_sha512_compress_x4_avx2, @function
@@ -103,25 +127,23 @@ fs_sha512_compress_x4_avx2:
 	jz	3f
 	pushq	%rbp
 	movq	%rsp, %rbp
-	subq	$544, %rsp
+	subq	$512, %rsp
 	andq	$-32, %rsp
-	vmovdqu	(%rsi), %ymm8
-	vmovdqa	%ymm8, PTRS
+	movq	0(%rsi), %r8		/* the lane pointers */
+	movq	8(%rsi), %r9
+	movq	16(%rsi), %r10
+	movq	24(%rsi), %r11
 	.irp	i, 0,1,2,3,4,5,6,7
 	vmovdqu	32*\i(%rdi), %ymm\i
 	.endr
-1:	/* one block: gather W[0..15] big-endian from the 4 lanes */
-	vmovdqa		PTRS, %ymm8
-	vbroadcasti128	.Lbswap64(%rip), %ymm10
-	.irp	j, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15
-	vpcmpeqq	%ymm9, %ymm9, %ymm9
-	vpgatherqq	%ymm9, 8*\j(,%ymm8,1), %ymm11
-	vpshufb		%ymm10, %ymm11, %ymm11
-	vmovdqa		%ymm11, WSLOT(\j)
+1:	/* one block: lane rows of 4 words, transposed, byte-swapped into W */
+	LOAD4	0
+	LOAD4	1
+	LOAD4	2
+	LOAD4	3
+	.irp	r, r8, r9, r10, r11
+	addq	$128, %\r
 	.endr
-	vpbroadcastq	.Lblock(%rip), %ymm9
-	vpaddq		%ymm9, %ymm8, %ymm8
-	vmovdqa		%ymm8, PTRS
 	vpxor		%ymm2, %ymm1, %ymm15		/* b^c for round 0 */
 	leaq	fs_sha512_k(%rip), %rax
 	movl	$4, %ecx
@@ -144,11 +166,10 @@ fs_sha512_compress_x4_avx2:
 	.size	fs_sha512_compress_x4_avx2, .-fs_sha512_compress_x4_avx2
 
 	.section .rodata
-	.p2align 4
+	.p2align 5
 .Lbswap64:
+	.rept	2
 	.byte	7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8
-	.p2align 3
-.Lblock:
-	.quad	128
+	.endr
 
 	.section .note.GNU-stack,"",@progbits
