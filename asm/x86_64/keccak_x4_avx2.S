@@ -14,8 +14,9 @@
  * words B (ymm0..4) and chi/iota write them out. ymm10/11 are scratch,
  * ymm12 the round constant.
  * absorb: for each of nblocks blocks, xors the next `rate` bytes of every
- * lane (rate 136 or 168, read little-endian, gathered with the lane pointers
- * as vpgatherqq indices) into st and permutes. rate 0 permutes nblocks times.
+ * lane (rate 136 or 168, read little-endian, as rows of 4 words per lane
+ * turned into columns by 4x4 transposes) into st and permutes. rate 0
+ * permutes nblocks times.
  * Leaf functions with their own aligned frame; nothing needs alignment.
  * Portable twins: fs_keccakf1600_x4_portable and fs_keccak_absorb_blocks. */
 
@@ -77,12 +78,40 @@ fs_keccakf1600_x4_avx2:
 	jmp	.Labsorb4
 	.size	fs_keccakf1600_x4_avx2, .-fs_keccakf1600_x4_avx2
 
-/* word \w of every lane's block at (%r8 + in[l]) ^= into st */
-.macro GATHERXOR w
-	vpcmpeqq	%ymm14, %ymm14, %ymm14
-	vpgatherqq	%ymm14, 8*\w(%r8,%ymm13,1), %ymm15
-	vpxor		32*\w(%rdi), %ymm15, %ymm15
-	vmovdqu		%ymm15, 32*\w(%rdi)
+/* st words 4c..4c+3 ^= 32 bytes at 32*c of each lane's block (lane
+ * pointers rax, rcx, rsi, rdx plus offset r8), via a 4x4 transpose */
+.macro XOR4 c
+	vmovdqu		32*\c(%rax,%r8), %ymm0
+	vmovdqu		32*\c(%rcx,%r8), %ymm1
+	vmovdqu		32*\c(%rsi,%r8), %ymm2
+	vmovdqu		32*\c(%rdx,%r8), %ymm3
+	vpunpcklqdq	%ymm1, %ymm0, %ymm4	/* words 0,2 of lanes 0,1 */
+	vpunpckhqdq	%ymm1, %ymm0, %ymm5	/* words 1,3 of lanes 0,1 */
+	vpunpcklqdq	%ymm3, %ymm2, %ymm6
+	vpunpckhqdq	%ymm3, %ymm2, %ymm7
+	vperm2i128	$0x20, %ymm6, %ymm4, %ymm0
+	vperm2i128	$0x20, %ymm7, %ymm5, %ymm1
+	vperm2i128	$0x31, %ymm6, %ymm4, %ymm2
+	vperm2i128	$0x31, %ymm7, %ymm5, %ymm3
+	vpxor		32*(4*\c)(%rdi), %ymm0, %ymm0
+	vpxor		32*(4*\c+1)(%rdi), %ymm1, %ymm1
+	vpxor		32*(4*\c+2)(%rdi), %ymm2, %ymm2
+	vpxor		32*(4*\c+3)(%rdi), %ymm3, %ymm3
+	vmovdqu		%ymm0, 32*(4*\c)(%rdi)
+	vmovdqu		%ymm1, 32*(4*\c+1)(%rdi)
+	vmovdqu		%ymm2, 32*(4*\c+2)(%rdi)
+	vmovdqu		%ymm3, 32*(4*\c+3)(%rdi)
+.endm
+
+/* st word \w ^= word \w of each lane's block */
+.macro XOR1 w
+	vmovq		8*\w(%rax,%r8), %xmm0
+	vpinsrq		$1, 8*\w(%rcx,%r8), %xmm0, %xmm0
+	vmovq		8*\w(%rsi,%r8), %xmm1
+	vpinsrq		$1, 8*\w(%rdx,%r8), %xmm1, %xmm1
+	vinserti128	$1, %xmm1, %ymm0, %ymm0
+	vpxor		32*\w(%rdi), %ymm0, %ymm0
+	vmovdqu		%ymm0, 32*\w(%rdi)
 .endm
 
 	.globl	fs_keccak_absorb_x4_avx2
@@ -104,15 +133,20 @@ fs_keccak_absorb_x4_avx2:
 	xorl	%r8d, %r8d		/* offset of the block in every lane */
 2:	testq	%r11, %r11
 	jz	3f
-	vmovdqu	(%r9), %ymm13
-	.irp	w, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16
-	GATHERXOR \w
-	.endr
+	movq	0(%r9), %rax
+	movq	8(%r9), %rcx
+	movq	16(%r9), %rsi
+	movq	24(%r9), %rdx
+	XOR4	0
+	XOR4	1
+	XOR4	2
+	XOR4	3
 	cmpq	$136, %r11
-	je	3f
-	.irp	w, 17,18,19,20
-	GATHERXOR \w
-	.endr
+	jne	5f
+	XOR1	16
+	jmp	3f
+5:	XOR4	4
+	XOR1	20
 3:	movq	%rdi, %rsi		/* read from st ... */
 	movq	%rsp, %rdx		/* ... write to the stack copy */
 	leaq	fs_keccak_rc(%rip), %rax
