@@ -92,11 +92,11 @@ static void run_parts(const fs_hash_params *p, const fs_hash_keyed *k, const par
         size_t cnt = lanes - base < chunk ? lanes - base : chunk;
         for (size_t l = 0; l < cnt; l++) {
             uint8_t *d = buf + l * per;
-            memcpy(d, k->rest, k->restlen);
+            fs_copy(d, k->rest, k->restlen);
             d += k->restlen;
             for (unsigned i = 0; i < nparts; i++) {
                 if (parts[i].len) /* an empty H_msg message may be NULL */
-                    memcpy(d, parts[i].p + (base + l) * parts[i].stride, parts[i].len);
+                    fs_copy(d, parts[i].p + (base + l) * parts[i].stride, parts[i].len);
                 d += parts[i].len;
             }
         }
@@ -265,14 +265,14 @@ int fs_hash_rand_hash(const fs_hash_seeds *s, uint8_t *out, const uint8_t *in,
         size_t cnt = lanes - base < BATCH ? lanes - base : BATCH;
         for (size_t l = 0; l < cnt; l++)
             for (unsigned km = 0; km < 3; km++) {
-                memcpy(a[3 * l + km], adrs + (base + l) * FS_HASH_ADRS_BYTES, FS_HASH_ADRS_BYTES);
+                fs_copy(a[3 * l + km], adrs + (base + l) * FS_HASH_ADRS_BYTES, FS_HASH_ADRS_BYTES);
                 set_word(a[3 * l + km], ADRS_KEYMASK, km);
             }
         part pa = { a[0], FS_HASH_ADRS_BYTES, FS_HASH_ADRS_BYTES };
         run_parts(p, &s->prf, &pa, 1, prf, 3 * cnt);
         for (size_t l = 0; l < cnt; l++) {
             const uint8_t *x = in + (base + l) * 2 * n, *bm = prf + (3 * l + 1) * n;
-            memcpy(key[l], prf + 3 * l * n, n);
+            fs_copy(key[l], prf + 3 * l * n, n);
             for (size_t i = 0; i < 2 * n; i++)
                 masked[l][i] = x[i] ^ bm[i];
         }
@@ -322,14 +322,14 @@ int fs_hash_chains(const fs_hash_seeds *s, uint8_t *out, const uint8_t *in,
                 continue;
             }
             sl[active] = (slot){ c, st, st + steps[c] };
-            memcpy(x[active], in + c * n, n);
+            fs_copy(x[active], in + c * n, n);
             active++;
         }
         if (active == 0)
             break;
         for (size_t i = 0; i < active; i++)
             for (unsigned km = 0; km < 2; km++) {
-                memcpy(a[2 * i + km], adrs + sl[i].chain * FS_HASH_ADRS_BYTES, FS_HASH_ADRS_BYTES);
+                fs_copy(a[2 * i + km], adrs + sl[i].chain * FS_HASH_ADRS_BYTES, FS_HASH_ADRS_BYTES);
                 set_word(a[2 * i + km], ADRS_HASH, sl[i].step);
                 set_word(a[2 * i + km], ADRS_KEYMASK, km);
             }
@@ -337,7 +337,7 @@ int fs_hash_chains(const fs_hash_seeds *s, uint8_t *out, const uint8_t *in,
         run_parts(p, &s->prf, &pa, 1, prf, 2 * active);
         for (size_t i = 0; i < active; i++) {
             const uint8_t *bm = prf + (2 * i + 1) * n;
-            memcpy(key[i], prf + 2 * i * n, n);
+            fs_copy(key[i], prf + 2 * i * n, n);
             for (size_t j = 0; j < n; j++)
                 x[i][j] ^= bm[j];
         }
@@ -346,16 +346,16 @@ int fs_hash_chains(const fs_hash_seeds *s, uint8_t *out, const uint8_t *in,
         run_parts(p, &kf, pf, 2, fx, active);
         /* Advance; finished chains leave, the last slot fills the gap. */
         for (size_t i = 0; i < active; i++)
-            memcpy(x[i], fx + i * n, n);
+            fs_copy(x[i], fx + i * n, n);
         for (size_t i = 0; i < active;) {
             if (++sl[i].step < sl[i].end) {
                 i++;
                 continue;
             }
-            memcpy(out + sl[i].chain * n, x[i], n);
+            fs_copy(out + sl[i].chain * n, x[i], n);
             active--;
             sl[i] = sl[active];
-            memcpy(x[i], x[active], n);
+            fs_copy(x[i], x[active], n);
         }
         explicit_bzero(fx, sizeof(fx));
     }

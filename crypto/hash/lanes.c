@@ -186,19 +186,21 @@ static void get_lane(const family *fm, unsigned N, const void *st, unsigned l, f
 static void output(const family *fm, unsigned N, const void *st, unsigned l, uint8_t *out,
                    size_t n)
 {
-    uint8_t b[8 * 25];
-    size_t words = (n + fm->wordsize - 1) / fm->wordsize;
-    for (size_t w = 0; w < words; w++) {
-        if (fm->wordsize == 4) {
+    size_t ws = fm->wordsize, w = 0;
+    uint8_t last[8];
+    for (; w * ws < n; w++) {
+        uint8_t *dst = (w + 1) * ws <= n ? out + w * ws : last; /* whole words in place */
+        if (ws == 4) {
             uint32_t v = __builtin_bswap32(((const uint32_t *)st)[w * N + l]);
-            memcpy(b + 4 * w, &v, 4);
+            __builtin_memcpy(dst, &v, 4);
         } else {
             uint64_t v = ((const uint64_t *)st)[w * N + l];
             v = fm->lenbytes ? __builtin_bswap64(v) : v; /* Keccak words are little-endian */
-            memcpy(b + 8 * w, &v, 8);
+            __builtin_memcpy(dst, &v, 8);
         }
+        if (dst == last)
+            fs_copy(out + w * ws, last, n - w * ws);
     }
-    memcpy(out, b, n);
 }
 
 /* The padding that follows rem message bytes of a message of total bytes,
@@ -266,8 +268,8 @@ void fs_lanes_run(fs_hash_family f, const fs_hash_state *mid, uint64_t done, con
                 continue;
             }
             if (l < used) {
-                memcpy(tail[l], tmpl, tbytes);
-                memcpy(tail[l], ptr[l] + nfull * fm->block, rem);
+                fs_copy(tail[l], tmpl, tbytes);
+                fs_copy(tail[l], ptr[l] + nfull * fm->block, rem);
             }
             ptr[l] = tail[l < used ? l : 0];
         }
