@@ -4,6 +4,7 @@
 
 #include <gmp.h>
 #include "rw/rw.h"
+#include "rw/rw_ifma.h"
 
 struct rw_key {
     unsigned bits;          /* bit length of n; 0 = empty */
@@ -17,6 +18,7 @@ struct rw_key {
     mpz_t dp, dq;           /* (p+1)/4, (q+1)/8 */
     mpz_t ap, aq;           /* (1/2)^((p+1)/4) mod p, (1/2)^((q+1)/4) mod q */
     uint8_t prf[RW_PRF_BYTES];
+    rw_mont52 *mont;        /* [2]: p, q for the IFMA path; NULL: GMP path */
 };
 
 /* Bit length of z (0 for 0). */
@@ -48,5 +50,8 @@ int rw_root(const rw_key *k, const mp_limb_t *h, mp_limb_t *s, int *e, int *f);
 /* Test hook: when nonzero, rw_root corrupts its CRT output (to prove the
  * fault check withholds the signature). Tests only; not thread-safe. */
 extern int rw_test_inject_fault;
+/* Test hook: when nonzero, rw_root takes the GMP path even where the IFMA
+ * path is available (tests compare the two). */
+extern int rw_test_force_gmp;
 
 #endif

@@ -61,6 +61,11 @@ static void clear_private(rw_key *k)
     PRIV_FIELDS(WIPE)
 #undef WIPE
     rw_wipe(k->prf, sizeof(k->prf));
+    if (k->mont != NULL) {
+        rw_wipe(k->mont, 2 * sizeof(rw_mont52));
+        free(k->mont);
+        k->mont = NULL;
+    }
     k->has_priv = 0;
 }
 
@@ -91,6 +96,8 @@ rw_key *rw_key_dup(const rw_key *k)
     PRIV_FIELDS(COPY)
 #undef COPY
     memcpy(d->prf, k->prf, sizeof(d->prf));
+    if (k->mont != NULL && (d->mont = malloc(2 * sizeof(rw_mont52))) != NULL)
+        memcpy(d->mont, k->mont, 2 * sizeof(rw_mont52));
     return d;
 }
 
@@ -197,6 +204,23 @@ static int ct_inverse(mpz_t u, const mpz_t q, const mpz_t p)
     return ok ? FASTSIG_OK : FASTSIG_ERR_BAD_KEY;
 }
 
+/* The IFMA path's per-prime constants, when the CPU has it and p, q have the
+ * same 52-bit limb count (balanced keys); otherwise signing uses GMP. */
+static void set_mont(rw_key *k)
+{
+    if (k->mont != NULL || !rw_ifma_usable())
+        return;
+    rw_mont52 *m = malloc(2 * sizeof(rw_mont52));
+    if (m == NULL)
+        return;
+    if (rw_mont52_init(&m[0], k->p) && rw_mont52_init(&m[1], k->q) && m[0].L == m[1].L) {
+        k->mont = m;
+    } else {
+        rw_wipe(m, 2 * sizeof(rw_mont52));
+        free(m);
+    }
+}
+
 int rw_key_derive(rw_key *k)
 {
     k->bits = (unsigned)rw_bitlen(k->n);
@@ -214,6 +238,7 @@ int rw_key_derive(rw_key *k)
     mpz_mul_2exp(e, k->dq, 1);          /* (q+1)/4 */
     half_pow(k->aq, e, k->q);
     mpz_clear(e);
+    set_mont(k);
     return ct_inverse(k->u, k->q, k->p);
 }
 

@@ -12,6 +12,7 @@
 #include "rw/rw_internal.h"
 
 int rw_test_inject_fault;
+int rw_test_force_gmp;
 
 typedef struct {
     const mp_limb_t *m;   /* modulus, mn limbs */
@@ -111,14 +112,21 @@ int rw_root(const rw_key *k, const mp_limb_t *h, mp_limb_t *s, int *e_out, int *
     mpn_sec_div_r(T, (mp_size_t)nn, Q, (mp_size_t)qn, S);
     memcpy(hq, T, qn * sizeof(mp_limb_t));
 
+    /* the two exponentiations: U = h^((q+1)/8) mod q, V = h^((p+1)/4) mod p */
+    if (k->mont != NULL && !rw_test_force_gmp) {
+        size_t eb = rw_bitlen(k->p) > rw_bitlen(k->q) ? rw_bitlen(k->p) : rw_bitlen(k->q);
+        rw_powm2_ifma(V, hp, pn, k->dp, &k->mont[0], U, hq, qn, k->dq, &k->mont[1], (unsigned)eb);
+    } else {
+        powmod(&cq, U, hq, k->dq);
+        powmod(&cp, V, hp, k->dp);
+    }
+
     /* e from q: U^4 = h * (h|q) */
-    powmod(&cq, U, hq, k->dq);
     sqrmod(&cq, U2, U);
     sqrmod(&cq, U4, U2);
     mp_limb_t e_pos = ct_eq(U4, hq, qn);
 
     /* f from p: V^2 = h * (h|p) must equal e*h */
-    powmod(&cp, V, hp, k->dp);
     sqrmod(&cp, V2, V);
     memcpy(ehp, hp, pn * sizeof(mp_limb_t));
     mpn_sub_n(tp, P, hp, (mp_size_t)pn);

@@ -353,6 +353,57 @@ static void test_public_only(void)
     rw_key_free(pub);
 }
 
+/* ---- the IFMA exponentiation against the GMP path ------------------------ */
+
+/* rw_root on both paths for edge and random h: same s, e, f; and s^2 checks. */
+static void test_ifma_vs_gmp(void)
+{
+    for (size_t i = 0; i < NSIZES; i++) {
+        rw_key *k = key_of(i);
+        if (rw_ifma_usable())
+            CU_ASSERT_PTR_NOT_NULL(k->mont);   /* balanced keys take the IFMA path */
+        size_t nn = mpz_size(k->n);
+        mp_limb_t h[300], s1[300], s2[300];
+        for (int t = 0; t < 12; t++) {
+            mpz_t z;
+            mpz_init(z);
+            if (t == 0)
+                mpz_set_ui(z, 1);
+            else if (t == 1)
+                mpz_sub_ui(z, k->n, 1);            /* n - 1 */
+            else if (t == 2)
+                mpz_sub_ui(z, k->p, 1);            /* p - 1 (nonzero mod p and q) */
+            else if (t == 3) {
+                mpz_setbit(z, rw_key_bits(k) - 1); /* 2^(bits-1) - 1: all ones */
+                mpz_sub_ui(z, z, 1);
+            } else {
+                uint8_t r[600];
+                fs_test_random(r, rw_key_nbytes(k));
+                mpz_import(z, rw_key_nbytes(k), 1, 1, 1, 0, r);
+                mpz_mod(z, z, k->n);
+            }
+            memset(h, 0, sizeof(h));
+            memcpy(h, mpz_limbs_read(z), mpz_size(z) * sizeof(mp_limb_t));
+            int e1, f1, e2, f2;
+            rw_test_force_gmp = 0;
+            CU_ASSERT_EQUAL(rw_root(k, h, s1, &e1, &f1), FASTSIG_OK);
+            rw_test_force_gmp = 1;
+            CU_ASSERT_EQUAL(rw_root(k, h, s2, &e2, &f2), FASTSIG_OK);
+            rw_test_force_gmp = 0;
+            CU_ASSERT(e1 == e2 && f1 == f2 && memcmp(s1, s2, nn * sizeof(mp_limb_t)) == 0);
+            /* e*f*s^2 = h (mod n) */
+            mpz_t s, c;
+            mpz_inits(s, c, NULL);
+            mpz_import(s, nn, -1, sizeof(mp_limb_t), 0, 0, s1);
+            mpz_mul(c, s, s);
+            mpz_mul_si(c, c, e1 * f1);
+            mpz_sub(c, c, z);
+            CU_ASSERT(mpz_divisible_p(c, k->n));
+            mpz_clears(s, c, z, NULL);
+        }
+    }
+}
+
 /* ---- the fault check ---------------------------------------------------- */
 
 static void test_fault_injection(void)
@@ -576,6 +627,7 @@ static const fs_test sig_tests[] = {
     { "malformed signatures", test_malformed },
     { "public-only keys", test_public_only },
     { "fault check withholds the signature", test_fault_injection },
+    { "IFMA exponentiation matches the GMP path", test_ifma_vs_gmp },
     { NULL, NULL },
 };
 static const fs_test key_tests[] = {

@@ -1,0 +1,261 @@
+/* rw_ifma.c - see rw_ifma.h. Almost-Montgomery multiplication as in
+ * OpenSSL's rsaz-avx512 (Gueron-Krasnov): per limb b_i of the multiplier,
+ *   acc += a*b_i (low halves); y = acc_0 * k0 mod 2^52; acc += m*y (low);
+ *   acc >>= one limb (carrying acc_0 >> 52); acc += high halves of both.
+ * Outputs stay below 2m (4m < R); exponentiation by a fixed 5-bit window
+ * with a constant-time table scan; one final conditional subtraction. */
+#include <string.h>
+#include "rw/rw_ifma.h"
+#include "rw/rw_internal.h"
+#include "cpu.h"
+
+#define MASK52 ((1ULL << 52) - 1)
+#define WIN 5
+
+#if defined(FASTSIG_HAVE_ASM) && defined(__x86_64__)
+#include <immintrin.h>
+#define TARGET __attribute__((target("avx512f,avx512ifma")))
+
+int rw_ifma_usable(void)
+{
+    static int v = -1;
+    if (v < 0) {
+        __builtin_cpu_init();
+        v = (fs_cpu_features() & FS_CPU_AVX512) && __builtin_cpu_supports("avx512ifma");
+    }
+    return v;
+}
+
+/* Normalizes acc limbs (any 64-bit values) into 52-bit limbs. */
+static void carry52(uint64_t *r, const uint64_t *acc, unsigned L)
+{
+    uint64_t c = 0;
+    for (unsigned i = 0; i < L; i++) {
+        uint64_t v = acc[i] + c;
+        r[i] = v & MASK52;
+        c = v >> 52;
+    }
+}
+
+/* r = a*b/R mod (2m), for both (a1,b1,c1) and (a2,b2,c2); r may alias a or b. */
+static inline __attribute__((always_inline)) TARGET void
+amm2_nv(uint64_t *r1, const uint64_t *a1, const uint64_t *b1, const rw_mont52 *c1,
+        uint64_t *r2, const uint64_t *a2, const uint64_t *b2, const rw_mont52 *c2, const int NV)
+{
+    __m512i A1[RW_IFMA_MAXNV], M1[RW_IFMA_MAXNV], X1[RW_IFMA_MAXNV];
+    __m512i A2[RW_IFMA_MAXNV], M2[RW_IFMA_MAXNV], X2[RW_IFMA_MAXNV];
+    const __m512i zero = _mm512_setzero_si512();
+    const __m512i k01 = _mm512_set1_epi64((long long)c1->k0), k02 = _mm512_set1_epi64((long long)c2->k0);
+    for (int k = 0; k < NV; k++) {
+        A1[k] = _mm512_loadu_si512(a1 + 8 * k);
+        M1[k] = _mm512_loadu_si512(c1->m + 8 * k);
+        A2[k] = _mm512_loadu_si512(a2 + 8 * k);
+        M2[k] = _mm512_loadu_si512(c2->m + 8 * k);
+        X1[k] = X2[k] = zero;
+    }
+    for (unsigned i = 0; i < c1->L; i++) {   /* c1->L == c2->L */
+        __m512i bi1 = _mm512_set1_epi64((long long)b1[i]), bi2 = _mm512_set1_epi64((long long)b2[i]);
+        for (int k = 0; k < NV; k++) {
+            X1[k] = _mm512_madd52lo_epu64(X1[k], A1[k], bi1);
+            X2[k] = _mm512_madd52lo_epu64(X2[k], A2[k], bi2);
+        }
+        __m512i y1 = _mm512_permutexvar_epi64(zero, _mm512_madd52lo_epu64(zero, X1[0], k01));
+        __m512i y2 = _mm512_permutexvar_epi64(zero, _mm512_madd52lo_epu64(zero, X2[0], k02));
+        for (int k = 0; k < NV; k++) {
+            X1[k] = _mm512_madd52lo_epu64(X1[k], M1[k], y1);
+            X2[k] = _mm512_madd52lo_epu64(X2[k], M2[k], y2);
+        }
+        __m512i cy1 = _mm512_maskz_srli_epi64(1, X1[0], 52), cy2 = _mm512_maskz_srli_epi64(1, X2[0], 52);
+        for (int k = 0; k < NV - 1; k++) {
+            X1[k] = _mm512_alignr_epi64(X1[k + 1], X1[k], 1);
+            X2[k] = _mm512_alignr_epi64(X2[k + 1], X2[k], 1);
+        }
+        X1[NV - 1] = _mm512_alignr_epi64(zero, X1[NV - 1], 1);
+        X2[NV - 1] = _mm512_alignr_epi64(zero, X2[NV - 1], 1);
+        X1[0] = _mm512_add_epi64(X1[0], cy1);
+        X2[0] = _mm512_add_epi64(X2[0], cy2);
+        for (int k = 0; k < NV; k++) {
+            X1[k] = _mm512_madd52hi_epu64(X1[k], A1[k], bi1);
+            X1[k] = _mm512_madd52hi_epu64(X1[k], M1[k], y1);
+            X2[k] = _mm512_madd52hi_epu64(X2[k], A2[k], bi2);
+            X2[k] = _mm512_madd52hi_epu64(X2[k], M2[k], y2);
+        }
+    }
+    uint64_t t1[RW_IFMA_MAXL], t2[RW_IFMA_MAXL];
+    for (int k = 0; k < NV; k++) {
+        _mm512_storeu_si512(t1 + 8 * k, X1[k]);
+        _mm512_storeu_si512(t2 + 8 * k, X2[k]);
+    }
+    carry52(r1, t1, 8 * (unsigned)NV);
+    carry52(r2, t2, 8 * (unsigned)NV);
+}
+
+#define AMM2_FN(nv) \
+    static TARGET void amm2_##nv(uint64_t *r1, const uint64_t *a1, const uint64_t *b1,      \
+                                 const rw_mont52 *c1, uint64_t *r2, const uint64_t *a2,     \
+                                 const uint64_t *b2, const rw_mont52 *c2)                   \
+    { amm2_nv(r1, a1, b1, c1, r2, a2, b2, c2, nv); }
+AMM2_FN(1) AMM2_FN(2) AMM2_FN(3) AMM2_FN(4) AMM2_FN(5)
+
+typedef void amm2_fn(uint64_t *, const uint64_t *, const uint64_t *, const rw_mont52 *,
+                     uint64_t *, const uint64_t *, const uint64_t *, const rw_mont52 *);
+static amm2_fn *const amm2_table[RW_IFMA_MAXNV + 1] = { NULL, amm2_1, amm2_2, amm2_3, amm2_4, amm2_5 };
+
+/* Constant-time r = tab[idx] (tab: 2^WIN entries of 8*nv limbs). */
+static TARGET void select_entry(uint64_t *r, const uint64_t *tab, unsigned idx, unsigned nv)
+{
+    __m512i acc[RW_IFMA_MAXNV];
+    for (unsigned k = 0; k < nv; k++)
+        acc[k] = _mm512_setzero_si512();
+    for (unsigned i = 0; i < (1u << WIN); i++) {
+        __mmask8 m = (__mmask8)(0u - (unsigned)(i == idx));
+        for (unsigned k = 0; k < nv; k++)
+            acc[k] = _mm512_mask_loadu_epi64(acc[k], m, tab + (size_t)i * 8 * nv + 8 * k);
+    }
+    for (unsigned k = 0; k < nv; k++)
+        _mm512_storeu_si512(r + 8 * k, acc[k]);
+}
+#else
+int rw_ifma_usable(void)
+{
+    return 0;
+}
+#endif
+
+/* GMP limbs <-> 52-bit limbs (positions are public; values may be secret). */
+static void to52(uint64_t *r, unsigned L, const mp_limb_t *x, size_t n)
+{
+    for (unsigned i = 0; i < L; i++) {
+        size_t bit = 52 * (size_t)i, w = bit / 64;
+        unsigned s = (unsigned)(bit % 64);
+        uint64_t v = w < n ? x[w] >> s : 0;
+        if (s > 12 && w + 1 < n)
+            v |= x[w + 1] << (64 - s);
+        r[i] = v & MASK52;
+    }
+}
+
+int rw_mont52_init(rw_mont52 *c, const mpz_t m)
+{
+    size_t bits = rw_bitlen(m), mn = mpz_size(m);
+    memset(c, 0, sizeof(*c));
+    c->L = (unsigned)((bits + 2 + 51) / 52);
+    c->nv = (c->L + 7) / 8;
+    if (c->nv > RW_IFMA_MAXNV || mpz_even_p(m))
+        return 0;
+    const mp_limb_t *ml = mpz_limbs_read(m);
+    to52(c->m, c->L, ml, mn);
+    uint64_t inv = ml[0];                    /* Newton: m^-1 mod 2^64 */
+    for (int i = 0; i < 6; i++)
+        inv *= 2 - ml[0] * inv;
+    c->k0 = (0 - inv) & MASK52;
+    /* R^2 mod m = 2^(104 L) mod m, by GMP's constant-time division */
+    size_t nl = (104 * (size_t)c->L) / 64 + 1;
+    mp_limb_t num[2 * RW_IFMA_MAXL * 52 / 64 + 2];
+    mp_limb_t scratch[4 * RW_IFMA_MAXL + 64];
+    if ((size_t)mpn_sec_div_r_itch((mp_size_t)nl, (mp_size_t)mn) > sizeof(scratch) / sizeof(scratch[0]))
+        return 0;
+    memset(num, 0, nl * sizeof(mp_limb_t));
+    num[nl - 1] = (mp_limb_t)1 << ((104 * c->L) % 64);
+    mpn_sec_div_r(num, (mp_size_t)nl, ml, (mp_size_t)mn, scratch);
+    to52(c->rr, c->L, num, mn);
+    rw_wipe(num, sizeof(num));
+    return 1;
+}
+
+#if defined(FASTSIG_HAVE_ASM) && defined(__x86_64__)
+static void from52(mp_limb_t *r, size_t n, const uint64_t *x, unsigned L)
+{
+    memset(r, 0, n * sizeof(mp_limb_t));
+    for (unsigned i = 0; i < L; i++) {
+        size_t bit = 52 * (size_t)i, w = bit / 64;
+        unsigned s = (unsigned)(bit % 64);
+        if (w < n)
+            r[w] |= x[i] << s;
+        if (s > 12 && w + 1 < n)
+            r[w + 1] |= x[i] >> (64 - s);
+    }
+}
+
+/* r = r - m if r >= m (52-bit limbs), constant time. */
+static void final_sub(uint64_t *r, const uint64_t *m, unsigned L)
+{
+    uint64_t d[RW_IFMA_MAXL], borrow = 0;
+    for (unsigned i = 0; i < L; i++) {
+        uint64_t v = r[i] - m[i] - borrow;
+        d[i] = v & MASK52;
+        borrow = v >> 63;
+    }
+    uint64_t keep = 0 - borrow;     /* all ones: r < m, keep r */
+    for (unsigned i = 0; i < L; i++)
+        r[i] = (r[i] & keep) | (d[i] & ~keep);
+}
+
+static unsigned window(const mpz_t e, size_t pos)
+{
+    size_t n = mpz_size(e);
+    const mp_limb_t *l = mpz_limbs_read(e);
+    unsigned v = 0;
+    for (unsigned b = 0; b < WIN; b++) {
+        size_t bit = pos + b, w = bit / 64;
+        v |= (unsigned)((w < n ? l[w] >> (bit % 64) : 0) & 1) << b;
+    }
+    return v;
+}
+
+void rw_powm2_ifma(mp_limb_t *r1, const mp_limb_t *x1, size_t n1, const mpz_t e1,
+                   const rw_mont52 *c1, mp_limb_t *r2, const mp_limb_t *x2, size_t n2,
+                   const mpz_t e2, const rw_mont52 *c2, unsigned ebits)
+{
+    enum { E = 1u << WIN };
+    const unsigned nv = c1->nv, stride = 8 * c1->nv;
+    amm2_fn *amm2 = amm2_table[nv];
+    uint64_t tab1[E * RW_IFMA_MAXL], tab2[E * RW_IFMA_MAXL];
+    uint64_t x52a[RW_IFMA_MAXL] = { 0 }, x52b[RW_IFMA_MAXL] = { 0 };
+    uint64_t acc1[RW_IFMA_MAXL], acc2[RW_IFMA_MAXL], t1[RW_IFMA_MAXL], t2[RW_IFMA_MAXL];
+    uint64_t one[RW_IFMA_MAXL] = { 1 };
+    memset(tab1, 0, sizeof(uint64_t) * E * stride);
+    memset(tab2, 0, sizeof(uint64_t) * E * stride);
+    to52(x52a, c1->L, x1, n1);
+    to52(x52b, c2->L, x2, n2);
+    /* tab[0] = R, tab[1] = xR, tab[i] = x^i R (mod 2m) */
+    amm2(tab1, one, c1->rr, c1, tab2, one, c2->rr, c2);
+    amm2(tab1 + stride, x52a, c1->rr, c1, tab2 + stride, x52b, c2->rr, c2);
+    for (unsigned i = 2; i < E; i++)
+        amm2(tab1 + i * stride, tab1 + (i - 1) * stride, tab1 + stride, c1,
+             tab2 + i * stride, tab2 + (i - 1) * stride, tab2 + stride, c2);
+    size_t pos = (ebits + WIN - 1) / WIN * WIN;
+    pos -= WIN;
+    select_entry(acc1, tab1, window(e1, pos), nv);
+    select_entry(acc2, tab2, window(e2, pos), nv);
+    while (pos > 0) {
+        pos -= WIN;
+        for (int s = 0; s < WIN; s++)
+            amm2(acc1, acc1, acc1, c1, acc2, acc2, acc2, c2);
+        select_entry(t1, tab1, window(e1, pos), nv);
+        select_entry(t2, tab2, window(e2, pos), nv);
+        amm2(acc1, acc1, t1, c1, acc2, acc2, t2, c2);
+    }
+    amm2(acc1, acc1, one, c1, acc2, acc2, one, c2);   /* out of Montgomery form: <= m */
+    final_sub(acc1, c1->m, c1->L);
+    final_sub(acc2, c2->m, c2->L);
+    from52(r1, n1, acc1, c1->L);
+    from52(r2, n2, acc2, c2->L);
+    rw_wipe(x52a, sizeof(x52a));
+    rw_wipe(x52b, sizeof(x52b));
+    rw_wipe(tab1, sizeof(tab1));
+    rw_wipe(tab2, sizeof(tab2));
+    rw_wipe(acc1, sizeof(acc1));
+    rw_wipe(acc2, sizeof(acc2));
+    rw_wipe(t1, sizeof(t1));
+    rw_wipe(t2, sizeof(t2));
+}
+#else
+void rw_powm2_ifma(mp_limb_t *r1, const mp_limb_t *x1, size_t n1, const mpz_t e1,
+                   const rw_mont52 *c1, mp_limb_t *r2, const mp_limb_t *x2, size_t n2,
+                   const mpz_t e2, const rw_mont52 *c2, unsigned ebits)
+{
+    (void)r1; (void)x1; (void)n1; (void)e1; (void)c1;
+    (void)r2; (void)x2; (void)n2; (void)e2; (void)c2; (void)ebits;
+}
+#endif
