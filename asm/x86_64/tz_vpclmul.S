@@ -5,6 +5,7 @@
  *
  *   void tz_vpclmul_segments(gf127 st[16], const uint8_t *data,
  *                            size_t rounds, size_t stride);
+ *   void tz_vpclmul_mul_blocks(sl2 *state, const uint8_t *data, size_t blocks);
  *
  * Lane l hashes 4*rounds bytes at data + l*stride into entries st[4e + l]
  * (e = c00, c01, c10, c11): zmm18..21 hold c00..c11 of the four lanes.
@@ -52,25 +53,9 @@
         vpandq          %zmm31, \t, \t
 .endm
 
-        .globl  tz_vpclmul_segments
-        .hidden tz_vpclmul_segments
-        .type   tz_vpclmul_segments, @function
-        .balign 32
-tz_vpclmul_segments:
-        vmovdqu64       0(%rdi), %zmm18
-        vmovdqu64       64(%rdi), %zmm19
-        vmovdqu64       128(%rdi), %zmm20
-        vmovdqu64       192(%rdi), %zmm21
-        vpbroadcastq    .Lmhi(%rip), %zmm30
-        vpbroadcastq    .Lm33(%rip), %zmm31
-        leaq    tz_tab(%rip), %r11              /* left; right at +4096 */
-        leaq    (%rsi,%rcx), %r8                /* stream 1 */
-        leaq    (%r8,%rcx), %r9                 /* stream 2 */
-        leaq    (%r9,%rcx), %r10                /* stream 3 */
-        testq   %rdx, %rdx
-        jz      .Ldone
-        .balign 32
-.Lround:
+/* The matrices M of 4 bytes at (rsi, r8, r9, r10) + 0..3, one per lane, into
+ * zmm14..17 (m00 m01 m10 m11, qword 0 of each lane); clobbers zmm0..13. */
+.macro TREE
         GATHER  0, 0, %zmm0, %xmm0              /* left[b0] */
         GATHER  1, 4096, %zmm1, %xmm1           /* right[b1] */
         GATHER  2, 0, %zmm2, %xmm2              /* left[b2] */
@@ -102,6 +87,28 @@ tz_vpclmul_segments:
         EXTRACT %zmm15
         EXTRACT %zmm16
         EXTRACT %zmm17
+.endm
+
+        .globl  tz_vpclmul_segments
+        .hidden tz_vpclmul_segments
+        .type   tz_vpclmul_segments, @function
+        .balign 32
+tz_vpclmul_segments:
+        vmovdqu64       0(%rdi), %zmm18
+        vmovdqu64       64(%rdi), %zmm19
+        vmovdqu64       128(%rdi), %zmm20
+        vmovdqu64       192(%rdi), %zmm21
+        vpbroadcastq    .Lmhi(%rip), %zmm30
+        vpbroadcastq    .Lm33(%rip), %zmm31
+        leaq    tz_tab(%rip), %r11              /* left; right at +4096 */
+        leaq    (%rsi,%rcx), %r8                /* stream 1 */
+        leaq    (%r8,%rcx), %r9                 /* stream 2 */
+        leaq    (%r9,%rcx), %r10                /* stream 3 */
+        testq   %rdx, %rdx
+        jz      .Ldone
+        .balign 32
+.Lround:
+        TREE
         /* state *= M */
         ENTRY   %zmm18, %zmm19, %zmm14, %zmm16, %zmm22, %zmm26, %zmm27, %zmm28, %zmm29
         ENTRY   %zmm18, %zmm19, %zmm15, %zmm17, %zmm23, %zmm4, %zmm5, %zmm6, %zmm7
@@ -126,8 +133,93 @@ tz_vpclmul_segments:
         ret
         .size   tz_vpclmul_segments, .-tz_vpclmul_segments
 
+
+/* One stream, 16-byte blocks: lane r of the TREE holds the matrix of bytes
+ * 4r..4r+3 (streams at stride 4), applied in order to one state held as
+ * zmm18 = [c00, c01, c10, c11]. Lane (i,j) computes c_i0 m_0j + c_i1 m_1j:
+ * A = [c00, c00, c10, c10], B = [c01, c01, c11, c11] by lane shuffles,
+ * MA = [m00, m01, m00, m01], MB = [m10, m11, m10, m11] by qword permutes.
+ *
+ *   void tz_vpclmul_mul_blocks(sl2 *state, const uint8_t *data, size_t blocks);
+ * Canonical state out. C twin: tz_twin_mul_bytes on 16*blocks bytes. */
+.macro APPLY1 r
+        vmovdqa64       %zmm\r, %zmm21
+        vpermi2q        %zmm15, %zmm14, %zmm21          /* MA */
+        vmovdqa64       %zmm\r, %zmm22
+        vpermi2q        %zmm17, %zmm16, %zmm22          /* MB */
+        vshufi64x2      $0xa0, %zmm18, %zmm18, %zmm19   /* A: lanes 0,0,2,2 */
+        vshufi64x2      $0xf5, %zmm18, %zmm18, %zmm20   /* B: lanes 1,1,3,3 */
+        vpclmulqdq      $0x00, %zmm21, %zmm19, %zmm4    /* A.lo * MA */
+        vpclmulqdq      $0x00, %zmm22, %zmm20, %zmm5    /* B.lo * MB */
+        vpclmulqdq      $0x01, %zmm21, %zmm19, %zmm6    /* A.hi * MA */
+        vpclmulqdq      $0x01, %zmm22, %zmm20, %zmm7    /* B.hi * MB */
+        /* the same fold as ENTRY, arranged for a short dependency chain:
+         * C = X ^ ([0, Y.lo] ^ (Y & [0, ~0])) ^ [Y.hi<<1, 0] */
+        vpxorq          %zmm7, %zmm6, %zmm6             /* Y */
+        vpxorq          %zmm5, %zmm4, %zmm18            /* X (A, B hold the old C) */
+        vpslldq         $8, %zmm6, %zmm5                /* [0, Y.lo] */
+        vpsrldq         $8, %zmm6, %zmm7                /* [Y.hi, 0] */
+        vpternlogq      $0x78, %zmm29, %zmm6, %zmm5     /* ^= Y & [0, ~0] */
+        vpsllq          $1, %zmm7, %zmm7                /* [Y.hi<<1, 0] */
+        vpternlogq      $0x96, %zmm7, %zmm5, %zmm18     /* X ^ ... ^ ... */
+.endm
+
+        .globl  tz_vpclmul_mul_blocks
+        .hidden tz_vpclmul_mul_blocks
+        .type   tz_vpclmul_mul_blocks, @function
+        .balign 32
+tz_vpclmul_mul_blocks:
+        vmovdqu64       (%rdi), %zmm18
+        vpbroadcastq    .Lmhi(%rip), %zmm30
+        vpbroadcastq    .Lm33(%rip), %zmm31
+        vmovdqa64       .Lidx+0(%rip), %zmm24
+        vmovdqa64       .Lidx+64(%rip), %zmm25
+        vmovdqa64       .Lidx+128(%rip), %zmm26
+        vmovdqa64       .Lidx+192(%rip), %zmm27
+        vmovdqa64       .Lhiq(%rip), %zmm29
+        leaq    tz_tab(%rip), %r11
+        leaq    4(%rsi), %r8
+        leaq    8(%rsi), %r9
+        leaq    12(%rsi), %r10
+        testq   %rdx, %rdx
+        jz      .Lbdone
+        .balign 32
+.Lblock:
+        TREE
+        APPLY1  24
+        APPLY1  25
+        APPLY1  26
+        APPLY1  27
+        addq    $16, %rsi
+        addq    $16, %r8
+        addq    $16, %r9
+        addq    $16, %r10
+        decq    %rdx
+        jnz     .Lblock
+.Lbdone:
+        /* canonical: bit 127 folds back as x^63 + 1 */
+        vpsrlq          $63, %zmm18, %zmm0
+        vpsrldq         $8, %zmm0, %zmm0                /* [b, 0] */
+        vpsllq          $63, %zmm0, %zmm1               /* [b<<63, 0] */
+        vpternlogq      $0x96, %zmm1, %zmm0, %zmm18
+        vpandq          .Lmask127(%rip), %zmm18, %zmm18
+        vmovdqu64       %zmm18, (%rdi)
+        vzeroupper
+        ret
+        .size   tz_vpclmul_mul_blocks, .-tz_vpclmul_mul_blocks
+
         .section .rodata
-        .balign 8
+        .balign 64
+/* vpermi2q indices for block lane r (qword 2r): from the first table (T00
+ * or T10) for output lanes (i,0), from the second (T01 or T11) for (i,1). */
+.Lidx:  .quad   0, 0, 8, 8, 0, 0, 8, 8
+        .quad   2, 2, 10, 10, 2, 2, 10, 10
+        .quad   4, 4, 12, 12, 4, 4, 12, 12
+        .quad   6, 6, 14, 14, 6, 6, 14, 14
+.Lhiq:  .quad   0, -1, 0, -1, 0, -1, 0, -1      /* qword 1 of each lane */
+.Lmask127:
+        .quad   -1, 0x7fffffffffffffff, -1, 0x7fffffffffffffff
+        .quad   -1, 0x7fffffffffffffff, -1, 0x7fffffffffffffff
 .Lmhi:  .quad   0xfffffffe00000000      /* ~(2^33 - 1) */
 .Lm33:  .quad   0x00000001ffffffff      /* 2^33 - 1 */
 

@@ -6,11 +6,18 @@
 typedef void (*segments_fn)(gf127 st[16], const uint8_t *data, size_t rounds, size_t stride);
 typedef void (*sl2_mul_fn)(sl2 *r, const sl2 *a, const sl2 *b);
 
+typedef struct {
+    segments_fn segments; /* four streams */
+    sl2_mul_fn mul;       /* joins them */
+    tz_mul_bytes_fn blocks; /* one stream, multiples of 16 bytes */
+    tz_mul_bytes_fn bytes;  /* one stream, any length */
+} lanes_ops;
+
 /* Four lanes: lane 0 continues from the state, lanes 1..3 start from the
- * identity on the next three quarters; state = L0 * L1 * L2 * L3, then the
- * remainder (< 16 bytes) on one stream. */
-static void lanes_mul_bytes(segments_fn segments, sl2_mul_fn mul, tz_mul_bytes_fn one,
-                            sl2 *state, const uint8_t *data, size_t len)
+ * identity on the next three quarters; state = L0 * L1 * L2 * L3. Shorter
+ * inputs go through the one-stream block kernel; the remainder (< 16
+ * bytes) through the byte kernel. */
+static void lanes_mul_bytes(const lanes_ops *ops, sl2 *state, const uint8_t *data, size_t len)
 {
     if (len >= TZ_LANES_MIN) {
         size_t rounds = len / 16, stride = 4 * rounds;
@@ -22,31 +29,46 @@ static void lanes_mul_bytes(segments_fn segments, sl2_mul_fn mul, tz_mul_bytes_f
         for (int e = 0; e < 4; e++)
             for (int l = 0; l < 4; l++)
                 st[4 * e + l] = lane[l].m[e];
-        segments(st, data, rounds, stride);
+        ops->segments(st, data, rounds, stride);
         for (int e = 0; e < 4; e++)
             for (int l = 0; l < 4; l++)
                 lane[l].m[e] = tz_reduce_lazy(st[4 * e + l]);
-        mul(&lane[0], &lane[0], &lane[1]);
-        mul(&lane[2], &lane[2], &lane[3]);
-        mul(state, &lane[0], &lane[2]);
+        ops->mul(&lane[0], &lane[0], &lane[1]);
+        ops->mul(&lane[2], &lane[2], &lane[3]);
+        ops->mul(state, &lane[0], &lane[2]);
         data += 4 * stride;
         len -= 4 * stride;
+    } else if (len >= 16) {
+        size_t n = len & ~(size_t)15;
+        ops->blocks(state, data, n);
+        data += n;
+        len -= n;
     }
-    one(state, data, len);
+    if (len)
+        ops->bytes(state, data, len);
 }
 
 /* The lane structure on the C twins: tests the split/join without asm. */
 static void twin_lanes_mul_bytes(sl2 *state, const uint8_t *data, size_t len)
 {
-    lanes_mul_bytes(tz_twin_segments, sl2_mul, tz_twin_mul_bytes, state, data, len);
+    static const lanes_ops ops = { tz_twin_segments, sl2_mul, tz_twin_mul_bytes,
+                                   tz_twin_mul_bytes };
+    lanes_mul_bytes(&ops, state, data, len);
 }
 
 #if defined(FASTSIG_HAVE_ASM) && defined(__x86_64__)
 /* VPCLMULQDQ implies PCLMULQDQ on every CPU that has it, so the one-stream
  * remainder and the joins use the SSE kernel whatever FASTSIG_CPU says. */
+static void vpclmul_blocks(sl2 *state, const uint8_t *data, size_t len)
+{
+    tz_vpclmul_mul_blocks(state, data, len / 16);
+}
+
 static void avx512_mul_bytes(sl2 *state, const uint8_t *data, size_t len)
 {
-    lanes_mul_bytes(tz_vpclmul_segments, tz_pclmul_sl2_mul, tz_pclmul_mul_bytes, state, data, len);
+    static const lanes_ops ops = { tz_vpclmul_segments, tz_pclmul_sl2_mul, vpclmul_blocks,
+                                   tz_pclmul_mul_bytes };
+    lanes_mul_bytes(&ops, state, data, len);
 }
 #endif
 
