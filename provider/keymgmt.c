@@ -172,37 +172,37 @@ static void *km_dup(const void *keydata, int selection)
 
 /* ---- import / export ---- */
 
+/* The raw encoding in octet-string param `name`, if present. */
+static int import_octets(const FS_SIGALG *alg, const OSSL_PARAM params[], const char *name,
+                         int (*dec)(const FS_SIGALG *, const unsigned char *, size_t, void **),
+                         void **core)
+{
+    const OSSL_PARAM *p = OSSL_PARAM_locate_const(params, name);
+
+    if (p == NULL)
+        return FASTSIG_OK;
+    if (p->data_type != OSSL_PARAM_OCTET_STRING)
+        return FASTSIG_ERR_BAD_PARAM;
+    return dec(alg, p->data, p->data_size, core);
+}
+
 static int km_import(void *keydata, int selection, const OSSL_PARAM params[])
 {
     FS_KEY *k = keydata;
     const FS_ADAPTER *ad = k->alg->ad;
-    const OSSL_PARAM *p;
     void *core = NULL;
     int err = FASTSIG_OK;
 
     if ((selection & OSSL_KEYMGMT_SELECT_KEYPAIR) == 0)
         return 1;
-    if (ad->import != NULL
-        && (err = ad->import(k->alg, params, selection, &core)) != FASTSIG_OK)
+    if (ad->import != NULL)
+        err = ad->import(k->alg, params, selection, &core);
+    if (err == FASTSIG_OK && core == NULL && (selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY))
+        err = import_octets(k->alg, params, OSSL_PKEY_PARAM_PRIV_KEY, ad->priv_decode, &core);
+    if (err == FASTSIG_OK && core == NULL && (selection & OSSL_KEYMGMT_SELECT_PUBLIC_KEY))
+        err = import_octets(k->alg, params, OSSL_PKEY_PARAM_PUB_KEY, ad->pub_decode, &core);
+    if (err != FASTSIG_OK)
         goto fail;
-    if (core == NULL && (selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY)
-        && (p = OSSL_PARAM_locate_const(params, OSSL_PKEY_PARAM_PRIV_KEY)) != NULL) {
-        if (p->data_type != OSSL_PARAM_OCTET_STRING) {
-            err = FASTSIG_ERR_BAD_PARAM;
-            goto fail;
-        }
-        if ((err = ad->priv_decode(k->alg, p->data, p->data_size, &core)) != FASTSIG_OK)
-            goto fail;
-    }
-    if (core == NULL && (selection & OSSL_KEYMGMT_SELECT_PUBLIC_KEY)
-        && (p = OSSL_PARAM_locate_const(params, OSSL_PKEY_PARAM_PUB_KEY)) != NULL) {
-        if (p->data_type != OSSL_PARAM_OCTET_STRING) {
-            err = FASTSIG_ERR_BAD_PARAM;
-            goto fail;
-        }
-        if ((err = ad->pub_decode(k->alg, p->data, p->data_size, &core)) != FASTSIG_OK)
-            goto fail;
-    }
     if (core == NULL) {
         err = FASTSIG_ERR_BAD_KEY;
         goto fail;

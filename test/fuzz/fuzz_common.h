@@ -1,0 +1,19 @@
+/* fuzz_common.h - shared by the fuzz targets: the provider loaded once into
+ * a library context, and the entry point every target defines. Built two
+ * ways: with libFuzzer (clang, -Dfuzz) and as a replay program that runs
+ * the files of test/fuzz/corpus/<target>/ (every normal test run). */
+#ifndef FASTSIG_FUZZ_COMMON_H
+#define FASTSIG_FUZZ_COMMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <openssl/types.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* The library context with fastsig and default loaded (aborts on failure). */
+OSSL_LIB_CTX *fuzz_libctx(void);
+/* Signature algorithms the loaded module offers (NULL-terminated). */
+const char *const *fuzz_algorithms(void);
+
+#endif
