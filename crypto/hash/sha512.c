@@ -43,29 +43,35 @@ static inline uint64_t load64_be(const uint8_t *p)
            (uint64_t)p[6] << 8 | (uint64_t)p[7];
 }
 
+#define BSIG0(x) (ror64(x, 28) ^ ror64(x, 34) ^ ror64(x, 39))
+#define BSIG1(x) (ror64(x, 14) ^ ror64(x, 18) ^ ror64(x, 41))
+#define SSIG0(x) (ror64(x, 1) ^ ror64(x, 8) ^ ((x) >> 7))
+#define SSIG1(x) (ror64(x, 19) ^ ror64(x, 61) ^ ((x) >> 6))
+
+/* One block; the message schedule is a 16-word ring (W[t] in w[t % 16]),
+ * and the rounds go 16 at a time so the compiler can unroll them. */
 static void compress_block(uint64_t h[8], const uint8_t *blk)
 {
-    uint64_t w[80];
+    uint64_t w[16];
     for (int t = 0; t < 16; t++)
         w[t] = load64_be(blk + 8 * t);
-    for (int t = 16; t < 80; t++) {
-        uint64_t s0 = ror64(w[t - 15], 1) ^ ror64(w[t - 15], 8) ^ (w[t - 15] >> 7);
-        uint64_t s1 = ror64(w[t - 2], 19) ^ ror64(w[t - 2], 61) ^ (w[t - 2] >> 6);
-        w[t] = w[t - 16] + s0 + w[t - 7] + s1;
-    }
     uint64_t a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7];
-    for (int t = 0; t < 80; t++) {
-        uint64_t t1 = hh + (ror64(e, 14) ^ ror64(e, 18) ^ ror64(e, 41)) + ((e & f) ^ (~e & g)) +
-                      fs_sha512_k[t] + w[t];
-        uint64_t t2 = (ror64(a, 28) ^ ror64(a, 34) ^ ror64(a, 39)) + ((a & b) ^ (a & c) ^ (b & c));
-        hh = g;
-        g = f;
-        f = e;
-        e = d + t1;
-        d = c;
-        c = b;
-        b = a;
-        a = t1 + t2;
+    for (int t = 0; t < 80; t += 16) {
+#pragma GCC unroll 16
+        for (int i = 0; i < 16; i++) {
+            if (t > 0)
+                w[i] += SSIG0(w[(i + 1) % 16]) + w[(i + 9) % 16] + SSIG1(w[(i + 14) % 16]);
+            uint64_t t1 = hh + BSIG1(e) + ((e & f) ^ (~e & g)) + fs_sha512_k[t + i] + w[i];
+            uint64_t t2 = BSIG0(a) + ((a & b) ^ (a & c) ^ (b & c));
+            hh = g;
+            g = f;
+            f = e;
+            e = d + t1;
+            d = c;
+            c = b;
+            b = a;
+            a = t1 + t2;
+        }
     }
     h[0] += a;
     h[1] += b;
