@@ -10,7 +10,7 @@
  * 128-bit halves, then vperm2i128), byte-swapped and stored as the message
  * ring W[t%16] on the stack (32-byte aligned, 16 slots); then the state is
  * loaded from st into ymm0..7 (a..h) and the 64 rounds run with scratch
- * ymm8..14. AVX2 has no rotate: each rotation is two shifts, folded into the
+ * ymm8..13 and a^b carried between rounds in ymm14/15 (Maj from it). AVX2 has no rotate: each rotation is two shifts, folded into the
  * xor chains. While round t consumes W[t] it also computes W[t+16] into the
  * same slot. The a..h rotation is done by renaming macro arguments: 16 rounds
  * unrolled. Portable twin: fs_sha256_compress_x8_portable. */
@@ -37,11 +37,11 @@
 .endm
 
 /* round t = 16k + i; \sched = 1 also computes W[t+16] into slot i.
- * K[t] is at 4*i(%rax). */
-.macro RND a, b, c, d, e, f, g, h, i, sched
+ * K[t] (broadcast) is at 32*i(%rax). \xc gets a^b; \xp holds the previous
+ * round's a^b, which is this round's b^c: Maj(a,b,c) = ((a^b) & (b^c)) ^ b. */
+.macro RND a, b, c, d, e, f, g, h, i, sched, xc, xp
 	vpaddd		W(\i), \h, \h
-	vpbroadcastd	4*\i(%rax), %ymm8
-	vpaddd		%ymm8, \h, \h
+	vpaddd		32*\i(%rax), \h, \h
 	SIG3		\e, %ymm8, %ymm9, 6, 11, 25, 0	/* Sigma1(e) */
 	vpxor		\g, \f, %ymm10
 	vpand		\e, %ymm10, %ymm10
@@ -51,41 +51,40 @@
 	.if \sched
 	vmovdqa		W(\i+1), %ymm11
 	SIG3		%ymm11, %ymm12, %ymm13, 7, 18, 3, 1	/* sigma0(W[t+1]) */
-	vmovdqa		W(\i+14), %ymm11
-	SIG3		%ymm11, %ymm14, %ymm13, 17, 19, 10, 1	/* sigma1(W[t+14]) */
 	vpaddd		W(\i), %ymm12, %ymm12
 	vpaddd		W(\i+9), %ymm12, %ymm12
-	vpaddd		%ymm14, %ymm12, %ymm12
+	vmovdqa		W(\i+14), %ymm11
+	SIG3		%ymm11, %ymm13, %ymm9, 17, 19, 10, 1	/* sigma1(W[t+14]) */
+	vpaddd		%ymm13, %ymm12, %ymm12
 	vmovdqa		%ymm12, W(\i)
 	.endif
 	vpaddd		\h, \d, \d			/* d += T1 */
 	SIG3		\a, %ymm8, %ymm9, 2, 13, 22, 0	/* Sigma0(a) */
-	vpxor		\b, \a, %ymm10
-	vpand		\c, %ymm10, %ymm10
-	vpand		\b, \a, %ymm9
-	vpxor		%ymm9, %ymm10, %ymm10		/* Maj(a,b,c) */
+	vpxor		\b, \a, \xc
+	vpand		\xp, \xc, %ymm10
+	vpxor		\b, %ymm10, %ymm10		/* Maj(a,b,c) */
 	vpaddd		%ymm8, \h, \h
 	vpaddd		%ymm10, \h, \h			/* h = T1 + T2 */
 .endm
 
 /* 16 rounds: K[t..t+15] at 0(%rax) */
 .macro ROUNDS16 sched
-	RND %ymm0,%ymm1,%ymm2,%ymm3,%ymm4,%ymm5,%ymm6,%ymm7, 0,\sched
-	RND %ymm7,%ymm0,%ymm1,%ymm2,%ymm3,%ymm4,%ymm5,%ymm6, 1,\sched
-	RND %ymm6,%ymm7,%ymm0,%ymm1,%ymm2,%ymm3,%ymm4,%ymm5, 2,\sched
-	RND %ymm5,%ymm6,%ymm7,%ymm0,%ymm1,%ymm2,%ymm3,%ymm4, 3,\sched
-	RND %ymm4,%ymm5,%ymm6,%ymm7,%ymm0,%ymm1,%ymm2,%ymm3, 4,\sched
-	RND %ymm3,%ymm4,%ymm5,%ymm6,%ymm7,%ymm0,%ymm1,%ymm2, 5,\sched
-	RND %ymm2,%ymm3,%ymm4,%ymm5,%ymm6,%ymm7,%ymm0,%ymm1, 6,\sched
-	RND %ymm1,%ymm2,%ymm3,%ymm4,%ymm5,%ymm6,%ymm7,%ymm0, 7,\sched
-	RND %ymm0,%ymm1,%ymm2,%ymm3,%ymm4,%ymm5,%ymm6,%ymm7, 8,\sched
-	RND %ymm7,%ymm0,%ymm1,%ymm2,%ymm3,%ymm4,%ymm5,%ymm6, 9,\sched
-	RND %ymm6,%ymm7,%ymm0,%ymm1,%ymm2,%ymm3,%ymm4,%ymm5,10,\sched
-	RND %ymm5,%ymm6,%ymm7,%ymm0,%ymm1,%ymm2,%ymm3,%ymm4,11,\sched
-	RND %ymm4,%ymm5,%ymm6,%ymm7,%ymm0,%ymm1,%ymm2,%ymm3,12,\sched
-	RND %ymm3,%ymm4,%ymm5,%ymm6,%ymm7,%ymm0,%ymm1,%ymm2,13,\sched
-	RND %ymm2,%ymm3,%ymm4,%ymm5,%ymm6,%ymm7,%ymm0,%ymm1,14,\sched
-	RND %ymm1,%ymm2,%ymm3,%ymm4,%ymm5,%ymm6,%ymm7,%ymm0,15,\sched
+	RND %ymm0,%ymm1,%ymm2,%ymm3,%ymm4,%ymm5,%ymm6,%ymm7, 0,\sched,%ymm14,%ymm15
+	RND %ymm7,%ymm0,%ymm1,%ymm2,%ymm3,%ymm4,%ymm5,%ymm6, 1,\sched,%ymm15,%ymm14
+	RND %ymm6,%ymm7,%ymm0,%ymm1,%ymm2,%ymm3,%ymm4,%ymm5, 2,\sched,%ymm14,%ymm15
+	RND %ymm5,%ymm6,%ymm7,%ymm0,%ymm1,%ymm2,%ymm3,%ymm4, 3,\sched,%ymm15,%ymm14
+	RND %ymm4,%ymm5,%ymm6,%ymm7,%ymm0,%ymm1,%ymm2,%ymm3, 4,\sched,%ymm14,%ymm15
+	RND %ymm3,%ymm4,%ymm5,%ymm6,%ymm7,%ymm0,%ymm1,%ymm2, 5,\sched,%ymm15,%ymm14
+	RND %ymm2,%ymm3,%ymm4,%ymm5,%ymm6,%ymm7,%ymm0,%ymm1, 6,\sched,%ymm14,%ymm15
+	RND %ymm1,%ymm2,%ymm3,%ymm4,%ymm5,%ymm6,%ymm7,%ymm0, 7,\sched,%ymm15,%ymm14
+	RND %ymm0,%ymm1,%ymm2,%ymm3,%ymm4,%ymm5,%ymm6,%ymm7, 8,\sched,%ymm14,%ymm15
+	RND %ymm7,%ymm0,%ymm1,%ymm2,%ymm3,%ymm4,%ymm5,%ymm6, 9,\sched,%ymm15,%ymm14
+	RND %ymm6,%ymm7,%ymm0,%ymm1,%ymm2,%ymm3,%ymm4,%ymm5,10,\sched,%ymm14,%ymm15
+	RND %ymm5,%ymm6,%ymm7,%ymm0,%ymm1,%ymm2,%ymm3,%ymm4,11,\sched,%ymm15,%ymm14
+	RND %ymm4,%ymm5,%ymm6,%ymm7,%ymm0,%ymm1,%ymm2,%ymm3,12,\sched,%ymm14,%ymm15
+	RND %ymm3,%ymm4,%ymm5,%ymm6,%ymm7,%ymm0,%ymm1,%ymm2,13,\sched,%ymm15,%ymm14
+	RND %ymm2,%ymm3,%ymm4,%ymm5,%ymm6,%ymm7,%ymm0,%ymm1,14,\sched,%ymm14,%ymm15
+	RND %ymm1,%ymm2,%ymm3,%ymm4,%ymm5,%ymm6,%ymm7,%ymm0,15,\sched,%ymm15,%ymm14
 .endm
 
 /* 4x4 dword transpose inside each 128-bit half of rows \a..\d */
@@ -127,7 +126,6 @@
 	.globl	fs_sha256_compress_x8_avx2
 	.hidden	fs_sha256_compress_x8_avx2
 	.type	fs_sha256_compress_x8_avx2, @function
-	.hidden	fs_sha256_k
 	.p2align 5
 fs_sha256_compress_x8_avx2:
 	testq	%rdx, %rdx
@@ -136,17 +134,18 @@ fs_sha256_compress_x8_avx2:
 	movq	%rsp, %rbp
 	subq	$512, %rsp
 	andq	$-32, %rsp
-	vbroadcasti128	.Lbswap32(%rip), %ymm15
 	xorl	%r8d, %r8d			/* offset of the block in every lane */
-1:	LOAD8	0
+1:	vbroadcasti128	.Lbswap32(%rip), %ymm15
+	LOAD8	0
 	LOAD8	1
 	.irp	i, 0,1,2,3,4,5,6,7
 	vmovdqu		32*\i(%rdi), %ymm\i
 	.endr
-	leaq	fs_sha256_k(%rip), %rax
+	vpxor	%ymm2, %ymm1, %ymm15		/* b^c for round 0's Maj */
+	leaq	.Lk256x8(%rip), %rax
 	movl	$3, %ecx
 2:	ROUNDS16 1
-	addq	$64, %rax
+	addq	$512, %rax
 	decl	%ecx
 	jnz	2b
 	ROUNDS16 0
@@ -165,6 +164,200 @@ fs_sha256_compress_x8_avx2:
 	.size	fs_sha256_compress_x8_avx2, .-fs_sha256_compress_x8_avx2
 
 	.section .rodata
+	.p2align 5
+.Lk256x8:	/* K[t] repeated for the 8 lanes: one load-add per round */
+	.rept 8
+	.long	0x428a2f98
+	.endr
+	.rept 8
+	.long	0x71374491
+	.endr
+	.rept 8
+	.long	0xb5c0fbcf
+	.endr
+	.rept 8
+	.long	0xe9b5dba5
+	.endr
+	.rept 8
+	.long	0x3956c25b
+	.endr
+	.rept 8
+	.long	0x59f111f1
+	.endr
+	.rept 8
+	.long	0x923f82a4
+	.endr
+	.rept 8
+	.long	0xab1c5ed5
+	.endr
+	.rept 8
+	.long	0xd807aa98
+	.endr
+	.rept 8
+	.long	0x12835b01
+	.endr
+	.rept 8
+	.long	0x243185be
+	.endr
+	.rept 8
+	.long	0x550c7dc3
+	.endr
+	.rept 8
+	.long	0x72be5d74
+	.endr
+	.rept 8
+	.long	0x80deb1fe
+	.endr
+	.rept 8
+	.long	0x9bdc06a7
+	.endr
+	.rept 8
+	.long	0xc19bf174
+	.endr
+	.rept 8
+	.long	0xe49b69c1
+	.endr
+	.rept 8
+	.long	0xefbe4786
+	.endr
+	.rept 8
+	.long	0x0fc19dc6
+	.endr
+	.rept 8
+	.long	0x240ca1cc
+	.endr
+	.rept 8
+	.long	0x2de92c6f
+	.endr
+	.rept 8
+	.long	0x4a7484aa
+	.endr
+	.rept 8
+	.long	0x5cb0a9dc
+	.endr
+	.rept 8
+	.long	0x76f988da
+	.endr
+	.rept 8
+	.long	0x983e5152
+	.endr
+	.rept 8
+	.long	0xa831c66d
+	.endr
+	.rept 8
+	.long	0xb00327c8
+	.endr
+	.rept 8
+	.long	0xbf597fc7
+	.endr
+	.rept 8
+	.long	0xc6e00bf3
+	.endr
+	.rept 8
+	.long	0xd5a79147
+	.endr
+	.rept 8
+	.long	0x06ca6351
+	.endr
+	.rept 8
+	.long	0x14292967
+	.endr
+	.rept 8
+	.long	0x27b70a85
+	.endr
+	.rept 8
+	.long	0x2e1b2138
+	.endr
+	.rept 8
+	.long	0x4d2c6dfc
+	.endr
+	.rept 8
+	.long	0x53380d13
+	.endr
+	.rept 8
+	.long	0x650a7354
+	.endr
+	.rept 8
+	.long	0x766a0abb
+	.endr
+	.rept 8
+	.long	0x81c2c92e
+	.endr
+	.rept 8
+	.long	0x92722c85
+	.endr
+	.rept 8
+	.long	0xa2bfe8a1
+	.endr
+	.rept 8
+	.long	0xa81a664b
+	.endr
+	.rept 8
+	.long	0xc24b8b70
+	.endr
+	.rept 8
+	.long	0xc76c51a3
+	.endr
+	.rept 8
+	.long	0xd192e819
+	.endr
+	.rept 8
+	.long	0xd6990624
+	.endr
+	.rept 8
+	.long	0xf40e3585
+	.endr
+	.rept 8
+	.long	0x106aa070
+	.endr
+	.rept 8
+	.long	0x19a4c116
+	.endr
+	.rept 8
+	.long	0x1e376c08
+	.endr
+	.rept 8
+	.long	0x2748774c
+	.endr
+	.rept 8
+	.long	0x34b0bcb5
+	.endr
+	.rept 8
+	.long	0x391c0cb3
+	.endr
+	.rept 8
+	.long	0x4ed8aa4a
+	.endr
+	.rept 8
+	.long	0x5b9cca4f
+	.endr
+	.rept 8
+	.long	0x682e6ff3
+	.endr
+	.rept 8
+	.long	0x748f82ee
+	.endr
+	.rept 8
+	.long	0x78a5636f
+	.endr
+	.rept 8
+	.long	0x84c87814
+	.endr
+	.rept 8
+	.long	0x8cc70208
+	.endr
+	.rept 8
+	.long	0x90befffa
+	.endr
+	.rept 8
+	.long	0xa4506ceb
+	.endr
+	.rept 8
+	.long	0xbef9a3f7
+	.endr
+	.rept 8
+	.long	0xc67178f2
+	.endr
 	.p2align 4
 .Lbswap32:
 	.byte	3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12
