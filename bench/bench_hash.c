@@ -48,6 +48,7 @@ struct kernel_job {
     void (*sha256)(uint32_t *, const uint8_t *const[], size_t);
     void (*sha512)(uint64_t *, const uint8_t *const[], size_t);
     void (*perm)(uint64_t *);
+    void (*absorb)(uint64_t *, const uint8_t *const[], size_t, size_t);
     unsigned lanes;
     size_t nblocks;
     uint64_t st[25 * 16];
@@ -63,6 +64,8 @@ static void run_kernel(void *arg, size_t iters)
             j->sha256((uint32_t *)j->st, j->in, j->nblocks);
         else if (j->sha512)
             j->sha512(j->st, j->in, j->nblocks);
+        else if (j->absorb)
+            j->absorb(j->st, j->in, j->nblocks, 168);
         else
             j->perm(j->st);
     }
@@ -145,6 +148,15 @@ static void kernel_rows(uint8_t *data, struct evp_job *sha256, struct evp_job *s
         j.nblocks = 1;
         bench_spec s = { "keccak-f1600", k->name, "ns", "SHAKE128 168B", 0 };
         bench_compare(&s, run_kernel, &j, run_evp, shake);
+        if (k->absorb) { /* whole blocks read from the lanes, per permutation */
+            j.perm = NULL;
+            j.absorb = k->absorb;
+            j.nblocks = 2;
+            for (unsigned l = 0; l < 16; l++)
+                j.in[l] = data + 2 * 168 * l;
+            bench_spec a = { "shake128-absorb", k->name, "ns", "SHAKE128 168B", 0 };
+            bench_compare(&a, run_kernel, &j, run_evp, shake);
+        }
     }
 }
 
