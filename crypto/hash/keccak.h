@@ -14,8 +14,9 @@
  *   fs_keccakf1600_x8_portable(st[25*8])     portable twin of the AVX-512 one
  *   fs_keccakf1600_x4_avx2(st[25*4])         asm, needs FS_CPU_AVX2
  *   fs_keccakf1600_x8_avx512(st[25*8])       asm, needs FS_CPU_AVX512
- * Absorb kernels (asm) xor whole blocks into the state and permute, keeping
- * the state in registers; fs_keccak_absorb_blocks uses them when it can:
+ * Absorb kernels (asm) xor whole blocks into the state and permute, block
+ * after block in one call (the AVX-512 one keeps the state in registers);
+ * fs_keccak_absorb_blocks uses them when it can:
  *   fs_keccak_absorb_x4_avx2(st[25*4], in[4], nblocks, rate)
  *   fs_keccak_absorb_x8_avx512(st[25*8], in[8], nblocks, rate)
  * for every block b < nblocks and lane l: xor in[l][rate*b .. rate*b+rate)
