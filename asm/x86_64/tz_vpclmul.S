@@ -14,20 +14,22 @@
 
         .text
 
-/* Bytes k of the four streams -> table entries in the four lanes of z. */
+/* Bytes k of the four streams -> table entries in the four lanes of z:
+ * broadcast loads merged under k1..k3 (lanes 1..3) keep the shuffle unit
+ * free for the clmuls and byte shifts. */
 .macro GATHER k, toff, z, x
         movzbl          \k(%rsi), %eax
         movzbl          \k(%r8), %ecx
         shll            $4, %eax
         shll            $4, %ecx
-        vmovdqa         \toff(%r11,%rax), \x
-        vinserti32x4    $1, \toff(%r11,%rcx), \z, \z
+        vbroadcasti32x4 \toff(%r11,%rax), \z
+        vbroadcasti32x4 \toff(%r11,%rcx), \z{%k1}
         movzbl          \k(%r9), %eax
         movzbl          \k(%r10), %ecx
         shll            $4, %eax
         shll            $4, %ecx
-        vinserti32x4    $2, \toff(%r11,%rax), \z, \z
-        vinserti32x4    $3, \toff(%r11,%rcx), \z, \z
+        vbroadcasti32x4 \toff(%r11,%rax), \z{%k2}
+        vbroadcasti32x4 \toff(%r11,%rcx), \z{%k3}
 .endm
 
 /* out = ca*ma + cb*mb, small ma/mb in qword 0, folded to 128 bits:
@@ -100,6 +102,12 @@ tz_vpclmul_segments:
         vmovdqu64       192(%rdi), %zmm21
         vpbroadcastq    .Lmhi(%rip), %zmm30
         vpbroadcastq    .Lm33(%rip), %zmm31
+        movl    $0x00f0, %eax
+        kmovw   %eax, %k1                       /* dwords of lane 1 */
+        movl    $0x0f00, %eax
+        kmovw   %eax, %k2
+        movl    $0xf000, %eax
+        kmovw   %eax, %k3
         leaq    tz_tab(%rip), %r11              /* left; right at +4096 */
         leaq    (%rsi,%rcx), %r8                /* stream 1 */
         leaq    (%r8,%rcx), %r9                 /* stream 2 */
@@ -177,6 +185,12 @@ tz_vpclmul_mul_blocks:
         vmovdqa64       .Lidx+128(%rip), %zmm26
         vmovdqa64       .Lidx+192(%rip), %zmm27
         vmovdqa64       .Lhiq(%rip), %zmm29
+        movl    $0x00f0, %eax
+        kmovw   %eax, %k1                       /* dwords of lane 1 */
+        movl    $0x0f00, %eax
+        kmovw   %eax, %k2
+        movl    $0xf000, %eax
+        kmovw   %eax, %k3
         leaq    tz_tab(%rip), %r11
         leaq    4(%rsi), %r8
         leaq    8(%rsi), %r9

@@ -275,6 +275,24 @@ static void test_pclmul_vs_twin(void)
     }
 }
 
+static void test_vpclmul_blocks_vs_twin(void)
+{
+    if ((fs_cpu_detected() & (FS_CPU_AVX512 | FS_CPU_VPCLMUL)) != (FS_CPU_AVX512 | FS_CPU_VPCLMUL))
+        return;
+    uint8_t buf[16 * 40 + 16];
+    int iters = soak() ? 20000 : 1000;
+    for (int it = 0; it < iters; it++) {
+        size_t blocks = fs_test_rand64() % 40, off = fs_test_rand64() % 16;
+        sl2 a, b;
+        fs_test_random(buf, sizeof(buf));
+        random_lazy(a.m, 4);
+        b = a;
+        tz_vpclmul_mul_blocks(&a, buf + off, blocks);
+        tz_twin_mul_bytes(&b, buf + off, 16 * blocks);
+        CU_ASSERT(same(&a, &b));
+    }
+}
+
 static void test_pclmul_sl2_mul_vs_twin(void)
 {
     if (!(fs_cpu_detected() & FS_CPU_PCLMUL))
@@ -364,6 +382,7 @@ static const fs_test tests[] = {
     { "twin lanes equal one-stream runs", test_twin_segments },
 #if defined(FASTSIG_HAVE_ASM) && defined(__x86_64__)
     { "tz_vpclmul_segments == C twin (raw lazy states)", test_vpclmul_vs_twin },
+    { "tz_vpclmul_mul_blocks == C twin", test_vpclmul_blocks_vs_twin },
     { "tz_pclmul_mul_bytes == C twin", test_pclmul_vs_twin },
     { "tz_pclmul_sl2_mul == sl2_mul", test_pclmul_sl2_mul_vs_twin },
 #endif
