@@ -20,6 +20,7 @@
 #include "fastsig/provider.h"
 
 static OSSL_LIB_CTX *libctx;
+static OSSL_PROVIDER *prov_fastsig, *prov_default;
 static char statedir[] = "/tmp/fs_provider_evp_XXXXXX";
 
 /* Per algorithm: what a test must say at generation (test-side data only). */
@@ -140,8 +141,8 @@ static void test_load(void)
     libctx = OSSL_LIB_CTX_new();
     CU_ASSERT_PTR_NOT_NULL_FATAL(libctx);
     CU_ASSERT(OSSL_PROVIDER_set_default_search_path(libctx, dir ? dir : "."));
-    CU_ASSERT_PTR_NOT_NULL_FATAL(OSSL_PROVIDER_load(libctx, FASTSIG_PROVIDER_NAME));
-    CU_ASSERT_PTR_NOT_NULL_FATAL(OSSL_PROVIDER_load(libctx, "default"));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(prov_fastsig = OSSL_PROVIDER_load(libctx, FASTSIG_PROVIDER_NAME));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(prov_default = OSSL_PROVIDER_load(libctx, "default"));
     CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(statedir));
     int any = 0;
     for (size_t i = 0; i < NALGS; i++) {
@@ -641,6 +642,8 @@ static void test_cleanup(void)
     }
     snprintf(cmd, sizeof(cmd), "rm -rf '%s'", statedir);
     CU_ASSERT(system(cmd) == 0);
+    CU_ASSERT(OSSL_PROVIDER_unload(prov_fastsig));
+    CU_ASSERT(OSSL_PROVIDER_unload(prov_default));
     OSSL_LIB_CTX_free(libctx);
 }
 
