@@ -1,0 +1,53 @@
+/* adrs.h - the RFC 8391 hash address (ADRS), kept in its 32-byte wire form
+ * (eight big-endian 32-bit words) so batches hand it to crypto/hash as is.
+ *
+ * Words: 0 layer, 1-2 tree (64-bit), 3 type, then per type:
+ *   OTS (0):    4 OTS address, 5 chain, 6 hash
+ *   L-tree (1): 4 L-tree address, 5 tree height, 6 tree index
+ *   tree (2):   4 padding (0), 5 tree height, 6 tree index
+ * and 7 keyAndMask. Setting the type zeroes words 4..7 (RFC 8391 2.7.3). */
+#ifndef FASTSIG_HBS_ADRS_H
+#define FASTSIG_HBS_ADRS_H
+
+#include <stdint.h>
+#include <string.h>
+
+#define HBS_ADRS_BYTES 32
+enum { HBS_ADRS_OTS = 0, HBS_ADRS_LTREE = 1, HBS_ADRS_TREE = 2 };
+
+typedef struct {
+    uint8_t b[HBS_ADRS_BYTES];
+} hbs_adrs;
+
+static inline void hbs_adrs_word(hbs_adrs *a, unsigned word, uint32_t v)
+{
+    a->b[4 * word] = (uint8_t)(v >> 24);
+    a->b[4 * word + 1] = (uint8_t)(v >> 16);
+    a->b[4 * word + 2] = (uint8_t)(v >> 8);
+    a->b[4 * word + 3] = (uint8_t)v;
+}
+
+static inline void hbs_adrs_init(hbs_adrs *a, uint32_t layer, uint64_t tree, uint32_t type)
+{
+    memset(a->b, 0, sizeof(a->b));
+    hbs_adrs_word(a, 0, layer);
+    hbs_adrs_word(a, 1, (uint32_t)(tree >> 32));
+    hbs_adrs_word(a, 2, (uint32_t)tree);
+    hbs_adrs_word(a, 3, type);
+}
+
+/* Same layer and tree, new type, words 4..7 zero. */
+static inline void hbs_adrs_set_type(hbs_adrs *a, uint32_t type)
+{
+    hbs_adrs_word(a, 3, type);
+    memset(a->b + 16, 0, 16);
+}
+
+#define hbs_adrs_set_ots(a, v) hbs_adrs_word((a), 4, (v))
+#define hbs_adrs_set_ltree(a, v) hbs_adrs_word((a), 4, (v))
+#define hbs_adrs_set_chain(a, v) hbs_adrs_word((a), 5, (v))
+#define hbs_adrs_set_tree_height(a, v) hbs_adrs_word((a), 5, (v))
+#define hbs_adrs_set_hash(a, v) hbs_adrs_word((a), 6, (v))
+#define hbs_adrs_set_tree_index(a, v) hbs_adrs_word((a), 6, (v))
+
+#endif

@@ -1,0 +1,80 @@
+/* hbs_hash.c - see hbs_hash.h. */
+#include <string.h>
+#include "fastsig_err.h"
+#include "hbs/hbs_hash.h"
+
+int hbs_hash_params_of(const hbs_params *p, fs_hash_params *hp)
+{
+    static const fs_hash_family fam[HBS_FAMILY_COUNT] = {
+        [HBS_SHA2_256] = FS_HASH_SHA256,     [HBS_SHA2_512] = FS_HASH_SHA512,
+        [HBS_SHAKE128_256] = FS_HASH_SHAKE128, [HBS_SHAKE256_512] = FS_HASH_SHAKE256,
+        [HBS_SHA2_192] = FS_HASH_SHA256,     [HBS_SHAKE256_256] = FS_HASH_SHAKE256,
+        [HBS_SHAKE256_192] = FS_HASH_SHAKE256,
+    };
+    if (p == NULL || p->family >= HBS_FAMILY_COUNT)
+        return FASTSIG_ERR_UNSUPPORTED;
+    hp->family = fam[p->family];
+    hp->n = p->n;
+    hp->pad = p->pad_len;
+    return fs_hash_params_check(hp);
+}
+
+int hbs_ctx_init(hbs_ctx *c, const hbs_params *p, const uint8_t *pub_seed,
+                 const uint8_t *sk_seed, const uint8_t *sk_prf)
+{
+    memset(c, 0, sizeof(*c));
+    c->p = p;
+    int rc = hbs_hash_params_of(p, &c->hp);
+    if (rc == FASTSIG_OK)
+        rc = fs_hash_seeds_init(&c->seeds, &c->hp, pub_seed, sk_seed);
+    if (rc == FASTSIG_OK && sk_prf != NULL) {
+        rc = fs_hash_seeds_init(&c->prf_sk, &c->hp, sk_prf, NULL);
+        c->has_prf = rc == FASTSIG_OK;
+    }
+    if (rc != FASTSIG_OK)
+        hbs_ctx_clear(c);
+    return rc;
+}
+
+void hbs_ctx_clear(hbs_ctx *c)
+{
+    fs_hash_seeds_clear(&c->seeds);
+    fs_hash_seeds_clear(&c->prf_sk);
+    c->has_prf = 0;
+}
+
+void hbs_put_be(uint8_t *out, size_t len, uint64_t v)
+{
+    for (size_t i = 0; i < len; i++) {
+        size_t shift = 8 * (len - 1 - i);
+        out[i] = shift < 64 ? (uint8_t)(v >> shift) : 0;
+    }
+}
+
+uint64_t hbs_get_be(const uint8_t *in, size_t len)
+{
+    uint64_t v = 0;
+    for (size_t i = 0; i < len; i++)
+        v = v << 8 | in[i];
+    return v;
+}
+
+int hbs_prf_msg(const hbs_ctx *c, uint8_t *r, uint64_t idx)
+{
+    uint8_t m[32];
+    if (!c->has_prf)
+        return FASTSIG_ERR_BAD_PARAM;
+    hbs_put_be(m, sizeof(m), idx);
+    return fs_hash_prf(&c->prf_sk, r, m, 1);
+}
+
+int hbs_hash_msg(const hbs_ctx *c, uint8_t *out, const uint8_t *r, const uint8_t *root,
+                 uint64_t idx, const uint8_t *msg, size_t msglen)
+{
+    uint8_t key[3 * HBS_MAX_N];
+    size_t n = c->p->n;
+    memcpy(key, r, n);
+    memcpy(key + n, root, n);
+    hbs_put_be(key + 2 * n, n, idx);
+    return fs_hash_msg(&c->hp, out, key, msg, msglen);
+}

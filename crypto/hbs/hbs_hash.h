@@ -1,0 +1,42 @@
+/* hbs_hash.h - the one place where crypto/hbs meets crypto/hash: maps a
+ * parameter row to the engine's descriptor and keeps a key's seeded state.
+ *
+ * Contract: hbs_ctx_init keys PRF with PUB_SEED and, when sk_seed is given,
+ * PRF_keygen with SK_SEED (signing and key generation need it; verification
+ * does not); when sk_prf is given it also keys the message-randomizer PRF.
+ * hbs_ctx_clear wipes the secret midstates. A ctx is read-only while hashing,
+ * so threads may share one. */
+#ifndef FASTSIG_HBS_HASH_H
+#define FASTSIG_HBS_HASH_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "hash/hash.h"
+#include "hbs/params.h"
+
+typedef struct {
+    const hbs_params *p;
+    fs_hash_params hp;
+    fs_hash_seeds seeds;  /* PRF(PUB_SEED, .), PRF_keygen(SK_SEED, .) */
+    fs_hash_seeds prf_sk; /* PRF(SK_PRF, .) for r; valid when has_prf */
+    int has_prf;
+} hbs_ctx;
+
+int hbs_ctx_init(hbs_ctx *c, const hbs_params *p, const uint8_t *pub_seed,
+                 const uint8_t *sk_seed, const uint8_t *sk_prf);
+void hbs_ctx_clear(hbs_ctx *c);
+
+/* The engine descriptor of a row (FASTSIG_ERR_UNSUPPORTED for a bad row). */
+int hbs_hash_params_of(const hbs_params *p, fs_hash_params *hp);
+
+/* r = PRF(SK_PRF, toByte(idx, 32)) (RFC 8391 4.1.9). */
+int hbs_prf_msg(const hbs_ctx *c, uint8_t *r, uint64_t idx);
+/* out = H_msg(r || root || toByte(idx, n), msg). */
+int hbs_hash_msg(const hbs_ctx *c, uint8_t *out, const uint8_t *r, const uint8_t *root,
+                 uint64_t idx, const uint8_t *msg, size_t msglen);
+
+/* Big-endian toByte(v, len) for len <= 8 (more bytes: leading zeros). */
+void hbs_put_be(uint8_t *out, size_t len, uint64_t v);
+uint64_t hbs_get_be(const uint8_t *in, size_t len);
+
+#endif

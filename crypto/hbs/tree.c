@@ -1,0 +1,207 @@
+/* tree.c - see tree.h. */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include "fastsig_err.h"
+#include "hbs/tree.h"
+#include "hbs/wots.h"
+
+/* Leaves per batch: 16 keys keep every engine lane busy (16 * len chains)
+ * while the scratch stays in L2. */
+#define LEAF_GROUP 16
+
+/* rand_hash in chunks the engine accepts. */
+static int rand_hash_many(const hbs_ctx *c, uint8_t *out, const uint8_t *in, const hbs_adrs *a,
+                          size_t lanes)
+{
+    size_t n = c->p->n;
+    for (size_t off = 0; off < lanes; off += FS_HASH_MAX_LANES) {
+        size_t m = lanes - off < FS_HASH_MAX_LANES ? lanes - off : FS_HASH_MAX_LANES;
+        int rc = fs_hash_rand_hash(&c->seeds, out + off * n, in + off * 2 * n, a[off].b, m);
+        if (rc != FASTSIG_OK)
+            return rc;
+    }
+    return FASTSIG_OK;
+}
+
+int hbs_ltree(const hbs_ctx *c, uint8_t *out, uint8_t *pk, const hbs_adrs *ltree, size_t keys)
+{
+    const hbs_params *p = c->p;
+    size_t n = p->n, l = p->len, half = l / 2;
+    uint8_t *in = malloc(keys * half * 2 * n);
+    uint8_t *res = malloc(keys * half * n);
+    hbs_adrs *a = malloc(keys * half * sizeof(*a));
+    int rc = FASTSIG_ERR_NOMEM;
+    if (in == NULL || res == NULL || a == NULL)
+        goto done;
+    /* pk holds each key's l current nodes at pk + k * l * n (l shrinks) */
+    for (uint32_t height = 0; l > 1; height++) {
+        half = l / 2;
+        for (size_t k = 0; k < keys; k++) {
+            memcpy(in + k * half * 2 * n, pk + k * l * n, half * 2 * n);
+            for (size_t i = 0; i < half; i++) {
+                hbs_adrs *x = &a[k * half + i];
+                *x = ltree[k];
+                hbs_adrs_set_tree_height(x, height);
+                hbs_adrs_set_tree_index(x, (uint32_t)i);
+            }
+        }
+        rc = rand_hash_many(c, res, in, a, keys * half);
+        if (rc != FASTSIG_OK)
+            goto done;
+        size_t nl = (l + 1) / 2;
+        for (size_t k = 0; k < keys; k++) {
+            /* the odd node first: its source may be overwritten below */
+            if (l & 1)
+                memmove(pk + (k * nl + half) * n, pk + (k * l + l - 1) * n, n);
+            memcpy(pk + k * nl * n, res + k * half * n, half * n);
+        }
+        l = nl;
+    }
+    for (size_t k = 0; k < keys; k++)
+        memcpy(out + k * n, pk + k * n, n);
+    rc = FASTSIG_OK;
+done:
+    free(in);
+    free(res);
+    free(a);
+    return rc;
+}
+
+/* Leaves of one contiguous range, LEAF_GROUP at a time. */
+typedef struct {
+    const hbs_ctx *c;
+    uint8_t *out;
+    uint32_t layer;
+    uint64_t tree;
+    uint32_t first;
+    size_t count;
+    uint64_t *done; /* shared counter, atomically updated */
+    hbs_progress_fn progress;
+    void *parg;
+    uint64_t pbase, ptotal;
+    int rc;
+} leaf_job;
+
+static int leaves_range(leaf_job *j)
+{
+    const hbs_params *p = j->c->p;
+    size_t n = p->n;
+    uint8_t *pk = malloc((size_t)LEAF_GROUP * p->len * n);
+    if (pk == NULL)
+        return FASTSIG_ERR_NOMEM;
+    hbs_adrs ots[LEAF_GROUP], lt[LEAF_GROUP];
+    int rc = FASTSIG_OK;
+    for (size_t i = 0; i < j->count && rc == FASTSIG_OK; i += LEAF_GROUP) {
+        size_t g = j->count - i < LEAF_GROUP ? j->count - i : LEAF_GROUP;
+        for (size_t k = 0; k < g; k++) {
+            uint32_t leaf = j->first + (uint32_t)(i + k);
+            hbs_adrs_init(&ots[k], j->layer, j->tree, HBS_ADRS_OTS);
+            hbs_adrs_set_ots(&ots[k], leaf);
+            hbs_adrs_init(&lt[k], j->layer, j->tree, HBS_ADRS_LTREE);
+            hbs_adrs_set_ltree(&lt[k], leaf);
+        }
+        rc = hbs_wots_pkgen(j->c, pk, ots, g);
+        if (rc == FASTSIG_OK)
+            rc = hbs_ltree(j->c, j->out + i * n, pk, lt, g);
+        uint64_t d = __atomic_add_fetch(j->done, g, __ATOMIC_RELAXED);
+        if (rc == FASTSIG_OK && j->progress != NULL &&
+            j->progress(j->parg, j->pbase + d, j->ptotal) != 0)
+            rc = FASTSIG_ERR_INTERNAL;
+    }
+    free(pk);
+    return rc;
+}
+
+static void *leaves_thread(void *arg)
+{
+    leaf_job *j = arg;
+    j->rc = leaves_range(j);
+    return NULL;
+}
+
+int hbs_leaves(const hbs_ctx *c, uint8_t *out, uint32_t layer, uint64_t tree, uint32_t first,
+               size_t count, unsigned threads, hbs_progress_fn progress, void *parg,
+               uint64_t progress_base, uint64_t progress_total)
+{
+    uint64_t done = 0;
+    leaf_job mine = { c, out, layer, tree, first, count, &done, progress, parg,
+                      progress_base, progress_total, FASTSIG_OK };
+    if (threads < 2 || count < 2 * LEAF_GROUP)
+        return leaves_range(&mine);
+    /* the helper thread takes the upper half (whole groups) and never
+     * calls the progress callback: OpenSSL's lives on the caller's thread */
+    size_t lower = (count / 2 + LEAF_GROUP - 1) / LEAF_GROUP * LEAF_GROUP;
+    leaf_job other = mine;
+    other.out = out + lower * c->p->n;
+    other.first = first + (uint32_t)lower;
+    other.count = count - lower;
+    other.progress = NULL;
+    mine.count = lower;
+    pthread_t th;
+    if (pthread_create(&th, NULL, leaves_thread, &other) != 0)
+        return leaves_range(&mine) == FASTSIG_OK ? leaves_range(&other) : FASTSIG_ERR_INTERNAL;
+    int rc = leaves_range(&mine);
+    pthread_join(th, NULL);
+    if (rc == FASTSIG_OK)
+        rc = other.rc;
+    if (rc == FASTSIG_OK && progress != NULL &&
+        progress(parg, progress_base + count, progress_total) != 0)
+        rc = FASTSIG_ERR_INTERNAL;
+    return rc;
+}
+
+int hbs_nodes_up(const hbs_ctx *c, uint8_t *nodes, unsigned b, uint32_t layer, uint64_t tree,
+                 unsigned base_level, uint64_t base_index)
+{
+    size_t n = c->p->n;
+    hbs_adrs *a = malloc(((size_t)1 << (b ? b - 1 : 0)) * sizeof(*a));
+    if (a == NULL)
+        return FASTSIG_ERR_NOMEM;
+    int rc = FASTSIG_OK;
+    for (unsigned l = 1; l <= b && rc == FASTSIG_OK; l++) {
+        size_t cnt = (size_t)1 << (b - l);
+        for (size_t j = 0; j < cnt; j++) {
+            hbs_adrs_init(&a[j], layer, tree, HBS_ADRS_TREE);
+            hbs_adrs_set_tree_height(&a[j], base_level + l - 1);
+            hbs_adrs_set_tree_index(&a[j], (uint32_t)((base_index >> l) + j));
+        }
+        rc = rand_hash_many(c, nodes + hbs_level_off(b, l) * n,
+                            nodes + hbs_level_off(b, l - 1) * n, a, cnt);
+    }
+    free(a);
+    return rc;
+}
+
+void hbs_auth_from(const hbs_params *p, uint8_t *auth, const uint8_t *nodes, unsigned b,
+                   uint64_t leaf)
+{
+    size_t n = p->n;
+    for (unsigned l = 0; l < b; l++)
+        memcpy(auth + l * n, nodes + (hbs_level_off(b, l) + ((leaf >> l) ^ 1)) * n, n);
+}
+
+int hbs_root_from_auth(const hbs_ctx *c, uint8_t *root, const uint8_t *leaf, uint64_t leaf_idx,
+                       const uint8_t *auth, unsigned t, uint32_t layer, uint64_t tree)
+{
+    size_t n = c->p->n;
+    uint8_t buf[2 * HBS_MAX_N];
+    hbs_adrs a;
+    hbs_adrs_init(&a, layer, tree, HBS_ADRS_TREE);
+    memmove(root, leaf, n);
+    for (unsigned l = 0; l < t; l++, leaf_idx >>= 1) {
+        if (leaf_idx & 1) {
+            memcpy(buf, auth + l * n, n);
+            memcpy(buf + n, root, n);
+        } else {
+            memcpy(buf, root, n);
+            memcpy(buf + n, auth + l * n, n);
+        }
+        hbs_adrs_set_tree_height(&a, l);
+        hbs_adrs_set_tree_index(&a, (uint32_t)(leaf_idx >> 1));
+        int rc = fs_hash_rand_hash(&c->seeds, root, buf, a.b, 1);
+        if (rc != FASTSIG_OK)
+            return rc;
+    }
+    return FASTSIG_OK;
+}

@@ -1,0 +1,193 @@
+/* treecache.c - the node cache as bytes, for a cache file beside the state.
+ *
+ * Layout (all integers big-endian):
+ *   "FSHC" || version(1) = 1 || kind(1) || oid(4) || root(n)
+ *   per layer, bottom first:
+ *     flags(1): 1 cur_ok, 2 top_ok, 4 sig_ok, 8 next_sig_ok
+ *     cur_sub(8) top_tree(8) next_sub(8) next_done(4) sig_tree(8) next_sig_tree(8)
+ *     cur nodes, then top nodes if t > b, next nodes if the layer has more
+ *     than one bottom subtree, sig and next_sig if L < d-1 (fixed sizes)
+ *   tag(n) = H_msg(K || root || toByte(0, n), everything before the tag),
+ *            K = PRF(SK_SEED, "fastsig hbs node cache tag v1")
+ * The tag is keyed with the key's own secret, so a cache file cannot be
+ * swapped for another key's or edited; the layer fields are still range
+ * checked before use. */
+#include <stdlib.h>
+#include <string.h>
+#include "fastsig_err.h"
+#include "hbs/hbs_key.h"
+#include "hbs/xmss.h"
+
+#define HDR_BYTES 10
+#define LAYER_FIELDS 45
+
+static size_t layer_bytes(const hbs_key *k, unsigned L)
+{
+    const hbs_layer *ly = &k->layers[L];
+    size_t nb = hbs_subtree_nodes(ly->b) * k->p.n, sz = LAYER_FIELDS + nb;
+    if (ly->top != NULL)
+        sz += hbs_subtree_nodes(ly->t - ly->b) * k->p.n;
+    if (ly->next != NULL)
+        sz += nb;
+    if (ly->sig != NULL)
+        sz += 2 * hbs_wots_sig_bytes(&k->p);
+    return sz;
+}
+
+static size_t cache_bytes(const hbs_key *k)
+{
+    size_t sz = HDR_BYTES + 2u * k->p.n;
+    for (unsigned L = 0; L < k->p.d; L++)
+        sz += layer_bytes(k, L);
+    return sz;
+}
+
+static int cache_tag(const hbs_key *k, uint8_t *tag, const uint8_t *data, size_t len)
+{
+    static const uint8_t label[32] = "fastsig hbs node cache tag v1";
+    uint8_t key[3 * HBS_MAX_N] = { 0 };
+    fs_hash_seeds s;
+    size_t n = k->p.n;
+    int rc = fs_hash_seeds_init(&s, &k->ctx.hp, k->sk_seed, NULL);
+    if (rc == FASTSIG_OK)
+        rc = fs_hash_prf(&s, key, label, 1);
+    fs_hash_seeds_clear(&s);
+    memcpy(key + n, k->root, n);
+    if (rc == FASTSIG_OK)
+        rc = fs_hash_msg(&k->ctx.hp, tag, key, data, len);
+    memset(key, 0, sizeof(key));
+    return rc;
+}
+
+static uint8_t *put(uint8_t *o, const void *src, size_t len)
+{
+    memcpy(o, src, len);
+    return o + len;
+}
+
+int hbs_cache_export(hbs_key *k, uint8_t **out, size_t *outlen)
+{
+    if (k == NULL || out == NULL || outlen == NULL)
+        return FASTSIG_ERR_NULL_ARG;
+    size_t n = k->p.n, sz = cache_bytes(k), ws = hbs_wots_sig_bytes(&k->p);
+    uint8_t *buf = malloc(sz), *o = buf;
+    if (buf == NULL)
+        return FASTSIG_ERR_NOMEM;
+    pthread_mutex_lock(&k->lock);
+    o = put(o, "FSHC", 4);
+    *o++ = 1;
+    *o++ = k->p.kind;
+    hbs_put_be(o, 4, k->p.oid);
+    o = put(o + 4, k->root, n);
+    for (unsigned L = 0; L < k->p.d; L++) {
+        const hbs_layer *ly = &k->layers[L];
+        *o++ = (uint8_t)((ly->cur_ok ? 1 : 0) | (ly->top_ok ? 2 : 0) | (ly->sig_ok ? 4 : 0) |
+                         (ly->next_sig_ok ? 8 : 0));
+        hbs_put_be(o, 8, ly->cur_sub);
+        hbs_put_be(o + 8, 8, ly->top_tree);
+        hbs_put_be(o + 16, 8, ly->next_sub);
+        hbs_put_be(o + 24, 4, ly->next_done);
+        hbs_put_be(o + 28, 8, ly->sig_tree);
+        hbs_put_be(o + 36, 8, ly->next_sig_tree);
+        o += LAYER_FIELDS - 1;
+        o = put(o, ly->cur, hbs_subtree_nodes(ly->b) * n);
+        if (ly->top != NULL)
+            o = put(o, ly->top, hbs_subtree_nodes(ly->t - ly->b) * n);
+        if (ly->next != NULL)
+            o = put(o, ly->next, hbs_subtree_nodes(ly->b) * n);
+        if (ly->sig != NULL) {
+            o = put(o, ly->sig, ws);
+            o = put(o, ly->next_sig, ws);
+        }
+    }
+    pthread_mutex_unlock(&k->lock);
+    int rc = cache_tag(k, o, buf, (size_t)(o - buf));
+    if (rc != FASTSIG_OK) {
+        free(buf);
+        return rc;
+    }
+    *out = buf;
+    *outlen = sz;
+    return FASTSIG_OK;
+}
+
+/* Range checks of one layer's fields (the tag already vouches for them;
+ * this keeps a logic slip from indexing out of bounds). */
+static int layer_fields_ok(const hbs_key *k, unsigned L, const uint8_t *f)
+{
+    const hbs_layer *ly = &k->layers[L];
+    unsigned span = k->p.h - k->p.tree_h * L; /* bits of g at this layer */
+    uint64_t subs = (uint64_t)1 << (span - ly->b), trees = (uint64_t)1 << (span - ly->t);
+    if (f[0] & ~15u)
+        return 0;
+    if (hbs_get_be(f + 1, 8) >= subs || hbs_get_be(f + 9, 8) >= trees ||
+        hbs_get_be(f + 17, 8) >= subs || hbs_get_be(f + 25, 4) > ((uint64_t)1 << ly->b) ||
+        hbs_get_be(f + 29, 8) >= trees || hbs_get_be(f + 37, 8) >= trees)
+        return 0;
+    if ((f[0] & 2) && ly->top == NULL)
+        return 0;
+    if ((f[0] & 12) && ly->sig == NULL)
+        return 0;
+    return 1;
+}
+
+int hbs_cache_import(hbs_key *k, const uint8_t *in, size_t inlen)
+{
+    if (k == NULL || in == NULL)
+        return FASTSIG_ERR_NULL_ARG;
+    size_t n = k->p.n, ws = hbs_wots_sig_bytes(&k->p);
+    if (inlen != cache_bytes(k))
+        return FASTSIG_ERR_BAD_PARAM;
+    uint8_t tag[HBS_MAX_N];
+    int rc = cache_tag(k, tag, in, inlen - n);
+    if (rc != FASTSIG_OK)
+        return rc;
+    uint8_t diff = 0;
+    for (size_t i = 0; i < n; i++)
+        diff |= tag[i] ^ in[inlen - n + i];
+    if (diff || memcmp(in, "FSHC\1", 5) != 0 || in[5] != k->p.kind ||
+        hbs_get_be(in + 6, 4) != k->p.oid || memcmp(in + HDR_BYTES, k->root, n) != 0)
+        return FASTSIG_ERR_BAD_PARAM;
+    const uint8_t *f = in + HDR_BYTES + n;
+    for (unsigned L = 0; L < k->p.d; L++) {
+        if (!layer_fields_ok(k, L, f))
+            return FASTSIG_ERR_BAD_PARAM;
+        f += layer_bytes(k, L);
+    }
+    pthread_mutex_lock(&k->lock);
+    f = in + HDR_BYTES + n;
+    for (unsigned L = 0; L < k->p.d; L++) {
+        hbs_layer *ly = &k->layers[L];
+        ly->cur_ok = f[0] & 1;
+        ly->top_ok = (f[0] >> 1) & 1;
+        ly->sig_ok = (f[0] >> 2) & 1;
+        ly->next_sig_ok = (f[0] >> 3) & 1;
+        ly->cur_sub = hbs_get_be(f + 1, 8);
+        ly->top_tree = hbs_get_be(f + 9, 8);
+        ly->next_sub = hbs_get_be(f + 17, 8);
+        ly->next_done = (uint32_t)hbs_get_be(f + 25, 4);
+        ly->sig_tree = hbs_get_be(f + 29, 8);
+        ly->next_sig_tree = hbs_get_be(f + 37, 8);
+        f += LAYER_FIELDS;
+        size_t nb = hbs_subtree_nodes(ly->b) * n;
+        memcpy(ly->cur, f, nb);
+        f += nb;
+        if (ly->top != NULL) {
+            memcpy(ly->top, f, hbs_subtree_nodes(ly->t - ly->b) * n);
+            f += hbs_subtree_nodes(ly->t - ly->b) * n;
+        }
+        if (ly->next != NULL) {
+            memcpy(ly->next, f, nb);
+            f += nb;
+        } else {
+            ly->next_done = 0;
+        }
+        if (ly->sig != NULL) {
+            memcpy(ly->sig, f, ws);
+            memcpy(ly->next_sig, f + ws, ws);
+            f += 2 * ws;
+        }
+    }
+    pthread_mutex_unlock(&k->lock);
+    return FASTSIG_OK;
+}

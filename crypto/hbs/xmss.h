@@ -1,0 +1,82 @@
+/* xmss.h - XMSS and XMSS^MT (RFC 8391, NIST SP 800-208 key derivation) as one
+ * core: XMSS is the d = 1 case with a 4-byte index.
+ *
+ * Contracts
+ * - Keys: hbs_keygen derives SK_SEED || SK_PRF || PUB_SEED from the caller's
+ *   3n seed bytes (vectors: seed[i] = i) and builds the trees a first
+ *   signature needs: the top layer's tree 0 always (two threads, progress
+ *   callback on the caller's thread), the lower layers' trees 0 and their
+ *   WOTS+ signatures when a layer tree has height <= HBS_BOTTOM_H (else they
+ *   are built at the first signature).
+ * - Byte layouts (params.h): pk = oid || root || PUB_SEED; sk core = oid ||
+ *   idx || SK_SEED || SK_PRF || root || PUB_SEED (the vectors' layout; idx is
+ *   the caller's business, hbs_key_export_sk writes the one given);
+ *   sig = idx || R || d x (WOTS+ sig || auth path), bottom layer first.
+ * - Signing: hbs_sign signs at the index it is given (the caller reserves
+ *   it durably first: crypto/state, DESIGN.md section 2); any index 0 ..
+ *   2^h - 1 works, in any order. The key keeps a node cache (public data):
+ *   for each layer the current bottom subtree (height b = min(h/d,
+ *   HBS_BOTTOM_H)), for taller layer trees the tree's nodes at heights >= b,
+ *   and the layer's WOTS+ signature of its tree root; while signing in order
+ *   it prepares the next bottom subtree (and, when that is the next layer
+ *   tree, its root's WOTS+ signature) a few leaves per signature, so a
+ *   boundary costs about one WOTS+ signature extra. An index outside the
+ *   cache is served by computing just the subtrees it needs. hbs_sign takes
+ *   the key's mutex: one key may be shared by threads.
+ * - Cache bytes: hbs_cache_export serializes the cache (for a cache file);
+ *   hbs_cache_import accepts only bytes exported by the same key: a tag keyed
+ *   with a PRF of SK_SEED covers them (FASTSIG_ERR_BAD_PARAM on any mismatch,
+ *   the key's cache is then left as it was).
+ * - Errors: FASTSIG_ERR_BAD_LENGTH for a buffer of the wrong size,
+ *   FASTSIG_ERR_BAD_KEY for a key whose oid or kind does not match,
+ *   FASTSIG_ERR_KEY_EXHAUSTED for idx > 2^h - 1, FASTSIG_ERR_VERIFY when a
+ *   well-formed signature does not verify, FASTSIG_ERR_BAD_SIGNATURE when its
+ *   length or index is impossible. */
+#ifndef FASTSIG_HBS_XMSS_H
+#define FASTSIG_HBS_XMSS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "hbs/params.h"
+#include "hbs/tree.h"
+
+/* Largest bottom-subtree height the cache keeps whole (2^(b+1) - 1 nodes). */
+#define HBS_BOTTOM_H 10
+
+typedef struct hbs_key hbs_key;
+
+/* p: an XMSS or XMSS^MT row; seed: 3n bytes; threads: 1 or 2. */
+int hbs_keygen(const hbs_params *p, const uint8_t *seed, size_t seedlen, unsigned threads,
+               hbs_progress_fn progress, void *parg, hbs_key **out);
+/* A key from its sk core bytes (kind: HBS_KIND_XMSS or HBS_KIND_XMSSMT picks
+ * the oid space); *idx gets the index stored in them. The cache is empty:
+ * import one or let signing build what it needs. */
+int hbs_key_from_sk(int kind, const uint8_t *sk, size_t sklen, uint64_t *idx, hbs_key **out);
+void hbs_key_free(hbs_key *k);
+const hbs_params *hbs_key_params(const hbs_key *k);
+/* Threads for trees computed on demand while signing (default 2). */
+void hbs_key_set_threads(hbs_key *k, unsigned threads);
+
+int hbs_key_export_pk(const hbs_key *k, uint8_t *pk, size_t pklen);
+int hbs_key_export_sk(const hbs_key *k, uint64_t idx, uint8_t *sk, size_t sklen);
+
+/* sig: exactly hbs_sig_bytes(p) bytes. */
+int hbs_sign(hbs_key *k, uint64_t idx, const uint8_t *msg, size_t msglen, uint8_t *sig,
+             size_t siglen);
+/* kind picks the oid space of pk's 4-byte oid. */
+int hbs_verify(int kind, const uint8_t *pk, size_t pklen, const uint8_t *msg, size_t msglen,
+               const uint8_t *sig, size_t siglen);
+/* Same, with the parameter row given (no oid lookup; pk's oid must match). */
+int hbs_verify_p(const hbs_params *p, const uint8_t *pk, size_t pklen, const uint8_t *msg,
+                 size_t msglen, const uint8_t *sig, size_t siglen);
+
+/* Cache bytes: *out is malloc'd (free with free()). */
+int hbs_cache_export(hbs_key *k, uint8_t **out, size_t *outlen);
+int hbs_cache_import(hbs_key *k, const uint8_t *in, size_t inlen);
+
+/* Test hook: keys created after this call use bottom subtrees of height at
+ * most b (0 restores HBS_BOTTOM_H), so small test trees exercise the
+ * top/bottom split of tall trees. Not thread-safe; tests only. */
+void hbs_test_set_bottom_h(unsigned b);
+
+#endif

@@ -1,0 +1,236 @@
+/* test_hbs_wots.c - the parameter table and WOTS+: vector, base-w and
+ * checksum, round trips for every standalone set, tampering. */
+#include <stdlib.h>
+#include <string.h>
+#include "testutil.h"
+#include "hbs_vec.h"
+#include "fastsig_err.h"
+#include "hbs/params.h"
+#include "hbs/wots.h"
+
+/* ---- parameter table ------------------------------------------------------ */
+
+static void test_table_counts(void)
+{
+    size_t xmss = 0, mt = 0, wots = 0;
+    for (size_t i = 0; i < hbs_params_count(); i++) {
+        const hbs_params *p = hbs_params_at(i);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+        xmss += p->kind == HBS_KIND_XMSS;
+        mt += p->kind == HBS_KIND_XMSSMT;
+        wots += p->kind == HBS_KIND_WOTSP;
+        CU_ASSERT(p->len <= HBS_MAX_LEN);
+        CU_ASSERT(p->n <= HBS_MAX_N);
+        CU_ASSERT_PTR_EQUAL(hbs_params_by_name(p->name), p);
+        CU_ASSERT_PTR_EQUAL(hbs_params_by_oid(p->kind, p->oid), p);
+        if (p->kind != HBS_KIND_WOTSP) {
+            CU_ASSERT_EQUAL(p->tree_h * p->d, p->h);
+            CU_ASSERT_EQUAL(p->w, 16);
+        }
+    }
+    CU_ASSERT_EQUAL(xmss, 21);
+    CU_ASSERT_EQUAL(mt, 56);
+    CU_ASSERT_EQUAL(wots, 21);
+    CU_ASSERT_PTR_NULL(hbs_params_at(hbs_params_count()));
+    CU_ASSERT_PTR_NULL(hbs_params_by_name("XMSS-SHA2_12_256"));
+    CU_ASSERT_PTR_NULL(hbs_params_by_name(NULL));
+    CU_ASSERT_PTR_NULL(hbs_params_by_oid(HBS_KIND_XMSS, 0));
+    CU_ASSERT_PTR_NULL(hbs_params_by_oid(HBS_KIND_XMSS, 22));
+    CU_ASSERT_PTR_NULL(hbs_params_by_oid(HBS_KIND_XMSSMT, 57));
+}
+
+/* Rows checked by hand against RFC 8391 / SP 800-208 tables. */
+static void test_table_rows(void)
+{
+    static const struct {
+        const char *name;
+        int kind;
+        uint32_t oid;
+        unsigned n, len, h, d, idx_bytes, pad;
+        size_t sig;
+    } want[] = {
+        { "XMSS-SHA2_10_256", HBS_KIND_XMSS, 1, 32, 67, 10, 1, 4, 32, 2500 },
+        { "XMSS-SHA2_20_512", HBS_KIND_XMSS, 6, 64, 131, 20, 1, 4, 64, 9732 },
+        { "XMSS-SHAKE_16_256", HBS_KIND_XMSS, 8, 32, 67, 16, 1, 4, 32, 2692 },
+        { "XMSS-SHA2_10_192", HBS_KIND_XMSS, 13, 24, 51, 10, 1, 4, 4, 1492 },
+        { "XMSS-SHAKE256_20_192", HBS_KIND_XMSS, 21, 24, 51, 20, 1, 4, 4, 1732 },
+        { "XMSSMT-SHA2_20/2_256", HBS_KIND_XMSSMT, 1, 32, 67, 20, 2, 3, 32, 4963 },
+        { "XMSSMT-SHA2_60/12_256", HBS_KIND_XMSSMT, 8, 32, 67, 60, 12, 8, 32, 27688 },
+        { "XMSSMT-SHAKE_40/8_512", HBS_KIND_XMSSMT, 29, 64, 131, 40, 8, 5, 64, 0 },
+        { "XMSSMT-SHA2_20/4_192", HBS_KIND_XMSSMT, 34, 24, 51, 20, 4, 3, 4, 0 },
+        { "XMSSMT-SHAKE256_60/12_192", HBS_KIND_XMSSMT, 56, 24, 51, 60, 12, 8, 4, 0 },
+        { "WOTSP-SHA2_256", HBS_KIND_WOTSP, 1, 32, 67, 0, 0, 0, 32, 0 },
+        { "WOTSP-SHA2_256_W4", HBS_KIND_WOTSP, 2, 32, 133, 0, 0, 0, 32, 0 },
+        { "WOTSP-SHA2_256_W256", HBS_KIND_WOTSP, 3, 32, 34, 0, 0, 0, 32, 0 },
+        { "WOTSP-SHAKE256_192_W4", HBS_KIND_WOTSP, 20, 24, 101, 0, 0, 0, 4, 0 },
+    };
+    for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+        const hbs_params *p = hbs_params_by_name(want[i].name);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+        CU_ASSERT_EQUAL(p->kind, want[i].kind);
+        CU_ASSERT_EQUAL(p->oid, want[i].oid);
+        CU_ASSERT_EQUAL(p->n, want[i].n);
+        CU_ASSERT_EQUAL(p->len, want[i].len);
+        CU_ASSERT_EQUAL(p->h, want[i].h);
+        CU_ASSERT_EQUAL(p->d, want[i].d);
+        CU_ASSERT_EQUAL(p->idx_bytes, want[i].idx_bytes);
+        CU_ASSERT_EQUAL(p->pad_len, want[i].pad);
+        if (want[i].sig)
+            CU_ASSERT_EQUAL(hbs_sig_bytes(p), want[i].sig);
+    }
+    const hbs_params *p = hbs_params_by_name("XMSSMT-SHA2_60/3_256");
+    CU_ASSERT_EQUAL(hbs_last_index(p), ((uint64_t)1 << 60) - 1);
+    CU_ASSERT_EQUAL(hbs_pk_bytes(p), 68);
+    CU_ASSERT_EQUAL(hbs_sk_bytes(p), 4 + 8 + 128);
+}
+
+/* ---- WOTS+ --------------------------------------------------------------- */
+
+/* The digits the RFC 8391 algorithm 6 text gives, written plainly. */
+static void digits_ref(const hbs_params *p, const uint8_t *msg, uint32_t *d)
+{
+    uint32_t csum = 0;
+    for (unsigned i = 0; i < p->len1; i++) {
+        unsigned bit = i * p->log_w;
+        d[i] = (msg[bit / 8] >> (8 - p->log_w - bit % 8)) & (p->w - 1u);
+        csum += p->w - 1u - d[i];
+    }
+    for (unsigned i = 0; i < p->len2; i++)
+        d[p->len1 + i] = (csum >> (p->log_w * (p->len2 - 1 - i))) & (p->w - 1u);
+}
+
+static void test_digits(void)
+{
+    uint8_t msg[HBS_MAX_N];
+    uint32_t a[HBS_MAX_LEN], b[HBS_MAX_LEN];
+    for (size_t i = 0; i < hbs_params_count(); i++) {
+        const hbs_params *p = hbs_params_at(i);
+        for (int r = 0; r < 20; r++) {
+            fs_test_random(msg, p->n);
+            if (r == 0)
+                memset(msg, 0, p->n); /* largest checksum */
+            if (r == 1)
+                memset(msg, 0xff, p->n); /* checksum 0 */
+            hbs_wots_digits(p, msg, a);
+            digits_ref(p, msg, b);
+            CU_ASSERT(memcmp(a, b, p->len * sizeof(uint32_t)) == 0);
+        }
+    }
+}
+
+static void test_vector(void)
+{
+    hbs_vec *v = hbs_vec_load("WOTSP-SHA2_256_w16.txt");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(v);
+    size_t l1, l2, l3, l4, l5;
+    uint8_t *sk_seed = hbs_vec_bytes(v, "SK_SEED", &l1);
+    uint8_t *pub_seed = hbs_vec_bytes(v, "PUB_SEED", &l2);
+    uint8_t *dig = hbs_vec_bytes(v, "msg_digest", &l3);
+    uint8_t *pk = hbs_vec_bytes(v, "wots_pk", &l4);
+    uint8_t *sig = hbs_vec_bytes(v, "wots_sig", &l5);
+    CU_ASSERT_FATAL(sk_seed && pub_seed && dig && pk && sig);
+    const hbs_params *p = hbs_params_by_name("WOTSP-SHA2_256");
+    CU_ASSERT_EQUAL_FATAL(l4, (size_t)p->len * p->n);
+    CU_ASSERT_EQUAL_FATAL(l5, (size_t)p->len * p->n);
+    hbs_ctx c;
+    CU_ASSERT_EQUAL_FATAL(hbs_ctx_init(&c, p, pub_seed, sk_seed, NULL), FASTSIG_OK);
+    hbs_adrs ots;
+    hbs_adrs_init(&ots, 0, 0, HBS_ADRS_OTS);
+    hbs_adrs_set_ots(&ots, (uint32_t)strtoul(hbs_vec_get(v, "ots_index"), NULL, 10));
+    uint8_t got[HBS_MAX_LEN * HBS_MAX_N];
+    CU_ASSERT_EQUAL(hbs_wots_pkgen(&c, got, &ots, 1), FASTSIG_OK);
+    CU_ASSERT(memcmp(got, pk, l4) == 0);
+    CU_ASSERT_EQUAL(hbs_wots_sign(&c, got, dig, &ots), FASTSIG_OK);
+    CU_ASSERT(memcmp(got, sig, l5) == 0);
+    CU_ASSERT_EQUAL(hbs_wots_pk_from_sig(&c, got, sig, dig, &ots), FASTSIG_OK);
+    CU_ASSERT(memcmp(got, pk, l4) == 0);
+    hbs_ctx_clear(&c);
+    free(sk_seed);
+    free(pub_seed);
+    free(dig);
+    free(pk);
+    free(sig);
+    hbs_vec_free(v);
+}
+
+/* Every standalone set: sign, recover, tamper; several keys in one batch
+ * equal the same keys one by one. */
+static void test_round_trips(void)
+{
+    uint8_t seeds[2 * HBS_MAX_N], dig[HBS_MAX_N];
+    uint8_t *pk = malloc(3 * HBS_MAX_LEN * HBS_MAX_N), *one = malloc(HBS_MAX_LEN * HBS_MAX_N);
+    uint8_t sig[HBS_MAX_LEN * HBS_MAX_N], rec[HBS_MAX_LEN * HBS_MAX_N];
+    for (size_t i = 0; i < hbs_params_count(); i++) {
+        const hbs_params *p = hbs_params_at(i);
+        if (p->kind != HBS_KIND_WOTSP)
+            continue;
+        size_t pkb = (size_t)p->len * p->n;
+        fs_test_random(seeds, sizeof(seeds));
+        fs_test_random(dig, sizeof(dig));
+        hbs_ctx c;
+        CU_ASSERT_EQUAL_FATAL(hbs_ctx_init(&c, p, seeds, seeds + HBS_MAX_N, NULL), FASTSIG_OK);
+        hbs_adrs ots[3];
+        for (int k = 0; k < 3; k++) {
+            hbs_adrs_init(&ots[k], (uint32_t)k, 7u * k, HBS_ADRS_OTS);
+            hbs_adrs_set_ots(&ots[k], 100u + k);
+        }
+        CU_ASSERT_EQUAL(hbs_wots_pkgen(&c, pk, ots, 3), FASTSIG_OK);
+        for (int k = 0; k < 3; k++) {
+            CU_ASSERT_EQUAL(hbs_wots_pkgen(&c, one, &ots[k], 1), FASTSIG_OK);
+            CU_ASSERT(memcmp(one, pk + k * pkb, pkb) == 0);
+        }
+        CU_ASSERT_EQUAL(hbs_wots_sign(&c, sig, dig, &ots[1]), FASTSIG_OK);
+        CU_ASSERT_EQUAL(hbs_wots_pk_from_sig(&c, rec, sig, dig, &ots[1]), FASTSIG_OK);
+        CU_ASSERT(memcmp(rec, pk + pkb, pkb) == 0);
+        sig[fs_test_rand64() % pkb] ^= 1; /* tampered signature */
+        CU_ASSERT_EQUAL(hbs_wots_pk_from_sig(&c, rec, sig, dig, &ots[1]), FASTSIG_OK);
+        CU_ASSERT(memcmp(rec, pk + pkb, pkb) != 0);
+        CU_ASSERT_EQUAL(hbs_wots_sign(&c, sig, dig, &ots[1]), FASTSIG_OK);
+        dig[0] ^= 0x80; /* another message */
+        CU_ASSERT_EQUAL(hbs_wots_pk_from_sig(&c, rec, sig, dig, &ots[1]), FASTSIG_OK);
+        CU_ASSERT(memcmp(rec, pk + pkb, pkb) != 0);
+        dig[0] ^= 0x80; /* another key address */
+        CU_ASSERT_EQUAL(hbs_wots_pk_from_sig(&c, rec, sig, dig, &ots[2]), FASTSIG_OK);
+        CU_ASSERT(memcmp(rec, pk + pkb, pkb) != 0);
+        hbs_ctx_clear(&c);
+    }
+    free(pk);
+    free(one);
+}
+
+static void test_no_sk_seed(void)
+{
+    const hbs_params *p = hbs_params_by_name("WOTSP-SHA2_256");
+    uint8_t seed[32] = { 1 }, dig[32] = { 2 }, sig[67 * 32];
+    hbs_ctx c;
+    CU_ASSERT_EQUAL_FATAL(hbs_ctx_init(&c, p, seed, NULL, NULL), FASTSIG_OK);
+    hbs_adrs ots;
+    hbs_adrs_init(&ots, 0, 0, HBS_ADRS_OTS);
+    CU_ASSERT_NOT_EQUAL(hbs_wots_sign(&c, sig, dig, &ots), FASTSIG_OK);
+    hbs_ctx_clear(&c);
+    hbs_params bad = *p;
+    bad.family = HBS_FAMILY_COUNT;
+    CU_ASSERT_EQUAL(hbs_ctx_init(&c, &bad, seed, NULL, NULL), FASTSIG_ERR_UNSUPPORTED);
+}
+
+int main(void)
+{
+    static const fs_test table[] = {
+        { "counts, names and oids", test_table_counts },
+        { "rows against RFC 8391 / SP 800-208", test_table_rows },
+        { NULL, NULL },
+    };
+    static const fs_test wots[] = {
+        { "base-w and checksum (w = 4, 16, 256)", test_digits },
+        { "WOTSP-SHA2_256_w16 vector", test_vector },
+        { "round trips, batches, tampering (every set)", test_round_trips },
+        { "signing without SK_SEED, bad row", test_no_sk_seed },
+        { NULL, NULL },
+    };
+    static const fs_suite suites[] = {
+        { "hbs parameter table", table },
+        { "WOTS+", wots },
+        { NULL, NULL },
+    };
+    return fs_cu_main(suites);
+}
