@@ -52,6 +52,7 @@ void fs_keccak_absorb_final(const fs_keccak_kernel *k, uint64_t *st, unsigned ra
         ptr[l] = tail[l];
     }
     fs_keccak_absorb_blocks(k, st, rate, ptr, used, rate);
+    explicit_bzero(tail, sizeof(tail)); /* may hold keys (PRF inputs) */
 }
 
 void fs_keccak_squeeze(const fs_keccak_kernel *k, uint64_t *st, unsigned rate,
@@ -75,6 +76,7 @@ void fs_shake_lanes(const fs_keccak_kernel *k, unsigned rate, uint8_t *const out
     memset(st, 0, sizeof(uint64_t) * 25 * k->lanes);
     fs_keccak_absorb_final(k, st, rate, in, used, inlen, FS_SHAKE_DS);
     fs_keccak_squeeze(k, st, rate, out, used, outlen);
+    explicit_bzero(st, sizeof(st));
 }
 
 static void shake_one(unsigned rate, uint8_t *out, size_t outlen, const uint8_t *in, size_t inlen)
