@@ -88,7 +88,7 @@ static void test_tables(void)
 
 struct vec_arg {
     const tz_kernel *k;
-    int bad;
+    int bad, checked;
 };
 
 static void check_vector(const char *id, const uint8_t *msg, size_t len, const uint8_t want[64],
@@ -97,6 +97,9 @@ static void check_vector(const char *id, const uint8_t *msg, size_t len, const u
     struct vec_arg *a = varg;
     sl2 st, st2;
     uint8_t got[64];
+    if (a->k->test_only && len > 65536 && !soak())
+        return; /* the software-clmul twins are slow; they get the big ones under soak */
+    a->checked++;
     sl2_identity(&st);
     a->k->fn(&st, msg, len);
     sl2_to_bytes(&st, got);
@@ -115,9 +118,10 @@ static void test_vectors(void)
             fprintf(stderr, "[skip %s: CPU lacks it] ", k->name);
             continue;
         }
-        struct vec_arg a = { k, 0 };
+        struct vec_arg a = { k, 0, 0 };
         int lines = tzv_for_each_digest(check_vector, &a);
         CU_ASSERT(lines >= 290);
+        CU_ASSERT(a.checked >= 250);
         CU_ASSERT_EQUAL(a.bad, 0);
     }
 }
