@@ -137,18 +137,21 @@ static int sync_file(int fd, int data_only)
 
 /* ---- reading and writing the image -------------------------------------- */
 
-/* Reads and validates the file: 0, STATE_IO or STATE_CORRUPT. */
-static int read_state(int fd, fs_state_slot *cur, int *cur_pos)
+/* Reads the image (img: FS_STATE_FILE_SIZE + 1 bytes, zero-filled past what
+ * the file holds): 0, STATE_IO, or STATE_CORRUPT when it is no regular file
+ * of exactly FS_STATE_FILE_SIZE bytes. */
+static int read_image(int fd, uint8_t *img)
 {
-    uint8_t img[FS_STATE_FILE_SIZE + 1];
+    const size_t cap = FS_STATE_FILE_SIZE + 1; /* one byte more: the size must be exact */
     struct stat sb;
+    memset(img, 0, cap);
     if (injected(FS_STATE_IO_READ) || fstat(fd, &sb) != 0)
         return FASTSIG_ERR_STATE_IO;
-    if (!S_ISREG(sb.st_mode) || sb.st_size != FS_STATE_FILE_SIZE)
+    if (!S_ISREG(sb.st_mode))
         return FASTSIG_ERR_STATE_CORRUPT;
     size_t got = 0;
-    while (got < sizeof(img)) { /* one byte more: the size must be exact */
-        ssize_t n = pread(fd, img + got, sizeof(img) - got, (off_t)got);
+    while (got < cap) {
+        ssize_t n = pread(fd, img + got, cap - got, (off_t)got);
         if (n < 0 && errno == EINTR)
             continue;
         if (n < 0)
@@ -157,9 +160,19 @@ static int read_state(int fd, fs_state_slot *cur, int *cur_pos)
             break;
         got += (size_t)n;
     }
-    if (got != FS_STATE_FILE_SIZE || fs_state_image_decode(img, cur, cur_pos) != 0)
-        return FASTSIG_ERR_STATE_CORRUPT;
-    return FASTSIG_OK;
+    return got == FS_STATE_FILE_SIZE && sb.st_size == FS_STATE_FILE_SIZE
+               ? FASTSIG_OK
+               : FASTSIG_ERR_STATE_CORRUPT;
+}
+
+/* Reads and validates the file: 0, STATE_IO or STATE_CORRUPT. */
+static int read_state(int fd, fs_state_slot *cur, int *cur_pos)
+{
+    uint8_t img[FS_STATE_FILE_SIZE + 1];
+    int rc = read_image(fd, img);
+    if (rc == FASTSIG_OK && fs_state_image_decode(img, cur, cur_pos) != 0)
+        rc = FASTSIG_ERR_STATE_CORRUPT;
+    return rc;
 }
 
 static int check_identity(const fs_state_slot *cur, const uint8_t *key_id, uint64_t max)
@@ -586,4 +599,36 @@ int fastsig_state_peek(const char *path, const uint8_t key_id[FASTSIG_STATE_KEY_
     if (rc == FASTSIG_OK)
         put_counts(&cur, 0, 0, next, remaining, max);
     return rc;
+}
+
+int fastsig_state_inspect(const char *path, fastsig_state_info *info)
+{
+    if (path == NULL || info == NULL)
+        return FASTSIG_ERR_NULL_ARG;
+    memset(info, 0, sizeof(*info));
+    int fd = open_file(path, O_RDONLY, 0);
+    if (fd < 0)
+        return errno == ENOENT ? FASTSIG_ERR_STATE_MISSING : FASTSIG_ERR_STATE_IO;
+    uint8_t img[FS_STATE_FILE_SIZE + 1];
+    int rc = lock_file(fd, F_RDLCK) == 0 ? FASTSIG_OK : FASTSIG_ERR_STATE_IO;
+    if (rc == FASTSIG_OK) {
+        rc = read_image(fd, img); /* a short file reads as zeros: invalid slots */
+        unlock_file(fd);
+    }
+    close(fd);
+    if (rc == FASTSIG_ERR_STATE_IO)
+        return rc;
+    fs_state_slot s;
+    int pos;
+    info->file_ok = rc == FASTSIG_OK && fs_state_image_decode(img, &s, &pos) == 0;
+    for (int i = 0; i < 2; i++) {
+        if (fs_state_slot_decode(img + i * FS_STATE_SLOT_STRIDE, &s) != 0)
+            continue;
+        info->valid[i] = 1;
+        info->seq[i] = s.seq;
+        info->max[i] = s.max;
+        info->next[i] = s.next;
+        memcpy(info->key_id[i], s.key_id, FASTSIG_STATE_KEY_ID_LEN);
+    }
+    return FASTSIG_OK;
 }

@@ -23,8 +23,10 @@
  *   written, and the older slot's `next` would hand out spent indices again.
  *   The price: a power loss in the ~100 us of an update may leave a torn
  *   slot, and then the key refuses to sign (FASTSIG_ERR_STATE_CORRUPT) until
- *   an operator recreates the state with fastsig_state_create(...,
- *   FASTSIG_STATE_OVERWRITE) at a safely higher `next`.
+ *   an operator recovers: fastsig_state_inspect() shows both slots; recreate
+ *   with fastsig_state_create(..., FASTSIG_STATE_OVERWRITE) at `next` = the
+ *   highest `next` of a valid slot + the largest batch any signer used (the
+ *   torn update reserved at most that many beyond it).
  *
  * - Reservations: a handle takes indices from a process-local block
  *   [pool_next, pool_end) that was spent durably in one update. The block
@@ -131,6 +133,20 @@ int fastsig_state_query(fastsig_state *st, uint64_t *next, uint64_t *remaining,
  * opens read-only, validates against key_id, closes. next is the file's. */
 int fastsig_state_peek(const char *path, const uint8_t key_id[FASTSIG_STATE_KEY_ID_LEN],
                        uint64_t *next, uint64_t *remaining, uint64_t *max);
+
+/* What a state file holds, slot by slot, whether or not it can be trusted:
+ * for tools and recovery. */
+typedef struct {
+    int file_ok;  /* open() would accept it (for its own key id) */
+    int valid[2]; /* slot i is well formed on its own */
+    uint64_t seq[2], max[2], next[2];
+    uint8_t key_id[2][FASTSIG_STATE_KEY_ID_LEN];
+} fastsig_state_info;
+
+/* Reads path (shared lock, read-only) into *info. Returns FASTSIG_OK whenever
+ * the file could be read, corrupt or not (see info->file_ok); STATE_MISSING or
+ * STATE_IO otherwise. */
+int fastsig_state_inspect(const char *path, fastsig_state_info *info);
 
 /* The default state directory: $FASTSIG_STATE_DIR if set and non-empty, else
  * config_dir if non-NULL and non-empty (e.g. from provider.cnf), else

@@ -479,6 +479,47 @@ static void test_corrupt_files(void)
     fastsig_state_close(st);
 }
 
+/* The recovery recipe of statefile.h after a torn slot. */
+static void test_inspect_and_recover(void)
+{
+    char path[PATH_MAX];
+    uint8_t img[FS_STATE_FILE_SIZE], id[FASTSIG_STATE_KEY_ID_LEN];
+    fastsig_state_info info;
+    uint64_t idx, first, count;
+    sf_key(id, 18);
+    CU_ASSERT_EQUAL(fastsig_state_inspect(sf_path(path, "absent.state"), &info),
+                    FASTSIG_ERR_STATE_MISSING);
+    CU_ASSERT_EQUAL_FATAL(sf_create(path, "torn.state", 18, 1000, 0), FASTSIG_OK);
+    fastsig_state *st = must_open(path, 18);
+    CU_ASSERT_FATAL(st != NULL);
+    CU_ASSERT(fastsig_state_reserve(st, 10, &first, &count) == FASTSIG_OK); /* slot 1: 10 */
+    CU_ASSERT(fastsig_state_reserve(st, 10, &first, &count) == FASTSIG_OK); /* slot 0: 20 */
+    fastsig_state_close(st); /* someone reserved beyond? no: gives back 0..19 */
+    CU_ASSERT_EQUAL(fastsig_state_inspect(path, &info), FASTSIG_OK);
+    CU_ASSERT(info.file_ok && info.valid[0] && info.valid[1]);
+    CU_ASSERT(info.seq[1] == 4 && info.next[1] == 0 && info.seq[0] == 3 && info.next[0] == 20);
+    CU_ASSERT(info.max[0] == 1000 && memcmp(info.key_id[1], id, sizeof(id)) == 0);
+
+    /* tear the newer slot as a power loss might */
+    CU_ASSERT_EQUAL_FATAL(sf_read_file(path, img, sizeof(img)), 0);
+    memset(img + FS_STATE_SLOT_STRIDE + 64, 0xee, 64);
+    CU_ASSERT_EQUAL_FATAL(sf_write_file(path, img, sizeof(img)), 0);
+    int rc;
+    CU_ASSERT(sf_open(path, 18, &rc) == NULL && rc == FASTSIG_ERR_STATE_CORRUPT);
+    CU_ASSERT_EQUAL(fastsig_state_inspect(path, &info), FASTSIG_OK);
+    CU_ASSERT(!info.file_ok && info.valid[0] && !info.valid[1] && info.next[0] == 20);
+    CU_ASSERT_EQUAL(fastsig_state_create(path, id, info.max[0], info.next[0] + 64,
+                                         FASTSIG_STATE_OVERWRITE), FASTSIG_OK);
+    st = must_open(path, 18);
+    CU_ASSERT(fastsig_state_take(st, &idx) == FASTSIG_OK && idx == 84);
+    fastsig_state_close(st);
+
+    CU_ASSERT_EQUAL_FATAL(sf_write_file(path, img, 100), 0); /* truncated */
+    CU_ASSERT_EQUAL(fastsig_state_inspect(path, &info), FASTSIG_OK);
+    CU_ASSERT(!info.file_ok && !info.valid[0] && !info.valid[1]);
+    CU_ASSERT_EQUAL(fastsig_state_inspect(path, NULL), FASTSIG_ERR_NULL_ARG);
+}
+
 static int open_for_signing(void *arg)
 {
     int rc;
@@ -681,6 +722,7 @@ static const fs_test refusal_tests[] = {
     { "missing file, another key's file", test_missing_and_wrong_key },
     { "state replaced or removed under an open handle", test_replaced_or_removed_under_a_handle },
     { "corrupt files: bit flips, truncation, forged records", test_corrupt_files },
+    { "inspect a torn file and recover it", test_inspect_and_recover },
     { "read-only file and directory", test_read_only },
     { "injected I/O failures hand out nothing", test_io_failures_hand_out_nothing },
     { "full tmpfs", test_full_tmpfs },
