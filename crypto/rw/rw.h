@@ -18,8 +18,8 @@
  *   sizes, prf length).
  *   prf = 32-byte secret key of the deterministic randomizer. Generated at
  *   random; when an import carries no prf (e.g. from n, p, q parameters) it is
- *   derived: prf = SHAKE256("FASTSIG-RW-PRF-v1" || P || Q, 32), P, Q as in the
- *   private encoding below.
+ *   derived: prf = SHAKE256("FASTSIG-RW-PRF-v1" || BE16(plen) || p ||
+ *   BE16(qlen) || q, 32), fields as in the private encoding below.
  *
  * COMPACT KEY ENCODINGS (C2 wraps them in SPKI / PKCS#8 DER)
  *   public  = n, big-endian, exactly nbytes = bits/8 bytes (top byte != 0).
@@ -46,8 +46,11 @@
  *   r   = bit 0 of SHAKE256("FASTSIG-RW-R-v1" || prf || M, 1 byte)
  *         (deterministic one-bit randomizer, Bernstein's tight proof)
  *   kid = SHAKE256("FASTSIG-RW-KID-v1" || n (nbytes), 32)   (once per key)
- *   h   = SHAKE256("FASTSIG-RW-H-v1" || kid || BE8(r) || M, nbytes) as a
- *         big-endian integer with its top bit cleared (h < 2^(bits-1) < n)
+ *   T_j = SHAKE256("FASTSIG-RW-H-v1" || kid || BE8(r) || M || BE8(j), 136)
+ *         for j = 0 .. ceil(nbytes/136) - 1 (one SHAKE256 rate block each, so
+ *         the lanes run in parallel on crypto/hash's multi-lane Keccak)
+ *   h   = (T_0 || T_1 || ...)[0 .. nbytes) as a big-endian integer with its
+ *         top bit cleared (h < 2^(bits-1) < n)
  *   sig = s (nbytes, big-endian) || T       T = tweak byte:
  *         bit 0: e = -1,  bit 1: f = 2,  bit 2: r,  bits 3..7 must be zero.
  *   siglen = nbytes + 1 exactly; verify rejects s = 0, s > (n-1)/2, bad T.

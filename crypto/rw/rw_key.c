@@ -17,9 +17,20 @@ void rw_wipe(void *p, size_t len)
 
 void rw_from_be(mp_limb_t *r, size_t nl, const uint8_t *in, size_t blen)
 {
-    memset(r, 0, nl * sizeof(mp_limb_t));
-    for (size_t i = 0; i < blen; i++)
-        r[i / 8] |= (mp_limb_t)in[blen - 1 - i] << (8 * (i % 8));
+    size_t full = blen / 8 < nl ? blen / 8 : nl, i;
+    for (i = 0; i < full; i++) {          /* whole limbs from the end, byte-swapped */
+        uint64_t w;
+        memcpy(&w, in + blen - 8 * (i + 1), 8);
+        r[i] = __builtin_bswap64(w);
+    }
+    if (i < nl) {
+        mp_limb_t top = 0;
+        for (size_t b = 0; b < blen - 8 * i; b++)
+            top = top << 8 | in[b];
+        r[i++] = top;
+    }
+    for (; i < nl; i++)
+        r[i] = 0;
 }
 
 void rw_to_be(uint8_t *out, size_t blen, const mp_limb_t *a, size_t nl)

@@ -1,7 +1,11 @@
 /* rw_msg.c - message representatives: the SHAKE256 full-domain hash with its
- * one-bit deterministic randomizer (format "RW"), and IEEE 1363 EMSA2. */
+ * one-bit deterministic randomizer (format "RW"), computed as parallel
+ * SHAKE256 lanes on crypto/hash's multi-lane Keccak kernels, and IEEE 1363
+ * EMSA2. */
 #include <string.h>
 #include "fastsig_err.h"
+#include "cpu.h"
+#include "hash/keccak.h"
 #include "rw/rw_hash.h"
 #include "rw/rw_msg.h"
 
@@ -19,17 +23,103 @@ int rw_randomizer_bit(const rw_key *k, const uint8_t *msg, size_t msglen)
     return out & 1;
 }
 
+/* ---- the full-domain hash, as parallel SHAKE256 lanes -------------------- */
+
+#define RATE FS_SHAKE256_RATE
+
+/* The kernel for `lanes` parallel lanes: the smallest vector kernel this CPU
+ * may use with enough lanes, else the portable one-lane kernel. */
+static const fs_keccak_kernel *pick_kernel(unsigned lanes)
+{
+    const fs_keccak_kernel *best = &fs_keccak_kernels[0];
+    unsigned have = fs_cpu_features();
+    for (const fs_keccak_kernel *k = fs_keccak_kernels; k->name != NULL; k++)
+        if (k->cpu != 0 && (k->cpu & have) == k->cpu && k->lanes >= lanes &&
+            (best->cpu == 0 || k->lanes < best->lanes))
+            best = k;
+    return best;
+}
+
+/* Absorbs len bytes of the stream shared by all lanes (staged into whole
+ * blocks; long runs go straight from src). */
+typedef struct {
+    const fs_keccak_kernel *k;
+    uint64_t st[25 * FS_KECCAK_MAX_LANES];
+    uint8_t stage[RATE];
+    size_t fill;
+    unsigned used;
+} lane_sponge;
+
+static void feed(lane_sponge *z, const uint8_t *src, size_t len)
+{
+    const uint8_t *in[FS_KECCAK_MAX_LANES];
+    while (len > 0) {
+        if (z->fill == 0 && len >= RATE) {
+            size_t n = len - len % RATE;
+            for (unsigned l = 0; l < z->used; l++)
+                in[l] = src;
+            fs_keccak_absorb_blocks(z->k, z->st, RATE, in, z->used, n);
+            src += n;
+            len -= n;
+            continue;
+        }
+        size_t n = RATE - z->fill < len ? RATE - z->fill : len;
+        memcpy(z->stage + z->fill, src, n);
+        z->fill += n;
+        src += n;
+        len -= n;
+        if (z->fill == RATE) {
+            for (unsigned l = 0; l < z->used; l++)
+                in[l] = z->stage;
+            fs_keccak_absorb_blocks(z->k, z->st, RATE, in, z->used, RATE);
+            z->fill = 0;
+        }
+    }
+}
+
+/* Lanes j0 .. j0+used-1 of the hash: out gets used * RATE bytes. */
+static void fdh_lanes(const fs_keccak_kernel *k, const uint8_t *prefix, size_t plen,
+                      const uint8_t *msg, size_t msglen, unsigned j0, unsigned used, uint8_t *out)
+{
+    lane_sponge z;
+    uint8_t tails[FS_KECCAK_MAX_LANES][RATE + 1];
+    const uint8_t *in[FS_KECCAK_MAX_LANES];
+    memset(z.st, 0, sizeof(uint64_t) * 25 * k->lanes);
+    z.k = k;
+    z.fill = 0;
+    z.used = used;
+    feed(&z, prefix, plen);
+    feed(&z, msg, msglen);
+    for (unsigned l = 0; l < used; l++) {
+        memcpy(tails[l], z.stage, z.fill);
+        tails[l][z.fill] = (uint8_t)(j0 + l);     /* the lane index ends each input */
+        in[l] = tails[l];
+    }
+    fs_keccak_absorb_final(k, z.st, RATE, in, used, z.fill + 1, FS_SHAKE_DS);
+    /* the state holds each lane's first output block: word i of lane l is
+     * st[i * lanes + l], little-endian */
+    for (unsigned l = 0; l < used; l++)
+        for (unsigned i = 0; i < RATE / 8; i++) {
+            uint64_t v = z.st[i * k->lanes + l];
+            for (unsigned b = 0; b < 8; b++)
+                out[(size_t)l * RATE + 8 * i + b] = (uint8_t)(v >> (8 * b));
+        }
+}
+
 void rw_fdh(const rw_key *k, int r, const uint8_t *msg, size_t msglen, mp_limb_t *h)
 {
     static const char dom[] = "FASTSIG-RW-H-v1";
-    uint8_t buf[RW_MAX_BITS / 8], rb = (uint8_t)r;
-    rw_shake x;
-    rw_shake_init(&x);
-    rw_shake_absorb(&x, dom, sizeof(dom) - 1);
-    rw_shake_absorb(&x, k->kid, sizeof(k->kid));
-    rw_shake_absorb(&x, &rb, 1);
-    rw_shake_absorb(&x, msg, msglen);
-    rw_shake_squeeze(&x, buf, k->nbytes);
+    uint8_t prefix[sizeof(dom) - 1 + 32 + 1];
+    uint8_t buf[(RW_MAX_BITS / 8 / RATE + 1) * RATE];
+    memcpy(prefix, dom, sizeof(dom) - 1);
+    memcpy(prefix + sizeof(dom) - 1, k->kid, 32);
+    prefix[sizeof(prefix) - 1] = (uint8_t)r;
+    unsigned lanes = (unsigned)((k->nbytes + RATE - 1) / RATE);
+    const fs_keccak_kernel *ker = pick_kernel(lanes);
+    for (unsigned j = 0; j < lanes; j += ker->lanes) {
+        unsigned used = lanes - j < ker->lanes ? lanes - j : ker->lanes;
+        fdh_lanes(ker, prefix, sizeof(prefix), msg, msglen, j, used, buf + (size_t)j * RATE);
+    }
     buf[0] &= 0x7f;               /* h < 2^(bits-1) < n */
     rw_from_be(h, mpz_size(k->n), buf, k->nbytes);
 }

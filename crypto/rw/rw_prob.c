@@ -1,15 +1,38 @@
 /* rw_prob.c - the expanded form's probabilistic check: f*s^2 = e*h + k*n
  * modulo two secret random 61-bit primes drawn once per process (getrandom;
- * a forked child draws its own). Without the primes a forger who makes the
- * identity fail over the integers passes with probability < 2^-50. */
+ * a forked child draws its own, via pthread_atfork). Without the primes, a
+ * forger who makes the identity fail over the integers passes with
+ * probability < 2^-50. */
 #include <pthread.h>
+#include <string.h>
 #include <sys/random.h>
-#include <unistd.h>
 #include "rw/rw_sig.h"
 
+#define MAXL (RW_MAX_BITS / GMP_NUMB_BITS + 1)
+
+/* A secret prime with the powers 2^(64 i) mod P, so that a residue is a
+ * sum of limb products (no divisions on the verification path). */
+typedef struct {
+    uint64_t p;
+    uint64_t w[MAXL];      /* 2^(64 i) mod p */
+    uint64_t r128;         /* 2^128 mod p */
+} prob_prime;
+
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static uint64_t primes[2];
-static pid_t owner;   /* process that drew them (0: none yet) */
+static prob_prime primes[2];
+static int drawn;                 /* primes[] valid in this process */
+static unsigned generation = 1;   /* bumped in a forked child: threads re-copy */
+
+static void forked_child(void)
+{
+    drawn = 0;                    /* the child draws its own primes */
+    __atomic_add_fetch(&generation, 1, __ATOMIC_SEQ_CST);
+}
+
+static void register_fork_handler(void)
+{
+    pthread_atfork(NULL, NULL, forked_child);
+}
 
 static int is_prime_u64(uint64_t v)
 {
@@ -32,42 +55,71 @@ static uint64_t draw_prime(void)
     return v;
 }
 
-static int get_primes(uint64_t out[2])
-{
-    pid_t me = getpid();
-    pthread_mutex_lock(&lock);
-    if (owner != me) {
-        uint64_t a = draw_prime(), b = draw_prime();
-        while (a != 0 && b == a)
-            b = draw_prime();
-        if (a != 0 && b != 0) {
-            primes[0] = a;
-            primes[1] = b;
-            owner = me;
-        }
-    }
-    int ok = owner == me;
-    out[0] = primes[0];
-    out[1] = primes[1];
-    pthread_mutex_unlock(&lock);
-    return ok;
-}
-
 static uint64_t mulmod(uint64_t a, uint64_t b, uint64_t m)
 {
     return (uint64_t)((unsigned __int128)a * b % m);
 }
 
+static void prime_init(prob_prime *pp, uint64_t p)
+{
+    uint64_t r64 = (uint64_t)(((unsigned __int128)1 << 64) % p);
+    pp->p = p;
+    pp->w[0] = 1;
+    for (size_t i = 1; i < MAXL; i++)
+        pp->w[i] = mulmod(pp->w[i - 1], r64, p);
+    pp->r128 = mulmod(r64, r64, p);
+}
+
+static int get_primes(prob_prime out[2])
+{
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, register_fork_handler);
+    pthread_mutex_lock(&lock);
+    if (!drawn) {
+        uint64_t a = draw_prime(), b = draw_prime();
+        while (a != 0 && b == a)
+            b = draw_prime();
+        if (a != 0 && b != 0) {
+            prime_init(&primes[0], a);
+            prime_init(&primes[1], b);
+            drawn = 1;
+        }
+    }
+    int ok = drawn;
+    if (ok)
+        memcpy(out, primes, sizeof(primes));
+    pthread_mutex_unlock(&lock);
+    return ok;
+}
+
+/* x mod p for an nn-limb x: sum of limb * 2^(64 i) mod p, in 192 bits. */
+static uint64_t residue(const mp_limb_t *x, size_t nn, const prob_prime *pp)
+{
+    unsigned __int128 acc = 0;
+    uint64_t hi = 0;
+    for (size_t i = 0; i < nn; i++) {
+        unsigned __int128 t = acc + (unsigned __int128)x[i] * pp->w[i];
+        hi += t < acc;
+        acc = t;
+    }
+    return (uint64_t)((mulmod(hi, pp->r128, pp->p) + (unsigned __int128)(acc % pp->p)) % pp->p);
+}
+
 int rw_prob_check(const mp_limb_t *s, const mp_limb_t *kq, const mp_limb_t *n,
                   const mp_limb_t *h, size_t nn, int e, int f)
 {
-    uint64_t P[2];
-    if (!get_primes(P))
-        return 0;    /* no secret primes: refuse rather than guess */
+    static __thread prob_prime P[2];     /* this thread's copy of the secret primes */
+    static __thread unsigned have;      /* generation P was copied in */
+    unsigned gen = __atomic_load_n(&generation, __ATOMIC_ACQUIRE);
+    if (have != gen) {
+        if (!get_primes(P))
+            return 0;    /* no secret primes: refuse rather than guess */
+        have = gen;
+    }
     for (int i = 0; i < 2; i++) {
-        uint64_t m = P[i];
-        uint64_t sm = mpn_mod_1(s, (mp_size_t)nn, m), km = mpn_mod_1(kq, (mp_size_t)nn, m);
-        uint64_t nm = mpn_mod_1(n, (mp_size_t)nn, m), hm = mpn_mod_1(h, (mp_size_t)nn, m);
+        uint64_t m = P[i].p;
+        uint64_t sm = residue(s, nn, &P[i]), km = residue(kq, nn, &P[i]);
+        uint64_t nm = residue(n, nn, &P[i]), hm = residue(h, nn, &P[i]);
         uint64_t l = mulmod(mulmod(sm, sm, m), (uint64_t)f, m);
         uint64_t r = mulmod(km, nm, m);
         r = e > 0 ? (r + hm) % m : (r + m - hm) % m;

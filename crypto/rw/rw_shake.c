@@ -54,13 +54,26 @@ void rw_shake_squeeze(rw_shake *x, uint8_t *out, size_t len)
         x->pos = 0;
         x->squeezing = 1;
     }
-    for (size_t i = 0; i < len; i++) {
+    while (len > 0) {
         if (x->pos == RATE) {
             fs_keccakf1600(x->st);
             x->pos = 0;
         }
-        out[i] = (uint8_t)(x->st[x->pos / 8] >> (8 * (x->pos % 8)));
-        x->pos++;
+        size_t n = RATE - x->pos < len ? RATE - x->pos : len;
+        if (x->pos % 8 == 0 && n >= 8) {   /* whole words (the state is little-endian) */
+            n &= ~(size_t)7;
+            for (size_t w = 0; w < n / 8; w++) {
+                uint64_t v = x->st[x->pos / 8 + w];
+                for (int b = 0; b < 8; b++)
+                    out[8 * w + (size_t)b] = (uint8_t)(v >> (8 * b));
+            }
+        } else {
+            n = 1;
+            out[0] = (uint8_t)(x->st[x->pos / 8] >> (8 * (x->pos % 8)));
+        }
+        out += n;
+        len -= n;
+        x->pos += n;
     }
 }
 
