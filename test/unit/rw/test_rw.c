@@ -9,6 +9,7 @@
 #include "fastsig_err.h"
 #include "rw/rw.h"
 #include "rw/rw_internal.h"
+#include "rw/rw_msg.h"
 
 /* ---- keys, generated once per run -------------------------------------- */
 
@@ -160,6 +161,44 @@ static void test_small_key_rw_formats(void)
         free(sig);
     }
     rw_key_free(k);
+    rwv_free_json(d, n);
+}
+
+/* The FDH construction pinned against an independent computation (Python's
+ * hashlib.shake_256 over the documented layout), on the 1024-bit (1 lane)
+ * and 2048-bit (2 lanes) vector moduli; msg "abc" with r = 0, "abc" x 50
+ * with r = 1. First and last 32 bytes of h. */
+static void test_fdh_known_answer(void)
+{
+    static const struct { int idx, r; const char *head, *tail; } kat[] = {
+        { 0, 0, "6b3c531329c5a52f97b3db6ef034062f7766e07deb9be4db2d1ed4f90d015cbe",
+                "57e20c72029885a6379f55034faba1ed8d898b055a40e7921c676deb8fc193c3" },
+        { 0, 1, "46395803aabd156104fe32f026b115147c81e8f85fc4195f4fa1f28dadc012a5",
+                "946b3c7ffc537c1ec43473ec575f89de1fc894fc02523a2e3c0016009500faef" },
+        { 18, 0, "7483b6e864ede76e8f0f6c71322703b7788947ce4d2054dbe2794587eed2f3a0",
+                 "b7167655244a9739cc9558bab38d24f95ec3b8fed8cf7943d2697aaec9f83185" },
+        { 18, 1, "6ae7d5101a3efc5a8b446f918e81bf2f948a141e82e29af0b1e340662dd76ed3",
+                 "e531f760d9e466875c24f1809ee52aa7affebad34b1096a135805250a3f030ec" },
+    };
+    rwv_derived *d;
+    int n = rwv_load_json(&d);
+    CU_ASSERT_EQUAL_FATAL(n, 24);
+    uint8_t msg[150];
+    for (int i = 0; i < 50; i++)
+        memcpy(msg + 3 * i, "abc", 3);
+    for (size_t t = 0; t < sizeof(kat) / sizeof(kat[0]); t++) {
+        size_t nl;
+        uint8_t *nb = rwv_unhex(d[kat[t].idx].n, &nl), h[256], want[32];
+        rw_key *k = rw_key_new();
+        CU_ASSERT_EQUAL_FATAL(rw_key_set_public(k, nb, nl), FASTSIG_OK);
+        mp_limb_t hl[40];
+        rw_fdh(k, kat[t].r, msg, kat[t].r ? 150 : 3, hl);
+        rw_to_be(h, nl, hl, mpz_size(k->n));
+        CU_ASSERT(fs_unhex(kat[t].head, want, 32) == 0 && memcmp(h, want, 32) == 0);
+        CU_ASSERT(fs_unhex(kat[t].tail, want, 32) == 0 && memcmp(h + nl - 32, want, 32) == 0);
+        rw_key_free(k);
+        free(nb);
+    }
     rwv_free_json(d, n);
 }
 
@@ -617,6 +656,7 @@ static const fs_test vector_tests[] = {
     { "Crypto++ vectors verify", test_cryptopp_verify },
     { "Crypto++ vectors sign byte-exact (|principal|)", test_cryptopp_sign },
     { "RW formats on a 1024-bit vector key", test_small_key_rw_formats },
+    { "FDH known answers (independent SHAKE256)", test_fdh_known_answer },
     { NULL, NULL },
 };
 static const fs_test sig_tests[] = {
