@@ -320,6 +320,31 @@ static int set_encoded(OSSL_PARAM *p, const FS_KEY *k)
     return ok;
 }
 
+/* Each sets params[name] when asked for; 0 only when it cannot (wrong type). */
+static int put_int(OSSL_PARAM params[], const char *name, int v)
+{
+    OSSL_PARAM *p = OSSL_PARAM_locate(params, name);
+    return p == NULL || OSSL_PARAM_set_int(p, v);
+}
+
+static int put_u64(OSSL_PARAM params[], const char *name, uint64_t v)
+{
+    OSSL_PARAM *p = OSSL_PARAM_locate(params, name);
+    return p == NULL || OSSL_PARAM_set_uint64(p, v);
+}
+
+static int put_utf8(OSSL_PARAM params[], const char *name, const char *v)
+{
+    OSSL_PARAM *p = OSSL_PARAM_locate(params, name);
+    return p == NULL || v == NULL || OSSL_PARAM_set_utf8_string(p, v);
+}
+
+static int put_pub(OSSL_PARAM params[], const char *name, const FS_KEY *k)
+{
+    OSSL_PARAM *p = OSSL_PARAM_locate(params, name);
+    return p == NULL || set_encoded(p, k);
+}
+
 static int km_get_params(void *keydata, OSSL_PARAM params[])
 {
     FS_KEY *k = keydata;
@@ -327,55 +352,45 @@ static int km_get_params(void *keydata, OSSL_PARAM params[])
     void *core = fs_key_core(k);
     FS_KEYSIZES sz;
     FS_STATEINFO st;
-    OSSL_PARAM *p;
-    int serr = FASTSIG_ERR_UNSUPPORTED;
+    int err;
 
-    if (core == NULL)
-        return 0;
-    ad->sizes(core, &sz);
-    if ((p = OSSL_PARAM_locate(params, OSSL_PKEY_PARAM_BITS)) != NULL
-        && !OSSL_PARAM_set_int(p, sz.bits))
-        return 0;
-    if ((p = OSSL_PARAM_locate(params, OSSL_PKEY_PARAM_SECURITY_BITS)) != NULL
-        && !OSSL_PARAM_set_int(p, sz.security_bits))
-        return 0;
-    if ((p = OSSL_PARAM_locate(params, OSSL_PKEY_PARAM_MAX_SIZE)) != NULL
-        && !OSSL_PARAM_set_int(p, (int)sz.max_sig))
-        return 0;
-    /* No digest: the message is signed whole (as Ed25519 says it). */
-    if ((p = OSSL_PARAM_locate(params, OSSL_PKEY_PARAM_MANDATORY_DIGEST)) != NULL
-        && !OSSL_PARAM_set_utf8_string(p, ""))
-        return 0;
-    if ((p = OSSL_PARAM_locate(params, OSSL_PKEY_PARAM_PUB_KEY)) != NULL
-        && !set_encoded(p, k))
-        return 0;
-    if ((p = OSSL_PARAM_locate(params, OSSL_PKEY_PARAM_ENCODED_PUBLIC_KEY)) != NULL
-        && !set_encoded(p, k))
-        return 0;
-    if ((p = OSSL_PARAM_locate(params, FASTSIG_PKEY_PARAM_PARAM)) != NULL
-        && ad->param_name != NULL && !OSSL_PARAM_set_utf8_string(p, ad->param_name(core)))
-        return 0;
-    if ((k->alg->flags & FS_SIGALG_STATEFUL) && ad->state != NULL)
-        serr = ad->state(core, &st);
-    if (serr == FASTSIG_OK) {
-        if ((p = OSSL_PARAM_locate(params, FASTSIG_PKEY_PARAM_INDEX)) != NULL
-            && !OSSL_PARAM_set_uint64(p, st.index))
-            return 0;
-        if ((p = OSSL_PARAM_locate(params, FASTSIG_PKEY_PARAM_REMAINING)) != NULL
-            && !OSSL_PARAM_set_uint64(p, st.remaining))
-            return 0;
-        if ((p = OSSL_PARAM_locate(params, FASTSIG_PKEY_PARAM_MAX)) != NULL
-            && !OSSL_PARAM_set_uint64(p, st.max))
-            return 0;
-    } else if (OSSL_PARAM_locate(params, FASTSIG_PKEY_PARAM_REMAINING) != NULL
-               || OSSL_PARAM_locate(params, FASTSIG_PKEY_PARAM_INDEX) != NULL) {
-        /* Asked for state the key cannot vouch for: say why. */
-        FS_ERR(k->provctx, serr);
+    if (core == NULL) {
+        FS_ERR(k->provctx, FASTSIG_ERR_BAD_KEY);
         return 0;
     }
-    if (ad->get_params != NULL && ad->get_params(core, params) != FASTSIG_OK)
+    ad->sizes(core, &sz);
+    /* MANDATORY_DIGEST "": no digest, the message is signed whole (as Ed25519). */
+    if (!put_int(params, OSSL_PKEY_PARAM_BITS, sz.bits)
+        || !put_int(params, OSSL_PKEY_PARAM_SECURITY_BITS, sz.security_bits)
+        || !put_int(params, OSSL_PKEY_PARAM_MAX_SIZE, (int)sz.max_sig)
+        || !put_utf8(params, OSSL_PKEY_PARAM_MANDATORY_DIGEST, "")
+        || !put_pub(params, OSSL_PKEY_PARAM_PUB_KEY, k)
+        || !put_pub(params, OSSL_PKEY_PARAM_ENCODED_PUBLIC_KEY, k)
+        || !put_utf8(params, FASTSIG_PKEY_PARAM_PARAM,
+                     ad->param_name != NULL ? ad->param_name(core) : NULL))
+        goto bad_param;
+    if ((k->alg->flags & FS_SIGALG_STATEFUL) && ad->state != NULL
+        && (OSSL_PARAM_locate(params, FASTSIG_PKEY_PARAM_INDEX) != NULL
+            || OSSL_PARAM_locate(params, FASTSIG_PKEY_PARAM_REMAINING) != NULL
+            || OSSL_PARAM_locate(params, FASTSIG_PKEY_PARAM_MAX) != NULL)) {
+        /* Asked for state the key cannot vouch for: say why. */
+        if ((err = ad->state(core, &st)) != FASTSIG_OK) {
+            FS_ERR(k->provctx, err);
+            return 0;
+        }
+        if (!put_u64(params, FASTSIG_PKEY_PARAM_INDEX, st.index)
+            || !put_u64(params, FASTSIG_PKEY_PARAM_REMAINING, st.remaining)
+            || !put_u64(params, FASTSIG_PKEY_PARAM_MAX, st.max))
+            goto bad_param;
+    }
+    if (ad->get_params != NULL && (err = ad->get_params(core, params)) != FASTSIG_OK) {
+        FS_ERR(k->provctx, err);
         return 0;
+    }
     return 1;
+bad_param:
+    FS_ERR(k->provctx, FASTSIG_ERR_BAD_PARAM);
+    return 0;
 }
 
 static int km_set_params(void *keydata, const OSSL_PARAM params[])

@@ -30,19 +30,20 @@ struct alg {
     int stateful;
     EVP_PKEY *key;           /* generated once */
     int reachable;
+    char state[256];         /* state file of the last key generated */
 };
 
 static struct alg algs[] = {
-    { FASTSIG_SIG_RW, "2.25.77497230020247565797983039438780865004.2",
-      { { "bits", "2048" } }, 0, NULL, 0 },
-    { FASTSIG_SIG_RW_P1363, "2.25.77497230020247565797983039438780865004.2.1",
-      { { "bits", "2048" } }, 0, NULL, 0 },
-    { FASTSIG_SIG_WOTSP, "2.25.77497230020247565797983039438780865004.1",
-      { { NULL } }, 1, NULL, 0 },
-    { FASTSIG_SIG_XMSS, "1.3.6.1.5.5.7.6.34",
-      { { "param", "XMSS-SHA2_10_256" } }, 1, NULL, 0 },
-    { FASTSIG_SIG_XMSSMT, "1.3.6.1.5.5.7.6.35",
-      { { "param", "XMSSMT-SHA2_20/4_256" } }, 1, NULL, 0 },
+    { .name = FASTSIG_SIG_RW, .oid = "2.25.77497230020247565797983039438780865004.2",
+      .gen = { { "bits", "2048" } } },
+    { .name = FASTSIG_SIG_RW_P1363, .oid = "2.25.77497230020247565797983039438780865004.2.1",
+      .gen = { { "bits", "2048" } } },
+    { .name = FASTSIG_SIG_WOTSP, .oid = "2.25.77497230020247565797983039438780865004.1",
+      .stateful = 1 },
+    { .name = FASTSIG_SIG_XMSS, .oid = "1.3.6.1.5.5.7.6.34",
+      .gen = { { "param", "XMSS-SHA2_10_256" } }, .stateful = 1 },
+    { .name = FASTSIG_SIG_XMSSMT, .oid = "1.3.6.1.5.5.7.6.35",
+      .gen = { { "param", "XMSSMT-SHA2_20/4_256" } }, .stateful = 1 },
 };
 #define NALGS (sizeof(algs) / sizeof(algs[0]))
 #define FOR_EACH_ALG(a) \
@@ -57,7 +58,7 @@ static int count_progress(EVP_PKEY_CTX *ctx)
     return 1;
 }
 
-static EVP_PKEY *gen_key(const struct alg *a)
+static EVP_PKEY *gen_key(struct alg *a)
 {
     EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_name(libctx, a->name, NULL);
     EVP_PKEY *k = NULL;
@@ -72,6 +73,7 @@ static EVP_PKEY *gen_key(const struct alg *a)
         params[n++] = OSSL_PARAM_construct_utf8_string(a->gen[i][0], (char *)a->gen[i][1], 0);
     if (a->stateful) {
         snprintf(state, sizeof(state), "%s/%s-%d.state", statedir, a->name, serial++);
+        memcpy(a->state, state, sizeof(state));
         params[n++] = OSSL_PARAM_construct_utf8_string(FASTSIG_PKEY_PARAM_STATE, state, 0);
     }
     params[n] = OSSL_PARAM_construct_end();
@@ -633,6 +635,52 @@ static void test_algorithm_id(void)
     }
 }
 
+/* Non-stateful keys ignore state params; a stateful key whose state file is
+ * gone refuses to sign (no signature bytes) and to report state, says so in
+ * its text, and still verifies and exports its public key. */
+static void test_unusable_state(void)
+{
+    FOR_EACH_ALG(a) {
+        uint64_t rem = 7;
+        OSSL_PARAM p[] = { OSSL_PARAM_construct_uint64(FASTSIG_PKEY_PARAM_REMAINING, &rem),
+                           OSSL_PARAM_construct_end() };
+        if (!a->stateful) {
+            CU_ASSERT(EVP_PKEY_get_params(a->key, p) == 1);
+            CU_ASSERT_EQUAL(rem, 7);
+            continue;
+        }
+        EVP_PKEY *k = gen_key(a);
+        unsigned char *sig = NULL, *sig2 = NULL, *der = NULL;
+        size_t siglen = 0, siglen2 = 0;
+        char moved[300], *text;
+        BIO *b = BIO_new(BIO_s_mem());
+
+        CU_ASSERT_PTR_NOT_NULL_FATAL(k);
+        CU_ASSERT_FATAL(sign_msg(k, msg, sizeof(msg), &sig, &siglen) || remaining(k) == 0);
+        snprintf(moved, sizeof(moved), "%s.moved", a->state);
+        CU_ASSERT_FATAL(rename(a->state, moved) == 0);
+        CU_ASSERT(!sign_msg(k, msg, sizeof(msg), &sig2, &siglen2));
+        CU_ASSERT(ERR_peek_error() != 0 || ERR_peek_last_error() != 0);
+        ERR_clear_error();
+        CU_ASSERT(EVP_PKEY_get_params(k, p) != 1);
+        ERR_clear_error();
+        CU_ASSERT(EVP_PKEY_print_private(b, k, 0, NULL) == 1);
+        BIO_write(b, "", 1);
+        BIO_get_mem_data(b, &text);
+        CU_ASSERT(strstr(text, "UNUSABLE") != NULL);
+        CU_ASSERT(i2d_PUBKEY(k, &der) > 0);
+        if (sig != NULL)
+            CU_ASSERT(verify_msg(k, msg, sizeof(msg), sig, siglen));
+        CU_ASSERT(rename(moved, a->state) == 0);
+        OPENSSL_free(sig);
+        OPENSSL_free(sig2);
+        OPENSSL_free(der);
+        BIO_free(b);
+        EVP_PKEY_free(k);
+        ERR_clear_error();
+    }
+}
+
 static void test_cleanup(void)
 {
     char cmd[512];
@@ -660,6 +708,7 @@ static const fs_test tests[] = {
     { "import/export", test_import_export },
     { "text output", test_text },
     { "AlgorithmIdentifier", test_algorithm_id },
+    { "unusable state", test_unusable_state },
     { "cleanup", test_cleanup },
     { NULL, NULL }
 };
