@@ -559,7 +559,7 @@ static void test_key_validation(void)
     mpz_t n, b;
     mpz_inits(n, b, NULL);
     mpz_import(n, nl, 1, 1, 1, 0, nb);
-    uint8_t tb[256];
+    uint8_t tb[512];   /* 3n has one byte more than n */
     for (int i = 0; i < 4; i++) {
         if (i < 2) {
             mpz_add_ui(b, n, i == 0 ? 1 : 4);
