@@ -54,6 +54,9 @@
  *   sig = s (nbytes, big-endian) || T       T = tweak byte:
  *         bit 0: e = -1,  bit 1: f = 2,  bit 2: r,  bits 3..7 must be zero.
  *   siglen = nbytes + 1 exactly; verify rejects s = 0, s > (n-1)/2, bad T.
+ *   Verify checks e*f*s^2 = h (mod n): with AVX-512 IFMA (n <= 2078 bits) as
+ *   two almost-Montgomery products s*s/R and h/R in one call; else one
+ *   squaring and one GMP division.
  *   (Domain strings are ASCII without a terminating NUL.)
  *
  * FORMAT "RW" expanded (RW_FMT_EXPANDED): same h, e, f, r, s; adds

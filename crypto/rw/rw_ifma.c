@@ -250,7 +250,46 @@ void rw_powm2_ifma(mp_limb_t *r1, const mp_limb_t *x1, size_t n1, const mpz_t e1
     rw_wipe(t1, sizeof(t1));
     rw_wipe(t2, sizeof(t2));
 }
+
+int rw_ifma_check_square(const rw_mont52 *c, const mp_limb_t *s, const mp_limb_t *h, size_t nn,
+                         int e, int f)
+{
+    uint64_t s52[RW_IFMA_MAXL] = { 0 }, h52[RW_IFMA_MAXL] = { 0 }, one[RW_IFMA_MAXL] = { 1 };
+    uint64_t a[RW_IFMA_MAXL], b[RW_IFMA_MAXL], t[RW_IFMA_MAXL];
+    to52(s52, c->L, s, nn);
+    to52(h52, c->L, h, nn);
+    /* a = s^2 / R, b = h / R (mod n), in one lockstep call */
+    amm2_table[c->nv](a, s52, s52, c, b, h52, one, c);
+    final_sub(a, c->m, c->L);
+    final_sub(b, c->m, c->L);
+    if (f == 2) {                         /* a = 2a mod n */
+        uint64_t cy = 0;
+        for (unsigned i = 0; i < c->L; i++) {
+            uint64_t v = (a[i] << 1) + cy;
+            a[i] = v & MASK52;
+            cy = v >> 52;
+        }
+        final_sub(a, c->m, c->L);
+    }
+    if (e < 0) {                          /* a = n - a (a != 0 here, else no match) */
+        uint64_t borrow = 0;
+        for (unsigned i = 0; i < c->L; i++) {
+            uint64_t v = c->m[i] - a[i] - borrow;
+            t[i] = v & MASK52;
+            borrow = v >> 63;
+        }
+        memcpy(a, t, sizeof(uint64_t) * c->L);
+    }
+    return memcmp(a, b, sizeof(uint64_t) * c->L) == 0;
+}
 #else
+int rw_ifma_check_square(const rw_mont52 *c, const mp_limb_t *s, const mp_limb_t *h, size_t nn,
+                         int e, int f)
+{
+    (void)c; (void)s; (void)h; (void)nn; (void)e; (void)f;
+    return 0;
+}
+
 void rw_powm2_ifma(mp_limb_t *r1, const mp_limb_t *x1, size_t n1, const mpz_t e1,
                    const rw_mont52 *c1, mp_limb_t *r2, const mp_limb_t *x2, size_t n2,
                    const mpz_t e2, const rw_mont52 *c2, unsigned ebits)

@@ -32,4 +32,10 @@ void rw_powm2_ifma(mp_limb_t *r1, const mp_limb_t *x1, size_t n1, const mpz_t e1
                    const rw_mont52 *c1, mp_limb_t *r2, const mp_limb_t *x2, size_t n2,
                    const mpz_t e2, const rw_mont52 *c2, unsigned ebits);
 
+/* Verification (public data): 1 iff e*f*s^2 = h (mod n) for c built on n
+ * (s, h: nn GMP limbs, < n), by two almost-Montgomery products in one call
+ * (s*s/R and h/R) instead of a long division. */
+int rw_ifma_check_square(const rw_mont52 *c, const mp_limb_t *s, const mp_limb_t *h, size_t nn,
+                         int e, int f);
+
 #endif

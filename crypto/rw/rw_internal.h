@@ -12,6 +12,7 @@ struct rw_key {
     int has_priv;
     mpz_t n;
     uint8_t kid[32];        /* SHAKE256("FASTSIG-RW-KID-v1" || n) */
+    rw_mont52 *nmont;       /* n for the IFMA compact verifier; NULL: GMP */
     /* private part (has_priv) */
     mpz_t p, q;
     mpz_t u;                /* q^-1 mod p */

@@ -85,6 +85,7 @@ void rw_key_free(rw_key *k)
     if (k == NULL)
         return;
     clear_private(k);
+    free(k->nmont);
     mpz_clear(k->n);
 #define CLEAR(f) mpz_clear(k->f);
     PRIV_FIELDS(CLEAR)
@@ -107,6 +108,8 @@ rw_key *rw_key_dup(const rw_key *k)
     PRIV_FIELDS(COPY)
 #undef COPY
     memcpy(d->prf, k->prf, sizeof(d->prf));
+    if (k->nmont != NULL && (d->nmont = malloc(sizeof(rw_mont52))) != NULL)
+        memcpy(d->nmont, k->nmont, sizeof(rw_mont52));
     if (k->mont != NULL && (d->mont = malloc(2 * sizeof(rw_mont52))) != NULL)
         memcpy(d->mont, k->mont, 2 * sizeof(rw_mont52));
     return d;
@@ -237,6 +240,13 @@ int rw_key_derive(rw_key *k)
     k->bits = (unsigned)rw_bitlen(k->n);
     k->nbytes = k->bits / 8;
     set_kid(k);
+    free(k->nmont);
+    k->nmont = NULL;
+    if (rw_ifma_usable() && (k->nmont = malloc(sizeof(rw_mont52))) != NULL &&
+        !rw_mont52_init(k->nmont, k->n)) {
+        free(k->nmont);     /* too large for the IFMA verifier: GMP */
+        k->nmont = NULL;
+    }
     if (!k->has_priv)
         return FASTSIG_OK;
     mpz_add_ui(k->dp, k->p, 1);

@@ -100,7 +100,9 @@ int rw_verify(const rw_key *k, int format, unsigned flags,
     rw_fdh(k, (T & RW_T_R) != 0, msg, msglen, h);
     if (format == RW_FMT_COMPACT) {
         mp_limb_t q[MAXL + 2];
-        return rw_quotient(k, s, h, e, f, q) ? FASTSIG_OK : FASTSIG_ERR_VERIFY;
+        int ok = k->nmont != NULL && !rw_test_force_gmp ? rw_ifma_check_square(k->nmont, s, h, nn, e, f)
+                                                        : rw_quotient(k, s, h, e, f, q);
+        return ok ? FASTSIG_OK : FASTSIG_ERR_VERIFY;
     }
     /* expanded: f*s^2 - e*h == kq*n, kq < n */
     mp_limb_t kq[MAXL];
