@@ -25,14 +25,6 @@ const size_t fs_nsigalgs = sizeof(fs_sigalgs) / sizeof(fs_sigalgs[0]);
 _Static_assert(sizeof(fs_sigalgs) / sizeof(fs_sigalgs[0]) <= FS_MAX_SIGALGS,
                "raise FS_MAX_SIGALGS and FS_FOR_EACH_SLOT");
 
-const FS_SIGALG *fs_sigalg_by_oid(const char *dotted)
-{
-    for (size_t i = 0; i < fs_nsigalgs; i++)
-        if (fs_sigalgs[i].ad != NULL && strcmp(fs_sigalgs[i].oid, dotted) == 0)
-            return &fs_sigalgs[i];
-    return NULL;
-}
-
 struct fs_coreref {
     void *core;
     const FS_ADAPTER *ad;

@@ -159,7 +159,6 @@ struct fs_sigalg {
 #define FS_MAX_SIGALGS 16
 extern const FS_SIGALG fs_sigalgs[];
 extern const size_t fs_nsigalgs;
-const FS_SIGALG *fs_sigalg_by_oid(const char *dotted);
 
 /* Adapters (weak: a row whose adapter file is absent drops out). */
 extern const FS_ADAPTER fs_rw_adapter __attribute__((weak));
