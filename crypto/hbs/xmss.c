@@ -252,14 +252,20 @@ static int advance_layer(hbs_key *k, unsigned L, uint64_t idx)
     }
     if (ly->next_done == full)
         return FASTSIG_OK;
-    /* position inside the current subtree's signatures, 1-based */
-    uint64_t pos = (idx & ((((uint64_t)1) << (b + tl)) - 1)) + 1;
-    uint64_t want = (pos + ((uint64_t)1 << tl) - 1) >> tl;
-    want = (want + NEXT_GRAIN - 1) / NEXT_GRAIN * NEXT_GRAIN;
-    if (want > full)
-        want = full;
-    if (want <= ly->next_done)
+    /* On schedule, the next subtree is as far along as the signatures of
+     * the current one (pos of span, 1-based): its leaves are computed in
+     * step. Behind schedule (after a jump), catch up evenly over the
+     * signatures left, not all at once. */
+    uint64_t span = (uint64_t)1 << (b + tl);
+    uint64_t pos = (idx & (span - 1)) + 1;
+    uint64_t sched = (pos + ((uint64_t)1 << tl) - 1) >> tl;
+    sched = (sched + NEXT_GRAIN - 1) / NEXT_GRAIN * NEXT_GRAIN;
+    if (sched <= ly->next_done)
         return FASTSIG_OK;
+    uint64_t need = full - ly->next_done, left = span - pos + 1;
+    uint64_t step = (need + left - 1) / left;
+    step = (step + NEXT_GRAIN - 1) / NEXT_GRAIN * NEXT_GRAIN;
+    uint64_t want = ly->next_done + (step < need ? step : need);
     unsigned shift = ly->t - b;
     uint64_t tree = ly->next_sub >> shift;
     uint64_t base = (ly->next_sub << b) & (((uint64_t)1 << ly->t) - 1);
