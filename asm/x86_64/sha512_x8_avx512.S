@@ -49,7 +49,7 @@
 	vpternlogq	$0x96, %zmm27, %zmm26, %zmm25	/* Sigma0(a) */
 	vmovdqa64	\a, %zmm28
 	vpternlogq	$0xe8, \c, \b, %zmm28		/* Maj(a,b,c) */
-	vpaddq		%zmm28, %zmm25, %zmm25
+	vpaddq		%zmm28, \h, \h
 	vpaddq		%zmm25, \h, \h			/* h = T1 + T2 */
 	.if \sched
 	vprorq		$19, \w14, %zmm29
