@@ -69,7 +69,7 @@
 	vpxor		\b, \a, \ab
 	vpand		\ab, \bc, %ymm11
 	vpxor		\b, %ymm11, %ymm11		/* Maj(a,b,c) */
-	vpaddq		%ymm11, %ymm8, %ymm8
+	vpaddq		%ymm11, \h, \h
 	vpaddq		%ymm8, \h, \h			/* h = T1 + T2 */
 .endm
 
