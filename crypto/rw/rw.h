@@ -103,7 +103,8 @@ enum rw_format {
 };
 
 /* Flags for rw_verify / rw_sign. */
-#define RW_VERIFY_PROBABILISTIC  0x01u  /* expanded only: check mod secret primes */
+#define RW_VERIFY_PROBABILISTIC  0x01u  /* expanded: check mod secret primes;
+                                           accepted and ignored for compact */
 #define RW_SIGN_PREHASHED        0x02u  /* P1363 only: msg is H(M) (20 or 32 bytes);
                                            also accepted by rw_verify */
 

@@ -76,8 +76,10 @@ int rw_verify(const rw_key *k, int format, unsigned flags,
     size_t need = rw_sig_len(k, format);
     if (need == 0)
         return k->bits == 0 ? FASTSIG_ERR_BAD_KEY : FASTSIG_ERR_BAD_PARAM;
-    unsigned allowed = format == RW_FMT_EXPANDED ? RW_VERIFY_PROBABILISTIC
-                       : rw_is_p1363(format) ? RW_SIGN_PREHASHED : 0;
+    /* probabilistic is a verifier preference: no effect on the compact form
+     * (a context may set it once and verify whichever form arrives) */
+    unsigned allowed = format == RW_FMT_EXPANDED || format == RW_FMT_COMPACT
+                       ? RW_VERIFY_PROBABILISTIC : RW_SIGN_PREHASHED;
     if (flags & ~allowed)
         return FASTSIG_ERR_BAD_PARAM;
     if (siglen != need)

@@ -36,6 +36,8 @@ check_eq "expanded signature is 2 nbytes + 1" "$(stat -c %s "$WORK/e.sig")" 513
 check "pkeyutl -verify expanded (exact)" verify -in "$WORK/msg" -sigfile "$WORK/e.sig"
 check "pkeyutl -verify expanded rw-verify:probabilistic" \
     verify -pkeyopt rw-verify:probabilistic -in "$WORK/msg" -sigfile "$WORK/e.sig"
+check "rw-verify:probabilistic accepts a compact signature" \
+    verify -pkeyopt rw-verify:probabilistic -in "$WORK/msg" -sigfile "$WORK/c.sig"
 check "signing is deterministic" sign -out "$WORK/c2.sig"
 check "same signature twice" cmp "$WORK/c.sig" "$WORK/c2.sig"
 check_fails "rw-format:bogus refused" sign -pkeyopt rw-format:bogus -out "$WORK/x.sig"

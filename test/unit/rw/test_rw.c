@@ -354,9 +354,13 @@ static void test_malformed(void)
                                 FASTSIG_ERR_BAD_SIGNATURE);
             }
         }
-        /* flags that do not belong to the format */
-        unsigned wrong = formats[f] == RW_FMT_EXPANDED ? RW_SIGN_PREHASHED : RW_VERIFY_PROBABILISTIC;
+        /* flags that do not belong to the format; probabilistic is a no-op on compact */
+        unsigned wrong = formats[f] <= RW_FMT_EXPANDED ? RW_SIGN_PREHASHED : RW_VERIFY_PROBABILISTIC;
         CU_ASSERT_EQUAL(rw_verify(k, formats[f], wrong, msg, 1, sig, len), FASTSIG_ERR_BAD_PARAM);
+        CU_ASSERT_EQUAL(rw_verify(k, formats[f], 0x80, msg, 1, sig, len), FASTSIG_ERR_BAD_PARAM);
+        if (formats[f] == RW_FMT_COMPACT)
+            CU_ASSERT_EQUAL(rw_verify(k, formats[f], RW_VERIFY_PROBABILISTIC, msg, 1, sig, len),
+                            FASTSIG_OK);
         /* short output buffer */
         size_t small = len - 1;
         CU_ASSERT_EQUAL(rw_sign(k, formats[f], 0, msg, 1, bad, &small), FASTSIG_ERR_BAD_LENGTH);
