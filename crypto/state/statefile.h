@@ -42,8 +42,11 @@
  * - Processes: a block belongs to the pid that reserved it. After fork() the
  *   child ignores the parent's block (and reopens the file, so that its lock
  *   is its own) and reserves afresh; the child never gives back the parent's
- *   block. fork() while another thread is inside a call on the same handle
- *   is not supported (the handle's mutex would be copied locked).
+ *   block. The new process is noticed however it was made (fork, _Fork,
+ *   clone; no atfork handler involved) through a MADV_WIPEONFORK page, so a
+ *   take() costs no getpid() system call (getpid() on every call where that
+ *   flag is unavailable). fork() while another thread is inside a call on the
+ *   same handle is not supported (the handle's mutex would be copied locked).
  *
  * - Replacement: every update locks the file the path names at that moment.
  *   If the path was renamed over (e.g. recreated with FASTSIG_STATE_OVERWRITE
