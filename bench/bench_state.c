@@ -86,6 +86,14 @@ static void take_row(struct state_job *j, struct ed_job *ed)
     bench_report(&spec, bench_median(ours, ROUNDS), bench_median(theirs, ROUNDS));
 }
 
+static void run_take(void *arg, size_t iters)
+{
+    struct state_job *j = arg;
+    uint64_t idx;
+    for (size_t i = 0; i < iters; i++)
+        j->failed |= fastsig_state_take(j->st, &idx) != FASTSIG_OK;
+}
+
 static void run_one_signature_process(void *arg, size_t iters)
 {
     struct state_job *j = arg;
@@ -130,6 +138,12 @@ static void bench_state(void)
         job.block = blocks[b];
         take_row(&job, &ed);
     }
+    /* the bookkeeping alone: take() inside a block reserved beforehand */
+    uint64_t first, count;
+    job.failed |= fastsig_state_reserve(st, UINT64_C(1) << 40, &first, &count) != FASTSIG_OK;
+    bench_spec in_block = { "state-take", "within a reserved block", "us", "Ed25519-sign", 0 };
+    bench_compare(&in_block, run_take, &job, run_ed25519_sign, &ed);
+    fastsig_state_release(st);
     bench_spec cli = { "state-take", "open+take+close", "us", "Ed25519-sign", 0 };
     bench_compare(&cli, run_one_signature_process, &job, run_ed25519_sign, &ed);
     if (job.failed)
