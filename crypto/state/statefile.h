@@ -7,7 +7,9 @@
  *   caller computes (a hash of the public key; this code does not hash). It
  *   holds the key's index count `max` (last index + 1: 2^h for XMSS, 1 for a
  *   one-time key, up to 2^63) and `next`, the lowest index never handed out.
- *   Every index below `next` counts as spent, used or not.
+ *   Every index below `next` counts as spent, used or not. open() checks the
+ *   key id; the caller checks `max` (fastsig_state_query) against the key's
+ *   parameter set.
  *
  * - Durability: the file has two checksummed slots with sequence numbers
  *   (layout in stateslot.h). An update reads both under an exclusive OFD lock
@@ -21,12 +23,13 @@
  *   id, max, seqs one apart). There is no fallback to the older slot: a slot
  *   that fails its checksum may be the newer one, damaged after it was
  *   written, and the older slot's `next` would hand out spent indices again.
- *   The price: a power loss in the ~100 us of an update may leave a torn
+ *   The price: a power loss in the middle of an update may leave a torn
  *   slot, and then the key refuses to sign (FASTSIG_ERR_STATE_CORRUPT) until
  *   an operator recovers: fastsig_state_inspect() shows both slots; recreate
  *   with fastsig_state_create(..., FASTSIG_STATE_OVERWRITE) at `next` = the
- *   highest `next` of a valid slot + the largest batch any signer used (the
- *   torn update reserved at most that many beyond it).
+ *   highest `next` of a valid slot + the largest block any signer reserves
+ *   (its batch, or its largest fastsig_state_reserve; the torn update
+ *   reserved at most that many beyond it).
  *
  * - Reservations: a handle takes indices from a process-local block
  *   [pool_next, pool_end) that was spent durably in one update. The block
