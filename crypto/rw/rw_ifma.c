@@ -101,6 +101,56 @@ typedef void amm2_fn(uint64_t *, const uint64_t *, const uint64_t *, const rw_mo
                      uint64_t *, const uint64_t *, const uint64_t *, const rw_mont52 *);
 static amm2_fn *const amm2_table[RW_IFMA_MAXNV + 1] = { NULL, amm2_1, amm2_2, amm2_3, amm2_4, amm2_5 };
 
+/* Full products r1 = a1*b1, r2 = a2*b2 (L limbs each; r: 2L + 8 raw column
+ * sums, not normalized) by product scanning: per limb b_i, add the low
+ * halves, emit column i, shift one limb, add the high halves. Public data. */
+static inline __attribute__((always_inline)) TARGET void
+mul2_nv(uint64_t *r1, const uint64_t *a1, const uint64_t *b1, uint64_t *r2, const uint64_t *a2,
+        const uint64_t *b2, unsigned L, const int NV)
+{
+    __m512i A1[RW_IFMA_MAXNV], X1[RW_IFMA_MAXNV], A2[RW_IFMA_MAXNV], X2[RW_IFMA_MAXNV];
+    const __m512i zero = _mm512_setzero_si512();
+    for (int k = 0; k < NV; k++) {
+        A1[k] = _mm512_loadu_si512(a1 + 8 * k);
+        A2[k] = _mm512_loadu_si512(a2 + 8 * k);
+        X1[k] = X2[k] = zero;
+    }
+    for (unsigned i = 0; i < L; i++) {
+        __m512i bi1 = _mm512_set1_epi64((long long)b1[i]), bi2 = _mm512_set1_epi64((long long)b2[i]);
+        for (int k = 0; k < NV; k++) {
+            X1[k] = _mm512_madd52lo_epu64(X1[k], A1[k], bi1);
+            X2[k] = _mm512_madd52lo_epu64(X2[k], A2[k], bi2);
+        }
+        r1[i] = (uint64_t)_mm_cvtsi128_si64(_mm512_castsi512_si128(X1[0]));
+        r2[i] = (uint64_t)_mm_cvtsi128_si64(_mm512_castsi512_si128(X2[0]));
+        for (int k = 0; k < NV - 1; k++) {
+            X1[k] = _mm512_alignr_epi64(X1[k + 1], X1[k], 1);
+            X2[k] = _mm512_alignr_epi64(X2[k + 1], X2[k], 1);
+        }
+        X1[NV - 1] = _mm512_alignr_epi64(zero, X1[NV - 1], 1);
+        X2[NV - 1] = _mm512_alignr_epi64(zero, X2[NV - 1], 1);
+        for (int k = 0; k < NV; k++) {
+            X1[k] = _mm512_madd52hi_epu64(X1[k], A1[k], bi1);
+            X2[k] = _mm512_madd52hi_epu64(X2[k], A2[k], bi2);
+        }
+    }
+    for (int k = 0; k < NV; k++) {
+        _mm512_storeu_si512(r1 + L + 8 * k, X1[k]);
+        _mm512_storeu_si512(r2 + L + 8 * k, X2[k]);
+    }
+}
+
+#define MUL2_FN(nv) \
+    static TARGET void mul2_##nv(uint64_t *r1, const uint64_t *a1, const uint64_t *b1,      \
+                                 uint64_t *r2, const uint64_t *a2, const uint64_t *b2,      \
+                                 unsigned L)                                                 \
+    { mul2_nv(r1, a1, b1, r2, a2, b2, L, nv); }
+MUL2_FN(1) MUL2_FN(2) MUL2_FN(3) MUL2_FN(4) MUL2_FN(5)
+
+typedef void mul2_fn(uint64_t *, const uint64_t *, const uint64_t *, uint64_t *, const uint64_t *,
+                     const uint64_t *, unsigned);
+static mul2_fn *const mul2_table[RW_IFMA_MAXNV + 1] = { NULL, mul2_1, mul2_2, mul2_3, mul2_4, mul2_5 };
+
 /* Constant-time r = tab[idx] (tab: 2^WIN entries of 8*nv limbs). */
 static TARGET void select_entry(uint64_t *r, const uint64_t *tab, unsigned idx, unsigned nv)
 {
@@ -282,7 +332,45 @@ int rw_ifma_check_square(const rw_mont52 *c, const mp_limb_t *s, const mp_limb_t
     }
     return memcmp(a, b, sizeof(uint64_t) * c->L) == 0;
 }
+
+/* r += x (both 52-bit limb arrays of n limbs, x may be shorter: xn). */
+static void add52(uint64_t *r, size_t n, const uint64_t *x, size_t xn)
+{
+    uint64_t c = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t v = r[i] + (i < xn ? x[i] : 0) + c;
+        r[i] = v & MASK52;
+        c = v >> 52;
+    }
+}
+
+int rw_ifma_check_expanded(const rw_mont52 *c, const mp_limb_t *s, const mp_limb_t *kq,
+                           const mp_limb_t *h, size_t nn, int e, int f)
+{
+    enum { W = 2 * RW_IFMA_MAXL + 8 };
+    uint64_t s52[RW_IFMA_MAXL] = { 0 }, k52[RW_IFMA_MAXL] = { 0 }, h52[RW_IFMA_MAXL] = { 0 };
+    uint64_t p1[W] = { 0 }, p2[W] = { 0 };   /* column 2L may stay unwritten */
+    unsigned L = c->L, n2 = 2 * L + 1;
+    to52(s52, L, s, nn);
+    to52(k52, L, kq, nn);
+    to52(h52, L, h, nn);
+    mul2_table[c->nv](p1, s52, s52, p2, k52, c->m, L);
+    carry52(p1, p1, n2);                  /* s^2 and k*n, normalized */
+    carry52(p2, p2, n2);
+    if (f == 2)
+        add52(p1, n2, p1, n2);            /* 2 s^2 */
+    /* f*s^2 - e*h == k*n  <=>  f*s^2 == k*n + h (e = 1), f*s^2 + h == k*n (e = -1) */
+    add52(e > 0 ? p2 : p1, n2, h52, L);
+    return memcmp(p1, p2, sizeof(uint64_t) * n2) == 0;
+}
 #else
+int rw_ifma_check_expanded(const rw_mont52 *c, const mp_limb_t *s, const mp_limb_t *kq,
+                           const mp_limb_t *h, size_t nn, int e, int f)
+{
+    (void)c; (void)s; (void)kq; (void)h; (void)nn; (void)e; (void)f;
+    return 0;
+}
+
 int rw_ifma_check_square(const rw_mont52 *c, const mp_limb_t *s, const mp_limb_t *h, size_t nn,
                          int e, int f)
 {

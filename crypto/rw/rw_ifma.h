@@ -38,4 +38,9 @@ void rw_powm2_ifma(mp_limb_t *r1, const mp_limb_t *x1, size_t n1, const mpz_t e1
 int rw_ifma_check_square(const rw_mont52 *c, const mp_limb_t *s, const mp_limb_t *h, size_t nn,
                          int e, int f);
 
+/* Exact expanded check over the integers: 1 iff f*s^2 - e*h == kq*n, with
+ * both products computed by IFMA product scanning (c built on n). */
+int rw_ifma_check_expanded(const rw_mont52 *c, const mp_limb_t *s, const mp_limb_t *kq,
+                           const mp_limb_t *h, size_t nn, int e, int f);
+
 #endif

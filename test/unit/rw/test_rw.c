@@ -443,6 +443,13 @@ static void test_ifma_vs_gmp(void)
                         CU_ASSERT_EQUAL(rw_ifma_check_square(k->nmont, s1, h, nn, e, f),
                                         rw_quotient(k, s1, h, e, f, q));
                 CU_ASSERT(rw_ifma_check_square(k->nmont, s1, h, nn, e1, f1));
+                /* the exact expanded check: the right k passes, k + 1 and other tweaks fail */
+                CU_ASSERT_FATAL(rw_quotient(k, s1, h, e1, f1, q));
+                CU_ASSERT(rw_ifma_check_expanded(k->nmont, s1, q, h, nn, e1, f1));
+                CU_ASSERT(!rw_ifma_check_expanded(k->nmont, s1, q, h, nn, -e1, f1));
+                CU_ASSERT(!rw_ifma_check_expanded(k->nmont, s1, q, h, nn, e1, 3 - f1));
+                mpn_add_1(q, q, (mp_size_t)nn, 1);
+                CU_ASSERT(!rw_ifma_check_expanded(k->nmont, s1, q, h, nn, e1, f1));
             }
             /* e*f*s^2 = h (mod n) */
             mpz_t s, c;
