@@ -27,15 +27,15 @@ int rw_randomizer_bit(const rw_key *k, const uint8_t *msg, size_t msglen)
 
 #define RATE FS_SHAKE256_RATE
 
-/* The kernel for `lanes` parallel lanes: the smallest vector kernel this CPU
- * may use with enough lanes, else the portable one-lane kernel. */
-static const fs_keccak_kernel *pick_kernel(unsigned lanes)
+/* The kernel for the FDH lanes: the last (widest-ISA) vector kernel this CPU
+ * may use: on AVX-512 one x8 permutation is faster than an AVX2 x4 one even
+ * for two lanes. Else the portable one-lane kernel. */
+static const fs_keccak_kernel *pick_kernel(void)
 {
     const fs_keccak_kernel *best = &fs_keccak_kernels[0];
     unsigned have = fs_cpu_features();
     for (const fs_keccak_kernel *k = fs_keccak_kernels; k->name != NULL; k++)
-        if (k->cpu != 0 && (k->cpu & have) == k->cpu && k->lanes >= lanes &&
-            (best->cpu == 0 || k->lanes < best->lanes))
+        if (k->cpu != 0 && (k->cpu & have) == k->cpu)
             best = k;
     return best;
 }
@@ -115,7 +115,7 @@ void rw_fdh(const rw_key *k, int r, const uint8_t *msg, size_t msglen, mp_limb_t
     memcpy(prefix + sizeof(dom) - 1, k->kid, 32);
     prefix[sizeof(prefix) - 1] = (uint8_t)r;
     unsigned lanes = (unsigned)((k->nbytes + RATE - 1) / RATE);
-    const fs_keccak_kernel *ker = pick_kernel(lanes);
+    const fs_keccak_kernel *ker = pick_kernel();
     for (unsigned j = 0; j < lanes; j += ker->lanes) {
         unsigned used = lanes - j < ker->lanes ? lanes - j : ker->lanes;
         fdh_lanes(ker, prefix, sizeof(prefix), msg, msglen, j, used, buf + (size_t)j * RATE);
