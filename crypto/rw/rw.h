@@ -38,7 +38,12 @@
  *   (U^4 = h mod q iff e = 1), V = h^((p+1)/4) mod p picks f (V^2 = e*h mod p
  *   iff f = 1); the roots mod p, q are then e*V*[f=2 ? (1/2)^((p+1)/4) : 1]
  *   and U^2*[f=2 ? (1/2)^((q+1)/4) : 1]; CRT with u = q^-1 mod p. All secret
- *   arithmetic is constant-time GMP (mpn_sec_*, masked selects). Before
+ *   arithmetic is constant time: GMP's mpn_sec_* and masked selects; where
+ *   the CPU has AVX-512 IFMA (and FASTSIG_CPU allows avx512) the two
+ *   exponentiations run in one lockstep loop of 52-bit-limb almost-Montgomery
+ *   multiplications (rw_ifma.c: fixed 5-bit window, full table scan per
+ *   window; mpn_sec_powm is its portable twin). No blinding is needed: no
+ *   step branches on or indexes by a secret. Before
  *   anything leaves, e*f*s^2 = h (mod n) is recomputed (fault check); on a
  *   mismatch no signature is released (FASTSIG_ERR_FAULT).
  *
@@ -63,11 +68,14 @@
  *   k = (f*s^2 - e*h) / n, an integer with 0 <= k < n/2 + 1
  *   sig = s (nbytes) || k (nbytes) || T ;  siglen = 2*nbytes + 1.
  *   Verify (exact, default): f*s^2 == e*h + k*n over the integers (one
- *   squaring, one multiplication, compare; no division).
+ *   squaring, one multiplication, compare; no division; both products in one
+ *   IFMA product-scanning call where available, else GMP).
  *   Verify (RW_VERIFY_PROBABILISTIC): the same identity checked modulo two
  *   secret random 61-bit primes drawn once per process (from getrandom();
  *   redrawn in a child after fork). A forger who does not know the primes
- *   passes with probability < 2^-50 per attempt.
+ *   passes with probability < 2^-50 per attempt. Residues are sums of
+ *   limb * (2^(64 i) mod P) with the powers precomputed: no division per
+ *   limb. The flag is accepted and ignored for the compact form.
  *
  * FORMAT "RW-P1363" (RW_FMT_P1363_SHA1 / RW_FMT_P1363_SHA256)
  *   IEEE 1363-2000 IFSSA: EMSA2 + IFSP-RW / IFVP-RW (as Crypto++ RWSS
@@ -77,7 +85,8 @@
  *   sig = s, big-endian, exactly nbytes; s = |principal| root (the IEEE 1363
  *   signer's choice). Verify: t = s^2 mod n; accept iff one of t, 2t, n-t,
  *   2(n-t) (the ones = 12 mod 16 / = 6 mod 8 as IFVP-RW says) equals F.
- *   With RW_SIGN_PREHASHED the message argument is the digest H(M).
+ *   With RW_SIGN_PREHASHED the message argument is the digest H(M) (then
+ *   the first byte is always 0x6B: an empty M cannot be recognised).
  *
  * ---------------------------------------------------------------------------
  * Thread safety: rw_key objects are read-only after keygen/import/decode.
