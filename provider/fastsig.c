@@ -43,6 +43,30 @@ static int fs_get_params(void *provctx, OSSL_PARAM params[])
     return 1;
 }
 
+/* `state_dir = DIR` in the provider's config section: the default state
+ * directory of stateful keys after $FASTSIG_STATE_DIR (crypto/state). */
+static char config_state_dir[4096];
+
+const char *fs_config_state_dir(void)
+{
+    return config_state_dir[0] != '\0' ? config_state_dir : NULL;
+}
+
+static void read_config(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in)
+{
+    OSSL_FUNC_core_get_params_fn *get = NULL;
+    char *dir = NULL;
+    OSSL_PARAM p[2];
+
+    for (; in->function_id != 0; in++)
+        if (in->function_id == OSSL_FUNC_CORE_GET_PARAMS)
+            get = OSSL_FUNC_core_get_params(in);
+    p[0] = OSSL_PARAM_construct_utf8_ptr("state_dir", &dir, 0);
+    p[1] = OSSL_PARAM_construct_end();
+    if (get != NULL && get(handle, p) && dir != NULL && strlen(dir) < sizeof(config_state_dir))
+        strcpy(config_state_dir, dir);
+}
+
 static const OSSL_ALGORITHM *fs_query(void *provctx, int operation_id, int *no_cache)
 {
     *no_cache = 0;
@@ -80,6 +104,7 @@ int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
     FS_PROVCTX *ctx;
 
     fs_err_init(in);
+    read_config(handle, in);
     if (!fs_register_objects(handle, in))
         return 0;
     ctx = OPENSSL_zalloc(sizeof(*ctx));

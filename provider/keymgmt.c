@@ -419,7 +419,7 @@ typedef struct {
     const FS_SIGALG *alg;
     int selection;
     size_t bits;
-    char *param, *state;
+    char *param, *state, *mode;
     unsigned char *seed;
     size_t seedlen;
     OSSL_CALLBACK *cb;
@@ -450,6 +450,12 @@ static int gen_set_params(void *genctx, const OSSL_PARAM params[])
         OPENSSL_free(g->param);
         g->param = NULL;
         if (!OSSL_PARAM_get_utf8_string(p, &g->param, 0))
+            goto fail;
+    }
+    if ((p = OSSL_PARAM_locate_const(params, FASTSIG_PKEY_PARAM_MODE)) != NULL) {
+        OPENSSL_free(g->mode);
+        g->mode = NULL;
+        if (!OSSL_PARAM_get_utf8_string(p, &g->mode, 0))
             goto fail;
     }
     if ((p = OSSL_PARAM_locate_const(params, FASTSIG_PKEY_PARAM_STATE)) != NULL) {
@@ -506,6 +512,7 @@ static void gen_cleanup(void *genctx)
         return;
     OPENSSL_free(g->param);
     OPENSSL_free(g->state);
+    OPENSSL_free(g->mode);
     OPENSSL_clear_free(g->seed, g->seedlen);
     OPENSSL_free(g);
 }
@@ -527,7 +534,7 @@ static void *gen(void *genctx, OSSL_CALLBACK *cb, void *cbarg)
 {
     FS_GENCTX *g = genctx;
     FS_GENOPTS o = { g->bits, g->param, g->seed, g->seedlen, g->state,
-                     fs_rng_bytes, g->provctx, gen_progress, g };
+                     fs_rng_bytes, g->provctx, gen_progress, g, g->mode };
     FS_KEY *k;
     void *core = NULL;
     int err;

@@ -23,6 +23,10 @@ void fs_raise(const FS_PROVCTX *ctx, int reason, const char *file, int line,
     fs_raise((ctx), (reason), OPENSSL_FILE, OPENSSL_LINE, OPENSSL_FUNC, __VA_ARGS__)
 const OSSL_ITEM *fs_reason_strings(void);
 
+/* Provider configuration read once at init (fastsig.c): the `state_dir`
+ * key of the provider's section in openssl.cnf / provider.cnf, or NULL. */
+const char *fs_config_state_dir(void);
+
 /* Object registration with the core (OIDs, signature ids). */
 int fs_register_objects(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in);
 

@@ -56,6 +56,8 @@ typedef struct {
     void *rng_arg;
     fs_progress_fn progress;    /* never NULL (a no-op when nobody listens) */
     void *progress_arg;
+    const char *mode;           /* "mode" (e.g. WOTSP w4), NULL = default; offered
+                                 * only by adapters that list it in gen_settable */
 } FS_GENOPTS;
 
 /* Signature-context options (e.g. rw-format): small ints whose meaning the

@@ -30,6 +30,11 @@
 #define FASTSIG_PKEY_PARAM_PARAM "param" /* UTF-8: parameter-set name, e.g. XMSS-SHA2_10_256 */
 #define FASTSIG_PKEY_PARAM_SEED  "seed"  /* UTF-8 hex (or octet string): deterministic key */
 #define FASTSIG_PKEY_PARAM_STATE "state" /* UTF-8: state file path (stateful keys) */
+#define FASTSIG_PKEY_PARAM_MODE  "mode"  /* UTF-8: WOTSP Winternitz mode w16 (default), w4, w256 */
+/* Stateful keys: indices reserved per durable state write (uint64; key
+ * parameter, EVP_PKEY_set_params, and signature-context parameter, e.g.
+ * `pkeyutl -pkeyopt batch:1`); default 64, 1 = one fdatasync per signature. */
+#define FASTSIG_PKEY_PARAM_BATCH "batch"
 
 /* Key parameters of stateful keys (EVP_PKEY_get_params), uint64. */
 #define FASTSIG_PKEY_PARAM_INDEX     "index"     /* next index to be used */
