@@ -28,6 +28,10 @@ typedef struct {
     uint8_t *next_sig;       /* the same for the next tree, made ahead */
     uint64_t next_sig_tree;
     int next_sig_ok;
+    uint8_t *ntop;           /* t > b, several trees: heights b..t of tree */
+    uint64_t ntop_tree;      /* ntop_tree (the next one), being built: */
+    uint32_t ntop_done;      /* ntop_done of its 2^t leaves done, */
+    uint8_t *nbot;           /* the bottom subtree in progress */
 } hbs_layer;
 
 struct hbs_key {
@@ -36,6 +40,7 @@ struct hbs_key {
     hbs_ctx ctx;
     hbs_layer layers[HBS_MAX_D];
     unsigned threads;
+    uint64_t ondemand;       /* subtrees / root signatures made on demand */
     pthread_mutex_t lock;
     /* progress reporting while generating */
     hbs_progress_fn progress;

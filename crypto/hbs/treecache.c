@@ -5,8 +5,10 @@
  *   per layer, bottom first:
  *     flags(1): 1 cur_ok, 2 top_ok, 4 sig_ok, 8 next_sig_ok
  *     cur_sub(8) top_tree(8) next_sub(8) next_done(4) sig_tree(8) next_sig_tree(8)
+ *     ntop_tree(8) ntop_done(4)
  *     cur nodes, then top nodes if t > b, next nodes if the layer has more
- *     than one bottom subtree, sig and next_sig if L < d-1 (fixed sizes)
+ *     than one bottom subtree, sig and next_sig if L < d-1, ntop and nbot
+ *     nodes if t > b and the layer has more than one tree (fixed sizes)
  *   tag(n) = H_msg(K || root || toByte(0, n), everything before the tag),
  *            K = PRF(SK_SEED, "fastsig hbs node cache tag v1")
  * The tag is keyed with the key's own secret, so a cache file cannot be
@@ -19,7 +21,7 @@
 #include "hbs/xmss.h"
 
 #define HDR_BYTES 10
-#define LAYER_FIELDS 45
+#define LAYER_FIELDS 57
 
 static size_t layer_bytes(const hbs_key *k, unsigned L)
 {
@@ -31,6 +33,8 @@ static size_t layer_bytes(const hbs_key *k, unsigned L)
         sz += nb;
     if (ly->sig != NULL)
         sz += 2 * hbs_wots_sig_bytes(&k->p);
+    if (ly->ntop != NULL)
+        sz += hbs_subtree_nodes(ly->t - ly->b) * k->p.n + nb;
     return sz;
 }
 
@@ -89,6 +93,8 @@ int hbs_cache_export(hbs_key *k, uint8_t **out, size_t *outlen)
         hbs_put_be(o + 24, 4, ly->next_done);
         hbs_put_be(o + 28, 8, ly->sig_tree);
         hbs_put_be(o + 36, 8, ly->next_sig_tree);
+        hbs_put_be(o + 44, 8, ly->ntop_tree);
+        hbs_put_be(o + 52, 4, ly->ntop_done);
         o += LAYER_FIELDS - 1;
         o = put(o, ly->cur, hbs_subtree_nodes(ly->b) * n);
         if (ly->top != NULL)
@@ -98,6 +104,10 @@ int hbs_cache_export(hbs_key *k, uint8_t **out, size_t *outlen)
         if (ly->sig != NULL) {
             o = put(o, ly->sig, ws);
             o = put(o, ly->next_sig, ws);
+        }
+        if (ly->ntop != NULL) {
+            o = put(o, ly->ntop, hbs_subtree_nodes(ly->t - ly->b) * n);
+            o = put(o, ly->nbot, hbs_subtree_nodes(ly->b) * n);
         }
     }
     pthread_mutex_unlock(&k->lock);
@@ -122,7 +132,8 @@ static int layer_fields_ok(const hbs_key *k, unsigned L, const uint8_t *f)
         return 0;
     if (hbs_get_be(f + 1, 8) >= subs || hbs_get_be(f + 9, 8) >= trees ||
         hbs_get_be(f + 17, 8) >= subs || hbs_get_be(f + 25, 4) > ((uint64_t)1 << ly->b) ||
-        hbs_get_be(f + 29, 8) >= trees || hbs_get_be(f + 37, 8) >= trees)
+        hbs_get_be(f + 29, 8) >= trees || hbs_get_be(f + 37, 8) >= trees ||
+        hbs_get_be(f + 45, 8) >= trees || hbs_get_be(f + 53, 4) > ((uint64_t)1 << ly->t))
         return 0;
     if ((f[0] & 2) && ly->top == NULL)
         return 0;
@@ -168,6 +179,8 @@ int hbs_cache_import(hbs_key *k, const uint8_t *in, size_t inlen)
         ly->next_done = (uint32_t)hbs_get_be(f + 25, 4);
         ly->sig_tree = hbs_get_be(f + 29, 8);
         ly->next_sig_tree = hbs_get_be(f + 37, 8);
+        ly->ntop_tree = hbs_get_be(f + 45, 8);
+        ly->ntop_done = ly->ntop != NULL ? (uint32_t)hbs_get_be(f + 53, 4) : 0;
         f += LAYER_FIELDS;
         size_t nb = hbs_subtree_nodes(ly->b) * n;
         memcpy(ly->cur, f, nb);
@@ -186,6 +199,12 @@ int hbs_cache_import(hbs_key *k, const uint8_t *in, size_t inlen)
             memcpy(ly->sig, f, ws);
             memcpy(ly->next_sig, f + ws, ws);
             f += 2 * ws;
+        }
+        if (ly->ntop != NULL) {
+            size_t tb = hbs_subtree_nodes(ly->t - ly->b) * n;
+            memcpy(ly->ntop, f, tb);
+            memcpy(ly->nbot, f + tb, nb);
+            f += tb + nb;
         }
     }
     pthread_mutex_unlock(&k->lock);

@@ -53,6 +53,10 @@ static int layers_alloc(hbs_key *k)
         if (layer_subtrees(p, L, ly->b) > 1 &&
             (ly->next = calloc(1, sub_bytes(k, ly->b))) == NULL)
             return FASTSIG_ERR_NOMEM;
+        if (ly->t > ly->b && (p->h - p->tree_h * L > ly->t) &&
+            ((ly->ntop = calloc(1, sub_bytes(k, ly->t - ly->b))) == NULL ||
+             (ly->nbot = calloc(1, sub_bytes(k, ly->b))) == NULL))
+            return FASTSIG_ERR_NOMEM;
         if (L + 1 < p->d && ((ly->sig = calloc(1, hbs_wots_sig_bytes(p))) == NULL ||
                              (ly->next_sig = calloc(1, hbs_wots_sig_bytes(p))) == NULL))
             return FASTSIG_ERR_NOMEM;
@@ -71,6 +75,8 @@ void hbs_key_free(hbs_key *k)
         free(ly->next);
         free(ly->sig);
         free(ly->next_sig);
+        free(ly->ntop);
+        free(ly->nbot);
     }
     hbs_ctx_clear(&k->ctx);
     pthread_mutex_destroy(&k->lock);
@@ -111,6 +117,14 @@ const hbs_params *hbs_key_params(const hbs_key *k)
     return &k->p;
 }
 
+uint64_t hbs_key_ondemand(hbs_key *k)
+{
+    pthread_mutex_lock(&k->lock);
+    uint64_t v = k->ondemand;
+    pthread_mutex_unlock(&k->lock);
+    return v;
+}
+
 void hbs_key_set_threads(hbs_key *k, unsigned threads)
 {
     k->threads = threads >= 2 ? 2 : 1;
@@ -125,6 +139,7 @@ static int build_subtree(hbs_key *k, unsigned L, uint64_t sub, uint8_t *nodes, u
     unsigned shift = ly->t - ly->b;
     uint64_t tree = sub >> shift;
     uint64_t base = (sub << ly->b) & (((uint64_t)1 << ly->t) - 1);
+    k->ondemand++;
     int rc = hbs_leaves(&k->ctx, nodes, L, tree, (uint32_t)base, (size_t)1 << ly->b, threads,
                         k->progress, k->parg, k->pdone, k->ptotal);
     k->pdone += (uint64_t)1 << ly->b;
@@ -193,8 +208,20 @@ static int ensure_layer(hbs_key *k, unsigned L, uint64_t g)
     hbs_layer *ly = &k->layers[L];
     uint64_t sub = g >> ly->b, tree = g >> ly->t;
     int rc = FASTSIG_OK;
-    if (ly->t > ly->b && !(ly->top_ok && ly->top_tree == tree))
-        rc = build_top(k, L, tree, sub);
+    if (ly->t > ly->b && !(ly->top_ok && ly->top_tree == tree)) {
+        if (ly->ntop != NULL && ly->ntop_tree == tree &&
+            ly->ntop_done == ((uint32_t)1 << ly->t)) {
+            uint8_t *t = ly->top;
+            ly->top = ly->ntop;
+            ly->ntop = t;
+            ly->ntop_done = 0;
+            ly->ntop_tree = 0;
+            ly->top_tree = tree;
+            ly->top_ok = 1;
+        } else {
+            rc = build_top(k, L, tree, sub);
+        }
+    }
     if (rc == FASTSIG_OK && !(ly->cur_ok && ly->cur_sub == sub)) {
         if (ly->next != NULL && ly->next_sub == sub &&
             ly->next_done == ((uint32_t)1 << ly->b)) {
@@ -220,6 +247,7 @@ static int ensure_layer(hbs_key *k, unsigned L, uint64_t g)
             ly->next_sig_ok = 0;
         } else {
             ly->sig_ok = 0;
+            k->ondemand++;
             rc = sign_root(k, L, tree, layer_root(k, L), ly->sig);
         }
         if (rc == FASTSIG_OK) {
@@ -233,6 +261,25 @@ static int ensure_layer(hbs_key *k, unsigned L, uint64_t g)
 /* Leaves of the next bottom subtree prepared per signature at layer L:
  * rounded up to this many, so each batch fills the engine's lanes. */
 #define NEXT_GRAIN 2
+
+/* How many of the 2^height leaves of something being prepared (done so far)
+ * should be done after signing at idx, when it must be complete by the end
+ * of the current span of 2^(height + tl) signatures. On schedule it is as far
+ * along as the signatures of the span (pos, 1-based); behind schedule (after
+ * a jump) it catches up evenly over the signatures left, not all at once. */
+static uint64_t schedule(uint64_t idx, unsigned tl, unsigned height, uint64_t done)
+{
+    uint64_t full = (uint64_t)1 << height, span = (uint64_t)1 << (height + tl);
+    uint64_t pos = (idx & (span - 1)) + 1;
+    uint64_t sched = (pos + ((uint64_t)1 << tl) - 1) >> tl;
+    sched = (sched + NEXT_GRAIN - 1) / NEXT_GRAIN * NEXT_GRAIN;
+    if (done >= full || sched <= done)
+        return done;
+    uint64_t need = full - done, left = span - pos + 1;
+    uint64_t step = (need + left - 1) / left;
+    step = (step + NEXT_GRAIN - 1) / NEXT_GRAIN * NEXT_GRAIN;
+    return done + (step < need ? step : need);
+}
 
 /* After signing at idx: bring layer L's next bottom subtree to the share of
  * its leaves that the progress through the current one calls for. */
@@ -252,20 +299,9 @@ static int advance_layer(hbs_key *k, unsigned L, uint64_t idx)
     }
     if (ly->next_done == full)
         return FASTSIG_OK;
-    /* On schedule, the next subtree is as far along as the signatures of
-     * the current one (pos of span, 1-based): its leaves are computed in
-     * step. Behind schedule (after a jump), catch up evenly over the
-     * signatures left, not all at once. */
-    uint64_t span = (uint64_t)1 << (b + tl);
-    uint64_t pos = (idx & (span - 1)) + 1;
-    uint64_t sched = (pos + ((uint64_t)1 << tl) - 1) >> tl;
-    sched = (sched + NEXT_GRAIN - 1) / NEXT_GRAIN * NEXT_GRAIN;
-    if (sched <= ly->next_done)
+    uint64_t want = schedule(idx, tl, b, ly->next_done);
+    if (want == ly->next_done)
         return FASTSIG_OK;
-    uint64_t need = full - ly->next_done, left = span - pos + 1;
-    uint64_t step = (need + left - 1) / left;
-    step = (step + NEXT_GRAIN - 1) / NEXT_GRAIN * NEXT_GRAIN;
-    uint64_t want = ly->next_done + (step < need ? step : need);
     unsigned shift = ly->t - b;
     uint64_t tree = ly->next_sub >> shift;
     uint64_t base = (ly->next_sub << b) & (((uint64_t)1 << ly->t) - 1);
@@ -290,6 +326,57 @@ static int advance_layer(hbs_key *k, unsigned L, uint64_t idx)
     }
     ly->next_done = (uint32_t)want;
     return FASTSIG_OK;
+}
+
+/* For a layer whose trees are split (t > b): build the next tree's heights
+ * b..t a few leaves per signature, one bottom subtree at a time, and sign
+ * its root when done, so crossing into it needs no 2^t-leaf rebuild. */
+static int advance_top(hbs_key *k, unsigned L, uint64_t idx)
+{
+    hbs_layer *ly = &k->layers[L];
+    if (ly->ntop == NULL)
+        return FASTSIG_OK;
+    const size_t n = k->p.n;
+    unsigned tl = k->p.tree_h * L, t = ly->t, b = ly->b;
+    uint64_t tree = (idx >> tl) >> t, full = (uint64_t)1 << t;
+    if (tree + 1 >= (uint64_t)1 << (k->p.h - tl - t))
+        return FASTSIG_OK;
+    if (ly->ntop_tree != tree + 1) {
+        ly->ntop_tree = tree + 1;
+        ly->ntop_done = 0;
+    }
+    uint64_t want = schedule(idx, tl, t, ly->ntop_done), before = ly->ntop_done;
+    int rc = FASTSIG_OK;
+    while (ly->ntop_done < want && rc == FASTSIG_OK) {
+        uint64_t done = ly->ntop_done, off = done & (((uint64_t)1 << b) - 1);
+        uint64_t cnt = ((uint64_t)1 << b) - off;
+        if (cnt > want - done)
+            cnt = want - done;
+        rc = hbs_leaves(&k->ctx, ly->nbot + off * n, L, tree + 1, (uint32_t)done, (size_t)cnt, 1,
+                        NULL, NULL, 0, 0);
+        if (rc == FASTSIG_OK && off + cnt == ((uint64_t)1 << b)) {
+            uint64_t base = done + cnt - ((uint64_t)1 << b);
+            rc = hbs_nodes_up(&k->ctx, ly->nbot, b, L, tree + 1, 0, base);
+            memcpy(ly->ntop + (base >> b) * n, ly->nbot + hbs_level_off(b, b) * n, n);
+        }
+        if (rc == FASTSIG_OK)
+            ly->ntop_done = (uint32_t)(done + cnt);
+    }
+    if (rc != FASTSIG_OK || before == full || ly->ntop_done != full)
+        return rc;
+    unsigned tb = t - b;
+    rc = hbs_nodes_up(&k->ctx, ly->ntop, tb, L, tree + 1, b, 0);
+    if (rc == FASTSIG_OK && L + 1 < k->p.d) {
+        ly->next_sig_ok = 0;
+        rc = sign_root(k, L, tree + 1, ly->ntop + hbs_level_off(tb, tb) * n, ly->next_sig);
+        if (rc == FASTSIG_OK) {
+            ly->next_sig_tree = tree + 1;
+            ly->next_sig_ok = 1;
+        }
+    }
+    if (rc != FASTSIG_OK)
+        ly->ntop_done = 0; /* start over rather than trust half a tree */
+    return rc;
 }
 
 /* ---- key generation and import -------------------------------------------- */
@@ -427,8 +514,11 @@ static int sign_locked(hbs_key *k, uint64_t idx, const uint8_t *msg, size_t msgl
             hbs_auth_from(p, s + ly->b * n, ly->top, ly->t - ly->b, leaf >> ly->b);
         s += ly->t * n;
     }
+    /* preparing ahead only fills the cache: a failure there (memory) is
+     * not the signature's, which is complete; the next call retries */
     for (unsigned L = 0; L < p->d && rc == FASTSIG_OK; L++)
-        rc = advance_layer(k, L, idx);
+        if (advance_layer(k, L, idx) != FASTSIG_OK || advance_top(k, L, idx) != FASTSIG_OK)
+            break;
     return rc;
 }
 

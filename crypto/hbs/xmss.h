@@ -57,6 +57,11 @@ const hbs_params *hbs_key_params(const hbs_key *k);
 /* Threads for trees computed on demand while signing (default 2). */
 void hbs_key_set_threads(hbs_key *k, unsigned threads);
 
+/* Bottom subtrees and layer-root signatures this key object computed on
+ * demand rather than ahead (key generation included): signing in order
+ * after key generation adds none; tests and benchmarks watch it. */
+uint64_t hbs_key_ondemand(hbs_key *k);
+
 int hbs_key_export_pk(const hbs_key *k, uint8_t *pk, size_t pklen);
 int hbs_key_export_sk(const hbs_key *k, uint64_t idx, uint8_t *sk, size_t sklen);
 

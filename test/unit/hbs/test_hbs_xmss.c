@@ -272,9 +272,14 @@ static void in_order(const char *name, unsigned tree_h, unsigned bottom, const u
         ranges = all;
         nranges = 1;
     }
+    uint64_t built = hbs_key_ondemand(k);
     for (size_t r = 0; r < nranges; r++)
     for (uint64_t i = ranges[2 * r]; i <= ranges[2 * r + 1]; i++) {
         CU_ASSERT_EQUAL_FATAL(hbs_sign(k, i, msg_abc, 3, a, len), FASTSIG_OK);
+        if (i == ranges[2 * r])
+            built = hbs_key_ondemand(k); /* a jump may build */
+        else if (hbs_key_ondemand(k) != built) /* in order: all prepared ahead */
+            CU_FAIL("in-order signing computed a subtree on demand");
         CU_ASSERT_EQUAL(hbs_verify_p(&p, pk, pkl, msg_abc, 3, a, len), FASTSIG_OK);
         if (i % 13 == 3 || i == ranges[2 * r + 1]) {
             /* a key built from the sk bytes with the reduced row */
@@ -328,31 +333,46 @@ static void test_index_2_32(void)
 
 /* ---- cache bytes ---------------------------------------------------------- */
 
-static void test_cache_bytes(void)
+/* Signs `first` indices, exports the cache, and checks that a key object
+ * made from the sk bytes alone and given those cache bytes signs the next
+ * `more` indices identically without computing anything on demand. */
+static void cache_case(const char *name, unsigned tree_h, unsigned bottom, uint64_t first,
+                       uint64_t more)
 {
-    const hbs_params *p0 = hbs_params_by_name("XMSSMT-SHA2_20/4_256");
+    const hbs_params *p0 = hbs_params_by_name(name);
     hbs_params p;
-    CU_ASSERT_EQUAL_FATAL(hbs_params_reduced(p0, 3, &p), FASTSIG_OK);
-    uint8_t seed[96], sk[4 + 3 + 128];
+    CU_ASSERT_EQUAL_FATAL(hbs_params_reduced(p0, tree_h, &p), FASTSIG_OK);
+    uint8_t seed[96], sk[4 + 8 + 128];
     fs_test_random(seed, sizeof(seed));
     hbs_key *k = NULL, *k2 = NULL, *other = NULL;
+    hbs_test_set_bottom_h(bottom);
     CU_ASSERT_EQUAL_FATAL(hbs_keygen(&p, seed, 96, 1, NULL, NULL, &k), FASTSIG_OK);
     size_t len = hbs_sig_bytes(&p);
     uint8_t *a = malloc(len), *b = malloc(len);
-    for (uint64_t i = 0; i < 21; i++)
+    for (uint64_t i = 0; i < first; i++)
         CU_ASSERT_EQUAL(hbs_sign(k, i, msg_abc, 3, a, len), FASTSIG_OK);
     uint8_t *c = NULL;
     size_t clen = 0;
     CU_ASSERT_EQUAL_FATAL(hbs_cache_export(k, &c, &clen), FASTSIG_OK);
     /* a new key object from the sk bytes picks the cache up */
-    CU_ASSERT_EQUAL(hbs_key_export_sk(k, 21, sk, hbs_sk_bytes(&p)), FASTSIG_OK);
-    CU_ASSERT_EQUAL_FATAL(hbs_keygen(&p, seed, 96, 1, NULL, NULL, &k2), FASTSIG_OK);
+    uint64_t idx = 0;
+    CU_ASSERT_EQUAL(hbs_key_export_sk(k, first, sk, hbs_sk_bytes(&p)), FASTSIG_OK);
+    if (p.h == p0->h) {
+        CU_ASSERT_EQUAL_FATAL(hbs_key_from_sk(p0->kind, sk, hbs_sk_bytes(&p), &idx, &k2),
+                              FASTSIG_OK);
+        CU_ASSERT_EQUAL(idx, first);
+    } else { /* a reduced row has no oid of its own: rebuild from the seeds */
+        CU_ASSERT_EQUAL_FATAL(hbs_keygen(&p, seed, 96, 1, NULL, NULL, &k2), FASTSIG_OK);
+    }
+    hbs_test_set_bottom_h(0);
     CU_ASSERT_EQUAL(hbs_cache_import(k2, c, clen), FASTSIG_OK);
-    for (uint64_t i = 21; i < 40; i++) {
+    uint64_t built = hbs_key_ondemand(k2);
+    for (uint64_t i = first; i < first + more; i++) {
         CU_ASSERT_EQUAL(hbs_sign(k, i, msg_abc, 3, a, len), FASTSIG_OK);
         CU_ASSERT_EQUAL(hbs_sign(k2, i, msg_abc, 3, b, len), FASTSIG_OK);
         CU_ASSERT(memcmp(a, b, len) == 0);
     }
+    CU_ASSERT_EQUAL(hbs_key_ondemand(k2), built);
     /* edited, truncated, extended, another key's: refused */
     c[clen / 2] ^= 1;
     CU_ASSERT_EQUAL(hbs_cache_import(k2, c, clen), FASTSIG_ERR_BAD_PARAM);
@@ -364,7 +384,9 @@ static void test_cache_bytes(void)
     CU_ASSERT_EQUAL(hbs_cache_import(k2, ext, clen + 1), FASTSIG_ERR_BAD_PARAM);
     free(ext);
     seed[0] ^= 1;
+    hbs_test_set_bottom_h(bottom);
     CU_ASSERT_EQUAL_FATAL(hbs_keygen(&p, seed, 96, 1, NULL, NULL, &other), FASTSIG_OK);
+    hbs_test_set_bottom_h(0);
     CU_ASSERT_EQUAL(hbs_cache_import(other, c, clen), FASTSIG_ERR_BAD_PARAM);
     CU_ASSERT_EQUAL(hbs_cache_import(k2, c, clen), FASTSIG_OK);
     free(c);
@@ -373,6 +395,13 @@ static void test_cache_bytes(void)
     hbs_key_free(k);
     hbs_key_free(k2);
     hbs_key_free(other);
+}
+
+static void test_cache_bytes(void)
+{
+    cache_case("XMSSMT-SHA2_20/4_256", 3, 0, 21, 19);
+    cache_case("XMSSMT-SHA2_40/2_256", 4, 2, 21, 30); /* split layers, next top */
+    cache_case("XMSS-SHA2_10_256", 10, 0, 3, 2);      /* a real row, from sk bytes */
 }
 
 /* ---- bad input ------------------------------------------------------------ */
