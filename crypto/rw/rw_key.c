@@ -10,9 +10,7 @@
 
 void rw_wipe(void *p, size_t len)
 {
-    volatile uint8_t *v = p;
-    while (len--)
-        *v++ = 0;
+    explicit_bzero(p, len);   /* not optimised away, unlike a plain memset */
 }
 
 void rw_from_be(mp_limb_t *r, size_t nl, const uint8_t *in, size_t blen)
