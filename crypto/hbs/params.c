@@ -134,12 +134,12 @@ const hbs_params *hbs_params_by_oid(int kind, uint32_t oid)
 
 size_t hbs_pk_bytes(const hbs_params *p)
 {
-    return p->kind == HBS_KIND_WOTSP ? 0 : 4 + 2 * (size_t)p->n;
+    return 4 + 2 * (size_t)p->n;
 }
 
 size_t hbs_sk_bytes(const hbs_params *p)
 {
-    return p->kind == HBS_KIND_WOTSP ? 0 : 4 + p->idx_bytes + 4 * (size_t)p->n;
+    return 4 + (p->kind == HBS_KIND_WOTSP ? 0 : p->idx_bytes) + 4 * (size_t)p->n;
 }
 
 size_t hbs_wots_sig_bytes(const hbs_params *p)
@@ -150,7 +150,7 @@ size_t hbs_wots_sig_bytes(const hbs_params *p)
 size_t hbs_sig_bytes(const hbs_params *p)
 {
     if (p->kind == HBS_KIND_WOTSP)
-        return 0;
+        return (size_t)p->n + hbs_wots_sig_bytes(p);
     return p->idx_bytes + (size_t)p->n +
            (size_t)p->d * (hbs_wots_sig_bytes(p) + (size_t)p->tree_h * p->n);
 }

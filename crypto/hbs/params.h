@@ -13,7 +13,9 @@
  *   pk  = oid(4) || root(n) || PUB_SEED(n)
  *   sk  = oid(4) || idx(idx_bytes) || SK_SEED(n) || SK_PRF(n) || root(n) || PUB_SEED(n)
  *   sig = idx(idx_bytes) || R(n) || d x (WOTS+ sig(len*n) || auth(tree_h*n))
- * idx_bytes is 4 for XMSS and ceil(h/8) for XMSS^MT (RFC 8391). */
+ * idx_bytes is 4 for XMSS and ceil(h/8) for XMSS^MT (RFC 8391). A WOTS+
+ * row (wotsp.h) has no index: pk = oid || root || PUB_SEED, sk = oid ||
+ * SK_SEED || SK_PRF || root || PUB_SEED, sig = R || WOTS+ sig. */
 #ifndef FASTSIG_HBS_PARAMS_H
 #define FASTSIG_HBS_PARAMS_H
 
@@ -64,7 +66,7 @@ const hbs_params *hbs_params_by_oid(int kind, uint32_t oid);
 const hbs_params *hbs_params_at(size_t i);
 size_t hbs_params_count(void);
 
-/* Byte sizes (0 for a WOTS+ row where the notion does not exist). */
+/* Byte sizes of the layouts above. */
 size_t hbs_pk_bytes(const hbs_params *p);
 size_t hbs_sk_bytes(const hbs_params *p);     /* the sk core above */
 size_t hbs_sig_bytes(const hbs_params *p);

@@ -7,6 +7,7 @@
 #include "fastsig_err.h"
 #include "hbs/params.h"
 #include "hbs/wots.h"
+#include "hbs/wotsp.h"
 
 /* ---- parameter table ------------------------------------------------------ */
 
@@ -213,6 +214,58 @@ static void test_no_sk_seed(void)
     CU_ASSERT_EQUAL(hbs_ctx_init(&c, &bad, seed, NULL, NULL), FASTSIG_ERR_UNSUPPORTED);
 }
 
+/* The one-time scheme of wotsp.h on every WOTSP row. */
+static void test_wotsp_scheme(void)
+{
+    for (size_t i = 0; i < hbs_params_count(); i++) {
+        const hbs_params *p = hbs_params_at(i);
+        if (p->kind != HBS_KIND_WOTSP)
+            continue;
+        size_t skl = hbs_sk_bytes(p), pkl = hbs_pk_bytes(p), sgl = hbs_sig_bytes(p);
+        uint8_t seed[3 * HBS_MAX_N], sk[4 + 4 * HBS_MAX_N], pk[4 + 2 * HBS_MAX_N];
+        uint8_t pk2[4 + 2 * HBS_MAX_N], msg[100];
+        uint8_t *sig = malloc(sgl + 1);
+        fs_test_random(seed, sizeof(seed));
+        fs_test_random(msg, sizeof(msg));
+        CU_ASSERT_EQUAL_FATAL(hbs_wotsp_keygen(p, seed, 3u * p->n, sk, skl, pk, pkl), FASTSIG_OK);
+        CU_ASSERT_PTR_EQUAL(hbs_wotsp_params_of(pk, pkl), p);
+        CU_ASSERT_EQUAL(hbs_wotsp_pk_from_sk(sk, skl, pk2, pkl), FASTSIG_OK);
+        CU_ASSERT(memcmp(pk, pk2, pkl) == 0);
+        CU_ASSERT_EQUAL(hbs_wotsp_sign(sk, skl, msg, sizeof(msg), sig, sgl), FASTSIG_OK);
+        CU_ASSERT_EQUAL(hbs_wotsp_verify(pk, pkl, msg, sizeof(msg), sig, sgl), FASTSIG_OK);
+        CU_ASSERT_EQUAL(hbs_wotsp_verify(pk, pkl, msg, 99, sig, sgl), FASTSIG_ERR_VERIFY);
+        CU_ASSERT_EQUAL(hbs_wotsp_verify(pk, pkl, msg, sizeof(msg), sig, sgl - 1),
+                        FASTSIG_ERR_BAD_SIGNATURE);
+        sig[sgl] = 0;
+        CU_ASSERT_EQUAL(hbs_wotsp_verify(pk, pkl, msg, sizeof(msg), sig, sgl + 1),
+                        FASTSIG_ERR_BAD_SIGNATURE);
+        size_t spots[3] = { 0, p->n + fs_test_rand64() % (sgl - p->n), sgl - 1 };
+        for (int j = 0; j < 3; j++) {
+            sig[spots[j]] ^= 4;
+            CU_ASSERT_EQUAL(hbs_wotsp_verify(pk, pkl, msg, sizeof(msg), sig, sgl),
+                            FASTSIG_ERR_VERIFY);
+            sig[spots[j]] ^= 4;
+        }
+        CU_ASSERT_EQUAL(hbs_wotsp_verify(pk, pkl - 1, msg, sizeof(msg), sig, sgl),
+                        FASTSIG_ERR_BAD_LENGTH);
+        CU_ASSERT_EQUAL(hbs_wotsp_sign(sk, skl - 1, msg, sizeof(msg), sig, sgl),
+                        FASTSIG_ERR_BAD_LENGTH);
+        CU_ASSERT_EQUAL(hbs_wotsp_sign(sk, skl, msg, sizeof(msg), sig, sgl + 1),
+                        FASTSIG_ERR_BAD_LENGTH);
+        CU_ASSERT_EQUAL(hbs_wotsp_keygen(p, seed, 3u * p->n - 1, sk, skl, pk, pkl),
+                        FASTSIG_ERR_BAD_LENGTH);
+        sk[4 + 2 * p->n] ^= 1; /* a root that does not match the seeds */
+        CU_ASSERT_EQUAL(hbs_wotsp_pk_from_sk(sk, skl, pk2, pkl), FASTSIG_ERR_BAD_KEY);
+        sk[3] = 0x55; /* an oid that names no WOTSP row */
+        CU_ASSERT_EQUAL(hbs_wotsp_sign(sk, skl, msg, sizeof(msg), sig, sgl), FASTSIG_ERR_BAD_KEY);
+        pk[3] = 0x55;
+        CU_ASSERT_EQUAL(hbs_wotsp_verify(pk, pkl, msg, sizeof(msg), sig, sgl), FASTSIG_ERR_BAD_KEY);
+        free(sig);
+    }
+    CU_ASSERT_EQUAL(hbs_wotsp_keygen(hbs_params_by_name("XMSS-SHA2_10_256"), (uint8_t *)"", 96,
+                                     (uint8_t *)"", 0, (uint8_t *)"", 0), FASTSIG_ERR_BAD_PARAM);
+}
+
 int main(void)
 {
     static const fs_test table[] = {
@@ -225,6 +278,7 @@ int main(void)
         { "WOTSP-SHA2_256_w16 vector", test_vector },
         { "round trips, batches, tampering (every set)", test_round_trips },
         { "signing without SK_SEED, bad row", test_no_sk_seed },
+        { "WOTSP one-time scheme: every row, tampering, bad input", test_wotsp_scheme },
         { NULL, NULL },
     };
     static const fs_suite suites[] = {
