@@ -3,7 +3,7 @@
  * 77 sets, in-order signing across subtree and tree boundaries compared
  * byte for byte with on-demand signing, cache bytes, bad inputs.
  *
- * Reduced work (documented in the README of test/unit/hbs... here): sets
+ * Reduced work (also in the README, Tests): sets
  * whose key generation would build more than MAX_LEAVES leaves run with
  * hbs_params_reduced (layer trees of height REDUCED_H, same hash, n, w, d,
  * oid), and tall layer trees use hbs_test_set_bottom_h so the top/bottom
