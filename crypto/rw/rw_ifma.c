@@ -333,35 +333,30 @@ int rw_ifma_check_square(const rw_mont52 *c, const mp_limb_t *s, const mp_limb_t
     return memcmp(a, b, sizeof(uint64_t) * c->L) == 0;
 }
 
-/* r += x (both 52-bit limb arrays of n limbs, x may be shorter: xn). */
-static void add52(uint64_t *r, size_t n, const uint64_t *x, size_t xn)
-{
-    uint64_t c = 0;
-    for (size_t i = 0; i < n; i++) {
-        uint64_t v = r[i] + (i < xn ? x[i] : 0) + c;
-        r[i] = v & MASK52;
-        c = v >> 52;
-    }
-}
-
 int rw_ifma_check_expanded(const rw_mont52 *c, const mp_limb_t *s, const mp_limb_t *kq,
                            const mp_limb_t *h, size_t nn, int e, int f)
 {
     enum { W = 2 * RW_IFMA_MAXL + 8 };
     uint64_t s52[RW_IFMA_MAXL] = { 0 }, k52[RW_IFMA_MAXL] = { 0 }, h52[RW_IFMA_MAXL] = { 0 };
     uint64_t p1[W] = { 0 }, p2[W] = { 0 };   /* column 2L may stay unwritten */
-    unsigned L = c->L, n2 = 2 * L + 1;
+    unsigned L = c->L;
     to52(s52, L, s, nn);
     to52(k52, L, kq, nn);
     to52(h52, L, h, nn);
     mul2_table[c->nv](p1, s52, s52, p2, k52, c->m, L);
-    carry52(p1, p1, n2);                  /* s^2 and k*n, normalized */
-    carry52(p2, p2, n2);
-    if (f == 2)
-        add52(p1, n2, p1, n2);            /* 2 s^2 */
-    /* f*s^2 - e*h == k*n  <=>  f*s^2 == k*n + h (e = 1), f*s^2 + h == k*n (e = -1) */
-    add52(e > 0 ? p2 : p1, n2, h52, L);
-    return memcmp(p1, p2, sizeof(uint64_t) * n2) == 0;
+    /* D = f*s^2 - e*h - k*n from the raw column sums (each < 2^60, so the
+     * signed column differences fit), zero iff every column leaves no
+     * remainder modulo 2^52 once the carries flow and nothing is left over */
+    int64_t carry = 0;
+    uint64_t bad = 0;
+    for (unsigned i = 0; i < 2 * L + 1; i++) {
+        int64_t d = (int64_t)(p1[i] * (uint64_t)f) - (int64_t)p2[i] + carry;
+        if (i < L)
+            d -= e * (int64_t)h52[i];
+        bad |= (uint64_t)d & MASK52;
+        carry = d >> 52;                    /* arithmetic shift: floor */
+    }
+    return bad == 0 && carry == 0;
 }
 #else
 int rw_ifma_check_expanded(const rw_mont52 *c, const mp_limb_t *s, const mp_limb_t *kq,

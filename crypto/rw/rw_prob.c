@@ -14,8 +14,9 @@
  * sum of limb products (no divisions on the verification path). */
 typedef struct {
     uint64_t p;
+    uint64_t pinv;         /* -p^-1 mod 2^64 (Montgomery reduction) */
     uint64_t w[MAXL];      /* 2^(64 i) mod p */
-    uint64_t r128;         /* 2^128 mod p */
+    uint64_t r64, r128;    /* 2^64, 2^128 mod p */
 } prob_prime;
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -67,7 +68,12 @@ static void prime_init(prob_prime *pp, uint64_t p)
     pp->w[0] = 1;
     for (size_t i = 1; i < MAXL; i++)
         pp->w[i] = mulmod(pp->w[i - 1], r64, p);
+    pp->r64 = r64;
     pp->r128 = mulmod(r64, r64, p);
+    uint64_t inv = p;                    /* Newton: p^-1 mod 2^64 */
+    for (int i = 0; i < 6; i++)
+        inv *= 2 - p * inv;
+    pp->pinv = 0 - inv;
 }
 
 static int get_primes(prob_prime out[2])
@@ -92,7 +98,17 @@ static int get_primes(prob_prime out[2])
     return ok;
 }
 
-/* x mod p for an nn-limb x: sum of limb * 2^(64 i) mod p, in 192 bits. */
+/* Montgomery reduction: T * 2^-64 mod p, for T < p * 2^64. */
+static uint64_t redc(unsigned __int128 T, const prob_prime *pp)
+{
+    uint64_t m = (uint64_t)T * pp->pinv;
+    uint64_t t = (uint64_t)((T + (unsigned __int128)m * pp->p) >> 64);
+    return t >= pp->p ? t - pp->p : t;
+}
+
+/* x * 2^-64 mod p for an nn-limb x: the sum of limb * (2^(64 i) mod p) in
+ * 192 bits, folded below p * 2^64 (one 64-bit division), then reduced.
+ * Every residue carries the same factor 2^-64, so equations still compare. */
 static uint64_t residue(const mp_limb_t *x, size_t nn, const prob_prime *pp)
 {
     unsigned __int128 acc = 0;
@@ -102,7 +118,9 @@ static uint64_t residue(const mp_limb_t *x, size_t nn, const prob_prime *pp)
         hi += t < acc;
         acc = t;
     }
-    return (uint64_t)((mulmod(hi, pp->r128, pp->p) + (unsigned __int128)(acc % pp->p)) % pp->p);
+    uint64_t a1 = (uint64_t)(acc >> 64) % pp->p, a0 = (uint64_t)acc;
+    /* hi * 2^128 + a1 * 2^64 + a0, with hi < 2^8: below 2^123 < p * 2^64 */
+    return redc((unsigned __int128)hi * pp->r128 + (unsigned __int128)a1 * pp->r64 + a0, pp);
 }
 
 int rw_prob_check(const mp_limb_t *s, const mp_limb_t *kq, const mp_limb_t *n,
@@ -116,15 +134,19 @@ int rw_prob_check(const mp_limb_t *s, const mp_limb_t *kq, const mp_limb_t *n,
             return 0;    /* no secret primes: refuse rather than guess */
         have = gen;
     }
+    uint64_t bad = 0;
     for (int i = 0; i < 2; i++) {
-        uint64_t m = P[i].p;
-        uint64_t sm = residue(s, nn, &P[i]), km = residue(kq, nn, &P[i]);
-        uint64_t nm = residue(n, nn, &P[i]), hm = residue(h, nn, &P[i]);
-        uint64_t l = mulmod(mulmod(sm, sm, m), (uint64_t)f, m);
-        uint64_t r = mulmod(km, nm, m);
-        r = e > 0 ? (r + hm) % m : (r + m - hm) % m;
-        if (l != r)
-            return 0;
+        const prob_prime *pp = &P[i];
+        uint64_t m = pp->p;
+        /* all scaled by 2^-64: S, K, N, H; products by 2^-192 after redc */
+        uint64_t sm = residue(s, nn, pp), km = residue(kq, nn, pp);
+        uint64_t nm = residue(n, nn, pp), hm = residue(h, nn, pp);
+        uint64_t l = redc((unsigned __int128)sm * sm, pp);           /* s^2 2^-192 */
+        l = l * (uint64_t)f % m;
+        uint64_t r = redc((unsigned __int128)km * nm, pp);           /* k n 2^-192 */
+        uint64_t h3 = redc(redc(hm, pp), pp);                        /* h 2^-192 */
+        r = e > 0 ? r + h3 : r + m - h3;
+        bad |= (r >= m ? r - m : r) ^ l;
     }
-    return 1;
+    return bad == 0;
 }
