@@ -1,5 +1,5 @@
 /* sha256_ni.S - SHA-256 compression of 2 independent messages with the SHA
- * extensions, the two streams interleaved.
+ * extensions, the two streams interleaved; and of 1 message (same rounds).
  *
  * C prototype (crypto/hash/sha256.h):
  *   void fs_sha256_compress_x2_shani(uint32_t st[8 * 2],
@@ -13,8 +13,8 @@
  *   stream A: ABEF xmm1, CDGH xmm2, message quads xmm3..6, high pair xmm13
  *   stream B: ABEF xmm7, CDGH xmm8, message quads xmm9..12, high pair xmm14
  *   xmm15 scratch; the block's starting state is kept in the red zone.
- * The four rounds of group g are one QUAD (16 unrolled). Portable twin:
- * fs_sha256_compress_x2_portable. */
+ * The four rounds of group g are one QUAD (16 unrolled). Portable twins:
+ * fs_sha256_compress_x2_portable, fs_sha256_compress_x1. */
 
 	.text
 
@@ -25,34 +25,71 @@
 	.if \load
 	movdqu		\koff(%r10), \ma
 	pshufb		.Lbswap32(%rip), \ma
+	.ifnb \mb
 	movdqu		\koff(%r11), \mb
 	pshufb		.Lbswap32(%rip), \mb
+	.endif
 	.endif
 	movdqu		\koff(%rax), %xmm0
 	paddd		\ma, %xmm0
 	pshufd		$0x0e, %xmm0, %xmm13
 	sha256rnds2	%xmm1, %xmm2
+	.ifnb \mb
 	movdqu		\koff(%rax), %xmm0
 	paddd		\mb, %xmm0
 	pshufd		$0x0e, %xmm0, %xmm14
 	sha256rnds2	%xmm7, %xmm8
+	.endif
 	.if \msg2
 	movdqa		\ma, %xmm15
 	palignr		$4, \mpa, %xmm15
 	paddd		%xmm15, \mna
 	sha256msg2	\ma, \mna
+	.ifnb \mb
 	movdqa		\mb, %xmm15
 	palignr		$4, \mpb, %xmm15
 	paddd		%xmm15, \mnb
 	sha256msg2	\mb, \mnb
 	.endif
+	.endif
 	movdqa		%xmm13, %xmm0
 	sha256rnds2	%xmm2, %xmm1
+	.ifnb \mb
 	movdqa		%xmm14, %xmm0
 	sha256rnds2	%xmm8, %xmm7
+	.endif
 	.if \msg1
 	sha256msg1	\ma, \mpa
+	.ifnb \mb
 	sha256msg1	\mb, \mpb
+	.endif
+	.endif
+.endm
+
+/* the 64 rounds of one block: stream A, and stream B when \two */
+.macro BLOCK two
+	.if \two
+	QUAD   0, 1,0,0, %xmm3,%xmm6,%xmm4, %xmm9,%xmm12,%xmm10
+	QUAD  16, 1,0,1, %xmm4,%xmm3,%xmm5, %xmm10,%xmm9,%xmm11
+	QUAD  32, 1,0,1, %xmm5,%xmm4,%xmm6, %xmm11,%xmm10,%xmm12
+	QUAD  48, 1,1,1, %xmm6,%xmm5,%xmm3, %xmm12,%xmm11,%xmm9
+	.irp	k, 64,128,192
+	QUAD  \k, 0,1,1, %xmm3,%xmm6,%xmm4, %xmm9,%xmm12,%xmm10
+	QUAD  (\k+16), 0,1,(\k<192), %xmm4,%xmm3,%xmm5, %xmm10,%xmm9,%xmm11
+	QUAD  (\k+32), 0,1,(\k<192), %xmm5,%xmm4,%xmm6, %xmm11,%xmm10,%xmm12
+	QUAD  (\k+48), 0,(\k<192),(\k<192), %xmm6,%xmm5,%xmm3, %xmm12,%xmm11,%xmm9
+	.endr
+	.else
+	QUAD   0, 1,0,0, %xmm3,%xmm6,%xmm4
+	QUAD  16, 1,0,1, %xmm4,%xmm3,%xmm5
+	QUAD  32, 1,0,1, %xmm5,%xmm4,%xmm6
+	QUAD  48, 1,1,1, %xmm6,%xmm5,%xmm3
+	.irp	k, 64,128,192
+	QUAD  \k, 0,1,1, %xmm3,%xmm6,%xmm4
+	QUAD  (\k+16), 0,1,(\k<192), %xmm4,%xmm3,%xmm5
+	QUAD  (\k+32), 0,1,(\k<192), %xmm5,%xmm4,%xmm6
+	QUAD  (\k+48), 0,(\k<192),(\k<192), %xmm6,%xmm5,%xmm3
+	.endr
 	.endif
 .endm
 
@@ -85,22 +122,7 @@ fs_sha256_compress_x2_shani:
 	movdqa	%xmm2, 16(%r9)
 	movdqa	%xmm7, 32(%r9)
 	movdqa	%xmm8, 48(%r9)
-	QUAD   0, 1,0,0, %xmm3,%xmm6,%xmm4, %xmm9,%xmm12,%xmm10
-	QUAD  16, 1,0,1, %xmm4,%xmm3,%xmm5, %xmm10,%xmm9,%xmm11
-	QUAD  32, 1,0,1, %xmm5,%xmm4,%xmm6, %xmm11,%xmm10,%xmm12
-	QUAD  48, 1,1,1, %xmm6,%xmm5,%xmm3, %xmm12,%xmm11,%xmm9
-	QUAD  64, 0,1,1, %xmm3,%xmm6,%xmm4, %xmm9,%xmm12,%xmm10
-	QUAD  80, 0,1,1, %xmm4,%xmm3,%xmm5, %xmm10,%xmm9,%xmm11
-	QUAD  96, 0,1,1, %xmm5,%xmm4,%xmm6, %xmm11,%xmm10,%xmm12
-	QUAD 112, 0,1,1, %xmm6,%xmm5,%xmm3, %xmm12,%xmm11,%xmm9
-	QUAD 128, 0,1,1, %xmm3,%xmm6,%xmm4, %xmm9,%xmm12,%xmm10
-	QUAD 144, 0,1,1, %xmm4,%xmm3,%xmm5, %xmm10,%xmm9,%xmm11
-	QUAD 160, 0,1,1, %xmm5,%xmm4,%xmm6, %xmm11,%xmm10,%xmm12
-	QUAD 176, 0,1,1, %xmm6,%xmm5,%xmm3, %xmm12,%xmm11,%xmm9
-	QUAD 192, 0,1,1, %xmm3,%xmm6,%xmm4, %xmm9,%xmm12,%xmm10
-	QUAD 208, 0,1,0, %xmm4,%xmm3,%xmm5, %xmm10,%xmm9,%xmm11
-	QUAD 224, 0,1,0, %xmm5,%xmm4,%xmm6, %xmm11,%xmm10,%xmm12
-	QUAD 240, 0,0,0, %xmm6,%xmm5,%xmm3, %xmm12,%xmm11,%xmm9
+	BLOCK	1
 	paddd	0(%r9), %xmm1
 	paddd	16(%r9), %xmm2
 	paddd	32(%r9), %xmm7
@@ -128,6 +150,42 @@ fs_sha256_compress_x2_shani:
 	movdqu	%xmm6, 48(%rdi)
 3:	ret
 	.size	fs_sha256_compress_x2_shani, .-fs_sha256_compress_x2_shani
+
+
+/* One stream (a lone H_msg or chain): the same rounds, stream A only.
+ *   void fs_sha256_compress_x1_shani(uint32_t st[8], const uint8_t *const in[1],
+ *                                    size_t nblocks); */
+	.globl	fs_sha256_compress_x1_shani
+	.hidden	fs_sha256_compress_x1_shani
+	.type	fs_sha256_compress_x1_shani, @function
+	.p2align 5
+fs_sha256_compress_x1_shani:
+	testq	%rdx, %rdx
+	jz	3f
+	movq	(%rsi), %r10
+	leaq	.Lk256(%rip), %rax
+	movdqu	0(%rdi), %xmm3			/* A B C D */
+	movdqu	16(%rdi), %xmm5			/* E F G H */
+	movdqa	%xmm5, %xmm1
+	shufps	$0x11, %xmm3, %xmm1		/* F E B A = ABEF */
+	movdqa	%xmm5, %xmm2
+	shufps	$0xbb, %xmm3, %xmm2		/* H G D C = CDGH */
+1:	movdqa	%xmm1, %xmm7
+	movdqa	%xmm2, %xmm8
+	BLOCK	0
+	paddd	%xmm7, %xmm1
+	paddd	%xmm8, %xmm2
+	addq	$64, %r10
+	decq	%rdx
+	jnz	1b
+	movdqa	%xmm1, %xmm3
+	shufps	$0xbb, %xmm2, %xmm3		/* A B C D */
+	movdqa	%xmm1, %xmm5
+	shufps	$0x11, %xmm2, %xmm5		/* E F G H */
+	movdqu	%xmm3, 0(%rdi)
+	movdqu	%xmm5, 16(%rdi)
+3:	ret
+	.size	fs_sha256_compress_x1_shani, .-fs_sha256_compress_x1_shani
 
 	.section .rodata
 	.p2align 6

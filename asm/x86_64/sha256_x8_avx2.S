@@ -19,21 +19,23 @@
 
 #define W(i) (32*((i)&15))(%rsp)
 
-/* dst = ror(x, r1) ^ ror(x, r2) ^ (x >> r3 or ror(x, r3)); t is scratch */
-.macro SIG3 x, dst, t, r1, r2, r3, shr3
+/* dst = ror(x, r1) ^ ror(x, r2) ^ (x >> r3 or ror(x, r3)) as a tree of
+ * xors (latency 4, not 7: Sigma1(e) is on the round's critical path);
+ * t, u, v are scratch. */
+.macro SIG3 x, dst, t, u, v, r1, r2, r3, shr3
 	vpsrld		$\r1, \x, \dst
 	vpslld		$(32-\r1), \x, \t
+	vpsrld		$\r2, \x, \u
+	vpslld		$(32-\r2), \x, \v
 	vpxor		\t, \dst, \dst
-	vpsrld		$\r2, \x, \t
-	vpxor		\t, \dst, \dst
-	vpslld		$(32-\r2), \x, \t
-	vpxor		\t, \dst, \dst
+	vpxor		\v, \u, \u
 	vpsrld		$\r3, \x, \t
-	vpxor		\t, \dst, \dst
 	.if !\shr3
-	vpslld		$(32-\r3), \x, \t
-	vpxor		\t, \dst, \dst
+	vpslld		$(32-\r3), \x, \v
+	vpxor		\v, \t, \t
 	.endif
+	vpxor		\u, \dst, \dst
+	vpxor		\t, \dst, \dst
 .endm
 
 /* round t = 16k + i; \sched = 1 also computes W[t+16] into slot i.
@@ -41,30 +43,30 @@
  * round's a^b, which is this round's b^c: Maj(a,b,c) = ((a^b) & (b^c)) ^ b. */
 .macro RND a, b, c, d, e, f, g, h, i, sched, xc, xp
 	vpaddd		W(\i), \h, \h
-	vpaddd		32*\i(%rax), \h, \h
-	SIG3		\e, %ymm8, %ymm9, 6, 11, 25, 0	/* Sigma1(e) */
-	vpxor		\g, \f, %ymm10
-	vpand		\e, %ymm10, %ymm10
-	vpxor		\g, %ymm10, %ymm10		/* Ch(e,f,g) */
-	vpaddd		%ymm8, \h, \h
-	vpaddd		%ymm10, \h, \h			/* h = T1 */
 	.if \sched
-	vmovdqa		W(\i+1), %ymm11
-	SIG3		%ymm11, %ymm12, %ymm13, 7, 18, 3, 1	/* sigma0(W[t+1]) */
+	vmovdqa		W(\i+1), %ymm13
+	SIG3		%ymm13, %ymm12, %ymm9, %ymm10, %ymm11, 7, 18, 3, 1	/* sigma0(W[t+1]) */
 	vpaddd		W(\i), %ymm12, %ymm12
 	vpaddd		W(\i+9), %ymm12, %ymm12
-	vmovdqa		W(\i+14), %ymm11
-	SIG3		%ymm11, %ymm13, %ymm9, 17, 19, 10, 1	/* sigma1(W[t+14]) */
-	vpaddd		%ymm13, %ymm12, %ymm12
+	vmovdqa		W(\i+14), %ymm13
+	SIG3		%ymm13, %ymm8, %ymm9, %ymm10, %ymm11, 17, 19, 10, 1	/* sigma1(W[t+14]) */
+	vpaddd		%ymm8, %ymm12, %ymm12
 	vmovdqa		%ymm12, W(\i)
 	.endif
+	vpaddd		32*\i(%rax), \h, \h
+	SIG3		\e, %ymm8, %ymm9, %ymm10, %ymm11, 6, 11, 25, 0	/* Sigma1(e) */
+	vpxor		\g, \f, %ymm12
+	vpand		\e, %ymm12, %ymm12
+	vpxor		\g, %ymm12, %ymm12		/* Ch(e,f,g) */
+	vpaddd		%ymm12, \h, \h
+	vpaddd		%ymm8, \h, \h			/* h = T1 */
 	vpaddd		\h, \d, \d			/* d += T1 */
-	SIG3		\a, %ymm8, %ymm9, 2, 13, 22, 0	/* Sigma0(a) */
+	SIG3		\a, %ymm8, %ymm9, %ymm10, %ymm11, 2, 13, 22, 0	/* Sigma0(a) */
 	vpxor		\b, \a, \xc
-	vpand		\xp, \xc, %ymm10
-	vpxor		\b, %ymm10, %ymm10		/* Maj(a,b,c) */
-	vpaddd		%ymm8, \h, \h
-	vpaddd		%ymm10, \h, \h			/* h = T1 + T2 */
+	vpand		\xp, \xc, %ymm12
+	vpxor		\b, %ymm12, %ymm12		/* Maj(a,b,c) */
+	vpaddd		%ymm8, %ymm12, %ymm12		/* T2 */
+	vpaddd		%ymm12, \h, \h			/* h = T1 + T2 */
 .endm
 
 /* 16 rounds: K[t..t+15] at 0(%rax) */

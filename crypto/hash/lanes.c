@@ -15,7 +15,7 @@
 
 #define MAX_KERNEL_LANES 16
 #define MAX_BLOCK 168
-#define MAX_CHOICES 4
+#define MAX_CHOICES 8
 
 typedef struct {
     const char *name;
@@ -44,7 +44,8 @@ static const family *fam(fs_hash_family f)
     return (f >= FS_HASH_SHA256 && f <= FS_HASH_SHAKE256) ? &fams[f] : NULL;
 }
 
-/* Relative per-lane cost of one compression by instruction set, from
+/* Relative per-lane cost of one compression by instruction set (SHA-256
+ * kernels carry their own, see sha256.c), from
  * fastsig-bench on Zen 5 (SHA-256: avx512 x16 1, SHA-NI x2 1.6, AVX2 x8 3,
  * portable 13; the SHA-512 and Keccak kernels keep about the same ratios). */
 static unsigned lane_cost(unsigned cpu)
@@ -59,15 +60,16 @@ static unsigned lane_cost(unsigned cpu)
 }
 
 /* Adds a kernel to family f's choices when the CPU allows it: every asm
- * kernel allowed by mask, and the one-lane portable kernel. */
+ * kernel allowed by mask, and the one-lane portable kernel. cost: the
+ * kernel's own lane cost (SHA-256 tables), 0 for the estimate by cpu. */
 static void offer(family *fm, unsigned mask, const char *name, unsigned lanes, unsigned cpu,
-                  lane_kernel k)
+                  unsigned cost, lane_kernel k)
 {
     if ((cpu == 0 && lanes != 1) || (cpu & mask) != cpu || fm->nchoice == MAX_CHOICES)
         return;
     k.name = name;
     k.lanes = lanes;
-    k.cost = lanes * lane_cost(cpu);
+    k.cost = lanes * (cost ? cost : lane_cost(cpu));
     unsigned i = fm->nchoice++;
     for (; i > 0 && fm->choice[i - 1].lanes < lanes; i--)
         fm->choice[i] = fm->choice[i - 1];
@@ -80,14 +82,16 @@ void fs_hash_select(unsigned mask)
     for (unsigned f = FS_HASH_SHA256; f <= FS_HASH_SHAKE256; f++)
         fams[f].nchoice = 0;
     for (const fs_sha256_kernel *k = fs_sha256_kernels; k->name; k++)
-        offer(&fams[FS_HASH_SHA256], mask, k->name, k->lanes, k->cpu,
+        offer(&fams[FS_HASH_SHA256], mask, k->name, k->lanes, k->cpu, k->lane_cost,
               (lane_kernel){ .sha256 = k->compress });
     for (const fs_sha512_kernel *k = fs_sha512_kernels; k->name; k++)
-        offer(&fams[FS_HASH_SHA512], mask, k->name, k->lanes, k->cpu,
+        offer(&fams[FS_HASH_SHA512], mask, k->name, k->lanes, k->cpu, 0,
               (lane_kernel){ .sha512 = k->compress });
     for (const fs_keccak_kernel *k = fs_keccak_kernels; k->name; k++) {
-        offer(&fams[FS_HASH_SHAKE128], mask, k->name, k->lanes, k->cpu, (lane_kernel){ .keccak = k });
-        offer(&fams[FS_HASH_SHAKE256], mask, k->name, k->lanes, k->cpu, (lane_kernel){ .keccak = k });
+        offer(&fams[FS_HASH_SHAKE128], mask, k->name, k->lanes, k->cpu, 0,
+              (lane_kernel){ .keccak = k });
+        offer(&fams[FS_HASH_SHAKE256], mask, k->name, k->lanes, k->cpu, 0,
+              (lane_kernel){ .keccak = k });
     }
 }
 

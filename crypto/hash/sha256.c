@@ -87,6 +87,11 @@ void fs_sha256_compress_x2_portable(uint32_t st[8 * 2], const uint8_t *const in[
     fs_sha256_compress_xn_portable(st, 2, in, nblocks);
 }
 
+void fs_sha256_compress_x4_portable(uint32_t st[8 * 4], const uint8_t *const in[4], size_t nblocks)
+{
+    fs_sha256_compress_xn_portable(st, 4, in, nblocks);
+}
+
 void fs_sha256_compress_x8_portable(uint32_t st[8 * 8], const uint8_t *const in[8], size_t nblocks)
 {
     fs_sha256_compress_xn_portable(st, 8, in, nblocks);
@@ -99,14 +104,17 @@ void fs_sha256_compress_x16_portable(uint32_t st[8 * 16], const uint8_t *const i
 }
 
 const fs_sha256_kernel fs_sha256_kernels[] = {
-    { "portable-x1", fs_sha256_compress_x1, 1, 0 },
-    { "portable-x2", fs_sha256_compress_x2_portable, 2, 0 },
-    { "portable-x8", fs_sha256_compress_x8_portable, 8, 0 },
-    { "portable-x16", fs_sha256_compress_x16_portable, 16, 0 },
+    { "portable-x1", fs_sha256_compress_x1, 1, 0, 180 },
+    { "portable-x2", fs_sha256_compress_x2_portable, 2, 0, 180 },
+    { "portable-x4", fs_sha256_compress_x4_portable, 4, 0, 180 },
+    { "portable-x8", fs_sha256_compress_x8_portable, 8, 0, 180 },
+    { "portable-x16", fs_sha256_compress_x16_portable, 16, 0, 180 },
 #if defined(FASTSIG_HAVE_ASM)
-    { "shani-x2", fs_sha256_compress_x2_shani, 2, FS_CPU_SHANI },
-    { "avx2-x8", fs_sha256_compress_x8_avx2, 8, FS_CPU_AVX2 },
-    { "avx512-x16", fs_sha256_compress_x16_avx512, 16, FS_CPU_AVX512 },
+    { "shani-x1", fs_sha256_compress_x1_shani, 1, FS_CPU_SHANI, 32 },
+    { "shani-x2", fs_sha256_compress_x2_shani, 2, FS_CPU_SHANI, 18 },
+    { "shani-x4", fs_sha256_compress_x4_shani, 4, FS_CPU_SHANI, 17 },
+    { "avx2-x8", fs_sha256_compress_x8_avx2, 8, FS_CPU_AVX2, 29 },
+    { "avx512-x16", fs_sha256_compress_x16_avx512, 16, FS_CPU_AVX512, 11 },
 #endif
-    { NULL, NULL, 0, 0 },
+    { NULL, NULL, 0, 0, 0 },
 };

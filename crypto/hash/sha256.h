@@ -10,11 +10,16 @@
  * readable (a caller with fewer messages repeats one); no alignment needed.
  * Leaf functions; nblocks == 0 leaves st untouched.
  *   fs_sha256_compress_x1(st[8], in[1], n)              portable, one lane
- *   fs_sha256_compress_x2_portable(st[8*2], in[2], n)   twin of the SHA-NI kernel
+ *   fs_sha256_compress_x2_portable(st[8*2], in[2], n)   twin of the SHA-NI x2 kernel
+ *   fs_sha256_compress_x4_portable(st[8*4], in[4], n)   twin of the SHA-NI x4 kernel
  *   fs_sha256_compress_x8_portable(st[8*8], in[8], n)   twin of the AVX2 kernel
  *   fs_sha256_compress_x16_portable(st[8*16], in[16], n) twin of the AVX-512 one
+ *   fs_sha256_compress_x1_shani(st[8], in[1], n)        asm sha256_ni.S: one
+ *       stream (a lone message), needs FS_CPU_SHANI
  *   fs_sha256_compress_x2_shani(st[8*2], in[2], n)      asm sha256_ni.S: two
  *       interleaved streams (SHA-NI is latency-bound), needs FS_CPU_SHANI
+ *   fs_sha256_compress_x4_shani(st[8*4], in[4], n)      asm sha256_ni_x4.S: four
+ *       streams, schedules on the stack, needs FS_CPU_SHANI
  *   fs_sha256_compress_x8_avx2(st[8*8], in[8], n)       asm sha256_x8_avx2.S, FS_CPU_AVX2
  *   fs_sha256_compress_x16_avx512(st[8*16], in[16], n)  asm sha256_x16_avx512.S, FS_CPU_AVX512
  * The asm ones exist only when FASTSIG_HAVE_ASM is defined. */
@@ -36,6 +41,7 @@ typedef void fs_sha256_compress_fn(uint32_t *st, const uint8_t *const in[], size
 
 void fs_sha256_compress_x1(uint32_t st[8], const uint8_t *const in[1], size_t nblocks);
 void fs_sha256_compress_x2_portable(uint32_t st[8 * 2], const uint8_t *const in[2], size_t nblocks);
+void fs_sha256_compress_x4_portable(uint32_t st[8 * 4], const uint8_t *const in[4], size_t nblocks);
 void fs_sha256_compress_x8_portable(uint32_t st[8 * 8], const uint8_t *const in[8], size_t nblocks);
 void fs_sha256_compress_x16_portable(uint32_t st[8 * 16], const uint8_t *const in[16],
                                      size_t nblocks);
@@ -44,7 +50,9 @@ void fs_sha256_compress_xn_portable(uint32_t *st, unsigned n, const uint8_t *con
                                     size_t nblocks);
 
 #if defined(FASTSIG_HAVE_ASM)
+void fs_sha256_compress_x1_shani(uint32_t st[8], const uint8_t *const in[1], size_t nblocks);
 void fs_sha256_compress_x2_shani(uint32_t st[8 * 2], const uint8_t *const in[2], size_t nblocks);
+void fs_sha256_compress_x4_shani(uint32_t st[8 * 4], const uint8_t *const in[4], size_t nblocks);
 void fs_sha256_compress_x8_avx2(uint32_t st[8 * 8], const uint8_t *const in[8], size_t nblocks);
 void fs_sha256_compress_x16_avx512(uint32_t st[8 * 16], const uint8_t *const in[16],
                                    size_t nblocks);
@@ -56,6 +64,8 @@ typedef struct {
     fs_sha256_compress_fn *compress;
     unsigned lanes;
     unsigned cpu;           /* FS_CPU_* bits it needs (0 for portable) */
+    unsigned lane_cost;     /* time of one lane-block, avx512-x16 = 11 (Zen 5
+                               fastsig-bench); the engine splits batches by it */
 } fs_sha256_kernel;
 
 /* Every kernel built in, portable ones first; ends with { NULL }. */
