@@ -32,22 +32,6 @@
         vbroadcasti32x4 \toff(%r11,%rcx), \z{%k3}
 .endm
 
-/* out = ca*ma + cb*mb, small ma/mb in qword 0, folded to 128 bits:
- * X + Y x^64 = X ^ [Y.hi<<1, Y.lo ^ Y.hi]  since x^128 = x^64 + x. */
-.macro ENTRY ca, cb, ma, mb, out, t1, t2, t3, t4
-        vpclmulqdq      $0x00, \ma, \ca, \t1            /* ca.lo * ma */
-        vpclmulqdq      $0x00, \mb, \cb, \t2            /* cb.lo * mb */
-        vpclmulqdq      $0x01, \ma, \ca, \t3            /* ca.hi * ma */
-        vpclmulqdq      $0x01, \mb, \cb, \t4            /* cb.hi * mb */
-        vpxorq          \t4, \t3, \t3                   /* Y */
-        vpsrldq         $8, \t3, \t4                    /* [Y.hi, 0] */
-        vpxorq          \t4, \t3, \t3                   /* [Y.lo^Y.hi, Y.hi] */
-        vpslldq         $8, \t3, \t3                    /* [0, Y.lo^Y.hi] */
-        vpsllq          $1, \t4, \t4                    /* [Y.hi<<1, 0] */
-        vpternlogq      $0x96, \t2, \t1, \t3            /* ^= X */
-        vpxorq          \t4, \t3, \out
-.endm
-
 /* T has its entry at bits 33..65: m = (T >> 33) & (2^33 - 1) */
 .macro EXTRACT t
         vpsrldq         $4, \t, \t
@@ -91,6 +75,72 @@
         EXTRACT %zmm17
 .endm
 
+/* ---- four streams, 8-byte rounds (twin: round8 in tz_twin.c) ---- */
+
+/* Column products of the byte pair (A, B) from tz_tab_pair: p = [e00, e10],
+ * q = [e01, e11], each entry moved to bits 47..63 (junk below) by the
+ * per-qword shift counts [30, 26] in zmm29. */
+.macro PAIRCOL a, b, p, q
+        vpclmulqdq      $0x00, \b, \a, \p               /* A * B_0 */
+        vpclmulqdq      $0x10, \b, \a, \q               /* A * B_1 */
+        vpsllvq         %zmm29, \p, \p
+        vpsllvq         %zmm29, \q, \q
+.endm
+
+/* Row-packed pair product into p: [e00<<33 | e01, e10<<33 | e11]. */
+.macro PAIR_LEFT a, b, p, q
+        PAIRCOL         \a, \b, \p, \q
+        vpsrlq          $14, \p, \p
+        vpsrlq          $47, \q, \q
+        vpternlogq      $0xea, \q, %zmm30, \p           /* (p & mhi) | q */
+.endm
+
+/* Column-packed pair product into p: [e00 | e10<<33, e01 | e11<<33]. */
+.macro PAIR_RIGHT a, b, p, q, t
+        PAIRCOL         \a, \b, \p, \q
+        vpunpcklqdq     \q, \p, \t                      /* [e00, e01] */
+        vpunpckhqdq     \q, \p, \p                      /* [e10, e11] */
+        vpsrlq          $14, \p, \p
+        vpsrlq          $47, \t, \t
+        vpternlogq      $0xea, \t, %zmm30, \p
+.endm
+
+/* The level-2 products T_ij = row i of l . column j of r (entry at bits
+ * 33..65) into t00, t01, t10, t11. */
+.macro QUAD l, r, t00, t01, t10, t11
+        vpclmulqdq      $0x00, \r, \l, \t00
+        vpclmulqdq      $0x10, \r, \l, \t01
+        vpclmulqdq      $0x01, \r, \l, \t10
+        vpclmulqdq      $0x11, \r, \l, \t11
+.endm
+
+/* u = [entry of ta, entry of tb], 33 bits each; clobbers v. */
+.macro EXT2 ta, tb, u, v
+        vpunpcklqdq     \tb, \ta, \u
+        vpunpckhqdq     \tb, \ta, \v
+        vpsrlq          $33, \u, \u
+        vpsllq          $31, \v, \v
+        vpternlogq      $0xa8, %zmm31, \v, \u           /* (u | v) & m33 */
+.endm
+
+/* out = ca*ma + cb*mb + extra*x^64 (ma, mb: qword 0, < 2^64), as X + Y x^64
+ * folded with x^128 = x^64 + x:  X ^ [Y.hi<<1, Y.lo ^ Y.hi ^ Y.hi>>63].
+ * out may be cb; t3 may be out. */
+.macro ENTRY65 ca, cb, ma, mb, extra, out, t1, t2, t3, t4, t5
+        vpclmulqdq      $0x00, \ma, \ca, \t1            /* ca.lo * ma */
+        vpclmulqdq      $0x00, \mb, \cb, \t2            /* cb.lo * mb */
+        vpclmulqdq      $0x01, \ma, \ca, \t3            /* ca.hi * ma */
+        vpclmulqdq      $0x01, \mb, \cb, \t4            /* cb.hi * mb */
+        vpternlogq      $0x96, \extra, \t4, \t3         /* Y */
+        vpsrldq         $8, \t3, \t4                    /* [Y.hi, 0] */
+        vpsrlq          $63, \t4, \t5                   /* [Y.hi>>63, 0] */
+        vpternlogq      $0x96, \t5, \t4, \t3            /* [Y.lo^Y.hi^(Y.hi>>63), .] */
+        vpslldq         $8, \t3, \t3
+        vpsllq          $1, \t4, \t4                    /* [Y.hi<<1, 0] */
+        vpternlogq      $0x96, \t2, \t1, \t3            /* ^ X */
+        vpxorq          \t4, \t3, \out
+.endm
+
         .globl  tz_vpclmul_segments
         .hidden tz_vpclmul_segments
         .type   tz_vpclmul_segments, @function
@@ -102,13 +152,14 @@ tz_vpclmul_segments:
         vmovdqu64       192(%rdi), %zmm21
         vpbroadcastq    .Lmhi(%rip), %zmm30
         vpbroadcastq    .Lm33(%rip), %zmm31
+        vbroadcasti32x4 .Lsh4726(%rip), %zmm29
         movl    $0x00f0, %eax
         kmovw   %eax, %k1                       /* dwords of lane 1 */
         movl    $0x0f00, %eax
         kmovw   %eax, %k2
         movl    $0xf000, %eax
         kmovw   %eax, %k3
-        leaq    tz_tab(%rip), %r11              /* left; right at +4096 */
+        leaq    tz_tab_pair(%rip), %r11         /* A; B_0, B_1 at +4096 */
         leaq    (%rsi,%rcx), %r8                /* stream 1 */
         leaq    (%r8,%rcx), %r9                 /* stream 2 */
         leaq    (%r9,%rcx), %r10                /* stream 3 */
@@ -116,20 +167,56 @@ tz_vpclmul_segments:
         jz      .Ldone
         .balign 32
 .Lround:
-        TREE
+        GATHER  0, 0, %zmm0, %xmm0
+        GATHER  1, 4096, %zmm1, %xmm1
+        GATHER  2, 0, %zmm2, %xmm2
+        GATHER  3, 4096, %zmm3, %xmm3
+        GATHER  4, 0, %zmm4, %xmm4
+        GATHER  5, 4096, %zmm5, %xmm5
+        GATHER  6, 0, %zmm6, %xmm6
+        GATHER  7, 4096, %zmm7, %xmm7
+        /* level 1: byte pairs */
+        PAIR_LEFT       %zmm0, %zmm1, %zmm8, %zmm9      /* M(b0 b1) */
+        PAIR_RIGHT      %zmm2, %zmm3, %zmm9, %zmm10, %zmm11     /* M(b2 b3) */
+        PAIR_LEFT       %zmm4, %zmm5, %zmm10, %zmm11    /* M(b4 b5) */
+        PAIR_RIGHT      %zmm6, %zmm7, %zmm11, %zmm12, %zmm13    /* M(b6 b7) */
+        /* level 2: M(b0..b3) in zmm0..3, M(b4..b7) in zmm4..7 */
+        QUAD    %zmm8, %zmm9, %zmm0, %zmm1, %zmm2, %zmm3
+        QUAD    %zmm10, %zmm11, %zmm4, %zmm5, %zmm6, %zmm7
+        EXT2    %zmm0, %zmm1, %zmm8, %zmm9              /* [l00, l01] */
+        EXT2    %zmm2, %zmm3, %zmm10, %zmm11            /* [l10, l11] */
+        EXT2    %zmm4, %zmm6, %zmm12, %zmm13            /* [r00, r10] */
+        EXT2    %zmm5, %zmm7, %zmm14, %zmm15            /* [r01, r11] */
+        /* level 3: e_ij = l_i0 r_0j + l_i1 r_1j, degree <= 64 */
+        vpclmulqdq      $0x00, %zmm12, %zmm8, %zmm0
+        vpclmulqdq      $0x11, %zmm12, %zmm8, %zmm1
+        vpclmulqdq      $0x00, %zmm14, %zmm8, %zmm2
+        vpclmulqdq      $0x11, %zmm14, %zmm8, %zmm3
+        vpclmulqdq      $0x00, %zmm12, %zmm10, %zmm4
+        vpclmulqdq      $0x11, %zmm12, %zmm10, %zmm5
+        vpclmulqdq      $0x00, %zmm14, %zmm10, %zmm6
+        vpclmulqdq      $0x11, %zmm14, %zmm10, %zmm7
+        vpxorq          %zmm1, %zmm0, %zmm0             /* e00 */
+        vpxorq          %zmm3, %zmm2, %zmm2             /* e01 */
+        vpxorq          %zmm5, %zmm4, %zmm4             /* e10 */
+        vpxorq          %zmm7, %zmm6, %zmm6             /* e11 */
+        /* x^64 of e00 is always set, of e01 when bit 64 says so: mask */
+        vpshufd         $0xaa, %zmm2, %zmm16
+        vpslld          $31, %zmm16, %zmm16
+        vpsrad          $31, %zmm16, %zmm16
+        vpandq          %zmm16, %zmm18, %zmm17          /* c00 if e01 has x^64 */
+        vpandq          %zmm16, %zmm20, %zmm16          /* c10 if e01 has x^64 */
         /* state *= M */
-        ENTRY   %zmm18, %zmm19, %zmm14, %zmm16, %zmm22, %zmm26, %zmm27, %zmm28, %zmm29
-        ENTRY   %zmm18, %zmm19, %zmm15, %zmm17, %zmm23, %zmm4, %zmm5, %zmm6, %zmm7
-        ENTRY   %zmm20, %zmm21, %zmm14, %zmm16, %zmm24, %zmm8, %zmm9, %zmm10, %zmm11
-        ENTRY   %zmm20, %zmm21, %zmm15, %zmm17, %zmm25, %zmm0, %zmm1, %zmm2, %zmm3
+        ENTRY65 %zmm18, %zmm19, %zmm0, %zmm4, %zmm18, %zmm22, %zmm1, %zmm3, %zmm5, %zmm7, %zmm8
+        ENTRY65 %zmm18, %zmm19, %zmm2, %zmm6, %zmm17, %zmm19, %zmm9, %zmm10, %zmm11, %zmm12, %zmm13
         vmovdqa64       %zmm22, %zmm18
-        vmovdqa64       %zmm23, %zmm19
-        vmovdqa64       %zmm24, %zmm20
-        vmovdqa64       %zmm25, %zmm21
-        addq    $4, %rsi
-        addq    $4, %r8
-        addq    $4, %r9
-        addq    $4, %r10
+        ENTRY65 %zmm20, %zmm21, %zmm0, %zmm4, %zmm20, %zmm23, %zmm14, %zmm15, %zmm24, %zmm25, %zmm26
+        ENTRY65 %zmm20, %zmm21, %zmm2, %zmm6, %zmm16, %zmm21, %zmm27, %zmm28, %zmm1, %zmm3, %zmm5
+        vmovdqa64       %zmm23, %zmm20
+        addq    $8, %rsi
+        addq    $8, %r8
+        addq    $8, %r9
+        addq    $8, %r10
         decq    %rdx
         jnz     .Lround
 .Ldone:
@@ -234,6 +321,8 @@ tz_vpclmul_mul_blocks:
 .Lmask127:
         .quad   -1, 0x7fffffffffffffff, -1, 0x7fffffffffffffff
         .quad   -1, 0x7fffffffffffffff, -1, 0x7fffffffffffffff
+.Lsh4726:
+        .quad   30, 26                          /* e_0j, e_1j to bits 47..63 */
 .Lmhi:  .quad   0xfffffffe00000000      /* ~(2^33 - 1) */
 .Lm33:  .quad   0x00000001ffffffff      /* 2^33 - 1 */
 

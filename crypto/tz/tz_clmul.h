@@ -8,6 +8,14 @@
  *   3. M = M01*M23 (degree <= 32), one clmul per entry, entry at bits 33..65;
  *   4. state = state * M: 16 clmuls (128 x 33 bits), each entry folded back
  *      to 128 bits with x^128 = x^64 + x (mod x^127 + x^63 + 1).
+ * The four-stream kernels use 8-byte rounds instead (fewer multiplies per
+ * byte: 5 instead of 7), see round8 in tz_twin.c:
+ *   1. byte pairs by one clmul per column (tz_tab_pair, tz_tables.h), each
+ *      product repacked row-wise (bytes 0,1 and 4,5) or column-wise (2,3, 6,7);
+ *   2. M(b0..b3) and M(b4..b7) as in step 3 above, entries of degree <= 32;
+ *   3. their product, one clmul per term: entries of degree <= 64, the low
+ *      64 bits kept; x^64 is always in e00, in e01 when bit 64 says so;
+ *   4. state = state * M: 16 clmuls, and c * x^64 added as a plain XOR.
  * State elements between rounds are "lazy": 128-bit representatives that
  * may have bit 127 set; tz_reduce_lazy() makes them canonical.
  *
@@ -31,8 +39,8 @@ static inline gf127 tz_reduce_lazy(gf127 a)
 /* state = state * M(data): any len, lazy or canonical state in, canonical
  * out. One stream, rounds of 4 bytes then single bytes. */
 void tz_twin_mul_bytes(sl2 *state, const uint8_t *data, size_t len);
-/* Four streams: lane l hashes data[l*stride .. l*stride + 4*rounds) into
- * st (lazy in, lazy out). */
+/* Four streams in 8-byte rounds: lane l hashes data[l*stride ..
+ * l*stride + 8*rounds) into st (lazy in, lazy out). */
 void tz_twin_segments(gf127 st[16], const uint8_t *data, size_t rounds, size_t stride);
 
 #if defined(FASTSIG_HAVE_ASM) && defined(__x86_64__)

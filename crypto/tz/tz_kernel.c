@@ -20,7 +20,7 @@ typedef struct {
 static void lanes_mul_bytes(const lanes_ops *ops, sl2 *state, const uint8_t *data, size_t len)
 {
     if (len >= TZ_LANES_MIN) {
-        size_t rounds = len / 16, stride = 4 * rounds;
+        size_t rounds = len / 32, stride = 8 * rounds;
         gf127 st[16];
         sl2 lane[4];
         for (int l = 0; l < 4; l++)

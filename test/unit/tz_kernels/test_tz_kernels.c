@@ -81,6 +81,12 @@ static void test_tables(void)
         CU_ASSERT_EQUAL(tz_tab_left[v][1], e[2] << 33 | e[3]);
         CU_ASSERT_EQUAL(tz_tab_right[v][0], e[0] | e[2] << 33);
         CU_ASSERT_EQUAL(tz_tab_right[v][1], e[1] | e[3] << 33);
+        uint64_t row0 = e[0] << 17 | e[1], row1 = e[2] << 17 | e[3];
+        uint64_t col0 = e[0] | e[2] << 17, col1 = e[1] | e[3] << 17;
+        CU_ASSERT_EQUAL(tz_tab_pair[0][v][0], row0 | row1 << 34);
+        CU_ASSERT_EQUAL(tz_tab_pair[0][v][1], 0);
+        CU_ASSERT_EQUAL(tz_tab_pair[1][v][0], col0 | col0 << 34);
+        CU_ASSERT_EQUAL(tz_tab_pair[1][v][1], col1 | col1 << 34);
     }
 }
 
@@ -237,17 +243,17 @@ static void test_vpclmul_vs_twin(void)
         fprintf(stderr, "[skip: no AVX-512 + VPCLMULQDQ] ");
         return;
     }
-    uint8_t *buf = malloc(4 * 1100 + 64);
+    uint8_t *buf = malloc(4 * 2100 + 64);
     CU_ASSERT_PTR_NOT_NULL_FATAL(buf);
     int iters = soak() ? 5000 : 300;
     for (int it = 0; it < iters; it++) {
         size_t rounds = 1 + fs_test_rand64() % (it < 100 ? 8 : 256);
-        size_t stride = 4 * rounds + fs_test_rand64() % 13; /* gaps between streams */
+        size_t stride = 8 * rounds + fs_test_rand64() % 13; /* gaps between streams */
         size_t off = fs_test_rand64() % 16;
         gf127 a[16], b[16];
-        fs_test_random(buf, 4 * 1100 + 64);
+        fs_test_random(buf, 4 * 2100 + 64);
         if (it % 3 == 0)
-            memset(buf, it % 2 ? 0xff : 0x00, 4 * 1100 + 64); /* extreme bytes */
+            memset(buf, it % 2 ? 0xff : 0x00, 4 * 2100 + 64); /* extreme bytes */
         random_lazy(a, 16);
         memcpy(b, a, sizeof(a));
         tz_vpclmul_segments(a, buf + off, rounds, stride);
@@ -339,7 +345,7 @@ static void test_twin_segments(void)
     for (int e = 0; e < 4; e++)
         for (int l = 0; l < 4; l++)
             st[4 * e + l] = lanes[l].m[e];
-    tz_twin_segments(st, buf, 16, 64);
+    tz_twin_segments(st, buf, 8, 64);
     for (int l = 0; l < 4; l++) {
         reference(&lanes[l], buf + 64 * l, 64);
         for (int e = 0; e < 4; e++) {
