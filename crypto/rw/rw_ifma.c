@@ -54,16 +54,22 @@ amm2_nv(uint64_t *r1, const uint64_t *a1, const uint64_t *b1, const rw_mont52 *c
         X1[k] = X2[k] = zero;
     }
     for (unsigned i = 0; i < c1->L; i++) {   /* c1->L == c2->L */
+        /* products by b_i first, off the dependency chain through X */
         __m512i bi1 = _mm512_set1_epi64((long long)b1[i]), bi2 = _mm512_set1_epi64((long long)b2[i]);
+        __m512i H1[RW_IFMA_MAXNV], H2[RW_IFMA_MAXNV];
         for (int k = 0; k < NV; k++) {
-            X1[k] = _mm512_madd52lo_epu64(X1[k], A1[k], bi1);
-            X2[k] = _mm512_madd52lo_epu64(X2[k], A2[k], bi2);
+            X1[k] = _mm512_add_epi64(X1[k], _mm512_madd52lo_epu64(zero, A1[k], bi1));
+            X2[k] = _mm512_add_epi64(X2[k], _mm512_madd52lo_epu64(zero, A2[k], bi2));
+            H1[k] = _mm512_madd52hi_epu64(zero, A1[k], bi1);
+            H2[k] = _mm512_madd52hi_epu64(zero, A2[k], bi2);
         }
         __m512i y1 = _mm512_permutexvar_epi64(zero, _mm512_madd52lo_epu64(zero, X1[0], k01));
         __m512i y2 = _mm512_permutexvar_epi64(zero, _mm512_madd52lo_epu64(zero, X2[0], k02));
         for (int k = 0; k < NV; k++) {
             X1[k] = _mm512_madd52lo_epu64(X1[k], M1[k], y1);
             X2[k] = _mm512_madd52lo_epu64(X2[k], M2[k], y2);
+            H1[k] = _mm512_madd52hi_epu64(H1[k], M1[k], y1);
+            H2[k] = _mm512_madd52hi_epu64(H2[k], M2[k], y2);
         }
         __m512i cy1 = _mm512_maskz_srli_epi64(1, X1[0], 52), cy2 = _mm512_maskz_srli_epi64(1, X2[0], 52);
         for (int k = 0; k < NV - 1; k++) {
@@ -74,11 +80,10 @@ amm2_nv(uint64_t *r1, const uint64_t *a1, const uint64_t *b1, const rw_mont52 *c
         X2[NV - 1] = _mm512_alignr_epi64(zero, X2[NV - 1], 1);
         X1[0] = _mm512_add_epi64(X1[0], cy1);
         X2[0] = _mm512_add_epi64(X2[0], cy2);
+        /* the high halves land one limb up: after the shift, in place */
         for (int k = 0; k < NV; k++) {
-            X1[k] = _mm512_madd52hi_epu64(X1[k], A1[k], bi1);
-            X1[k] = _mm512_madd52hi_epu64(X1[k], M1[k], y1);
-            X2[k] = _mm512_madd52hi_epu64(X2[k], A2[k], bi2);
-            X2[k] = _mm512_madd52hi_epu64(X2[k], M2[k], y2);
+            X1[k] = _mm512_add_epi64(X1[k], H1[k]);
+            X2[k] = _mm512_add_epi64(X2[k], H2[k]);
         }
     }
     uint64_t t1[RW_IFMA_MAXL], t2[RW_IFMA_MAXL];
@@ -117,9 +122,12 @@ mul2_nv(uint64_t *r1, const uint64_t *a1, const uint64_t *b1, uint64_t *r2, cons
     }
     for (unsigned i = 0; i < L; i++) {
         __m512i bi1 = _mm512_set1_epi64((long long)b1[i]), bi2 = _mm512_set1_epi64((long long)b2[i]);
-        for (int k = 0; k < NV; k++) {
-            X1[k] = _mm512_madd52lo_epu64(X1[k], A1[k], bi1);
-            X2[k] = _mm512_madd52lo_epu64(X2[k], A2[k], bi2);
+        __m512i H1[RW_IFMA_MAXNV], H2[RW_IFMA_MAXNV];
+        for (int k = 0; k < NV; k++) {     /* off the chain through X: plain adds on it */
+            X1[k] = _mm512_add_epi64(X1[k], _mm512_madd52lo_epu64(zero, A1[k], bi1));
+            X2[k] = _mm512_add_epi64(X2[k], _mm512_madd52lo_epu64(zero, A2[k], bi2));
+            H1[k] = _mm512_madd52hi_epu64(zero, A1[k], bi1);
+            H2[k] = _mm512_madd52hi_epu64(zero, A2[k], bi2);
         }
         r1[i] = (uint64_t)_mm_cvtsi128_si64(_mm512_castsi512_si128(X1[0]));
         r2[i] = (uint64_t)_mm_cvtsi128_si64(_mm512_castsi512_si128(X2[0]));
@@ -130,8 +138,8 @@ mul2_nv(uint64_t *r1, const uint64_t *a1, const uint64_t *b1, uint64_t *r2, cons
         X1[NV - 1] = _mm512_alignr_epi64(zero, X1[NV - 1], 1);
         X2[NV - 1] = _mm512_alignr_epi64(zero, X2[NV - 1], 1);
         for (int k = 0; k < NV; k++) {
-            X1[k] = _mm512_madd52hi_epu64(X1[k], A1[k], bi1);
-            X2[k] = _mm512_madd52hi_epu64(X2[k], A2[k], bi2);
+            X1[k] = _mm512_add_epi64(X1[k], H1[k]);
+            X2[k] = _mm512_add_epi64(X2[k], H2[k]);
         }
     }
     for (int k = 0; k < NV; k++) {
