@@ -54,12 +54,8 @@ static void keyed_init(fs_hash_keyed *k, const fs_hash_params *p, unsigned domai
     explicit_bzero(prefix, sizeof(prefix));
 }
 
-/* One piece of each lane's message: lane l's bytes at p + l*stride
- * (stride 0: the same bytes for every lane). */
-typedef struct {
-    const uint8_t *p;
-    size_t len, stride;
-} part;
+/* One piece of each lane's message (lanes.h). */
+typedef fs_lanes_part part;
 
 /* out_l = Hash(prefix || parts[0]_l || parts[1]_l ...), prefix given by k. */
 static void run_parts(const fs_hash_params *p, const fs_hash_keyed *k, const part *parts,
@@ -86,6 +82,10 @@ static void run_parts(const fs_hash_params *p, const fs_hash_keyed *k, const par
         explicit_bzero(first, sizeof(first));
         return;
     }
+    /* short messages go straight into the kernels' padded blocks */
+    if (fs_lanes_run_parts(p->family, &k->mid, k->done, k->rest, k->restlen, parts, nparts, out,
+                           p->n, lanes) == 0)
+        return;
     uint8_t buf[SCRATCH];
     size_t chunk = SCRATCH / (per ? per : 1), used = 0;
     for (size_t base = 0; base < lanes; base += chunk) {

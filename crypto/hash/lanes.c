@@ -166,17 +166,13 @@ static void compress(const family *fm, const lane_kernel *k, void *st,
         fs_keccak_absorb_blocks(k->keccak, st, fm->block, in, k->lanes, nblocks * fm->block);
 }
 
-/* Scatters a canonical state into lane l of a transposed one, and back. */
-static void put_lane(const family *fm, unsigned N, void *st, unsigned l, const fs_hash_state *s)
+/* Bytes of a transposed state of N lanes that fill_state may have written. */
+static size_t state_bytes(const family *fm, unsigned N)
 {
-    if (fm->wordsize == 4)
-        for (unsigned i = 0; i < 8; i++)
-            ((uint32_t *)st)[i * N + l] = s->w32[i];
-    else
-        for (unsigned i = 0; i < fm->words; i++)
-            ((uint64_t *)st)[i * N + l] = s->w64[i];
+    return ((size_t)(fm->words - 1) * N + MAX_KERNEL_LANES) * fm->wordsize;
 }
 
+/* Lane l of a transposed state back to a canonical one. */
 static void get_lane(const family *fm, unsigned N, const void *st, unsigned l, fs_hash_state *s)
 {
     if (fm->wordsize == 4)
@@ -185,6 +181,35 @@ static void get_lane(const family *fm, unsigned N, const void *st, unsigned l, f
     else
         for (unsigned i = 0; i < fm->words; i++)
             s->w64[i] = ((const uint64_t *)st)[i * N + l];
+}
+
+/* Every lane of a transposed state = s. From 4 lanes on, each row is
+ * written as a full MAX_KERNEL_LANES run (one vector store that also covers
+ * the kernel's row load, so it forwards); the spill past a row's N lanes
+ * lands in the next row, written after it, and ts has room for the last
+ * row's spill. One lane is the canonical layout: one copy. */
+static void fill_state(const family *fm, unsigned N, void *st, const fs_hash_state *s)
+{
+    uint32_t *t32 = st;
+    uint64_t *t64 = st;
+    if (N == 1) {
+        memcpy(st, s, (size_t)fm->words * fm->wordsize);
+    } else if (N < 4) {
+        for (unsigned j = 0; j < fm->words * N; j++) {
+            if (fm->wordsize == 4)
+                t32[j] = s->w32[j / N];
+            else
+                t64[j] = s->w64[j / N];
+        }
+    } else if (fm->wordsize == 4) {
+        for (unsigned i = 0; i < 8; i++)
+            for (unsigned l = 0; l < MAX_KERNEL_LANES; l++)
+                t32[i * N + l] = s->w32[i];
+    } else {
+        for (unsigned i = 0; i < fm->words; i++)
+            for (unsigned l = 0; l < MAX_KERNEL_LANES; l++)
+                t64[i * N + l] = s->w64[i];
+    }
 }
 
 /* The first n digest bytes of lane l of a final transposed state:
@@ -206,6 +231,30 @@ static void output(const family *fm, unsigned N, const void *st, unsigned l, uin
         }
         if (dst == last)
             fs_copy(out + w * ws, last, n - w * ws);
+    }
+}
+
+/* The digests of lanes 0..used-1 to out + l*ostride: whole words stored
+ * straight from the transposed state when n is a multiple of the word. */
+static void outputs(const family *fm, unsigned N, const void *st, unsigned used, uint8_t *out,
+                    size_t ostride, size_t n)
+{
+    if (fm->wordsize == 4 && n % 4 == 0) {
+        for (unsigned l = 0; l < used; l++)
+            for (size_t w = 0; w < n / 4; w++) {
+                uint32_t v = __builtin_bswap32(((const uint32_t *)st)[w * N + l]);
+                __builtin_memcpy(out + l * ostride + 4 * w, &v, 4);
+            }
+    } else if (fm->wordsize == 8 && n % 8 == 0) {
+        for (unsigned l = 0; l < used; l++)
+            for (size_t w = 0; w < n / 8; w++) {
+                uint64_t v = ((const uint64_t *)st)[w * N + l];
+                v = fm->lenbytes ? __builtin_bswap64(v) : v; /* Keccak words are little-endian */
+                __builtin_memcpy(out + l * ostride + 8 * w, &v, 8);
+            }
+    } else {
+        for (unsigned l = 0; l < used; l++)
+            output(fm, N, st, l, out + l * ostride, n);
     }
 }
 
@@ -233,13 +282,12 @@ void fs_lanes_absorb(fs_hash_family f, fs_hash_state *st, const uint8_t *data, s
     const lane_kernel *k = pick(fm, 1);
     _Alignas(64) uint64_t ts[25 * MAX_KERNEL_LANES];
     const uint8_t *in[MAX_KERNEL_LANES];
-    for (unsigned l = 0; l < k->lanes; l++) {
-        put_lane(fm, k->lanes, ts, l, st);
+    fill_state(fm, k->lanes, ts, st);
+    for (unsigned l = 0; l < k->lanes; l++)
         in[l] = data;
-    }
     compress(fm, k, ts, in, nblocks);
     get_lane(fm, k->lanes, ts, 0, st);
-    explicit_bzero(ts, (size_t)fm->words * fm->wordsize * k->lanes);
+    explicit_bzero(ts, state_bytes(fm, k->lanes));
 }
 
 void fs_lanes_run(fs_hash_family f, const fs_hash_state *mid, uint64_t done, const uint8_t *in,
@@ -261,12 +309,11 @@ void fs_lanes_run(fs_hash_family f, const fs_hash_state *mid, uint64_t done, con
     for (size_t base = 0; base < lanes;) {
         const lane_kernel *k = pick(fm, lanes - base);
         unsigned N = k->lanes, used = (unsigned)(lanes - base < N ? lanes - base : N);
-        for (unsigned l = 0; l < N; l++) {
-            put_lane(fm, N, ts, l, mid);
+        fill_state(fm, N, ts, mid);
+        for (unsigned l = 0; l < N; l++)
             ptr[l] = in + (base + (l < used ? l : 0)) * stride;
-        }
         compress(fm, k, ts, ptr, nfull);
-        /* the tail blocks: message bytes over the shared padding (the
+        /* the tail blocks: message bytes, then the shared padding (the
          * padding alone when the message ends on a block boundary) */
         for (unsigned l = 0; l < N; l++) {
             if (rem == 0) {
@@ -274,21 +321,74 @@ void fs_lanes_run(fs_hash_family f, const fs_hash_state *mid, uint64_t done, con
                 continue;
             }
             if (l < used) {
-                fs_copy(tail[l], tmpl, tbytes);
                 fs_copy(tail[l], ptr[l] + nfull * fm->block, rem);
+                fs_copy(tail[l] + rem, tmpl + rem, tbytes - rem);
             }
             ptr[l] = tail[l < used ? l : 0];
         }
         compress(fm, k, ts, ptr, ntail);
-        for (unsigned l = 0; l < used; l++)
-            output(fm, N, ts, l, out + (base + l) * ostride, n);
+        outputs(fm, N, ts, used, out + base * ostride, ostride, n);
         base += used;
         if (N > wiped_lanes)
             wiped_lanes = N;
     }
     /* inputs may be secret (WOTS+ chains): wipe what was used */
-    explicit_bzero(ts, (size_t)fm->words * fm->wordsize * wiped_lanes);
+    explicit_bzero(ts, state_bytes(fm, wiped_lanes));
     if (rem)
         for (unsigned l = 0; l < wiped_lanes; l++)
             explicit_bzero(tail[l], tbytes);
+}
+
+/* Lane buffers of fs_lanes_run_parts: whole padded messages up to this size
+ * (F, H, PRF and PRF_keygen of every parameter set fit). */
+#define PARTS_MAX 512
+
+int fs_lanes_run_parts(fs_hash_family f, const fs_hash_state *mid, uint64_t done,
+                       const uint8_t *head, size_t headlen, const fs_lanes_part *parts,
+                       unsigned nparts, uint8_t *out, size_t n, size_t lanes)
+{
+    const family *fm = ready(f);
+    _Alignas(64) uint64_t ts[25 * MAX_KERNEL_LANES];
+    _Alignas(64) uint8_t blk[MAX_KERNEL_LANES][PARTS_MAX];
+    _Alignas(64) uint8_t tmpl[2 * MAX_BLOCK];
+    const uint8_t *ptr[MAX_KERNEL_LANES];
+    size_t per = headlen;
+    for (unsigned i = 0; i < nparts; i++)
+        per += parts[i].len;
+    size_t nfull = per / fm->block, rem = per % fm->block;
+    size_t ntail = pad_template(fm, tmpl, rem, done + per), tbytes = ntail * fm->block;
+    size_t nb = nfull + ntail, bytes = nb * fm->block;
+    if (bytes > PARTS_MAX)
+        return -1;
+    unsigned wiped_lanes = 0, widest = 0;
+    for (size_t base = 0; base < lanes;) {
+        const lane_kernel *k = pick(fm, lanes - base);
+        unsigned N = k->lanes, used = (unsigned)(lanes - base < N ? lanes - base : N);
+        fill_state(fm, N, ts, mid);
+        /* each lane's message written once, straight into its padded blocks */
+        for (unsigned l = 0; l < used; l++) {
+            uint8_t *d = blk[l];
+            fs_copy(d, head, headlen);
+            d += headlen;
+            for (unsigned i = 0; i < nparts; i++) {
+                if (parts[i].len) /* an empty part may be NULL */
+                    fs_copy(d, parts[i].p + (base + l) * parts[i].stride, parts[i].len);
+                d += parts[i].len;
+            }
+            fs_copy(d, tmpl + rem, tbytes - rem);
+            ptr[l] = blk[l];
+        }
+        for (unsigned l = used; l < N; l++)
+            ptr[l] = blk[0];
+        compress(fm, k, ts, ptr, nb);
+        outputs(fm, N, ts, used, out + base * n, n, n);
+        base += used;
+        wiped_lanes = used > wiped_lanes ? used : wiped_lanes;
+        widest = N > widest ? N : widest;
+    }
+    /* inputs may be secret (WOTS+ chains, PRF_keygen): wipe what was used */
+    explicit_bzero(ts, state_bytes(fm, widest));
+    for (unsigned l = 0; l < wiped_lanes; l++)
+        explicit_bzero(blk[l], bytes);
+    return 0;
 }

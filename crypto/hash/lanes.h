@@ -37,4 +37,22 @@ void fs_lanes_absorb(fs_hash_family f, fs_hash_state *st, const uint8_t *data, s
 void fs_lanes_run(fs_hash_family f, const fs_hash_state *mid, uint64_t done, const uint8_t *in,
                   size_t stride, size_t len, uint8_t *out, size_t ostride, size_t n, size_t lanes);
 
+/* One piece of each lane's message: lane l's bytes at p + l*stride
+ * (stride 0: the same bytes for every lane). */
+typedef struct {
+    const uint8_t *p;
+    size_t len, stride;
+} fs_lanes_part;
+
+/* Lane l hashes head (headlen bytes, the same for every lane) || part 0 of
+ * lane l || part 1 ... on top of mid (done bytes absorbed, a multiple of the
+ * block), writing n digest bytes to out + l*n. Each lane's message is
+ * written once, into its padded blocks, and the kernel runs once per group.
+ * Returns 0, or -1 (nothing done) when a padded message exceeds 512 bytes:
+ * use fs_lanes_run for those. Lane inputs are read before outputs of the
+ * same lanes are written. */
+int fs_lanes_run_parts(fs_hash_family f, const fs_hash_state *mid, uint64_t done,
+                       const uint8_t *head, size_t headlen, const fs_lanes_part *parts,
+                       unsigned nparts, uint8_t *out, size_t n, size_t lanes);
+
 #endif
