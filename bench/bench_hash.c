@@ -87,6 +87,22 @@ static void run_many(void *arg, size_t iters)
         fs_hash_many(&j->p, j->out, j->in, j->msglen, j->lanes);
 }
 
+/* F: 96-byte messages (toByte(0,32) || KEY || M), two compressions each. */
+static void run_f(void *arg, size_t iters)
+{
+    struct batch_job *j = arg;
+    for (size_t i = 0, n = CALLS(iters, j->per_call); i < n; i++)
+        fs_hash_F(&j->p, j->out, j->in, j->in + 32 * j->lanes, j->lanes);
+}
+
+/* PRF: one compression each on top of the seed's midstate. */
+static void run_prf(void *arg, size_t iters)
+{
+    struct batch_job *j = arg;
+    for (size_t i = 0, n = CALLS(iters, j->per_call); i < n; i++)
+        fs_hash_prf(&j->seeds, j->out, j->in, j->lanes);
+}
+
 static void run_chains(void *arg, size_t iters)
 {
     struct batch_job *j = arg;
@@ -173,6 +189,24 @@ static void batch_rows(struct evp_job *sha256)
                  fs_hash_kernel_name(FS_HASH_SHA256));
         bench_spec s = { "sha256-many 64B", variant, "ns", "SHA-256 16KiB", 0 };
         bench_compare(&s, run_many, &j, run_evp, sha256);
+        free(j.in);
+        free(j.out);
+    }
+    /* the keyed shapes of the WOTS+ chains, per compression */
+    static const size_t keyed_lanes[] = { 1, 16, 64 };
+    for (size_t i = 0; i < sizeof(keyed_lanes) / sizeof(keyed_lanes[0]); i++) {
+        size_t l = keyed_lanes[i];
+        struct batch_job j = { .p = { FS_HASH_SHA256, 32, 32 }, .lanes = l, .in = filled(64 * l),
+                               .out = malloc(32 * l) };
+        fs_hash_seeds_init(&j.seeds, &j.p, j.in, NULL);
+        snprintf(variant, sizeof(variant), "x%zu %s", l, fs_hash_kernel_name(FS_HASH_SHA256));
+        j.per_call = 2 * l;
+        bench_spec f = { "sha256-F", variant, "ns", "SHA-256 16KiB", 0 };
+        bench_compare(&f, run_f, &j, run_evp, sha256);
+        j.per_call = l;
+        bench_spec r = { "sha256-prf", variant, "ns", "SHA-256 16KiB", 0 };
+        bench_compare(&r, run_prf, &j, run_evp, sha256);
+        fs_hash_seeds_clear(&j.seeds);
         free(j.in);
         free(j.out);
     }
