@@ -45,6 +45,125 @@
         movdqa  %xmm12, %xmm3
 .endm
 
+/* ---- 8-byte rounds (twin: round8 in tz_twin.c) ---- */
+
+/* x = [x.q0 << 30, x.q1 << 26]: e_0j, e_1j of a column product to bits
+ * 47..63 (junk below). */
+.macro ALIGN47 x, t
+        movdqa          \x, \t
+        psllq           $30, \x
+        psllq           $26, \t
+        pblendw         $0xf0, \t, \x                   /* high qword from t */
+.endm
+
+/* Column products of bytes (ra, rb: index*16): p = [e00, e10], q = [e01, e11]
+ * at bits 47..63. */
+.macro PAIRCOL ra, rb, p, q, t
+        movq            (%r11,\ra), \p                  /* A(a) */
+        movdqa          \p, \q
+        pclmulqdq       $0x00, 4096(%r11,\rb), \p       /* A * B_0 */
+        pclmulqdq       $0x10, 4096(%r11,\rb), \q       /* A * B_1 */
+        ALIGN47         \p, \t
+        ALIGN47         \q, \t
+.endm
+
+/* Row-packed pair product into p: [e00<<33 | e01, e10<<33 | e11]. */
+.macro PAIR_LEFT ra, rb, p, q, t
+        PAIRCOL         \ra, \rb, \p, \q, \t
+        psrlq           $14, \p
+        pand            .Lmhi(%rip), \p
+        psrlq           $47, \q
+        por             \q, \p
+.endm
+
+/* Column-packed pair product into p: [e00 | e10<<33, e01 | e11<<33]. */
+.macro PAIR_RIGHT ra, rb, p, q, t
+        PAIRCOL         \ra, \rb, \p, \q, \t
+        movdqa          \p, \t
+        punpcklqdq      \q, \t                          /* [e00, e01] */
+        punpckhqdq      \q, \p                          /* [e10, e11] */
+        psrlq           $14, \p
+        pand            .Lmhi(%rip), \p
+        psrlq           $47, \t
+        por             \t, \p
+.endm
+
+/* T_ij = row i of l . column j of r, entry at bits 33..65; t11 may be l. */
+.macro QUAD l, r, t00, t01, t10, t11
+        movdqa          \l, \t00
+        pclmulqdq       $0x00, \r, \t00
+        movdqa          \l, \t01
+        pclmulqdq       $0x10, \r, \t01
+        movdqa          \l, \t10
+        pclmulqdq       $0x01, \r, \t10
+        movdqa          \l, \t11
+        pclmulqdq       $0x11, \r, \t11
+.endm
+
+/* u = [entry of ta, entry of tb], 33 bits each; clobbers ta. */
+.macro EXT2 ta, tb, u
+        movdqa          \ta, \u
+        punpcklqdq      \tb, \u
+        punpckhqdq      \tb, \ta
+        psrlq           $33, \u
+        psllq           $31, \ta
+        por             \ta, \u
+        pand            .Lm33(%rip), \u
+.endm
+
+/* Bytes k..k+3 at rsi -> M(b_k..b_k+3) as T00, T01, T10, T11 in xmm6, 7, 8, 4;
+ * clobbers rax, rcx, r8, r9, xmm5. */
+.macro QUAD8 k
+        movzbl  \k(%rsi), %eax
+        movzbl  \k+1(%rsi), %ecx
+        movzbl  \k+2(%rsi), %r8d
+        movzbl  \k+3(%rsi), %r9d
+        shll    $4, %eax
+        shll    $4, %ecx
+        shll    $4, %r8d
+        shll    $4, %r9d
+        PAIR_LEFT       %rax, %rcx, %xmm4, %xmm5, %xmm6
+        PAIR_RIGHT      %r8, %r9, %xmm5, %xmm6, %xmm7
+        QUAD    %xmm4, %xmm5, %xmm6, %xmm7, %xmm8, %xmm4
+.endm
+
+/* out = ca*ma + cb*mb + extra*x^64 (ma, mb < 2^64 in qword 0), folded:
+ * X ^ [Y.hi<<1, Y.lo ^ Y.hi ^ Y.hi>>63]. */
+.macro ENTRY65 ca, cb, ma, mb, extra, out, t2, t3, t4
+        movdqa          \ca, \out
+        pclmulqdq       $0x00, \ma, \out                /* ca.lo * ma */
+        movdqa          \cb, \t2
+        pclmulqdq       $0x00, \mb, \t2                 /* cb.lo * mb */
+        movdqa          \ca, \t3
+        pclmulqdq       $0x01, \ma, \t3                 /* ca.hi * ma */
+        movdqa          \cb, \t4
+        pclmulqdq       $0x01, \mb, \t4                 /* cb.hi * mb */
+        pxor            \t2, \out                       /* X */
+        pxor            \t4, \t3
+        pxor            \extra, \t3                     /* Y */
+        movdqa          \t3, \t4
+        psrldq          $8, \t4                         /* [Y.hi, 0] */
+        pxor            \t4, \t3
+        movdqa          \t4, \t2
+        psrlq           $63, \t2                        /* [Y.hi>>63, 0] */
+        pxor            \t2, \t3
+        pslldq          $8, \t3                         /* [0, Y.lo^Y.hi^(Y.hi>>63)] */
+        psllq           $1, \t4                         /* [Y.hi<<1, 0] */
+        pxor            \t3, \out
+        pxor            \t4, \out
+.endm
+
+/* Row (ca, cb) of the state times M = [[e00 xmm4, e01 xmm5], [e10 xmm6,
+ * e11 xmm7]] with x^64 in e00, and in e01 under the mask xmm8. */
+.macro ROW8 ca, cb
+        ENTRY65 \ca, \cb, %xmm4, %xmm6, \ca, %xmm9, %xmm10, %xmm11, %xmm12
+        movdqa          \ca, %xmm13
+        pand            %xmm8, %xmm13
+        ENTRY65 \ca, \cb, %xmm5, %xmm7, %xmm13, %xmm14, %xmm10, %xmm11, %xmm12
+        movdqa          %xmm9, \ca
+        movdqa          %xmm14, \cb
+.endm
+
 /* c = canonical(c): bit 127 folds back as x^63 + 1. */
 .macro FOLD c, t1, t2
         movdqa          \c, \t1
@@ -66,9 +185,48 @@ tz_pclmul_mul_bytes:
         movdqu  16(%rdi), %xmm1
         movdqu  32(%rdi), %xmm2
         movdqu  48(%rdi), %xmm3
-        movdqa  .Lmhi(%rip), %xmm14
-        movdqa  .Lm33(%rip), %xmm15
         leaq    tz_tab(%rip), %r10              /* left; right at +4096 */
+        leaq    tz_tab_pair(%rip), %r11         /* A; B_0, B_1 at +4096 */
+        cmpq    $8, %rdx
+        jb      .Lrounds4
+.Lround8:
+        QUAD8   0
+        EXT2    %xmm6, %xmm7, %xmm9                     /* [l00, l01] */
+        EXT2    %xmm8, %xmm4, %xmm10                    /* [l10, l11] */
+        QUAD8   4
+        EXT2    %xmm6, %xmm8, %xmm11                    /* [r00, r10] */
+        EXT2    %xmm7, %xmm4, %xmm12                    /* [r01, r11] */
+        /* e_ij = l_i0 r_0j + l_i1 r_1j, degree <= 64 */
+        movdqa          %xmm9, %xmm4
+        pclmulqdq       $0x00, %xmm11, %xmm4
+        movdqa          %xmm9, %xmm13
+        pclmulqdq       $0x11, %xmm11, %xmm13
+        pxor            %xmm13, %xmm4                   /* e00 */
+        movdqa          %xmm9, %xmm5
+        pclmulqdq       $0x00, %xmm12, %xmm5
+        pclmulqdq       $0x11, %xmm12, %xmm9
+        pxor            %xmm9, %xmm5                    /* e01 */
+        movdqa          %xmm10, %xmm6
+        pclmulqdq       $0x00, %xmm11, %xmm6
+        movdqa          %xmm10, %xmm13
+        pclmulqdq       $0x11, %xmm11, %xmm13
+        pxor            %xmm13, %xmm6                   /* e10 */
+        movdqa          %xmm10, %xmm7
+        pclmulqdq       $0x00, %xmm12, %xmm7
+        pclmulqdq       $0x11, %xmm12, %xmm10
+        pxor            %xmm10, %xmm7                   /* e11 */
+        pshufd          $0xaa, %xmm5, %xmm8             /* bit 64 of e01 ... */
+        pslld           $31, %xmm8
+        psrad           $31, %xmm8                      /* ... as a mask */
+        ROW8    %xmm0, %xmm1
+        ROW8    %xmm2, %xmm3
+        addq    $8, %rsi
+        subq    $8, %rdx
+        cmpq    $8, %rdx
+        jae     .Lround8
+.Lrounds4:
+        movdqa  .Lmhi(%rip), %xmm14             /* the 8-byte rounds used them */
+        movdqa  .Lm33(%rip), %xmm15
         cmpq    $4, %rdx
         jb      .Lbytes
 .Lround:

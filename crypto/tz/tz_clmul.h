@@ -37,7 +37,7 @@ static inline gf127 tz_reduce_lazy(gf127 a)
 }
 
 /* state = state * M(data): any len, lazy or canonical state in, canonical
- * out. One stream, rounds of 4 bytes then single bytes. */
+ * out. One stream: 8-byte rounds, then one 4-byte round, then single bytes. */
 void tz_twin_mul_bytes(sl2 *state, const uint8_t *data, size_t len);
 /* Four streams in 8-byte rounds: lane l hashes data[l*stride ..
  * l*stride + 8*rounds) into st (lazy in, lazy out). */

@@ -74,17 +74,6 @@ static void byte1(gf127 c[4], uint8_t v)
     apply(c, m);
 }
 
-void tz_twin_mul_bytes(sl2 *state, const uint8_t *data, size_t len)
-{
-    gf127 c[4] = { state->m[0], state->m[1], state->m[2], state->m[3] };
-    for (; len >= 4; len -= 4, data += 4)
-        round4(c, data);
-    for (; len > 0; len--, data++)
-        byte1(c, *data);
-    for (int e = 0; e < 4; e++)
-        state->m[e] = tz_reduce_lazy(c[e]);
-}
-
 /* ---- 8-byte rounds (the 4-stream kernel) ---- */
 
 /* One column per clmul: P_j = A(a) * B_j(b) holds e_0j at bits 17..33 and
@@ -178,6 +167,19 @@ static void round8(gf127 c[4], const uint8_t b[8])
         c[2 * i] = fold(x0, y0);
         c[2 * i + 1] = fold(x1, y1);
     }
+}
+
+void tz_twin_mul_bytes(sl2 *state, const uint8_t *data, size_t len)
+{
+    gf127 c[4] = { state->m[0], state->m[1], state->m[2], state->m[3] };
+    for (; len >= 8; len -= 8, data += 8)
+        round8(c, data);
+    for (; len >= 4; len -= 4, data += 4)
+        round4(c, data);
+    for (; len > 0; len--, data++)
+        byte1(c, *data);
+    for (int e = 0; e < 4; e++)
+        state->m[e] = tz_reduce_lazy(c[e]);
 }
 
 void tz_twin_segments(gf127 st[16], const uint8_t *data, size_t rounds, size_t stride)
