@@ -56,13 +56,13 @@
         pblendw         $0xf0, \t, \x                   /* high qword from t */
 .endm
 
-/* Column products of bytes (ra, rb: index*16): p = [e00, e10], q = [e01, e11]
- * at bits 47..63. */
+/* Column products of bytes (ra: byte, rb: byte*16): p = [e00, e10],
+ * q = [e01, e11] at bits 47..63. */
 .macro PAIRCOL ra, rb, p, q, t
-        movq            (%r11,\ra), \p                  /* A(a) */
+        movq            (%r11,\ra,8), \p                /* a[x] */
         movdqa          \p, \q
-        pclmulqdq       $0x00, 4096(%r11,\rb), \p       /* A * B_0 */
-        pclmulqdq       $0x10, 4096(%r11,\rb), \q       /* A * B_1 */
+        pclmulqdq       $0x00, 2048(%r11,\rb), \p       /* A * B_0 */
+        pclmulqdq       $0x10, 2048(%r11,\rb), \q       /* A * B_1 */
         ALIGN47         \p, \t
         ALIGN47         \q, \t
 .endm
@@ -118,9 +118,7 @@
         movzbl  \k+1(%rsi), %ecx
         movzbl  \k+2(%rsi), %r8d
         movzbl  \k+3(%rsi), %r9d
-        shll    $4, %eax
         shll    $4, %ecx
-        shll    $4, %r8d
         shll    $4, %r9d
         PAIR_LEFT       %rax, %rcx, %xmm4, %xmm5, %xmm6
         PAIR_RIGHT      %r8, %r9, %xmm5, %xmm6, %xmm7
@@ -186,7 +184,7 @@ tz_pclmul_mul_bytes:
         movdqu  32(%rdi), %xmm2
         movdqu  48(%rdi), %xmm3
         leaq    tz_tab(%rip), %r10              /* left; right at +4096 */
-        leaq    tz_tab_pair(%rip), %r11         /* A; B_0, B_1 at +4096 */
+        leaq    tz_tab_pair(%rip), %r11         /* a; b at +2048 */
         cmpq    $8, %rdx
         jb      .Lrounds4
 .Lround8:

@@ -77,6 +77,19 @@
 
 /* ---- four streams, 8-byte rounds (twin: round8 in tz_twin.c) ---- */
 
+/* Byte k of the four streams -> a[byte] (tz_tab_pair, 8-byte entries) in
+ * both qwords of the four lanes of z, under the qword masks k4..k6. */
+.macro GATHER_A k, z
+        movzbl          \k(%rsi), %eax
+        movzbl          \k(%r8), %ecx
+        vpbroadcastq    (%r11,%rax,8), \z
+        vpbroadcastq    (%r11,%rcx,8), \z{%k4}
+        movzbl          \k(%r9), %eax
+        movzbl          \k(%r10), %ecx
+        vpbroadcastq    (%r11,%rax,8), \z{%k5}
+        vpbroadcastq    (%r11,%rcx,8), \z{%k6}
+.endm
+
 /* Column products of the byte pair (A, B) from tz_tab_pair: p = [e00, e10],
  * q = [e01, e11], each entry moved to bits 47..63 (junk below) by the
  * per-qword shift counts [30, 26] in zmm29. */
@@ -159,7 +172,13 @@ tz_vpclmul_segments:
         kmovw   %eax, %k2
         movl    $0xf000, %eax
         kmovw   %eax, %k3
-        leaq    tz_tab_pair(%rip), %r11         /* A; B_0, B_1 at +4096 */
+        movl    $0x0c, %eax
+        kmovw   %eax, %k4                       /* qwords of lane 1 */
+        movl    $0x30, %eax
+        kmovw   %eax, %k5
+        movl    $0xc0, %eax
+        kmovw   %eax, %k6
+        leaq    tz_tab_pair(%rip), %r11         /* a; b at +2048 */
         leaq    (%rsi,%rcx), %r8                /* stream 1 */
         leaq    (%r8,%rcx), %r9                 /* stream 2 */
         leaq    (%r9,%rcx), %r10                /* stream 3 */
@@ -167,14 +186,14 @@ tz_vpclmul_segments:
         jz      .Ldone
         .balign 32
 .Lround:
-        GATHER  0, 0, %zmm0, %xmm0
-        GATHER  1, 4096, %zmm1, %xmm1
-        GATHER  2, 0, %zmm2, %xmm2
-        GATHER  3, 4096, %zmm3, %xmm3
-        GATHER  4, 0, %zmm4, %xmm4
-        GATHER  5, 4096, %zmm5, %xmm5
-        GATHER  6, 0, %zmm6, %xmm6
-        GATHER  7, 4096, %zmm7, %xmm7
+        GATHER_A 0, %zmm0
+        GATHER  1, 2048, %zmm1, %xmm1
+        GATHER_A 2, %zmm2
+        GATHER  3, 2048, %zmm3, %xmm3
+        GATHER_A 4, %zmm4
+        GATHER  5, 2048, %zmm5, %xmm5
+        GATHER_A 6, %zmm6
+        GATHER  7, 2048, %zmm7, %xmm7
         /* level 1: byte pairs */
         PAIR_LEFT       %zmm0, %zmm1, %zmm8, %zmm9      /* M(b0 b1) */
         PAIR_RIGHT      %zmm2, %zmm3, %zmm9, %zmm10, %zmm11     /* M(b2 b3) */

@@ -24,10 +24,14 @@ extern const uint64_t tz_tab[2][256][2];
 
 /* Byte-pair tables of the 8-byte rounds (see tz_clmul.h): with
  * row_i = m_i0<<17 | m_i1 and col_j = m_0j | m_1j<<17 of M(v),
- *   tz_tab_pair[0][v] = { row0 | row1<<34, 0 }
- *   tz_tab_pair[1][v] = { col0 | col0<<34, col1 | col1<<34 }
- * so clmul(pair[0][a][0], pair[1][b][j]) holds (M(a)M(b))_0j at bits 17..33
- * and (M(a)M(b))_1j at bits 85..101: one multiply per column of a product. */
-extern const uint64_t tz_tab_pair[2][256][2];
+ *   a[v] = row0 | row1<<34,   b[v] = { col0 | col0<<34, col1 | col1<<34 }
+ * so clmul(a[x], b[y][j]) holds (M(x)M(y))_0j at bits 17..33 and
+ * (M(x)M(y))_1j at bits 85..101: one multiply per column of a product.
+ * a has 8-byte entries (scaled-index loads in asm), b follows at +2048. */
+typedef struct {
+    uint64_t a[256];
+    uint64_t b[256][2];
+} tz_pair_tables;
+extern const tz_pair_tables tz_tab_pair;
 
 #endif

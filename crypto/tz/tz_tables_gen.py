@@ -32,13 +32,13 @@ out.append("};\n")
 # Pair tables (4-lane kernel): A = row0 | row1<<34 with row_i = m_i0<<17 | m_i1, and
 # B_j = col_j | col_j<<34 with col_j = m_0j | m_1j<<17: clmul(A, B_j) holds
 # (M(a)M(b))_0j at bits 17..33 and (M(a)M(b))_1j at bits 85..101.
-out.append("const uint64_t tz_tab_pair[2][256][2] __attribute__((aligned(64))) = {")
-out.append("    { /* A */")
+out.append("const tz_pair_tables tz_tab_pair __attribute__((aligned(64))) = {")
+out.append("    { /* a */")
 for v in range(256):
     m00,m01,m10,m11=Ms[v]
-    out.append("        { 0x%016xULL, 0 }," % ((m00<<17|m01) | (m10<<17|m11)<<34))
+    out.append("        0x%016xULL," % ((m00<<17|m01) | (m10<<17|m11)<<34))
 out.append("    },")
-out.append("    { /* B_0, B_1 */")
+out.append("    { /* b: B_0, B_1 */")
 for v in range(256):
     m00,m01,m10,m11=Ms[v]
     c0=m00|m10<<17; c1=m01|m11<<17

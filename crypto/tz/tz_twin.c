@@ -81,7 +81,7 @@ static void byte1(gf127 c[4], uint8_t v)
  * both at bits 47..63 with only junk below. */
 static u128 pair_col(uint8_t a, uint8_t b, int j)
 {
-    u128 t = clmul(tz_tab_pair[0][a][0], tz_tab_pair[1][b][j]);
+    u128 t = clmul(tz_tab_pair.a[a], tz_tab_pair.b[b][j]);
     u128 r = { t.lo << 30, t.hi << 26 };
     return r;
 }
