@@ -15,6 +15,7 @@
 #if defined(FASTSIG_HAVE_ASM) && defined(__x86_64__)
 #include <immintrin.h>
 #define TARGET __attribute__((target("avx512f,avx512ifma")))
+/* (target attributes: the file builds without -mavx512*; callers check rw_ifma_usable) */
 
 int rw_ifma_usable(void)
 {
@@ -26,14 +27,31 @@ int rw_ifma_usable(void)
     return v;
 }
 
-/* Normalizes acc limbs (any 64-bit values) into 52-bit limbs. */
-static void carry52(uint64_t *r, const uint64_t *acc, unsigned L)
+/* Carries of 64-bit limbs into 52-bit limbs, in registers and constant
+ * time: one vector step leaves at most a 1-bit carry per limb; those ripple
+ * through all-ones limbs, resolved at once on the lane masks with one
+ * integer addition (generate g, propagate p: carry-in = ((g << 1) + p) ^ p). */
+static inline __attribute__((always_inline)) TARGET void normalize_nv(__m512i *X, const int NV)
 {
-    uint64_t c = 0;
-    for (unsigned i = 0; i < L; i++) {
-        uint64_t v = acc[i] + c;
-        r[i] = v & MASK52;
-        c = v >> 52;
+    const __m512i m52 = _mm512_set1_epi64((long long)MASK52), zero = _mm512_setzero_si512();
+    const __m512i one = _mm512_set1_epi64(1);
+    __m512i C[RW_IFMA_MAXNV];
+    for (int k = 0; k < NV; k++) {
+        C[k] = _mm512_srli_epi64(X[k], 52);
+        X[k] = _mm512_and_si512(X[k], m52);
+    }
+    for (int k = 0; k < NV; k++)      /* carry of lane j into lane j + 1 */
+        X[k] = _mm512_add_epi64(X[k], _mm512_alignr_epi64(C[k], k ? C[k - 1] : zero, 7));
+    uint64_t g = 0, p = 0;
+    for (int k = 0; k < NV; k++) {
+        g |= (uint64_t)_mm512_cmpgt_epu64_mask(X[k], m52) << (8 * k);
+        p |= (uint64_t)_mm512_cmpeq_epu64_mask(X[k], m52) << (8 * k);
+        X[k] = _mm512_and_si512(X[k], m52);
+    }
+    uint64_t cin = ((g << 1) + p) ^ p;
+    for (int k = 0; k < NV; k++) {
+        X[k] = _mm512_mask_add_epi64(X[k], (__mmask8)(cin >> (8 * k)), X[k], one);
+        X[k] = _mm512_and_si512(X[k], m52);
     }
 }
 
@@ -86,13 +104,12 @@ amm2_nv(uint64_t *r1, const uint64_t *a1, const uint64_t *b1, const rw_mont52 *c
             X2[k] = _mm512_add_epi64(X2[k], H2[k]);
         }
     }
-    uint64_t t1[RW_IFMA_MAXL], t2[RW_IFMA_MAXL];
+    normalize_nv(X1, NV);
+    normalize_nv(X2, NV);
     for (int k = 0; k < NV; k++) {
-        _mm512_storeu_si512(t1 + 8 * k, X1[k]);
-        _mm512_storeu_si512(t2 + 8 * k, X2[k]);
+        _mm512_storeu_si512(r1 + 8 * k, X1[k]);
+        _mm512_storeu_si512(r2 + 8 * k, X2[k]);
     }
-    carry52(r1, t1, 8 * (unsigned)NV);
-    carry52(r2, t2, 8 * (unsigned)NV);
 }
 
 #define AMM2_FN(nv) \
