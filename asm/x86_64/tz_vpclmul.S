@@ -32,51 +32,6 @@
         vbroadcasti32x4 \toff(%r11,%rcx), \z{%k3}
 .endm
 
-/* T has its entry at bits 33..65: m = (T >> 33) & (2^33 - 1) */
-.macro EXTRACT t
-        vpsrldq         $4, \t, \t
-        vpsrlq          $1, \t, \t
-        vpandq          %zmm31, \t, \t
-.endm
-
-/* The matrices M of 4 bytes at (rsi, r8, r9, r10) + 0..3, one per lane, into
- * zmm14..17 (m00 m01 m10 m11, qword 0 of each lane); clobbers zmm0..13. */
-.macro TREE
-        GATHER  0, 0, %zmm0, %xmm0              /* left[b0] */
-        GATHER  1, 4096, %zmm1, %xmm1           /* right[b1] */
-        GATHER  2, 0, %zmm2, %xmm2              /* left[b2] */
-        GATHER  3, 4096, %zmm3, %xmm3           /* right[b3] */
-        /* M(b0)M(b1), row-packed into zmm12 */
-        vpclmulqdq      $0x00, %zmm1, %zmm0, %zmm4      /* R00 */
-        vpclmulqdq      $0x10, %zmm1, %zmm0, %zmm5      /* R01 */
-        vpclmulqdq      $0x01, %zmm1, %zmm0, %zmm6      /* R10 */
-        vpclmulqdq      $0x11, %zmm1, %zmm0, %zmm7      /* R11 */
-        vpunpcklqdq     %zmm6, %zmm4, %zmm12            /* [R00, R10] */
-        vpunpcklqdq     %zmm7, %zmm5, %zmm5             /* [R01, R11] */
-        vpsrlq          $33, %zmm5, %zmm5
-        vpternlogq      $0xea, %zmm5, %zmm30, %zmm12    /* (a & mhi) | b */
-        /* M(b2)M(b3), column-packed into zmm13 */
-        vpclmulqdq      $0x00, %zmm3, %zmm2, %zmm8      /* S00 */
-        vpclmulqdq      $0x10, %zmm3, %zmm2, %zmm9      /* S01 */
-        vpclmulqdq      $0x01, %zmm3, %zmm2, %zmm10     /* S10 */
-        vpclmulqdq      $0x11, %zmm3, %zmm2, %zmm11     /* S11 */
-        vpunpcklqdq     %zmm11, %zmm10, %zmm13          /* [S10, S11] */
-        vpunpcklqdq     %zmm9, %zmm8, %zmm8             /* [S00, S01] */
-        vpsrlq          $33, %zmm8, %zmm8
-        vpternlogq      $0xea, %zmm8, %zmm30, %zmm13
-        /* M = M01 * M23 into zmm14..17 (m00 m01 m10 m11) */
-        vpclmulqdq      $0x00, %zmm13, %zmm12, %zmm14
-        vpclmulqdq      $0x10, %zmm13, %zmm12, %zmm15
-        vpclmulqdq      $0x01, %zmm13, %zmm12, %zmm16
-        vpclmulqdq      $0x11, %zmm13, %zmm12, %zmm17
-        EXTRACT %zmm14
-        EXTRACT %zmm15
-        EXTRACT %zmm16
-        EXTRACT %zmm17
-.endm
-
-/* ---- four streams, 8-byte rounds (twin: round8 in tz_twin.c) ---- */
-
 /* Byte k of the four streams -> a[byte] (tz_tab_pair, 8-byte entries) in
  * both qwords of the four lanes of z, under the qword masks k4..k6. */
 .macro GATHER_A k, z
@@ -154,15 +109,8 @@
         vpxorq          \t4, \t3, \out
 .endm
 
-        .globl  tz_vpclmul_segments
-        .hidden tz_vpclmul_segments
-        .type   tz_vpclmul_segments, @function
-        .balign 32
-tz_vpclmul_segments:
-        vmovdqu64       0(%rdi), %zmm18
-        vmovdqu64       64(%rdi), %zmm19
-        vmovdqu64       128(%rdi), %zmm20
-        vmovdqu64       192(%rdi), %zmm21
+/* Constants, gather masks and the table base of TREE8. */
+.macro TREE8_SETUP
         vpbroadcastq    .Lmhi(%rip), %zmm30
         vpbroadcastq    .Lm33(%rip), %zmm31
         vbroadcasti32x4 .Lsh4726(%rip), %zmm29
@@ -179,13 +127,13 @@ tz_vpclmul_segments:
         movl    $0xc0, %eax
         kmovw   %eax, %k6
         leaq    tz_tab_pair(%rip), %r11         /* a; b at +2048 */
-        leaq    (%rsi,%rcx), %r8                /* stream 1 */
-        leaq    (%r8,%rcx), %r9                 /* stream 2 */
-        leaq    (%r9,%rcx), %r10                /* stream 3 */
-        testq   %rdx, %rdx
-        jz      .Ldone
-        .balign 32
-.Lround:
+.endm
+
+/* The matrices M of the next 8 bytes at rsi, r8, r9, r10 (one per lane):
+ * e00, e01, e10, e11 in zmm0, 2, 4, 6 (low 64 bits in qword 0 of each lane)
+ * and in zmm16 the mask of the lanes whose e01 has x^64; clobbers
+ * zmm1..15, rax, rcx. */
+.macro TREE8
         GATHER_A 0, %zmm0
         GATHER  1, 2048, %zmm1, %xmm1
         GATHER_A 2, %zmm2
@@ -223,6 +171,26 @@ tz_vpclmul_segments:
         vpshufd         $0xaa, %zmm2, %zmm16
         vpslld          $31, %zmm16, %zmm16
         vpsrad          $31, %zmm16, %zmm16
+.endm
+
+        .globl  tz_vpclmul_segments
+        .hidden tz_vpclmul_segments
+        .type   tz_vpclmul_segments, @function
+        .balign 32
+tz_vpclmul_segments:
+        vmovdqu64       0(%rdi), %zmm18
+        vmovdqu64       64(%rdi), %zmm19
+        vmovdqu64       128(%rdi), %zmm20
+        vmovdqu64       192(%rdi), %zmm21
+        TREE8_SETUP
+        leaq    (%rsi,%rcx), %r8                /* stream 1 */
+        leaq    (%r8,%rcx), %r9                 /* stream 2 */
+        leaq    (%r9,%rcx), %r10                /* stream 3 */
+        testq   %rdx, %rdx
+        jz      .Ldone
+        .balign 32
+.Lround:
+        TREE8
         vpandq          %zmm16, %zmm18, %zmm17          /* c00 if e01 has x^64 */
         vpandq          %zmm16, %zmm20, %zmm16          /* c10 if e01 has x^64 */
         /* state *= M */
@@ -248,34 +216,38 @@ tz_vpclmul_segments:
         .size   tz_vpclmul_segments, .-tz_vpclmul_segments
 
 
-/* One stream, 16-byte blocks: lane r of the TREE holds the matrix of bytes
- * 4r..4r+3 (streams at stride 4), applied in order to one state held as
- * zmm18 = [c00, c01, c10, c11]. Lane (i,j) computes c_i0 m_0j + c_i1 m_1j:
+/* One stream, 32-byte blocks: lane r of TREE8 holds the matrix of bytes
+ * 8r..8r+7 (streams at stride 8), applied in order to one state held as
+ * zmm18 = [c00, c01, c10, c11]. Lane (i,j) computes c_i0 e_0j + c_i1 e_1j
+ * + c_i0 x^64 (for j = 0, or j = 1 when e01 of block lane r has x^64):
  * A = [c00, c00, c10, c10], B = [c01, c01, c11, c11] by lane shuffles,
- * MA = [m00, m01, m00, m01], MB = [m10, m11, m10, m11] by qword permutes.
+ * MA = [e00, e01, e00, e01], MB = [e10, e11, e10, e11] by qword permutes.
  *
  *   void tz_vpclmul_mul_blocks(sl2 *state, const uint8_t *data, size_t blocks);
- * Canonical state out. C twin: tz_twin_mul_bytes on 16*blocks bytes. */
+ * Canonical state out. C twin: tz_twin_mul_bytes on 32*blocks bytes. */
 .macro APPLY1 r
         vmovdqa64       %zmm\r, %zmm21
-        vpermi2q        %zmm15, %zmm14, %zmm21          /* MA */
+        vpermi2q        %zmm2, %zmm0, %zmm21            /* MA */
         vmovdqa64       %zmm\r, %zmm22
-        vpermi2q        %zmm17, %zmm16, %zmm22          /* MB */
+        vpermi2q        %zmm6, %zmm4, %zmm22            /* MB */
         vshufi64x2      $0xa0, %zmm18, %zmm18, %zmm19   /* A: lanes 0,0,2,2 */
         vshufi64x2      $0xf5, %zmm18, %zmm18, %zmm20   /* B: lanes 1,1,3,3 */
-        vpclmulqdq      $0x00, %zmm21, %zmm19, %zmm4    /* A.lo * MA */
-        vpclmulqdq      $0x00, %zmm22, %zmm20, %zmm5    /* B.lo * MB */
-        vpclmulqdq      $0x01, %zmm21, %zmm19, %zmm6    /* A.hi * MA */
+        vshufi64x2      $((\r - 24) * 0x55), %zmm16, %zmm16, %zmm17 /* e01 mask of lane r */
+        vpternlogq      $0xa8, %zmm19, %zmm23, %zmm17   /* extra = A & (mask | j=0) */
+        vpclmulqdq      $0x00, %zmm21, %zmm19, %zmm1    /* A.lo * MA */
+        vpclmulqdq      $0x00, %zmm22, %zmm20, %zmm3    /* B.lo * MB */
+        vpclmulqdq      $0x01, %zmm21, %zmm19, %zmm5    /* A.hi * MA */
         vpclmulqdq      $0x01, %zmm22, %zmm20, %zmm7    /* B.hi * MB */
-        /* the same fold as ENTRY, arranged for a short dependency chain:
-         * C = X ^ ([0, Y.lo] ^ (Y & [0, ~0])) ^ [Y.hi<<1, 0] */
-        vpxorq          %zmm7, %zmm6, %zmm6             /* Y */
-        vpxorq          %zmm5, %zmm4, %zmm18            /* X (A, B hold the old C) */
-        vpslldq         $8, %zmm6, %zmm5                /* [0, Y.lo] */
-        vpsrldq         $8, %zmm6, %zmm7                /* [Y.hi, 0] */
-        vpternlogq      $0x78, %zmm29, %zmm6, %zmm5     /* ^= Y & [0, ~0] */
-        vpsllq          $1, %zmm7, %zmm7                /* [Y.hi<<1, 0] */
-        vpternlogq      $0x96, %zmm7, %zmm5, %zmm18     /* X ^ ... ^ ... */
+        /* the fold of ENTRY65: X ^ [Y.hi<<1, Y.lo ^ Y.hi ^ Y.hi>>63] */
+        vpternlogq      $0x96, %zmm17, %zmm7, %zmm5     /* Y */
+        vpxorq          %zmm3, %zmm1, %zmm18            /* X (A, B hold the old C) */
+        vpslldq         $8, %zmm5, %zmm1                /* [0, Y.lo] */
+        vpsrldq         $8, %zmm5, %zmm3                /* [Y.hi, 0] */
+        vpsrlq          $63, %zmm5, %zmm7
+        vpternlogq      $0x28, %zmm28, %zmm7, %zmm5     /* [0, Y.hi ^ Y.hi>>63] */
+        vpsllq          $1, %zmm3, %zmm3                /* [Y.hi<<1, 0] */
+        vpternlogq      $0x96, %zmm1, %zmm5, %zmm18
+        vpxorq          %zmm3, %zmm18, %zmm18
 .endm
 
         .globl  tz_vpclmul_mul_blocks
@@ -284,36 +256,29 @@ tz_vpclmul_segments:
         .balign 32
 tz_vpclmul_mul_blocks:
         vmovdqu64       (%rdi), %zmm18
-        vpbroadcastq    .Lmhi(%rip), %zmm30
-        vpbroadcastq    .Lm33(%rip), %zmm31
+        TREE8_SETUP
         vmovdqa64       .Lidx+0(%rip), %zmm24
         vmovdqa64       .Lidx+64(%rip), %zmm25
         vmovdqa64       .Lidx+128(%rip), %zmm26
         vmovdqa64       .Lidx+192(%rip), %zmm27
-        vmovdqa64       .Lhiq(%rip), %zmm29
-        movl    $0x00f0, %eax
-        kmovw   %eax, %k1                       /* dwords of lane 1 */
-        movl    $0x0f00, %eax
-        kmovw   %eax, %k2
-        movl    $0xf000, %eax
-        kmovw   %eax, %k3
-        leaq    tz_tab(%rip), %r11
-        leaq    4(%rsi), %r8
-        leaq    8(%rsi), %r9
-        leaq    12(%rsi), %r10
+        vmovdqa64       .Lhiq(%rip), %zmm28
+        vmovdqa64       .Lcol0(%rip), %zmm23
+        leaq    8(%rsi), %r8
+        leaq    16(%rsi), %r9
+        leaq    24(%rsi), %r10
         testq   %rdx, %rdx
         jz      .Lbdone
         .balign 32
 .Lblock:
-        TREE
+        TREE8
         APPLY1  24
         APPLY1  25
         APPLY1  26
         APPLY1  27
-        addq    $16, %rsi
-        addq    $16, %r8
-        addq    $16, %r9
-        addq    $16, %r10
+        addq    $32, %rsi
+        addq    $32, %r8
+        addq    $32, %r9
+        addq    $32, %r10
         decq    %rdx
         jnz     .Lblock
 .Lbdone:
@@ -330,13 +295,14 @@ tz_vpclmul_mul_blocks:
 
         .section .rodata
         .balign 64
-/* vpermi2q indices for block lane r (qword 2r): from the first table (T00
- * or T10) for output lanes (i,0), from the second (T01 or T11) for (i,1). */
+/* vpermi2q indices for block lane r (qword 2r): from the first table (e00
+ * or e10) for output lanes (i,0), from the second (e01 or e11) for (i,1). */
 .Lidx:  .quad   0, 0, 8, 8, 0, 0, 8, 8
         .quad   2, 2, 10, 10, 2, 2, 10, 10
         .quad   4, 4, 12, 12, 4, 4, 12, 12
         .quad   6, 6, 14, 14, 6, 6, 14, 14
 .Lhiq:  .quad   0, -1, 0, -1, 0, -1, 0, -1      /* qword 1 of each lane */
+.Lcol0: .quad   -1, -1, 0, 0, -1, -1, 0, 0      /* lanes (i, 0) */
 .Lmask127:
         .quad   -1, 0x7fffffffffffffff, -1, 0x7fffffffffffffff
         .quad   -1, 0x7fffffffffffffff, -1, 0x7fffffffffffffff

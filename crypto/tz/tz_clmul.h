@@ -51,9 +51,9 @@ void tz_pclmul_mul_bytes(sl2 *state, const uint8_t *data, size_t len);
 void tz_pclmul_sl2_mul(sl2 *r, const sl2 *a, const sl2 *b);
 /* AVX-512F/BW + VPCLMULQDQ (asm/x86_64/tz_vpclmul.S); needs rounds >= 1. */
 void tz_vpclmul_segments(gf127 st[16], const uint8_t *data, size_t rounds, size_t stride);
-/* One stream of 16-byte blocks, the 4 rounds of a block in the 4 lanes for
- * the byte tables and products, applied in order to one state (canonical
- * out); the twin is tz_twin_mul_bytes on 16*blocks bytes. */
+/* One stream of 32-byte blocks, the 4 rounds of 8 bytes of a block in the
+ * 4 lanes for the products, applied in order to one state (canonical out);
+ * the twin is tz_twin_mul_bytes on 32*blocks bytes. */
 void tz_vpclmul_mul_blocks(sl2 *state, const uint8_t *data, size_t blocks);
 #endif
 

@@ -9,13 +9,13 @@ typedef void (*sl2_mul_fn)(sl2 *r, const sl2 *a, const sl2 *b);
 typedef struct {
     segments_fn segments; /* four streams */
     sl2_mul_fn mul;       /* joins them */
-    tz_mul_bytes_fn blocks; /* one stream, multiples of 16 bytes */
+    tz_mul_bytes_fn blocks; /* one stream, multiples of 32 bytes */
     tz_mul_bytes_fn bytes;  /* one stream, any length */
 } lanes_ops;
 
 /* Four lanes: lane 0 continues from the state, lanes 1..3 start from the
  * identity on the next three quarters; state = L0 * L1 * L2 * L3. Shorter
- * inputs go through the one-stream block kernel; the remainder (< 16
+ * inputs go through the one-stream block kernel; the remainder (< 32
  * bytes) through the byte kernel. */
 static void lanes_mul_bytes(const lanes_ops *ops, sl2 *state, const uint8_t *data, size_t len)
 {
@@ -38,8 +38,8 @@ static void lanes_mul_bytes(const lanes_ops *ops, sl2 *state, const uint8_t *dat
         ops->mul(state, &lane[0], &lane[2]);
         data += 4 * stride;
         len -= 4 * stride;
-    } else if (len >= 16) {
-        size_t n = len & ~(size_t)15;
+    } else if (len >= 32) {
+        size_t n = len & ~(size_t)31;
         ops->blocks(state, data, n);
         data += n;
         len -= n;
@@ -61,7 +61,7 @@ static void twin_lanes_mul_bytes(sl2 *state, const uint8_t *data, size_t len)
  * remainder and the joins use the SSE kernel whatever FASTSIG_CPU says. */
 static void vpclmul_blocks(sl2 *state, const uint8_t *data, size_t len)
 {
-    tz_vpclmul_mul_blocks(state, data, len / 16);
+    tz_vpclmul_mul_blocks(state, data, len / 32);
 }
 
 static void avx512_mul_bytes(sl2 *state, const uint8_t *data, size_t len)
