@@ -437,7 +437,7 @@ int hbsa_xmss_gen(int kind, const FS_GENOPTS *o, void **key)
         hbsa_free(x);
         return err;
     }
-    x->dirty = 1; /* the first cache file is written when the key is freed */
+    cache_save(x); /* so that the first signer process starts warm */
     *key = x;
     return FASTSIG_OK;
 }

@@ -1,0 +1,153 @@
+/* test_xmssmt_evp.c - XMSS^MT through EVP only: known answers for every
+ * XMSSMT vector file (seed -> pk, sig_idx0, sig_idx1, and sig_idxlast with
+ * the state moved to 2^h - 1, h = 60 included), 64-bit indices around 2^32
+ * (signatures, key parameters), round trips for every set (the index after
+ * the first two is moved across the top of the hypertree), tampering,
+ * unusable states, dup/dupctx, reservation blocks, concurrent processes and
+ * SIGKILLed signers on an XMSSMT-SHA2_20/4_256 key.
+ *
+ * Cost: a key builds the lowest tree of each layer; for layer trees of
+ * height 20 (the 40/2 and 60/3 sets) that is 2^20 leaves per layer, minutes
+ * each, so those 14 sets run under FASTSIG_SOAK=1 only (the core's unit
+ * tests run their signing code on reduced-height rows). Default: the 42
+ * sets with layer trees of height 5 and 10; the signature at the last index
+ * but one for the height-5 ones (all with FASTSIG_SOAK=1). */
+#include "hbs_evp_common.c"
+
+static const char *const files[] = {
+    "XMSSMT-SHA2_20-2_256.txt", "XMSSMT-SHA2_20-4_256.txt", "XMSSMT-SHA2_20-4_192.txt",
+    "XMSSMT-SHA2_40-8_256.txt", "XMSSMT-SHA2_60-12_256.txt", "XMSSMT-SHAKE_20-4_256.txt",
+    "XMSSMT-SHAKE256_20-4_256.txt", "XMSSMT-SHAKE256_20-4_192.txt",
+};
+#define N_FILES (sizeof(files) / sizeof(files[0]))
+
+static EVP_PKEY *key, *keypub;
+static char *keypem;
+
+static void test_load(void)
+{
+    hbs_load();
+}
+
+static void test_kat(void)
+{
+    char state[N_FILES][600];
+    EVP_PKEY *k[N_FILES];
+    for (size_t i = 0; i < N_FILES; i++)
+        k[i] = check_kat("XMSSMT", files[i], state[i], sizeof(state[i]));
+    check_shared_counter(k[1], 3);
+    check_bad_states(k[1], state[1], k[0], state[0]);
+    /* then each key at its last index (sig_idxlast) and exhausted */
+    for (size_t i = 0; i < N_FILES; i++) {
+        check_last_index(k[i], state[i], files[i]);
+        EVP_PKEY_free(k[i]);
+    }
+}
+
+
+/* Indices around 2^32 on h = 40 and h = 60 keys: no 32-bit truncation in
+ * the state file, the key parameters or the signature's index field. */
+static void test_64bit(void)
+{
+    static const char *const sets[] = { "XMSSMT-SHA2_60/12_256", "XMSSMT-SHA2_40/8_256" };
+    for (size_t s = 0; s < 2; s++) {
+        const hbs_params *p = hbs_params_by_name(sets[s]);
+        char state[600];
+        unsigned char *sig;
+        size_t siglen;
+        uint64_t start = (1ull << 32) - 2, one = 1;
+        OSSL_PARAM b1[2] = { OSSL_PARAM_construct_uint64(FASTSIG_PKEY_PARAM_BATCH, &one),
+                             OSSL_PARAM_construct_end() };
+        EVP_PKEY *k = gen_key("XMSSMT", sets[s], NULL, NULL, state, sizeof(state));
+
+        CU_ASSERT_PTR_NOT_NULL_FATAL(k);
+        CU_ASSERT(EVP_PKEY_set_params(k, b1));
+        CU_ASSERT_EQUAL(key_u64(k, FASTSIG_PKEY_PARAM_MAX), hbs_last_index(p) + 1);
+        CU_ASSERT_EQUAL_FATAL(state_jump(k, state, start), FASTSIG_OK);
+        for (uint64_t i = start; i < start + 4; i++) {
+            CU_ASSERT_EQUAL(key_u64(k, FASTSIG_PKEY_PARAM_INDEX), i);
+            CU_ASSERT_EQUAL(key_u64(k, FASTSIG_PKEY_PARAM_REMAINING), hbs_last_index(p) + 1 - i);
+            CU_ASSERT_EQUAL_FATAL(sign_msg(k, "2^32", 4, &sig, &siglen, 0), 0);
+            CU_ASSERT_EQUAL(sig_index(sig, p->idx_bytes), i);
+            CU_ASSERT(verify_msg(k, "2^32", 4, sig, siglen));
+            CU_ASSERT_EQUAL(state_file_next(state), i + 1);
+            OPENSSL_free(sig);
+        }
+        EVP_PKEY_free(k);
+    }
+}
+
+static void test_round_trips(void)
+{
+    const hbs_params *rows[64];
+    size_t n = rows_of(HBS_KIND_XMSSMT, rows, 64), done = 0;
+    CU_ASSERT_EQUAL(n, 56);
+    for (size_t i = 0; i < n; i++) {
+        if (rows[i]->tree_h > 10 && !soak())
+            continue;
+        /* the third signature: the last index but one (every layer's last
+         * tree: as much work again as the key generation, so by default only
+         * for layer trees of height 5) */
+        round_trip("XMSSMT", rows[i]->name, rows[i]->idx_bytes,
+                   rows[i]->tree_h <= 5 || soak() ? hbs_last_index(rows[i]) - 1 : 0);
+        done++;
+    }
+    printf("\n  %zu of %zu sets (FASTSIG_SOAK=1: all) ", done, n);
+}
+
+static void test_batches(void)
+{
+    check_batches("XMSSMT", NULL);
+}
+
+static void test_key(void)
+{
+    char state[600], *pub;
+    key = gen_key("XMSSMT", NULL, NULL, NULL, state, sizeof(state));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(key);
+    CU_ASSERT_EQUAL(key_u64(key, FASTSIG_PKEY_PARAM_MAX), 1u << 20);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(keypem = to_pem(key, 1));
+    pub = to_pem(key, 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(keypub = from_pem(pub, 0));
+    OPENSSL_free(pub);
+    sign_and_tamper(key);
+}
+
+static void test_concurrent(void)
+{
+    CU_ASSERT_PTR_NOT_NULL_FATAL(keypem);
+    check_concurrent(keypem, keypub, 3, 8, soak() ? 100 : 40);
+}
+
+static void test_kill(void)
+{
+    CU_ASSERT_PTR_NOT_NULL_FATAL(keypem);
+    check_kill(keypem, keypub, 3, soak() ? 300 : 20);
+}
+
+static void test_unload(void)
+{
+    EVP_PKEY_free(key);
+    EVP_PKEY_free(keypub);
+    OPENSSL_free(keypem);
+    hbs_unload();
+}
+
+static const fs_test tests[] = {
+    { "load provider", test_load },
+    { "known answers (pk, idx0, idx1, last), dup/dupctx, bad states", test_kat },
+    { "64-bit indices around 2^32", test_64bit },
+    { "round trips, every set", test_round_trips },
+    { "reservation blocks and give-back", test_batches },
+    { "XMSSMT-SHA2_20/4_256 key (the default)", test_key },
+    { "8 concurrent processes", test_concurrent },
+    { "SIGKILL at random instants", test_kill },
+    { "unload", test_unload },
+    { NULL, NULL }
+};
+
+int main(void)
+{
+    static const fs_suite suites[] = { { "xmssmt_evp", tests }, { NULL, NULL } };
+    return fs_cu_main(suites);
+}
