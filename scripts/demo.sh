@@ -25,4 +25,47 @@ run openssl list -providers
 run openssl dgst -TZ "$DEMO/hello.txt"
 unset OPENSSL_CONF
 
+echo "== XMSS (RFC 8391 / RFC 9802): a stateful key, its state file, signatures, a CA"
+X="$DEMO/xmss"; mkdir -p "$X"
+run openssl genpkey "${PROV[@]}" -algorithm XMSS -pkeyopt param:XMSS-SHA2_10_256 \
+    -pkeyopt "state:$X/ca.state" -out "$X/ca.key"
+run ls -l "$X"
+run openssl pkey "${PROV[@]}" -in "$X/ca.key" -noout -text
+run openssl pkeyutl "${PROV[@]}" -sign -rawin -inkey "$X/ca.key" -in "$DEMO/hello.txt" -out "$X/hello.sig"
+run openssl pkey "${PROV[@]}" -in "$X/ca.key" -pubout -out "$X/ca.pub"
+run openssl pkeyutl "${PROV[@]}" -verify -rawin -pubin -inkey "$X/ca.pub" -in "$DEMO/hello.txt" \
+    -sigfile "$X/hello.sig"
+run openssl dgst "${PROV[@]}" -sign "$X/ca.key" -out "$X/random.sig" "$DEMO/random.bin"
+run openssl dgst "${PROV[@]}" -verify "$X/ca.pub" -signature "$X/random.sig" "$DEMO/random.bin"
+run openssl req "${PROV[@]}" -x509 -new -key "$X/ca.key" -subj "/CN=fastsig XMSS CA" -days 365 \
+    -addext basicConstraints=critical,CA:TRUE -addext keyUsage=critical,keyCertSign -out "$X/ca.pem"
+run openssl genpkey "${PROV[@]}" -algorithm XMSS -pkeyopt "state:$X/leaf.state" -out "$X/leaf.key"
+run openssl req "${PROV[@]}" -new -key "$X/leaf.key" -subj "/CN=fastsig XMSS leaf" -out "$X/leaf.csr"
+run openssl x509 "${PROV[@]}" -req -in "$X/leaf.csr" -CA "$X/ca.pem" -CAkey "$X/ca.key" \
+    -CAcreateserial -days 30 -out "$X/leaf.pem"
+openssl x509 "${PROV[@]}" -in "$X/leaf.pem" -noout -text | head -20
+run openssl verify "${PROV[@]}" -CAfile "$X/ca.pem" "$X/leaf.pem"
+echo "# the CA key after signing a file, a digest-signed file, its own certificate and the leaf:"
+openssl pkey "${PROV[@]}" -in "$X/ca.key" -noout -text | grep '^state'
+echo
+
+echo "== XMSS^MT (default XMSSMT-SHA2_20/4_256: 2^20 signatures)"
+run openssl genpkey "${PROV[@]}" -algorithm XMSSMT -pkeyopt "state:$X/mt.state" -out "$X/mt.key"
+openssl pkey "${PROV[@]}" -in "$X/mt.key" -noout -text | head -3
+run openssl pkeyutl "${PROV[@]}" -sign -rawin -inkey "$X/mt.key" -in "$DEMO/hello.txt" -out "$X/mt.sig"
+run openssl pkeyutl "${PROV[@]}" -verify -rawin -inkey "$X/mt.key" -in "$DEMO/hello.txt" \
+    -sigfile "$X/mt.sig"
+
+echo "== WOTS+ (WOTSP): a one-time key signs once, then refuses"
+run openssl genpkey "${PROV[@]}" -algorithm WOTSP -pkeyopt mode:w16 -pkeyopt "state:$X/ots.state" \
+    -out "$X/ots.key"
+run openssl pkeyutl "${PROV[@]}" -sign -rawin -inkey "$X/ots.key" -in "$DEMO/hello.txt" -out "$X/ots.sig"
+run openssl pkeyutl "${PROV[@]}" -verify -rawin -inkey "$X/ots.key" -in "$DEMO/hello.txt" \
+    -sigfile "$X/ots.sig"
+echo "\$ openssl pkeyutl -sign ... (a second time)"
+if out=$(openssl pkeyutl "${PROV[@]}" -sign -rawin -inkey "$X/ots.key" -in "$DEMO/hello.txt" \
+    -out "$X/ots2.sig" 2>&1); then echo "UNEXPECTED: signed twice"; exit 1; fi
+grep -o 'one-time key already used' <<<"$out"
+echo
+
 echo "demo finished; files are in $DEMO"
