@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <openssl/crypto.h>
+#include <openssl/types.h>
 
 /* Runs `iters` repetitions of the operation. */
 typedef void (*bench_fn)(void *arg, size_t iters);
@@ -39,6 +40,16 @@ void bench_register_group(const char *name, void (*run)(void));
 #define BENCH_GROUP(name, fn) \
     __attribute__((constructor)) static void bench_register_##name(void) \
     { bench_register_group(#name, fn); }
+
+/* One EVP digest per repetition (init, update of len bytes, final): the
+ * runner for digest rows on either side of a comparison. */
+typedef struct {
+    EVP_MD *md;
+    EVP_MD_CTX *ctx;
+    const unsigned char *buf;
+    size_t len;
+} bench_digest_job;
+void bench_run_digest(void *arg, size_t iters);
 
 /* The library context with fastsig and default loaded. */
 OSSL_LIB_CTX *bench_libctx(void);

@@ -5,25 +5,6 @@
 #include <openssl/evp.h>
 #include "bench.h"
 
-struct digest_job {
-    EVP_MD *md;
-    EVP_MD_CTX *ctx;
-    unsigned char *buf;
-    size_t len;
-};
-
-static void run_digest(void *arg, size_t iters)
-{
-    struct digest_job *j = arg;
-    unsigned char out[EVP_MAX_MD_SIZE];
-    unsigned int outl;
-    for (size_t i = 0; i < iters; i++) {
-        EVP_DigestInit_ex(j->ctx, j->md, NULL);
-        EVP_DigestUpdate(j->ctx, j->buf, j->len);
-        EVP_DigestFinal_ex(j->ctx, out, &outl);
-    }
-}
-
 static void bench_tz(void)
 {
     static const size_t sizes[] = { 64, 1024, 65536, 1048576 };
@@ -41,10 +22,10 @@ static void bench_tz(void)
     for (size_t b = 0; b < 2; b++) {
         EVP_MD *base = EVP_MD_fetch(lc, baselines[b], "provider=default");
         for (size_t s = 0; s < 4; s++) {
-            struct digest_job ours = { tz, EVP_MD_CTX_new(), buf, sizes[s] };
-            struct digest_job theirs = { base, EVP_MD_CTX_new(), buf, sizes[s] };
+            bench_digest_job ours = { tz, EVP_MD_CTX_new(), buf, sizes[s] };
+            bench_digest_job theirs = { base, EVP_MD_CTX_new(), buf, sizes[s] };
             bench_spec spec = { "tz-digest", names[s], "MB/s", baselines[b], (double)sizes[s] };
-            bench_compare(&spec, run_digest, &ours, run_digest, &theirs);
+            bench_compare(&spec, bench_run_digest, &ours, bench_run_digest, &theirs);
             EVP_MD_CTX_free(ours.ctx);
             EVP_MD_CTX_free(theirs.ctx);
         }

@@ -28,25 +28,6 @@ static void run_kernel(void *arg, size_t iters)
     }
 }
 
-struct evp_job {
-    EVP_MD *md;
-    EVP_MD_CTX *ctx;
-    const unsigned char *buf;
-    size_t len;
-};
-
-static void run_evp(void *arg, size_t iters)
-{
-    struct evp_job *j = arg;
-    unsigned char out[EVP_MAX_MD_SIZE];
-    unsigned int outl;
-    for (size_t i = 0; i < iters; i++) {
-        EVP_DigestInit_ex(j->ctx, j->md, NULL);
-        EVP_DigestUpdate(j->ctx, j->buf, j->len);
-        EVP_DigestFinal_ex(j->ctx, out, &outl);
-    }
-}
-
 static void bench_tz_kernels(void)
 {
     static const size_t sizes[] = { 64, 1024, 65536, 1048576 };
@@ -67,9 +48,9 @@ static void bench_tz_kernels(void)
                 char variant[64];
                 snprintf(variant, sizeof(variant), "%s-%s", k->name, size_names[s]);
                 struct kernel_job ours = { k, buf, sizes[s], 0 };
-                struct evp_job theirs = { base, EVP_MD_CTX_new(), buf, sizes[s] };
+                bench_digest_job theirs = { base, EVP_MD_CTX_new(), buf, sizes[s] };
                 bench_spec spec = { "tz-kernel", variant, "MB/s", baselines[b], (double)sizes[s] };
-                bench_compare(&spec, run_kernel, &ours, run_evp, &theirs);
+                bench_compare(&spec, run_kernel, &ours, bench_run_digest, &theirs);
                 EVP_MD_CTX_free(theirs.ctx);
             }
             EVP_MD_free(base);
