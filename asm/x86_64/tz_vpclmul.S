@@ -7,15 +7,15 @@
  *                            size_t rounds, size_t stride);
  *   void tz_vpclmul_mul_blocks(sl2 *state, const uint8_t *data, size_t blocks);
  *
- * Lane l hashes 4*rounds bytes at data + l*stride into entries st[4e + l]
+ * 8-byte rounds. Lane l hashes 8*rounds bytes at data + l*stride into st[4e + l]
  * (e = c00, c01, c10, c11): zmm18..21 hold c00..c11 of the four lanes.
  * vpclmulqdq $imm, src2, src1, dst: imm bit 0 picks the qword of src1,
  * bit 4 of src2, in every lane. */
 
         .text
 
-/* Bytes k of the four streams -> table entries in the four lanes of z:
- * broadcast loads merged under k1..k3 (lanes 1..3) keep the shuffle unit
+/* Bytes k of the four streams -> 16-byte table entries in the four lanes of
+ * z: broadcast loads merged under k1..k3 (lanes 1..3) keep the shuffle unit
  * free for the clmuls and byte shifts. */
 .macro GATHER k, toff, z, x
         movzbl          \k(%rsi), %eax

@@ -1,15 +1,16 @@
 /* tz_clmul.h - the carry-less-multiply TZ kernels (asm/x86_64) and their
  * portable C twins (tz_twin.c), which compute bit for bit the same values.
  *
- * The algorithm, per 4 input bytes b0..b3 of one stream (a "round"):
+ * The 4-byte round (tails of 4..7 bytes; round4 in tz_twin.c), per input
+ * bytes b0..b3 of one stream:
  *   1. look up left[b0], right[b1], left[b2], right[b3] (tz_tables.h);
  *   2. M01 = M(b0)M(b1) and M23 = M(b2)M(b3), one clmul per entry, repacked
  *      with shift 33 as row-packed M01 and column-packed M23;
  *   3. M = M01*M23 (degree <= 32), one clmul per entry, entry at bits 33..65;
  *   4. state = state * M: 16 clmuls (128 x 33 bits), each entry folded back
  *      to 128 bits with x^128 = x^64 + x (mod x^127 + x^63 + 1).
- * The four-stream kernels use 8-byte rounds instead (fewer multiplies per
- * byte: 5 instead of 7), see round8 in tz_twin.c:
+ * Everything else runs in 8-byte rounds (5 multiplies per byte instead of
+ * 7; round8 in tz_twin.c), per bytes b0..b7:
  *   1. byte pairs by one clmul per column (tz_tab_pair, tz_tables.h), each
  *      product repacked row-wise (bytes 0,1 and 4,5) or column-wise (2,3, 6,7);
  *   2. M(b0..b3) and M(b4..b7) as in step 3 above, entries of degree <= 32;
