@@ -360,22 +360,25 @@ int fs_lanes_run_parts(fs_hash_family f, const fs_hash_state *mid, uint64_t done
     size_t nb = nfull + ntail, bytes = nb * fm->block;
     if (bytes > PARTS_MAX)
         return -1;
-    unsigned wiped_lanes = 0, widest = 0;
+    /* the shared head and padding go into the lane buffers once; each
+     * group then writes only its lanes' parts, straight into place */
+    unsigned wiped_lanes = (unsigned)(lanes < MAX_KERNEL_LANES ? lanes : MAX_KERNEL_LANES);
+    unsigned widest = 0;
+    for (unsigned l = 0; l < wiped_lanes; l++) {
+        fs_copy(blk[l], head, headlen);
+        fs_copy(blk[l] + per, tmpl + rem, tbytes - rem);
+    }
     for (size_t base = 0; base < lanes;) {
         const lane_kernel *k = pick(fm, lanes - base);
         unsigned N = k->lanes, used = (unsigned)(lanes - base < N ? lanes - base : N);
         fill_state(fm, N, ts, mid);
-        /* each lane's message written once, straight into its padded blocks */
         for (unsigned l = 0; l < used; l++) {
-            uint8_t *d = blk[l];
-            fs_copy(d, head, headlen);
-            d += headlen;
+            uint8_t *d = blk[l] + headlen;
             for (unsigned i = 0; i < nparts; i++) {
                 if (parts[i].len) /* an empty part may be NULL */
                     fs_copy(d, parts[i].p + (base + l) * parts[i].stride, parts[i].len);
                 d += parts[i].len;
             }
-            fs_copy(d, tmpl + rem, tbytes - rem);
             ptr[l] = blk[l];
         }
         for (unsigned l = used; l < N; l++)
@@ -383,7 +386,6 @@ int fs_lanes_run_parts(fs_hash_family f, const fs_hash_state *mid, uint64_t done
         compress(fm, k, ts, ptr, nb);
         outputs(fm, N, ts, used, out + base * n, n, n);
         base += used;
-        wiped_lanes = used > wiped_lanes ? used : wiped_lanes;
         widest = N > widest ? N : widest;
     }
     /* inputs may be secret (WOTS+ chains, PRF_keygen): wipe what was used */
