@@ -59,7 +59,7 @@ static int cache_tag(const hbs_key *k, uint8_t *tag, const uint8_t *data, size_t
     memcpy(key + n, k->root, n);
     if (rc == FASTSIG_OK)
         rc = fs_hash_msg(&k->ctx.hp, tag, key, data, len);
-    memset(key, 0, sizeof(key));
+    explicit_bzero(key, sizeof(key));
     return rc;
 }
 
