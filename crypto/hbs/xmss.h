@@ -18,11 +18,16 @@
  *   for each layer the current bottom subtree (height b = min(h/d,
  *   HBS_BOTTOM_H)), for taller layer trees the tree's nodes at heights >= b,
  *   and the layer's WOTS+ signature of its tree root; while signing in order
- *   it prepares the next bottom subtree (and, when that is the next layer
- *   tree, its root's WOTS+ signature) a few leaves per signature, so a
- *   boundary costs about one WOTS+ signature extra. An index outside the
- *   cache is served by computing just the subtrees it needs. hbs_sign takes
- *   the key's mutex: one key may be shared by threads.
+ *   it prepares, a few leaves per signature, the next bottom subtree, for
+ *   tall layer trees also the next tree's nodes at heights >= b, and the
+ *   next layer tree's root signature, so no boundary rebuilds anything
+ *   (hbs_key_ondemand stays put). Per signature that is about one leaf per
+ *   2^(tree_h * L) signatures at layer L (two at a split layer). An index
+ *   outside the cache is served by computing just the subtrees it needs;
+ *   after such a jump the preparation catches up evenly over the signatures
+ *   left before the next boundary. hbs_sign takes the key's mutex: one key
+ *   may be shared by threads. A failure while preparing ahead does not fail
+ *   the signature (the next call retries).
  * - Cache bytes: hbs_cache_export serializes the cache (for a cache file);
  *   hbs_cache_import accepts only bytes exported by the same key: a tag keyed
  *   with a PRF of SK_SEED covers them (FASTSIG_ERR_BAD_PARAM on any mismatch,
