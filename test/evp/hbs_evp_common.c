@@ -446,6 +446,25 @@ static void check_last_index(EVP_PKEY *k, const char *state, const char *file)
     hbs_vec_free(v);
 }
 
+/* Every vector file of alg: known answers, then (on the keys made from the
+ * vectors) dup/dupctx sharing, unusable states, and the last index. */
+static void check_kat_files(const char *alg, const char *const *files, size_t n, size_t idx_bytes)
+{
+    char (*state)[600] = calloc(n, 600);
+    EVP_PKEY **k = calloc(n, sizeof(*k));
+    for (size_t i = 0; i < n; i++)
+        k[i] = check_kat(alg, files[i], state[i], sizeof(state[i]));
+    CU_ASSERT_FATAL(n >= 2 && k[0] != NULL && k[1] != NULL);
+    check_shared_counter(k[0], idx_bytes);
+    check_bad_states(k[0], state[0], k[1], state[1]);
+    for (size_t i = 0; i < n; i++) {
+        check_last_index(k[i], state[i], files[i]);
+        EVP_PKEY_free(k[i]);
+    }
+    free(k);
+    free(state);
+}
+
 /* Round trip for one parameter set: a random key, two signatures at the
  * first indices (and, given jump, one far away), verify, the public key
  * alone verifies, tampering fails. */

@@ -30,20 +30,8 @@ static void test_load(void)
 
 static void test_kat(void)
 {
-    char state[N_H10][600];
-    EVP_PKEY *k[N_H10];
-    for (size_t i = 0; i < N_H10; i++)
-        k[i] = check_kat("XMSS", h10_files[i], state[i], sizeof(state[i]));
-    /* the generic behaviour, on known keys */
-    check_shared_counter(k[0], 4);
-    check_bad_states(k[0], state[0], k[1], state[1]);
-    /* then each key at its last index (sig_idxlast) and exhausted */
-    for (size_t i = 0; i < N_H10; i++) {
-        check_last_index(k[i], state[i], h10_files[i]);
-        EVP_PKEY_free(k[i]);
-    }
+    check_kat_files("XMSS", h10_files, N_H10, 4);
 }
-
 
 /* Reach 2^10 - 1 the way a user does: sign 1024 times (blocks of 64). */
 static void test_sign_through(void)
