@@ -111,6 +111,15 @@
         pand            .Lm33(%rip), \u
 .endm
 
+/* out = l.q0 * r.q0 + l.q1 * r.q1 */
+.macro DOT l, r, out, t
+        movdqa          \l, \out
+        pclmulqdq       $0x00, \r, \out
+        movdqa          \l, \t
+        pclmulqdq       $0x11, \r, \t
+        pxor            \t, \out
+.endm
+
 /* Bytes k..k+3 at rsi -> M(b_k..b_k+3) as T00, T01, T10, T11 in xmm6, 7, 8, 4;
  * clobbers rax, rcx, r8, r9, xmm5. */
 .macro QUAD8 k
@@ -195,24 +204,10 @@ tz_pclmul_mul_bytes:
         EXT2    %xmm6, %xmm8, %xmm11                    /* [r00, r10] */
         EXT2    %xmm7, %xmm4, %xmm12                    /* [r01, r11] */
         /* e_ij = l_i0 r_0j + l_i1 r_1j, degree <= 64 */
-        movdqa          %xmm9, %xmm4
-        pclmulqdq       $0x00, %xmm11, %xmm4
-        movdqa          %xmm9, %xmm13
-        pclmulqdq       $0x11, %xmm11, %xmm13
-        pxor            %xmm13, %xmm4                   /* e00 */
-        movdqa          %xmm9, %xmm5
-        pclmulqdq       $0x00, %xmm12, %xmm5
-        pclmulqdq       $0x11, %xmm12, %xmm9
-        pxor            %xmm9, %xmm5                    /* e01 */
-        movdqa          %xmm10, %xmm6
-        pclmulqdq       $0x00, %xmm11, %xmm6
-        movdqa          %xmm10, %xmm13
-        pclmulqdq       $0x11, %xmm11, %xmm13
-        pxor            %xmm13, %xmm6                   /* e10 */
-        movdqa          %xmm10, %xmm7
-        pclmulqdq       $0x00, %xmm12, %xmm7
-        pclmulqdq       $0x11, %xmm12, %xmm10
-        pxor            %xmm10, %xmm7                   /* e11 */
+        DOT     %xmm9, %xmm11, %xmm4, %xmm13            /* e00 */
+        DOT     %xmm9, %xmm12, %xmm5, %xmm13            /* e01 */
+        DOT     %xmm10, %xmm11, %xmm6, %xmm13           /* e10 */
+        DOT     %xmm10, %xmm12, %xmm7, %xmm13           /* e11 */
         pshufd          $0xaa, %xmm5, %xmm8             /* bit 64 of e01 ... */
         pslld           $31, %xmm8
         psrad           $31, %xmm8                      /* ... as a mask */
