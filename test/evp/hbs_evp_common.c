@@ -4,6 +4,7 @@
  * look at and move a key's state file, as an operator's tool would. */
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -710,4 +711,48 @@ static void check_batches(const char *alg, const char *param)
     }
     EVP_PKEY_free(d);
     OPENSSL_free(pem);
+}
+
+/* Threads sharing one EVP_PKEY: distinct indices, every signature valid. */
+typedef struct {
+    EVP_PKEY *k;
+    size_t idx_bytes;
+    int nsig;
+    uint64_t *out;
+} THREAD_JOB;
+
+static void *signer_thread(void *arg)
+{
+    THREAD_JOB *j = arg;
+    for (int i = 0; i < j->nsig; i++) {
+        unsigned char *sig;
+        size_t siglen;
+        j->out[i] = UINT64_MAX;
+        if (sign_msg(j->k, "thread", 6, &sig, &siglen, 0) == 0) {
+            if (verify_msg(j->k, "thread", 6, sig, siglen))
+                j->out[i] = sig_index(sig, j->idx_bytes);
+            OPENSSL_free(sig);
+        }
+    }
+    return NULL;
+}
+
+static void check_threads(EVP_PKEY *k, size_t idx_bytes, int nthreads, int nsig)
+{
+    uint64_t *seen = calloc((size_t)nthreads * nsig, sizeof(uint64_t));
+    THREAD_JOB job[16];
+    pthread_t t[16];
+    int bad = 0;
+
+    for (int i = 0; i < nthreads; i++) {
+        job[i] = (THREAD_JOB){ k, idx_bytes, nsig, seen + (size_t)i * nsig };
+        CU_ASSERT_FATAL(pthread_create(&t[i], NULL, signer_thread, &job[i]) == 0);
+    }
+    for (int i = 0; i < nthreads; i++)
+        pthread_join(t[i], NULL);
+    for (size_t i = 0; i < (size_t)nthreads * nsig; i++)
+        bad += seen[i] == UINT64_MAX;
+    CU_ASSERT_EQUAL(bad, 0);
+    CU_ASSERT(all_distinct(seen, (size_t)nthreads * nsig));
+    free(seen);
 }

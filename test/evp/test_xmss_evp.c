@@ -105,6 +105,12 @@ static void test_concurrent(void)
     check_concurrent(k16pem, k16pub, 4, 8, 100);
 }
 
+static void test_threads(void)
+{
+    CU_ASSERT_PTR_NOT_NULL_FATAL(k16);
+    check_threads(k16, 4, 8, 50);
+}
+
 static void test_kill(void)
 {
     CU_ASSERT_PTR_NOT_NULL_FATAL(k16pem);
@@ -127,6 +133,7 @@ static const fs_test tests[] = {
     { "reservation blocks and give-back", test_batches },
     { "XMSS-SHA2_16_256 key", test_h16 },
     { "8 processes x 100 signatures", test_concurrent },
+    { "8 threads x 50 signatures on one key object", test_threads },
     { "SIGKILL at random instants", test_kill },
     { "unload", test_unload },
     { NULL, NULL }

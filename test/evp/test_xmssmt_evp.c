@@ -114,6 +114,12 @@ static void test_concurrent(void)
     check_concurrent(keypem, keypub, 3, 8, soak() ? 100 : 40);
 }
 
+static void test_threads(void)
+{
+    CU_ASSERT_PTR_NOT_NULL_FATAL(key);
+    check_threads(key, 3, 8, 50);
+}
+
 static void test_kill(void)
 {
     CU_ASSERT_PTR_NOT_NULL_FATAL(keypem);
@@ -136,6 +142,7 @@ static const fs_test tests[] = {
     { "reservation blocks and give-back", test_batches },
     { "XMSSMT-SHA2_20/4_256 key (the default)", test_key },
     { "8 concurrent processes", test_concurrent },
+    { "8 threads x 50 signatures on one key object", test_threads },
     { "SIGKILL at random instants", test_kill },
     { "unload", test_unload },
     { NULL, NULL }
