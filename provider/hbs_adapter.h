@@ -85,20 +85,35 @@ int hbsa_xmss_sign(void *key, const FS_SIGOPTS *o, unsigned char *sig, size_t *s
 int hbsa_xmss_verify(const void *key, const FS_SIGOPTS *o, const unsigned char *sig,
                      size_t siglen, const unsigned char *msg, size_t msglen);
 
-/* The adapter of one XMSS kind; gen/pub_decode/priv_decode are the file's
- * wrappers that pass the kind. */
-#define HBSA_XMSS_ADAPTER(gen_, pubdec_, privdec_)                                   \
-    {                                                                                \
-        .gen = gen_, .free = hbsa_free, .has_private = hbsa_has_private,             \
-        .sizes = hbsa_xmss_sizes, .pub_encode = hbsa_pub_encode,                     \
-        .pub_decode = pubdec_, .priv_encode = hbsa_xmss_priv_encode,                 \
-        .priv_decode = privdec_, .sign = hbsa_xmss_sign, .verify = hbsa_xmss_verify, \
-        .param_name = hbsa_param_name, .state = hbsa_state,                          \
-        .sigopts_default = hbsa_sigopts_default, .ctx_settable = hbsa_ctx_params,    \
-        .ctx_set = hbsa_ctx_set, .ctx_gettable = hbsa_ctx_params,                    \
-        .ctx_get = hbsa_ctx_get, .gettable = hbsa_key_gettable,                      \
-        .get_params = hbsa_get_params, .settable = hbsa_key_settable,                \
-        .set_params = hbsa_set_params, .text = hbsa_text,                            \
-    }
+/* Defines FS_ADAPTER `var` for one XMSS kind (HBS_KIND_XMSS or
+ * HBS_KIND_XMSSMT): wrappers of gen/pub_decode/priv_decode pass the kind,
+ * everything else is shared. */
+#define HBSA_DEFINE_XMSS_ADAPTER(var, kind)                                              \
+    static int var##_gen(const FS_SIGALG *alg, const FS_GENOPTS *o, void **key)          \
+    {                                                                                    \
+        return hbsa_xmss_gen(kind, o, key);                                              \
+    }                                                                                    \
+    static int var##_pub_decode(const FS_SIGALG *alg, const unsigned char *in, size_t len, \
+                                void **key)                                              \
+    {                                                                                    \
+        return hbsa_pub_decode(kind, in, len, key);                                      \
+    }                                                                                    \
+    static int var##_priv_decode(const FS_SIGALG *alg, const unsigned char *in, size_t len, \
+                                 void **key)                                             \
+    {                                                                                    \
+        return hbsa_xmss_priv_decode(kind, in, len, key);                                \
+    }                                                                                    \
+    const FS_ADAPTER var = {                                                             \
+        .gen = var##_gen, .free = hbsa_free, .has_private = hbsa_has_private,            \
+        .sizes = hbsa_xmss_sizes, .pub_encode = hbsa_pub_encode,                         \
+        .pub_decode = var##_pub_decode, .priv_encode = hbsa_xmss_priv_encode,            \
+        .priv_decode = var##_priv_decode, .sign = hbsa_xmss_sign,                        \
+        .verify = hbsa_xmss_verify, .param_name = hbsa_param_name, .state = hbsa_state,  \
+        .sigopts_default = hbsa_sigopts_default, .ctx_settable = hbsa_ctx_params,        \
+        .ctx_set = hbsa_ctx_set, .ctx_gettable = hbsa_ctx_params,                        \
+        .ctx_get = hbsa_ctx_get, .gettable = hbsa_key_gettable,                          \
+        .get_params = hbsa_get_params, .settable = hbsa_key_settable,                    \
+        .set_params = hbsa_set_params, .text = hbsa_text,                                \
+    };
 
 #endif

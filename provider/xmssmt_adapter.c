@@ -4,19 +4,4 @@
  * adapters in hbs_adapter.c. */
 #include "hbs_adapter.h"
 
-static int gen(const FS_SIGALG *alg, const FS_GENOPTS *o, void **key)
-{
-    return hbsa_xmss_gen(HBS_KIND_XMSSMT, o, key);
-}
-
-static int pub_decode(const FS_SIGALG *alg, const unsigned char *in, size_t len, void **key)
-{
-    return hbsa_pub_decode(HBS_KIND_XMSSMT, in, len, key);
-}
-
-static int priv_decode(const FS_SIGALG *alg, const unsigned char *in, size_t len, void **key)
-{
-    return hbsa_xmss_priv_decode(HBS_KIND_XMSSMT, in, len, key);
-}
-
-const FS_ADAPTER fs_xmssmt_adapter = HBSA_XMSS_ADAPTER(gen, pub_decode, priv_decode);
+HBSA_DEFINE_XMSS_ADAPTER(fs_xmssmt_adapter, HBS_KIND_XMSSMT)

@@ -756,3 +756,55 @@ static void check_threads(EVP_PKEY *k, size_t idx_bytes, int nthreads, int nsig)
     CU_ASSERT(all_distinct(seen, (size_t)nthreads * nsig));
     free(seen);
 }
+
+/* The key of the process and thread tests, and those tests as CUnit rows
+ * (the programs choose the key and the sizes). */
+static struct {
+    EVP_PKEY *k, *pub;
+    char *pem;
+    size_t idx_bytes;
+    int nsig, kills;
+} proc;
+
+static void proc_key_make(const char *alg, const char *param, uint64_t max, size_t idx_bytes,
+                          int nsig, int kills)
+{
+    char state[600], *pub;
+    proc.k = gen_key(alg, param, NULL, NULL, state, sizeof(state));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(proc.k);
+    CU_ASSERT_EQUAL(key_u64(proc.k, FASTSIG_PKEY_PARAM_MAX), max);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(proc.pem = to_pem(proc.k, 1));
+    pub = to_pem(proc.k, 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(proc.pub = from_pem(pub, 0));
+    OPENSSL_free(pub);
+    proc.idx_bytes = idx_bytes;
+    proc.nsig = nsig;
+    proc.kills = kills;
+    sign_and_tamper(proc.k);
+}
+
+static void test_proc_concurrent(void)
+{
+    CU_ASSERT_PTR_NOT_NULL_FATAL(proc.pem);
+    check_concurrent(proc.pem, proc.pub, proc.idx_bytes, 8, proc.nsig);
+}
+
+static void test_proc_threads(void)
+{
+    CU_ASSERT_PTR_NOT_NULL_FATAL(proc.k);
+    check_threads(proc.k, proc.idx_bytes, 8, 50);
+}
+
+static void test_proc_kill(void)
+{
+    CU_ASSERT_PTR_NOT_NULL_FATAL(proc.pem);
+    check_kill(proc.pem, proc.pub, proc.idx_bytes, proc.kills);
+}
+
+static void test_proc_unload(void)
+{
+    EVP_PKEY_free(proc.k);
+    EVP_PKEY_free(proc.pub);
+    OPENSSL_free(proc.pem);
+    hbs_unload();
+}

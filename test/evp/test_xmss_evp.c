@@ -20,9 +20,6 @@ static const char *const h10_files[] = {
 };
 #define N_H10 (sizeof(h10_files) / sizeof(h10_files[0]))
 
-static EVP_PKEY *k16, *k16pub;
-static char *k16pem;
-
 static void test_load(void)
 {
     hbs_load();
@@ -88,41 +85,7 @@ static void test_batches(void)
 
 static void test_h16(void)
 {
-    char state[600], *pub;
-    k16 = gen_key("XMSS", "XMSS-SHA2_16_256", NULL, NULL, state, sizeof(state));
-    CU_ASSERT_PTR_NOT_NULL_FATAL(k16);
-    CU_ASSERT_EQUAL(key_u64(k16, FASTSIG_PKEY_PARAM_MAX), 65536);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(k16pem = to_pem(k16, 1));
-    pub = to_pem(k16, 0);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(k16pub = from_pem(pub, 0));
-    OPENSSL_free(pub);
-    sign_and_tamper(k16);
-}
-
-static void test_concurrent(void)
-{
-    CU_ASSERT_PTR_NOT_NULL_FATAL(k16pem);
-    check_concurrent(k16pem, k16pub, 4, 8, 100);
-}
-
-static void test_threads(void)
-{
-    CU_ASSERT_PTR_NOT_NULL_FATAL(k16);
-    check_threads(k16, 4, 8, 50);
-}
-
-static void test_kill(void)
-{
-    CU_ASSERT_PTR_NOT_NULL_FATAL(k16pem);
-    check_kill(k16pem, k16pub, 4, soak() ? 300 : 60);
-}
-
-static void test_unload(void)
-{
-    EVP_PKEY_free(k16);
-    EVP_PKEY_free(k16pub);
-    OPENSSL_free(k16pem);
-    hbs_unload();
+    proc_key_make("XMSS", "XMSS-SHA2_16_256", 65536, 4, 100, soak() ? 300 : 60);
 }
 
 static const fs_test tests[] = {
@@ -132,10 +95,10 @@ static const fs_test tests[] = {
     { "round trips, every set", test_round_trips },
     { "reservation blocks and give-back", test_batches },
     { "XMSS-SHA2_16_256 key", test_h16 },
-    { "8 processes x 100 signatures", test_concurrent },
-    { "8 threads x 50 signatures on one key object", test_threads },
-    { "SIGKILL at random instants", test_kill },
-    { "unload", test_unload },
+    { "8 processes x 100 signatures", test_proc_concurrent },
+    { "8 threads x 50 signatures on one key object", test_proc_threads },
+    { "SIGKILL at random instants", test_proc_kill },
+    { "unload", test_proc_unload },
     { NULL, NULL }
 };
 

@@ -22,9 +22,6 @@ static const char *const files[] = {
 };
 #define N_FILES (sizeof(files) / sizeof(files[0]))
 
-static EVP_PKEY *key, *keypub;
-static char *keypem;
-
 static void test_load(void)
 {
     hbs_load();
@@ -97,41 +94,7 @@ static void test_batches(void)
 
 static void test_key(void)
 {
-    char state[600], *pub;
-    key = gen_key("XMSSMT", NULL, NULL, NULL, state, sizeof(state));
-    CU_ASSERT_PTR_NOT_NULL_FATAL(key);
-    CU_ASSERT_EQUAL(key_u64(key, FASTSIG_PKEY_PARAM_MAX), 1u << 20);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(keypem = to_pem(key, 1));
-    pub = to_pem(key, 0);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(keypub = from_pem(pub, 0));
-    OPENSSL_free(pub);
-    sign_and_tamper(key);
-}
-
-static void test_concurrent(void)
-{
-    CU_ASSERT_PTR_NOT_NULL_FATAL(keypem);
-    check_concurrent(keypem, keypub, 3, 8, soak() ? 100 : 40);
-}
-
-static void test_threads(void)
-{
-    CU_ASSERT_PTR_NOT_NULL_FATAL(key);
-    check_threads(key, 3, 8, 50);
-}
-
-static void test_kill(void)
-{
-    CU_ASSERT_PTR_NOT_NULL_FATAL(keypem);
-    check_kill(keypem, keypub, 3, soak() ? 300 : 20);
-}
-
-static void test_unload(void)
-{
-    EVP_PKEY_free(key);
-    EVP_PKEY_free(keypub);
-    OPENSSL_free(keypem);
-    hbs_unload();
+    proc_key_make("XMSSMT", NULL, 1u << 20, 3, soak() ? 100 : 40, soak() ? 300 : 20);
 }
 
 static const fs_test tests[] = {
@@ -141,10 +104,10 @@ static const fs_test tests[] = {
     { "round trips, every set", test_round_trips },
     { "reservation blocks and give-back", test_batches },
     { "XMSSMT-SHA2_20/4_256 key (the default)", test_key },
-    { "8 concurrent processes", test_concurrent },
-    { "8 threads x 50 signatures on one key object", test_threads },
-    { "SIGKILL at random instants", test_kill },
-    { "unload", test_unload },
+    { "8 concurrent processes", test_proc_concurrent },
+    { "8 threads x 50 signatures on one key object", test_proc_threads },
+    { "SIGKILL at random instants", test_proc_kill },
+    { "unload", test_proc_unload },
     { NULL, NULL }
 };
 
