@@ -231,9 +231,10 @@ static void cache_load(HBSA_KEY *x)
             off += (size_t)r;
     }
     /* a mismatching or damaged cache is refused by the core: then signing
-     * rebuilds what it needs and the next clean close rewrites the file */
-    if (off != (size_t)sb.st_size || hbs_cache_import(x->k, buf, off) != FASTSIG_OK)
-        x->dirty = 1;
+     * rebuilds what it needs and that process rewrites the file when it
+     * frees the key (a process that only reads the key leaves it alone) */
+    if (off == (size_t)sb.st_size)
+        hbs_cache_import(x->k, buf, off);
 done:
     if (fd >= 0)
         close(fd);
