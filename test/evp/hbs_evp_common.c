@@ -808,3 +808,55 @@ static void test_proc_unload(void)
     OPENSSL_free(proc.pem);
     hbs_unload();
 }
+
+/* A child after fork() signing with the key object it inherited never gets
+ * an index of the parent's reserved block. */
+static void test_proc_fork(void)
+{
+    uint64_t mine[8], child[4];
+    unsigned char *sig;
+    size_t siglen;
+    int fd[2], st, n = 0;
+    pid_t pid;
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(proc.k);
+    for (int i = 0; i < 4; i++) { /* leaves part of a block reserved here */
+        CU_ASSERT_EQUAL_FATAL(sign_msg(proc.k, "fork", 4, &sig, &siglen, 0), 0);
+        mine[i] = sig_index(sig, proc.idx_bytes);
+        OPENSSL_free(sig);
+    }
+    CU_ASSERT_FATAL(pipe(fd) == 0);
+    if ((pid = fork()) == 0) {
+        close(fd[0]);
+        for (int i = 0; i < 4; i++) {
+            uint64_t v = UINT64_MAX;
+            if (sign_msg(proc.k, "fork", 4, &sig, &siglen, 0) == 0) {
+                if (verify_msg(proc.pub, "fork", 4, sig, siglen))
+                    v = sig_index(sig, proc.idx_bytes);
+                OPENSSL_free(sig);
+            }
+            if (write(fd[1], &v, sizeof(v)) != sizeof(v))
+                _exit(2);
+        }
+        _exit(0); /* like a crash: the child's block is burnt */
+    }
+    close(fd[1]);
+    while (n < 4 && read(fd[0], &child[n], sizeof(child[n])) == sizeof(child[n]))
+        n++;
+    close(fd[0]);
+    CU_ASSERT(waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    CU_ASSERT_EQUAL(n, 4);
+    for (int i = 4; i < 8; i++) { /* the parent goes on with its block */
+        CU_ASSERT_EQUAL_FATAL(sign_msg(proc.k, "fork", 4, &sig, &siglen, 0), 0);
+        mine[i] = sig_index(sig, proc.idx_bytes);
+        OPENSSL_free(sig);
+    }
+    {
+        uint64_t all[12];
+        memcpy(all, mine, sizeof(mine));
+        memcpy(all + 8, child, sizeof(child));
+        for (int i = 0; i < 4; i++)
+            CU_ASSERT(child[i] != UINT64_MAX);
+        CU_ASSERT(all_distinct(all, 12));
+    }
+}

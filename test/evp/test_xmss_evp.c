@@ -97,6 +97,7 @@ static const fs_test tests[] = {
     { "XMSS-SHA2_16_256 key", test_h16 },
     { "8 processes x 100 signatures", test_proc_concurrent },
     { "8 threads x 50 signatures on one key object", test_proc_threads },
+    { "a forked child signing with the inherited key", test_proc_fork },
     { "SIGKILL at random instants", test_proc_kill },
     { "unload", test_proc_unload },
     { NULL, NULL }

@@ -106,6 +106,7 @@ static const fs_test tests[] = {
     { "XMSSMT-SHA2_20/4_256 key (the default)", test_key },
     { "8 concurrent processes", test_proc_concurrent },
     { "8 threads x 50 signatures on one key object", test_proc_threads },
+    { "a forked child signing with the inherited key", test_proc_fork },
     { "SIGKILL at random instants", test_proc_kill },
     { "unload", test_proc_unload },
     { NULL, NULL }
