@@ -282,14 +282,20 @@ int fs_hash_rand_hash(const fs_hash_seeds *s, uint8_t *out, const uint8_t *in,
     return FASTSIG_OK;
 }
 
-/* The chain walk keeps up to `slots` chains in flight; each round advances
- * every one by a step: a PRF batch for keys and bitmasks, then an F batch. */
+/* The chain walk keeps up to `slots` chains in flight (several kernel
+ * widths, so each round's fixed costs are shared by many chains). Each slot
+ * keeps its three messages padded in place: PRF(adrs km=0) and PRF(adrs
+ * km=1) (only the hash word changes per step) and F's toByte(0) || KEY || x,
+ * where x lives between steps (F's digest is written back over it). A round
+ * is one PRF batch (keys and bitmasks) and one F batch. */
 typedef struct {
     size_t chain;      /* index into the caller's arrays */
     uint32_t step, end;
 } slot;
 
-#define MAX_SLOTS 32
+#define MAX_SLOTS 64
+/* Bytes of padded slot messages (three per slot). */
+#define CHAIN_ARENA 24576
 
 int fs_hash_chains(const fs_hash_seeds *s, uint8_t *out, const uint8_t *in,
                    const uint8_t *adrs, const uint32_t *start, const uint32_t *steps,
@@ -304,14 +310,25 @@ int fs_hash_chains(const fs_hash_seeds *s, uint8_t *out, const uint8_t *in,
     if (rc != FASTSIG_OK)
         return rc;
     const fs_hash_params *p = &s->p;
-    size_t n = p->n, next = 0, active = 0;
-    unsigned nslots = fs_lanes_width(p->family);
-    nslots = nslots < 4 ? 4 : nslots > MAX_SLOTS ? MAX_SLOTS : nslots;
-    slot sl[MAX_SLOTS];
-    uint8_t x[MAX_SLOTS][FS_HASH_MAX_N], key[MAX_SLOTS][FS_HASH_MAX_N];
-    uint8_t a[2 * MAX_SLOTS][FS_HASH_ADRS_BYTES], prf[2 * MAX_SLOTS * FS_HASH_MAX_N];
+    const fs_hash_keyed *kp = &s->prf;
+    fs_hash_family fam = p->family;
+    size_t n = p->n, next = 0, active = 0, block = fs_lanes_block(fam);
     fs_hash_keyed kf;
     keyed_init(&kf, p, DOM_F, NULL, 0);
+    /* slot messages: PRF = rest || ADRS, F = rest || KEY || x */
+    size_t aoff = kp->restlen, koff = kf.restlen, xoff = koff + n;
+    size_t pbytes = (aoff + FS_HASH_ADRS_BYTES) / block * block + 2 * block;
+    size_t fbytes = (xoff + n) / block * block + 2 * block;
+    size_t nslots = 4 * (size_t)fs_lanes_width(fam), fill = 0;
+    if (nslots > CHAIN_ARENA / (2 * pbytes + fbytes))
+        nslots = CHAIN_ARENA / (2 * pbytes + fbytes);
+    nslots = nslots < 1 ? 1 : nslots > MAX_SLOTS ? MAX_SLOTS : nslots;
+    _Alignas(64) uint8_t arena[CHAIN_ARENA];
+    uint8_t *pm = arena, *fm = arena + 2 * nslots * pbytes; /* PRF: slot i km k at 2i+k */
+    const uint8_t *pptr[2 * MAX_SLOTS], *fptr[MAX_SLOTS];
+    uint8_t prf[2 * MAX_SLOTS * FS_HASH_MAX_N];
+    slot sl[MAX_SLOTS];
+    size_t pnb = 0, fnb = 0;
     for (;;) {
         /* Refill free slots; chains with no steps are copied through. */
         while (active < nslots && next < count) {
@@ -321,46 +338,62 @@ int fs_hash_chains(const fs_hash_seeds *s, uint8_t *out, const uint8_t *in,
                 memmove(out + c * n, in + c * n, n);
                 continue;
             }
-            sl[active] = (slot){ c, st, st + steps[c] };
-            fs_copy(x[active], in + c * n, n);
-            active++;
+            size_t i = active++;
+            if (i == fill) { /* first use: the constant prefix and padding */
+                for (unsigned km = 0; km < 2; km++) {
+                    uint8_t *m = pm + (2 * i + km) * pbytes;
+                    fs_copy(m, kp->rest, kp->restlen);
+                    pnb = fs_lanes_pad(fam, m, aoff + FS_HASH_ADRS_BYTES, kp->done);
+                }
+                fs_copy(fm + i * fbytes, kf.rest, kf.restlen);
+                fnb = fs_lanes_pad(fam, fm + i * fbytes, xoff + n, kf.done);
+                fptr[i] = fm + i * fbytes;
+                fill++;
+            }
+            sl[i] = (slot){ c, st, st + steps[c] };
+            for (unsigned km = 0; km < 2; km++) {
+                uint8_t *a = pm + (2 * i + km) * pbytes + aoff;
+                fs_copy(a, adrs + c * FS_HASH_ADRS_BYTES, FS_HASH_ADRS_BYTES);
+                set_word(a, ADRS_KEYMASK, km);
+            }
+            fs_copy(fm + i * fbytes + xoff, in + c * n, n);
         }
         if (active == 0)
             break;
+        /* keys in lanes 0..active-1, bitmasks after them */
         for (size_t i = 0; i < active; i++)
             for (unsigned km = 0; km < 2; km++) {
-                fs_copy(a[2 * i + km], adrs + sl[i].chain * FS_HASH_ADRS_BYTES, FS_HASH_ADRS_BYTES);
-                set_word(a[2 * i + km], ADRS_HASH, sl[i].step);
-                set_word(a[2 * i + km], ADRS_KEYMASK, km);
+                uint8_t *m = pm + (2 * i + km) * pbytes;
+                set_word(m + aoff, ADRS_HASH, sl[i].step);
+                pptr[km * active + i] = m;
             }
-        part pa = { a[0], FS_HASH_ADRS_BYTES, FS_HASH_ADRS_BYTES };
-        run_parts(p, &s->prf, &pa, 1, prf, 2 * active);
+        fs_lanes_run_ptrs(fam, &kp->mid, pptr, pnb, prf, n, n, 2 * active, 0);
         for (size_t i = 0; i < active; i++) {
-            const uint8_t *bm = prf + (2 * i + 1) * n;
-            fs_copy(key[i], prf + 2 * i * n, n);
+            uint8_t *f = fm + i * fbytes;
+            const uint8_t *bm = prf + (active + i) * n;
+            fs_copy(f + koff, prf + i * n, n);
             for (size_t j = 0; j < n; j++)
-                x[i][j] ^= bm[j];
+                f[xoff + j] ^= bm[j];
         }
-        part pf[2] = { { key[0], n, FS_HASH_MAX_N }, { x[0], n, FS_HASH_MAX_N } };
-        uint8_t fx[MAX_SLOTS * FS_HASH_MAX_N];
-        run_parts(p, &kf, pf, 2, fx, active);
+        fs_lanes_run_ptrs(fam, &kf.mid, fptr, fnb, fm + xoff, fbytes, n, active, 1);
         /* Advance; finished chains leave, the last slot fills the gap. */
-        for (size_t i = 0; i < active; i++)
-            fs_copy(x[i], fx + i * n, n);
         for (size_t i = 0; i < active;) {
             if (++sl[i].step < sl[i].end) {
                 i++;
                 continue;
             }
-            fs_copy(out + sl[i].chain * n, x[i], n);
+            fs_copy(out + sl[i].chain * n, fm + i * fbytes + xoff, n);
             active--;
+            if (i == active)
+                continue;
             sl[i] = sl[active];
-            fs_copy(x[i], x[active], n);
+            fs_copy(fm + i * fbytes + xoff, fm + active * fbytes + xoff, n);
+            for (unsigned km = 0; km < 2; km++)
+                fs_copy(pm + (2 * i + km) * pbytes + aoff, pm + (2 * active + km) * pbytes + aoff,
+                        FS_HASH_ADRS_BYTES);
         }
-        explicit_bzero(fx, sizeof(fx));
     }
-    explicit_bzero(x, sizeof(x));
-    explicit_bzero(key, sizeof(key));
-    explicit_bzero(prf, sizeof(prf));
+    /* chain values and their F keys are secret; the PRFs are of PUB_SEED */
+    explicit_bzero(fm, fill * fbytes);
     return FASTSIG_OK;
 }

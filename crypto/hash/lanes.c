@@ -259,11 +259,11 @@ static void outputs(const family *fm, unsigned N, const void *st, unsigned used,
 }
 
 /* The padding that follows rem message bytes of a message of total bytes,
- * as whole blocks with zeros where the message bytes go; returns the count. */
+ * as whole blocks (bytes before rem untouched); returns the count. */
 static size_t pad_template(const family *fm, uint8_t *tail, size_t rem, uint64_t total)
 {
     size_t nb = (fm->lenbytes && rem + 1 + fm->lenbytes > fm->block) ? 2 : 1;
-    memset(tail, 0, nb * fm->block);
+    memset(tail + rem, 0, nb * fm->block - rem);
     if (fm->lenbytes == 0) {
         tail[rem] ^= FS_SHAKE_DS;
         tail[fm->block - 1] ^= 0x80;
@@ -274,6 +274,40 @@ static size_t pad_template(const family *fm, uint8_t *tail, size_t rem, uint64_t
     for (unsigned i = 0; i < 8; i++)
         tail[nb * fm->block - 1 - i] = (uint8_t)(bits >> (8 * i));
     return nb;
+}
+
+size_t fs_lanes_pad(fs_hash_family f, uint8_t *msg, size_t len, uint64_t done)
+{
+    const family *fm = ready(f);
+    size_t whole = len / fm->block;
+    return whole + pad_template(fm, msg + whole * fm->block, len % fm->block, done + len);
+}
+
+void fs_lanes_run_ptrs(fs_hash_family f, const fs_hash_state *mid, const uint8_t *const msgs[],
+                       size_t nblocks, uint8_t *out, size_t ostride, size_t n, size_t lanes,
+                       int secret)
+{
+    const family *fm = ready(f);
+    _Alignas(64) uint64_t ts[25 * MAX_KERNEL_LANES];
+    const uint8_t *ptr[MAX_KERNEL_LANES];
+    unsigned widest = 0;
+    for (size_t base = 0; base < lanes;) {
+        const lane_kernel *k = pick(fm, lanes - base);
+        unsigned N = k->lanes, used = (unsigned)(lanes - base < N ? lanes - base : N);
+        const uint8_t *const *in = msgs + base;
+        if (used < N) { /* a short group repeats its first message */
+            for (unsigned l = 0; l < N; l++)
+                ptr[l] = msgs[base + (l < used ? l : 0)];
+            in = ptr;
+        }
+        fill_state(fm, N, ts, mid);
+        compress(fm, k, ts, in, nblocks);
+        outputs(fm, N, ts, used, out + base * ostride, ostride, n);
+        base += used;
+        widest = N > widest ? N : widest;
+    }
+    if (secret)
+        explicit_bzero(ts, state_bytes(fm, widest));
 }
 
 void fs_lanes_absorb(fs_hash_family f, fs_hash_state *st, const uint8_t *data, size_t nblocks)

@@ -59,4 +59,19 @@ int fs_lanes_run_parts(fs_hash_family f, const fs_hash_state *mid, uint64_t done
                        const uint8_t *head, size_t headlen, const fs_lanes_part *parts,
                        unsigned nparts, uint8_t *out, size_t n, size_t lanes);
 
+/* Pads a message of len bytes at msg (done bytes before it were absorbed
+ * into a midstate, a multiple of the block): writes the padding after it,
+ * to the end of its last block, and returns the message's block count.
+ * msg needs room for len + 2 blocks. */
+size_t fs_lanes_pad(fs_hash_family f, uint8_t *msg, size_t len, uint64_t done);
+
+/* Lane l compresses the nblocks padded blocks at msgs[l] (fs_lanes_pad) on
+ * top of mid and writes n digest bytes to out + l*ostride. For callers that
+ * keep messages padded in place and change only some bytes between calls.
+ * mid must not be NULL. Lane l's output may overlap its own message, not
+ * another lane's. secret: wipe the kernel states after use. */
+void fs_lanes_run_ptrs(fs_hash_family f, const fs_hash_state *mid, const uint8_t *const msgs[],
+                       size_t nblocks, uint8_t *out, size_t ostride, size_t n, size_t lanes,
+                       int secret);
+
 #endif
