@@ -68,4 +68,19 @@ if out=$(openssl pkeyutl "${PROV[@]}" -sign -rawin -inkey "$X/ots.key" -in "$DEM
 grep -o 'one-time key already used' <<<"$out"
 echo
 
+echo "== Rabin-Williams: verification is one squaring (compare RSA's exponentiation)"
+R="$DEMO/rw"; mkdir -p "$R"
+run openssl genpkey "${PROV[@]}" -algorithm RW -pkeyopt bits:2048 -out "$R/rw.key"
+openssl pkey "${PROV[@]}" -in "$R/rw.key" -noout -text | head -4
+run openssl pkey "${PROV[@]}" -in "$R/rw.key" -pubout -out "$R/rw.pub"
+run openssl pkeyutl "${PROV[@]}" -sign -rawin -inkey "$R/rw.key" -in "$DEMO/hello.txt" -out "$R/hello.sig"
+run openssl pkeyutl "${PROV[@]}" -verify -rawin -pubin -inkey "$R/rw.pub" -in "$DEMO/hello.txt" \
+    -sigfile "$R/hello.sig"
+run openssl dgst "${PROV[@]}" -sign "$R/rw.key" -sigopt rw-format:expanded -out "$R/random.esig" \
+    "$DEMO/random.bin"
+run openssl dgst "${PROV[@]}" -verify "$R/rw.pub" -sigopt rw-verify:probabilistic \
+    -signature "$R/random.esig" "$DEMO/random.bin"
+run openssl req "${PROV[@]}" -x509 -new -key "$R/rw.key" -subj "/CN=fastsig RW" -days 30 -out "$R/rw.pem"
+run openssl verify "${PROV[@]}" -CAfile "$R/rw.pem" "$R/rw.pem"
+
 echo "demo finished; files are in $DEMO"
