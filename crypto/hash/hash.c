@@ -282,7 +282,7 @@ int fs_hash_rand_hash(const fs_hash_seeds *s, uint8_t *out, const uint8_t *in,
     return FASTSIG_OK;
 }
 
-/* The chain walk keeps up to `slots` chains in flight (several kernel
+/* The chain walk keeps up to MAX_SLOTS chains in flight (several kernel
  * widths, so each round's fixed costs are shared by many chains). Each slot
  * keeps its three messages padded in place: PRF(adrs km=0) and PRF(adrs
  * km=1) (only the hash word changes per step) and F's toByte(0) || KEY || x,
@@ -293,9 +293,9 @@ typedef struct {
     uint32_t step, end;
 } slot;
 
-#define MAX_SLOTS 64
-/* Bytes of padded slot messages (three per slot). */
-#define CHAIN_ARENA 24576
+#define MAX_SLOTS 128
+/* Bytes of padded slot messages (three per slot): 128 slots of SHA-256 n = 32. */
+#define CHAIN_ARENA 32768
 
 int fs_hash_chains(const fs_hash_seeds *s, uint8_t *out, const uint8_t *in,
                    const uint8_t *adrs, const uint32_t *start, const uint32_t *steps,
@@ -319,7 +319,9 @@ int fs_hash_chains(const fs_hash_seeds *s, uint8_t *out, const uint8_t *in,
     size_t aoff = kp->restlen, koff = kf.restlen, xoff = koff + n;
     size_t pbytes = (aoff + FS_HASH_ADRS_BYTES) / block * block + 2 * block;
     size_t fbytes = (xoff + n) / block * block + 2 * block;
-    size_t nslots = 4 * (size_t)fs_lanes_width(fam), fill = 0;
+    /* every chain at once when they fit (a WOTS+ key's 67 chains of equal
+     * length would otherwise leave a tail of nearly empty rounds) */
+    size_t nslots = count, fill = 0;
     if (nslots > CHAIN_ARENA / (2 * pbytes + fbytes))
         nslots = CHAIN_ARENA / (2 * pbytes + fbytes);
     nslots = nslots < 1 ? 1 : nslots > MAX_SLOTS ? MAX_SLOTS : nslots;
