@@ -192,7 +192,11 @@ static void fill_state(const family *fm, unsigned N, void *st, const fs_hash_sta
 {
     uint32_t *t32 = st;
     uint64_t *t64 = st;
-    if (N == 1) {
+    if (N == MAX_KERNEL_LANES && fm->wordsize == 4) { /* constant bounds: vector stores */
+        for (unsigned i = 0; i < 8; i++)
+            for (unsigned l = 0; l < MAX_KERNEL_LANES; l++)
+                t32[i * MAX_KERNEL_LANES + l] = s->w32[i];
+    } else if (N == 1) {
         memcpy(st, s, (size_t)fm->words * fm->wordsize);
     } else if (N < 4) {
         for (unsigned j = 0; j < fm->words * N; j++) {
@@ -234,17 +238,28 @@ static void output(const family *fm, unsigned N, const void *st, unsigned l, uin
     }
 }
 
+/* The first `words` big-endian words of lanes 0..used-1 of an N-lane
+ * 32-bit state to out + l*ostride (inlined with constant N and words). */
+static inline __attribute__((always_inline)) void outputs32(const uint32_t *st, unsigned N,
+                                                            unsigned used, uint8_t *out,
+                                                            size_t ostride, size_t words)
+{
+    for (unsigned l = 0; l < used; l++)
+        for (size_t w = 0; w < words; w++) {
+            uint32_t v = __builtin_bswap32(st[w * N + l]);
+            __builtin_memcpy(out + l * ostride + 4 * w, &v, 4);
+        }
+}
+
 /* The digests of lanes 0..used-1 to out + l*ostride: whole words stored
  * straight from the transposed state when n is a multiple of the word. */
 static void outputs(const family *fm, unsigned N, const void *st, unsigned used, uint8_t *out,
                     size_t ostride, size_t n)
 {
-    if (fm->wordsize == 4 && n % 4 == 0) {
-        for (unsigned l = 0; l < used; l++)
-            for (size_t w = 0; w < n / 4; w++) {
-                uint32_t v = __builtin_bswap32(((const uint32_t *)st)[w * N + l]);
-                __builtin_memcpy(out + l * ostride + 4 * w, &v, 4);
-            }
+    if (fm->wordsize == 4 && N == MAX_KERNEL_LANES && n == 32) {
+        outputs32(st, MAX_KERNEL_LANES, used, out, ostride, 8); /* the hot shape, unrolled */
+    } else if (fm->wordsize == 4 && n % 4 == 0) {
+        outputs32(st, N, used, out, ostride, n / 4);
     } else if (fm->wordsize == 8 && n % 8 == 0) {
         for (unsigned l = 0; l < used; l++)
             for (size_t w = 0; w < n / 8; w++) {
