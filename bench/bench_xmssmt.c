@@ -1,0 +1,103 @@
+/* bench_xmssmt.c - XMSS^MT through EVP beside OpenSSL Ed25519 measured in
+ * the same run: keygen, sign (mean and worst case), verify, for
+ * XMSSMT-SHA2_20/2, 20/4, 40/8 and 60/12 (n = 32).
+ *
+ * The sign rows sign 2^(h/d) + 8 times in a row from index 0 on one key
+ * (durable state, default batch 64), so the loop crosses the first
+ * bottom-subtree boundary; each signature is timed alone, interleaved with
+ * an Ed25519 signature, and the rows report the mean and the maximum of
+ * each side, and the one signature at index 2^(h/d), the first of the next
+ * bottom subtree (the core prepares it while signing, so it should cost no
+ * more than the others). The index of our maximum goes to stderr: a block
+ * reservation (an fdatasync every 64 signatures) or the machine's load
+ * usually sets it. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <openssl/evp.h>
+#include "bench.h"
+
+/* shared hash-based bench helpers, defined in bench_xmss.c */
+EVP_PKEY *bench_hbs_keygen(const char *alg, const char *param, const char *mode, const char *dir);
+EVP_PKEY *bench_hbs_base_keygen(const char *alg);
+double bench_hbs_keygen_ns(const char *alg, const char *param, const char *mode, const char *dir,
+                           int n);
+void bench_hbs_run_sign(void *key, size_t iters);
+int bench_hbs_verify_row(const bench_spec *s, EVP_PKEY *key, EVP_PKEY *base, const char *base_md);
+int bench_hbs_tmpdir(char *dir, size_t len);
+void bench_hbs_rmdir(const char *dir);
+
+static void sign_loop(const char *set, unsigned subtree_h, EVP_PKEY *k, EVP_PKEY *ed)
+{
+    size_t n = ((size_t)1 << subtree_h) + 8, worst_at = 0;
+    double sum = 0, worst = 0, ed_sum = 0, ed_worst = 0, at_b = 0, ed_at_b = 0;
+    fprintf(stderr, "[bench] xmssmt-sign %s (%zu signatures) ...\n", set, n);
+    for (size_t i = 0; i < n; i++) {
+        double t0 = bench_now_ns();
+        bench_hbs_run_sign(k, 1);
+        double t1 = bench_now_ns();
+        bench_hbs_run_sign(ed, 1);
+        double t2 = bench_now_ns();
+        sum += t1 - t0;
+        ed_sum += t2 - t1;
+        if (t1 - t0 > worst) {
+            worst = t1 - t0;
+            worst_at = i;
+        }
+        ed_worst = t2 - t1 > ed_worst ? t2 - t1 : ed_worst;
+        if (i == (size_t)1 << subtree_h) {
+            at_b = t1 - t0;
+            ed_at_b = t2 - t1;
+        }
+    }
+    fprintf(stderr, "[bench] xmssmt-sign %s: slowest signature at index %zu (subtree size %zu)\n",
+            set, worst_at, (size_t)1 << subtree_h);
+    bench_spec ms = { "xmssmt-sign", set, "us", "Ed25519", 0 };
+    if (bench_selected(ms.op, ms.variant))
+        bench_report(&ms, sum / (double)n, ed_sum / (double)n);
+    bench_spec ws = { "xmssmt-sign-worst", set, "us", "Ed25519", 0 };
+    if (bench_selected(ws.op, ws.variant))
+        bench_report(&ws, worst, ed_worst);
+    bench_spec bs = { "xmssmt-sign-boundary", set, "us", "Ed25519", 0 };
+    if (bench_selected(bs.op, bs.variant))
+        bench_report(&bs, at_b, ed_at_b);
+}
+
+static void bench_xmssmt(void)
+{
+    static const struct { const char *name; unsigned subtree_h; } sets[] = {
+        { "XMSSMT-SHA2_20/2_256", 10 },
+        { "XMSSMT-SHA2_20/4_256", 5 },
+        { "XMSSMT-SHA2_40/8_256", 5 },
+        { "XMSSMT-SHA2_60/12_256", 5 },
+    };
+    char dir[512];
+    if (!bench_hbs_tmpdir(dir, sizeof(dir)))
+        return;
+    EVP_PKEY *ed = bench_hbs_base_keygen("ED25519");
+    for (size_t s = 0; ed != NULL && s < sizeof(sets) / sizeof(sets[0]); s++) {
+        const char *set = sets[s].name;
+        bench_spec ks = { "xmssmt-keygen", set, "ms", "Ed25519", 0 };
+        if (bench_selected(ks.op, ks.variant)) {
+            fprintf(stderr, "[bench] xmssmt-keygen %s ...\n", set);
+            double ours = bench_hbs_keygen_ns("XMSSMT", set, NULL, dir, 3);
+            bench_report(&ks, ours, bench_hbs_keygen_ns("ED25519", NULL, NULL, NULL, 15));
+        }
+        int sign_sel = bench_selected("xmssmt-sign", set) || bench_selected("xmssmt-sign-worst", set)
+                       || bench_selected("xmssmt-sign-boundary", set);
+        bench_spec vs = { "xmssmt-verify", set, "us", "Ed25519", 0 };
+        int verify_sel = bench_selected(vs.op, vs.variant);
+        if (!sign_sel && !verify_sel)
+            continue;
+        EVP_PKEY *k = bench_hbs_keygen("XMSSMT", set, NULL, dir);
+        if (k == NULL)
+            continue;
+        if (sign_sel)
+            sign_loop(set, sets[s].subtree_h, k, ed);
+        bench_hbs_verify_row(&vs, k, ed, NULL);
+        EVP_PKEY_free(k);
+    }
+    EVP_PKEY_free(ed);
+    bench_hbs_rmdir(dir);
+}
+
+BENCH_GROUP(xmssmt, bench_xmssmt)
