@@ -47,7 +47,8 @@ static void keyed_init(fs_hash_keyed *k, const fs_hash_params *p, unsigned domai
     if (keylen)
         memcpy(prefix + p->pad, key, keylen);
     fs_lanes_iv(p->family, &k->mid);
-    fs_lanes_absorb(p->family, &k->mid, prefix, whole);
+    if (whole) /* the unkeyed F and H prefixes fill no block */
+        fs_lanes_absorb(p->family, &k->mid, prefix, whole);
     k->done = whole * block;
     k->restlen = (unsigned)(len - k->done);
     memcpy(k->rest, prefix + k->done, k->restlen);
@@ -342,13 +343,16 @@ int fs_hash_chains(const fs_hash_seeds *s, uint8_t *out, const uint8_t *in,
             }
             size_t i = active++;
             if (i == fill) { /* first use: the constant prefix and padding */
-                for (unsigned km = 0; km < 2; km++) {
-                    uint8_t *m = pm + (2 * i + km) * pbytes;
-                    fs_copy(m, kp->rest, kp->restlen);
-                    pnb = fs_lanes_pad(fam, m, aoff + FS_HASH_ADRS_BYTES, kp->done);
+                if (i == 0) {
+                    fs_copy(pm, kp->rest, kp->restlen);
+                    pnb = fs_lanes_pad(fam, pm, aoff + FS_HASH_ADRS_BYTES, kp->done);
+                    fs_copy(fm, kf.rest, kf.restlen);
+                    fnb = fs_lanes_pad(fam, fm, xoff + n, kf.done);
                 }
-                fs_copy(fm + i * fbytes, kf.rest, kf.restlen);
-                fnb = fs_lanes_pad(fam, fm + i * fbytes, xoff + n, kf.done);
+                for (unsigned km = i ? 0 : 1; km < 2; km++) /* slot 0 km 0 as template */
+                    fs_copy(pm + (2 * i + km) * pbytes, pm, pnb * block);
+                if (i)
+                    fs_copy(fm + i * fbytes, fm, fnb * block);
                 fptr[i] = fm + i * fbytes;
                 fill++;
             }
