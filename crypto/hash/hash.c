@@ -284,18 +284,22 @@ int fs_hash_rand_hash(const fs_hash_seeds *s, uint8_t *out, const uint8_t *in,
 }
 
 /* The chain walk keeps up to MAX_SLOTS chains in flight (several kernel
- * widths, so each round's fixed costs are shared by many chains). Each slot
- * keeps its three messages padded in place: PRF(adrs km=0) and PRF(adrs
- * km=1) (only the hash word changes per step) and F's toByte(0) || KEY || x,
- * where x lives between steps (F's digest is written back over it). A round
- * is one PRF batch (keys and bitmasks) and one F batch. */
+ * widths, so each round's fixed costs are shared by many chains). A phase
+ * first computes the keys and bitmasks (PRFs of public ADRS, independent
+ * of the chain values) of the next R rounds of every slot in one batch,
+ * R as many as the PRF pool holds, then runs R rounds of F. Each slot keeps
+ * F's message toByte(0) || KEY || x padded in place; x lives there between
+ * steps (F's digest is written back over it). PRF messages come from a
+ * pool padded once per call. */
 typedef struct {
     size_t chain;      /* index into the caller's arrays */
     uint32_t step, end;
+    size_t pbase;      /* this phase's first PRF pair (key, bitmask) */
 } slot;
 
 #define MAX_SLOTS 128
-/* Bytes of padded slot messages (three per slot): 128 slots of SHA-256 n = 32. */
+#define PRF_POOL (2 * MAX_SLOTS)
+/* Bytes of padded messages: 128 F slots and 256 PRFs of SHA-256 n = 32. */
 #define CHAIN_ARENA 32768
 
 int fs_hash_chains(const fs_hash_seeds *s, uint8_t *out, const uint8_t *in,
@@ -316,22 +320,31 @@ int fs_hash_chains(const fs_hash_seeds *s, uint8_t *out, const uint8_t *in,
     size_t n = p->n, next = 0, active = 0, block = fs_lanes_block(fam);
     fs_hash_keyed kf;
     keyed_init(&kf, p, DOM_F, NULL, 0);
-    /* slot messages: PRF = rest || ADRS, F = rest || KEY || x */
+    /* padded templates: PRF = rest || ADRS, F = rest || KEY || x */
     size_t aoff = kp->restlen, koff = kf.restlen, xoff = koff + n;
-    size_t pbytes = (aoff + FS_HASH_ADRS_BYTES) / block * block + 2 * block;
-    size_t fbytes = (xoff + n) / block * block + 2 * block;
+    _Alignas(64) uint8_t ptmpl[4 * 168], ftmpl[4 * 168];
+    fs_copy(ptmpl, kp->rest, kp->restlen);
+    size_t pnb = fs_lanes_pad(fam, ptmpl, aoff + FS_HASH_ADRS_BYTES, kp->done);
+    fs_copy(ftmpl, kf.rest, kf.restlen);
+    size_t fnb = fs_lanes_pad(fam, ftmpl, xoff + n, kf.done);
+    size_t pbytes = pnb * block, fbytes = fnb * block;
     /* every chain at once when they fit (a WOTS+ key's 67 chains of equal
      * length would otherwise leave a tail of nearly empty rounds) */
     size_t nslots = count, fill = 0;
     if (nslots > CHAIN_ARENA / (2 * pbytes + fbytes))
         nslots = CHAIN_ARENA / (2 * pbytes + fbytes);
     nslots = nslots < 1 ? 1 : nslots > MAX_SLOTS ? MAX_SLOTS : nslots;
+    size_t pool = (CHAIN_ARENA - nslots * fbytes) / pbytes; /* >= 2 * nslots */
+    pool = pool > PRF_POOL ? PRF_POOL : pool;
     _Alignas(64) uint8_t arena[CHAIN_ARENA];
-    uint8_t *pm = arena, *fm = arena + 2 * nslots * pbytes; /* PRF: slot i km k at 2i+k */
-    const uint8_t *pptr[2 * MAX_SLOTS], *fptr[MAX_SLOTS];
-    uint8_t prf[2 * MAX_SLOTS * FS_HASH_MAX_N];
+    uint8_t *fm = arena, *pm = arena + nslots * fbytes;
+    const uint8_t *pptr[PRF_POOL], *fptr[MAX_SLOTS];
+    uint8_t prf[PRF_POOL * FS_HASH_MAX_N];
     slot sl[MAX_SLOTS];
-    size_t pnb = 0, fnb = 0;
+    for (size_t j = 0; j < pool; j++) {
+        fs_copy(pm + j * pbytes, ptmpl, pbytes);
+        pptr[j] = pm + j * pbytes;
+    }
     for (;;) {
         /* Refill free slots; chains with no steps are copied through. */
         while (active < nslots && next < count) {
@@ -343,60 +356,51 @@ int fs_hash_chains(const fs_hash_seeds *s, uint8_t *out, const uint8_t *in,
             }
             size_t i = active++;
             if (i == fill) { /* first use: the constant prefix and padding */
-                if (i == 0) {
-                    fs_copy(pm, kp->rest, kp->restlen);
-                    pnb = fs_lanes_pad(fam, pm, aoff + FS_HASH_ADRS_BYTES, kp->done);
-                    fs_copy(fm, kf.rest, kf.restlen);
-                    fnb = fs_lanes_pad(fam, fm, xoff + n, kf.done);
-                }
-                for (unsigned km = i ? 0 : 1; km < 2; km++) /* slot 0 km 0 as template */
-                    fs_copy(pm + (2 * i + km) * pbytes, pm, pnb * block);
-                if (i)
-                    fs_copy(fm + i * fbytes, fm, fnb * block);
+                fs_copy(fm + i * fbytes, ftmpl, fbytes);
                 fptr[i] = fm + i * fbytes;
                 fill++;
             }
-            sl[i] = (slot){ c, st, st + steps[c] };
-            for (unsigned km = 0; km < 2; km++) {
-                uint8_t *a = pm + (2 * i + km) * pbytes + aoff;
-                fs_copy(a, adrs + c * FS_HASH_ADRS_BYTES, FS_HASH_ADRS_BYTES);
-                set_word(a, ADRS_KEYMASK, km);
-            }
+            sl[i] = (slot){ c, st, st + steps[c], 0 };
             fs_copy(fm + i * fbytes + xoff, in + c * n, n);
         }
         if (active == 0)
             break;
-        /* keys in lanes 0..active-1, bitmasks after them */
-        for (size_t i = 0; i < active; i++)
-            for (unsigned km = 0; km < 2; km++) {
-                uint8_t *m = pm + (2 * i + km) * pbytes;
-                set_word(m + aoff, ADRS_HASH, sl[i].step);
-                pptr[km * active + i] = m;
-            }
-        fs_lanes_run_ptrs(fam, &kp->mid, pptr, pnb, prf, n, n, 2 * active, 0);
+        /* the PRF pairs of up to R rounds of each slot, slot by slot */
+        size_t R = pool / (2 * active), np = 0;
         for (size_t i = 0; i < active; i++) {
-            uint8_t *f = fm + i * fbytes;
-            const uint8_t *bm = prf + (active + i) * n;
-            fs_copy(f + koff, prf + i * n, n);
-            for (size_t j = 0; j < n; j++)
-                f[xoff + j] ^= bm[j];
+            uint32_t left = sl[i].end - sl[i].step, r = left < R ? left : (uint32_t)R;
+            sl[i].pbase = np;
+            for (uint32_t t = 0; t < r; t++, np++)
+                for (unsigned km = 0; km < 2; km++) {
+                    uint8_t *a = pm + (2 * np + km) * pbytes + aoff;
+                    fs_copy(a, adrs + sl[i].chain * FS_HASH_ADRS_BYTES, FS_HASH_ADRS_BYTES);
+                    set_word(a, ADRS_HASH, sl[i].step + t);
+                    set_word(a, ADRS_KEYMASK, km);
+                }
         }
-        fs_lanes_run_ptrs(fam, &kf.mid, fptr, fnb, fm + xoff, fbytes, n, active, 1);
-        /* Advance; finished chains leave, the last slot fills the gap. */
-        for (size_t i = 0; i < active;) {
-            if (++sl[i].step < sl[i].end) {
-                i++;
-                continue;
+        fs_lanes_run_ptrs(fam, &kp->mid, pptr, pnb, prf, n, n, 2 * np, 0);
+        for (size_t t = 0; t < R && active; t++) {
+            for (size_t i = 0; i < active; i++) {
+                uint8_t *f = fm + i * fbytes;
+                const uint8_t *key = prf + 2 * (sl[i].pbase + t) * n, *bm = key + n;
+                fs_copy(f + koff, key, n);
+                for (size_t j = 0; j < n; j++)
+                    f[xoff + j] ^= bm[j];
             }
-            fs_copy(out + sl[i].chain * n, fm + i * fbytes + xoff, n);
-            active--;
-            if (i == active)
-                continue;
-            sl[i] = sl[active];
-            fs_copy(fm + i * fbytes + xoff, fm + active * fbytes + xoff, n);
-            for (unsigned km = 0; km < 2; km++)
-                fs_copy(pm + (2 * i + km) * pbytes + aoff, pm + (2 * active + km) * pbytes + aoff,
-                        FS_HASH_ADRS_BYTES);
+            fs_lanes_run_ptrs(fam, &kf.mid, fptr, fnb, fm + xoff, fbytes, n, active, 1);
+            /* Advance; finished chains leave, the last slot fills the gap. */
+            for (size_t i = 0; i < active;) {
+                if (++sl[i].step < sl[i].end) {
+                    i++;
+                    continue;
+                }
+                fs_copy(out + sl[i].chain * n, fm + i * fbytes + xoff, n);
+                active--;
+                if (i == active)
+                    continue;
+                sl[i] = sl[active];
+                fs_copy(fm + i * fbytes + xoff, fm + active * fbytes + xoff, n);
+            }
         }
     }
     /* chain values and their F keys are secret; the PRFs are of PUB_SEED */
