@@ -248,6 +248,11 @@ static void set_word(uint8_t *adrs, unsigned word, uint32_t v)
 
 enum { ADRS_HASH = 6, ADRS_KEYMASK = 7 };
 
+/* RAND_HASH batches: each lane's three PRF messages and its H message
+ * toByte(1) || KEY || masked nodes, padded once per call from templates
+ * (only ADRS, key and nodes change). Tree nodes are public: no wipes. */
+#define RH_ARENA 24576
+
 int fs_hash_rand_hash(const fs_hash_seeds *s, uint8_t *out, const uint8_t *in,
                       const uint8_t *adrs, size_t lanes)
 {
@@ -257,28 +262,50 @@ int fs_hash_rand_hash(const fs_hash_seeds *s, uint8_t *out, const uint8_t *in,
     if (rc != FASTSIG_OK)
         return rc;
     const fs_hash_params *p = &s->p;
-    size_t n = p->n;
-    uint8_t a[3 * BATCH][FS_HASH_ADRS_BYTES], prf[3 * BATCH * FS_HASH_MAX_N];
-    uint8_t masked[BATCH][2 * FS_HASH_MAX_N], key[BATCH][FS_HASH_MAX_N];
+    const fs_hash_keyed *kp = &s->prf;
+    fs_hash_family fam = p->family;
+    size_t n = p->n, block = fs_lanes_block(fam);
     fs_hash_keyed kh;
     keyed_init(&kh, p, DOM_H, NULL, 0);
-    for (size_t base = 0; base < lanes; base += BATCH) {
-        size_t cnt = lanes - base < BATCH ? lanes - base : BATCH;
-        for (size_t l = 0; l < cnt; l++)
-            for (unsigned km = 0; km < 3; km++) {
-                fs_copy(a[3 * l + km], adrs + (base + l) * FS_HASH_ADRS_BYTES, FS_HASH_ADRS_BYTES);
-                set_word(a[3 * l + km], ADRS_KEYMASK, km);
-            }
-        part pa = { a[0], FS_HASH_ADRS_BYTES, FS_HASH_ADRS_BYTES };
-        run_parts(p, &s->prf, &pa, 1, prf, 3 * cnt);
-        for (size_t l = 0; l < cnt; l++) {
-            const uint8_t *x = in + (base + l) * 2 * n, *bm = prf + (3 * l + 1) * n;
-            fs_copy(key[l], prf + 3 * l * n, n);
-            for (size_t i = 0; i < 2 * n; i++)
-                masked[l][i] = x[i] ^ bm[i];
+    size_t aoff = kp->restlen, koff = kh.restlen, moff = koff + n;
+    _Alignas(64) uint8_t ptmpl[4 * 168], htmpl[4 * 168];
+    fs_copy(ptmpl, kp->rest, kp->restlen);
+    size_t pnb = fs_lanes_pad(fam, ptmpl, aoff + FS_HASH_ADRS_BYTES, kp->done);
+    fs_copy(htmpl, kh.rest, kh.restlen);
+    size_t hnb = fs_lanes_pad(fam, htmpl, moff + 2 * n, kh.done);
+    size_t pbytes = pnb * block, hbytes = hnb * block;
+    size_t batch = RH_ARENA / (3 * pbytes + hbytes);
+    batch = batch > BATCH ? BATCH : batch < 1 ? 1 : batch;
+    batch = batch > lanes ? lanes : batch;
+    _Alignas(64) uint8_t arena[RH_ARENA];
+    uint8_t *pm = arena, *hm = arena + 3 * batch * pbytes, prf[3 * BATCH * FS_HASH_MAX_N];
+    const uint8_t *pptr[3 * BATCH], *hptr[BATCH];
+    for (size_t l = 0; l < batch; l++) {
+        for (unsigned km = 0; km < 3; km++) {
+            uint8_t *m = pm + (3 * l + km) * pbytes;
+            fs_copy(m, ptmpl, pbytes);
+            set_word(m + aoff, ADRS_KEYMASK, km);
+            pptr[3 * l + km] = m;
         }
-        part ph[2] = { { key[0], n, FS_HASH_MAX_N }, { masked[0], 2 * n, 2 * FS_HASH_MAX_N } };
-        run_parts(p, &kh, ph, 2, out + base * n, cnt);
+        fs_copy(hm + l * hbytes, htmpl, hbytes);
+        hptr[l] = hm + l * hbytes;
+    }
+    for (size_t base = 0; base < lanes; base += batch) {
+        size_t cnt = lanes - base < batch ? lanes - base : batch;
+        for (size_t l = 0; l < cnt; l++)
+            for (unsigned km = 0; km < 3; km++) /* ADRS words 0..6; keyAndMask stays */
+                fs_copy(pm + (3 * l + km) * pbytes + aoff, adrs + (base + l) * FS_HASH_ADRS_BYTES,
+                        FS_HASH_ADRS_BYTES - 4);
+        fs_lanes_run_ptrs(fam, &kp->mid, pptr, pnb, prf, n, n, 3 * cnt, 0);
+        for (size_t l = 0; l < cnt; l++) {
+            uint8_t *h = hm + l * hbytes;
+            /* KEY, then left || right XOR BM0 || BM1 (adjacent PRF lanes) */
+            const uint8_t *x = in + (base + l) * 2 * n, *bm = prf + (3 * l + 1) * n;
+            fs_copy(h + koff, prf + 3 * l * n, n);
+            for (size_t i = 0; i < 2 * n; i++)
+                h[moff + i] = x[i] ^ bm[i];
+        }
+        fs_lanes_run_ptrs(fam, &kh.mid, hptr, hnb, out + base * n, n, n, cnt, 0);
     }
     return FASTSIG_OK;
 }
