@@ -248,6 +248,14 @@ static void set_word(uint8_t *adrs, unsigned word, uint32_t v)
 
 enum { ADRS_HASH = 6, ADRS_KEYMASK = 7 };
 
+/* A padded message template: k's leftover prefix bytes, len message bytes
+ * (left as they are, filled per lane), the padding. Returns its blocks. */
+static size_t msg_template(fs_hash_family fam, const fs_hash_keyed *k, uint8_t *tmpl, size_t len)
+{
+    fs_copy(tmpl, k->rest, k->restlen);
+    return fs_lanes_pad(fam, tmpl, k->restlen + len, k->done);
+}
+
 /* RAND_HASH batches: each lane's three PRF messages and its H message
  * toByte(1) || KEY || masked nodes, padded once per call from templates
  * (only ADRS, key and nodes change). Tree nodes are public: no wipes. */
@@ -269,10 +277,8 @@ int fs_hash_rand_hash(const fs_hash_seeds *s, uint8_t *out, const uint8_t *in,
     keyed_init(&kh, p, DOM_H, NULL, 0);
     size_t aoff = kp->restlen, koff = kh.restlen, moff = koff + n;
     _Alignas(64) uint8_t ptmpl[4 * 168], htmpl[4 * 168];
-    fs_copy(ptmpl, kp->rest, kp->restlen);
-    size_t pnb = fs_lanes_pad(fam, ptmpl, aoff + FS_HASH_ADRS_BYTES, kp->done);
-    fs_copy(htmpl, kh.rest, kh.restlen);
-    size_t hnb = fs_lanes_pad(fam, htmpl, moff + 2 * n, kh.done);
+    size_t pnb = msg_template(fam, kp, ptmpl, FS_HASH_ADRS_BYTES);
+    size_t hnb = msg_template(fam, &kh, htmpl, 3 * n);
     size_t pbytes = pnb * block, hbytes = hnb * block;
     size_t batch = RH_ARENA / (3 * pbytes + hbytes);
     batch = batch > BATCH ? BATCH : batch < 1 ? 1 : batch;
@@ -350,10 +356,8 @@ int fs_hash_chains(const fs_hash_seeds *s, uint8_t *out, const uint8_t *in,
     /* padded templates: PRF = rest || ADRS, F = rest || KEY || x */
     size_t aoff = kp->restlen, koff = kf.restlen, xoff = koff + n;
     _Alignas(64) uint8_t ptmpl[4 * 168], ftmpl[4 * 168];
-    fs_copy(ptmpl, kp->rest, kp->restlen);
-    size_t pnb = fs_lanes_pad(fam, ptmpl, aoff + FS_HASH_ADRS_BYTES, kp->done);
-    fs_copy(ftmpl, kf.rest, kf.restlen);
-    size_t fnb = fs_lanes_pad(fam, ftmpl, xoff + n, kf.done);
+    size_t pnb = msg_template(fam, kp, ptmpl, FS_HASH_ADRS_BYTES);
+    size_t fnb = msg_template(fam, &kf, ftmpl, 2 * n);
     size_t pbytes = pnb * block, fbytes = fnb * block;
     /* every chain at once when they fit (a WOTS+ key's 67 chains of equal
      * length would otherwise leave a tail of nearly empty rounds) */
