@@ -9,15 +9,7 @@
 #include <openssl/evp.h>
 #include "bench.h"
 
-/* shared hash-based bench helpers, defined in bench_xmss.c */
-EVP_PKEY *bench_hbs_keygen(const char *alg, const char *param, const char *mode, const char *dir);
-EVP_PKEY *bench_hbs_base_keygen(const char *alg);
-void bench_hbs_run_sign(void *key, size_t iters);
-int bench_hbs_verify_row(const bench_spec *s, EVP_PKEY *key, EVP_PKEY *base, const char *base_md);
-int bench_hbs_compare_fixed(const bench_spec *s, bench_fn fn, void *arg, size_t iters, bench_fn base,
-                            void *base_arg);
-int bench_hbs_tmpdir(char *dir, size_t len);
-void bench_hbs_rmdir(const char *dir);
+#include "bench_hbs.h"
 
 #define PER_ROUND 4
 #define NKEYS (11 * PER_ROUND)

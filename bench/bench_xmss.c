@@ -20,20 +20,7 @@
 #include "bench.h"
 #include "fastsig/provider.h"
 
-/* ---- shared with bench_wots.c and bench_xmssmt.c --------------------------- */
-EVP_PKEY *bench_hbs_keygen(const char *alg, const char *param, const char *mode, const char *dir);
-EVP_PKEY *bench_hbs_base_keygen(const char *alg);
-double bench_hbs_keygen_ns(const char *alg, const char *param, const char *mode, const char *dir,
-                           int n);
-void bench_hbs_run_sign(void *key, size_t iters);
-void bench_hbs_run_sign_sha256(void *key, size_t iters);
-int bench_hbs_verify_row(const bench_spec *s, EVP_PKEY *key, EVP_PKEY *base, const char *base_md);
-double bench_hbs_op_ns(bench_fn fn, void *arg, size_t iters);
-int bench_hbs_compare_fixed(const bench_spec *s, bench_fn fn, void *arg, size_t iters, bench_fn base,
-                            void *base_arg);
-int bench_hbs_tmpdir(char *dir, size_t len);
-void bench_hbs_rmdir(const char *dir);
-/* ----------------------------------------------------------------------------- */
+#include "bench_hbs.h"
 
 #define MSG_LEN 64
 #define SIG_CAP 65536 /* XMSSMT-SHA2_60/12_256: 27.7 KB */

@@ -16,15 +16,7 @@
 #include <openssl/evp.h>
 #include "bench.h"
 
-/* shared hash-based bench helpers, defined in bench_xmss.c */
-EVP_PKEY *bench_hbs_keygen(const char *alg, const char *param, const char *mode, const char *dir);
-EVP_PKEY *bench_hbs_base_keygen(const char *alg);
-double bench_hbs_keygen_ns(const char *alg, const char *param, const char *mode, const char *dir,
-                           int n);
-void bench_hbs_run_sign(void *key, size_t iters);
-int bench_hbs_verify_row(const bench_spec *s, EVP_PKEY *key, EVP_PKEY *base, const char *base_md);
-int bench_hbs_tmpdir(char *dir, size_t len);
-void bench_hbs_rmdir(const char *dir);
+#include "bench_hbs.h"
 
 static void sign_loop(const char *set, unsigned subtree_h, EVP_PKEY *k, EVP_PKEY *ed)
 {
