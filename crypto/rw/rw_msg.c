@@ -77,33 +77,57 @@ static void feed(lane_sponge *z, const uint8_t *src, size_t len)
     }
 }
 
-/* Lanes j0 .. j0+used-1 of the hash: out gets used * RATE bytes. */
-static void fdh_lanes(const fs_keccak_kernel *k, const uint8_t *prefix, size_t plen,
-                      const uint8_t *msg, size_t msglen, unsigned j0, unsigned used, uint8_t *out)
+static inline uint64_t load64_le(const uint8_t *p)
 {
-    lane_sponge z;
-    uint8_t tails[FS_KECCAK_MAX_LANES][RATE + 1];
-    const uint8_t *in[FS_KECCAK_MAX_LANES];
-    memset(z.st, 0, sizeof(uint64_t) * 25 * k->lanes);
-    z.k = k;
-    z.fill = 0;
-    z.used = used;
-    feed(&z, prefix, plen);
-    feed(&z, msg, msglen);
-    for (unsigned l = 0; l < used; l++) {
-        memcpy(tails[l], z.stage, z.fill);
-        tails[l][z.fill] = (uint8_t)(j0 + l);     /* the lane index ends each input */
-        in[l] = tails[l];
+    uint64_t v = 0;
+    for (int b = 7; b >= 0; b--)
+        v = v << 8 | p[b];
+    return v;
+}
+
+/* Xors the last, part-filled block (z->stage[0 .. fill) || lane index ||
+ * padding) straight into the interleaved state and permutes: no per-lane tail
+ * buffers, the shared bytes are read once for all lanes. When the lane index
+ * fills the block, the padding follows in a block of its own. */
+static void finish_lanes(lane_sponge *z, unsigned j0)
+{
+    const fs_keccak_kernel *k = z->k;
+    unsigned n = k->lanes;
+    size_t fill = z->fill;
+    memset(z->stage + fill, 0, RATE - fill);
+    for (size_t w = 0; w < RATE / 8; w++) {
+        uint64_t v = load64_le(z->stage + 8 * w);
+        for (unsigned l = 0; l < z->used; l++)
+            z->st[w * n + l] ^= v;
     }
-    fs_keccak_absorb_final(k, z.st, RATE, in, used, z.fill + 1, FS_SHAKE_DS);
-    /* the state holds each lane's first output block: word i of lane l is
-     * st[i * lanes + l], little-endian */
-    for (unsigned l = 0; l < used; l++)
-        for (unsigned i = 0; i < RATE / 8; i++) {
-            uint64_t v = z.st[i * k->lanes + l];
-            for (unsigned b = 0; b < 8; b++)
-                out[(size_t)l * RATE + 8 * i + b] = (uint8_t)(v >> (8 * b));
-        }
+    /* the lane index ends each input; then SHAKE's ds byte and the final bit */
+    size_t jw = fill / 8 * n, js = 8 * (fill % 8);
+    for (unsigned l = 0; l < z->used; l++)
+        z->st[jw + l] ^= (uint64_t)(uint8_t)(j0 + l) << js;
+    size_t pad = fill + 1;
+    if (pad == RATE) {
+        k->perm(z->st);
+        pad = 0;
+    }
+    size_t pw = pad / 8 * n, ps = 8 * (pad % 8), lw = (RATE / 8 - 1) * n;
+    for (unsigned l = 0; l < z->used; l++) {
+        z->st[pw + l] ^= (uint64_t)FS_SHAKE_DS << ps;
+        z->st[lw + l] ^= (uint64_t)0x80 << 56;
+    }
+    k->perm(z->st);
+}
+
+/* Lanes j0 .. j0+used-1 of the hash; their first output blocks are left in
+ * z->st (word i of lane l at st[i * lanes + l], little-endian). */
+static void fdh_lanes(lane_sponge *z, const uint8_t *prefix, size_t plen, const uint8_t *msg,
+                      size_t msglen, unsigned j0, unsigned used)
+{
+    memset(z->st, 0, sizeof(uint64_t) * 25 * z->k->lanes);
+    z->fill = 0;
+    z->used = used;
+    feed(z, prefix, plen);
+    feed(z, msg, msglen);
+    finish_lanes(z, j0);
 }
 
 void rw_fdh(const rw_key *k, int r, const uint8_t *msg, size_t msglen, mp_limb_t *h)
@@ -111,17 +135,39 @@ void rw_fdh(const rw_key *k, int r, const uint8_t *msg, size_t msglen, mp_limb_t
     static const char dom[] = "FASTSIG-RW-H-v1";
     uint8_t prefix[sizeof(dom) - 1 + 32 + 1];
     uint8_t buf[(RW_MAX_BITS / 8 / RATE + 1) * RATE];
+    lane_sponge z;
     memcpy(prefix, dom, sizeof(dom) - 1);
     memcpy(prefix + sizeof(dom) - 1, k->kid, 32);
     prefix[sizeof(prefix) - 1] = (uint8_t)r;
-    unsigned lanes = (unsigned)((k->nbytes + RATE - 1) / RATE);
-    const fs_keccak_kernel *ker = pick_kernel();
-    for (unsigned j = 0; j < lanes; j += ker->lanes) {
-        unsigned used = lanes - j < ker->lanes ? lanes - j : ker->lanes;
-        fdh_lanes(ker, prefix, sizeof(prefix), msg, msglen, j, used, buf + (size_t)j * RATE);
+    size_t nb = k->nbytes, nl = mpz_size(k->n);
+    /* h is whole limbs of the output stream, byte-swapped: read them straight
+     * from the states (stream word w is limb nl-1-w) */
+    int direct = nb == 8 * nl;
+    unsigned lanes = (unsigned)((nb + RATE - 1) / RATE);
+    z.k = pick_kernel();
+    unsigned n = z.k->lanes;
+    for (unsigned j = 0; j < lanes; j += n) {
+        unsigned used = lanes - j < n ? lanes - j : n;
+        fdh_lanes(&z, prefix, sizeof(prefix), msg, msglen, j, used);
+        for (unsigned l = 0; l < used; l++)
+            for (size_t i = 0; i < RATE / 8; i++) {
+                uint64_t v = z.st[i * n + l];
+                size_t w = (size_t)(j + l) * (RATE / 8) + i;
+                if (direct) {
+                    if (w < nl)
+                        h[nl - 1 - w] = __builtin_bswap64(v);
+                } else {
+                    for (unsigned b = 0; b < 8; b++)
+                        buf[8 * w + b] = (uint8_t)(v >> (8 * b));
+                }
+            }
     }
-    buf[0] &= 0x7f;               /* h < 2^(bits-1) < n */
-    rw_from_be(h, mpz_size(k->n), buf, k->nbytes);
+    if (direct) {
+        h[nl - 1] &= ~((mp_limb_t)1 << 63);   /* h < 2^(bits-1) < n */
+        return;
+    }
+    buf[0] &= 0x7f;
+    rw_from_be(h, nl, buf, nb);
 }
 
 int rw_emsa2(const rw_key *k, int format, unsigned flags, const uint8_t *msg, size_t msglen,
