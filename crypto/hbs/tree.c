@@ -181,25 +181,42 @@ void hbs_auth_from(const hbs_params *p, uint8_t *auth, const uint8_t *nodes, uns
         memcpy(auth + l * n, nodes + (hbs_level_off(b, l) + ((leaf >> l) ^ 1)) * n, n);
 }
 
+/* Levels per batch of the auth-path walk's masks. */
+#define AUTH_GROUP 16
+
+/* RAND_HASH up the auth path: the keys and bitmasks depend only on the
+ * addresses, so each batch of levels gets all of them from one PRF call
+ * (full lane groups); only the H calls follow the path one by one. */
 int hbs_root_from_auth(const hbs_ctx *c, uint8_t *root, const uint8_t *leaf, uint64_t leaf_idx,
                        const uint8_t *auth, unsigned t, uint32_t layer, uint64_t tree)
 {
     size_t n = c->p->n;
-    uint8_t buf[2 * HBS_MAX_N];
-    hbs_adrs a;
-    hbs_adrs_init(&a, layer, tree, HBS_ADRS_TREE);
+    uint8_t buf[2 * HBS_MAX_N], km[3 * AUTH_GROUP * HBS_MAX_N];
+    hbs_adrs a[3 * AUTH_GROUP];
+    if (n > HBS_MAX_N)
+        return FASTSIG_ERR_BAD_PARAM;
     memmove(root, leaf, n);
-    for (unsigned l = 0; l < t; l++, leaf_idx >>= 1) {
-        if (leaf_idx & 1) {
-            memcpy(buf, auth + l * n, n);
-            memcpy(buf + n, root, n);
-        } else {
-            memcpy(buf, root, n);
-            memcpy(buf + n, auth + l * n, n);
+    for (unsigned l0 = 0; l0 < t; l0 += AUTH_GROUP) {
+        unsigned cnt = t - l0 < AUTH_GROUP ? t - l0 : AUTH_GROUP;
+        for (unsigned j = 0; j < cnt; j++)
+            for (unsigned m = 0; m < 3; m++) {
+                hbs_adrs *x = &a[3 * j + m];
+                hbs_adrs_init(x, layer, tree, HBS_ADRS_TREE);
+                hbs_adrs_set_tree_height(x, l0 + j);
+                hbs_adrs_set_tree_index(x, (uint32_t)(leaf_idx >> (j + 1)));
+                hbs_adrs_word(x, 7, m);
+            }
+        int rc = fs_hash_prf(&c->seeds, km, a[0].b, 3 * (size_t)cnt);
+        for (unsigned j = 0; j < cnt && rc == FASTSIG_OK; j++, leaf_idx >>= 1) {
+            const uint8_t *sib = auth + (size_t)(l0 + j) * n;
+            const uint8_t *left = (leaf_idx & 1) ? sib : root, *right = (leaf_idx & 1) ? root : sib;
+            const uint8_t *bm0 = km + (3 * j + 1) * n, *bm1 = km + (3 * j + 2) * n;
+            for (size_t i = 0; i < n; i++) {
+                buf[i] = left[i] ^ bm0[i];
+                buf[n + i] = right[i] ^ bm1[i];
+            }
+            rc = fs_hash_H(&c->hp, root, km + 3 * j * n, buf, 1);
         }
-        hbs_adrs_set_tree_height(&a, l);
-        hbs_adrs_set_tree_index(&a, (uint32_t)(leaf_idx >> 1));
-        int rc = fs_hash_rand_hash(&c->seeds, root, buf, a.b, 1);
         if (rc != FASTSIG_OK)
             return rc;
     }
