@@ -79,9 +79,11 @@ static void feed(lane_sponge *z, const uint8_t *src, size_t len)
 
 static inline uint64_t load64_le(const uint8_t *p)
 {
-    uint64_t v = 0;
-    for (int b = 7; b >= 0; b--)
-        v = v << 8 | p[b];
+    uint64_t v;
+    memcpy(&v, p, 8);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    v = __builtin_bswap64(v);
+#endif
     return v;
 }
 
@@ -149,18 +151,18 @@ void rw_fdh(const rw_key *k, int r, const uint8_t *msg, size_t msglen, mp_limb_t
     for (unsigned j = 0; j < lanes; j += n) {
         unsigned used = lanes - j < n ? lanes - j : n;
         fdh_lanes(&z, prefix, sizeof(prefix), msg, msglen, j, used);
-        for (unsigned l = 0; l < used; l++)
-            for (size_t i = 0; i < RATE / 8; i++) {
-                uint64_t v = z.st[i * n + l];
-                size_t w = (size_t)(j + l) * (RATE / 8) + i;
-                if (direct) {
-                    if (w < nl)
-                        h[nl - 1 - w] = __builtin_bswap64(v);
-                } else {
-                    for (unsigned b = 0; b < 8; b++)
-                        buf[8 * w + b] = (uint8_t)(v >> (8 * b));
-                }
+        for (unsigned l = 0; l < used; l++) {
+            size_t w0 = (size_t)(j + l) * (RATE / 8);
+            if (direct) {
+                size_t words = nl - w0 < RATE / 8 ? nl - w0 : RATE / 8;
+                for (size_t i = 0; i < words; i++)
+                    h[nl - 1 - w0 - i] = __builtin_bswap64(z.st[i * n + l]);
+                continue;
             }
+            for (size_t i = 0; i < RATE / 8; i++)
+                for (unsigned b = 0; b < 8; b++)
+                    buf[8 * (w0 + i) + b] = (uint8_t)(z.st[i * n + l] >> (8 * b));
+        }
     }
     if (direct) {
         h[nl - 1] &= ~((mp_limb_t)1 << 63);   /* h < 2^(bits-1) < n */
