@@ -106,21 +106,32 @@ static uint64_t redc(unsigned __int128 T, const prob_prime *pp)
     return t >= pp->p ? t - pp->p : t;
 }
 
-/* x * 2^-64 mod p for an nn-limb x: the sum of limb * (2^(64 i) mod p) in
- * 192 bits, folded below p * 2^64 (one 64-bit division), then reduced.
- * Every residue carries the same factor 2^-64, so equations still compare. */
-static uint64_t residue(const mp_limb_t *x, size_t nn, const prob_prime *pp)
+/* x * 2^-64 mod p for nn-limb numbers x[0], x[1] at once (two independent
+ * carry chains side by side: one alone is bound by its add latency; more
+ * spill registers): the sum
+ * of limb * (2^(64 i) mod p) in 192 bits, folded below p * 2^64 (one 64-bit
+ * division), then reduced. Every residue carries the same factor 2^-64, so
+ * equations still compare. */
+#define NRES 2
+static void residues(const mp_limb_t *const x[NRES], size_t nn, const prob_prime *pp,
+                     uint64_t out[NRES])
 {
-    unsigned __int128 acc = 0;
-    uint64_t hi = 0;
+    unsigned __int128 acc[NRES] = { 0 };
+    uint64_t hi[NRES] = { 0 };
     for (size_t i = 0; i < nn; i++) {
-        unsigned __int128 t = acc + (unsigned __int128)x[i] * pp->w[i];
-        hi += t < acc;
-        acc = t;
+        uint64_t w = pp->w[i];
+        for (int j = 0; j < NRES; j++) {
+            unsigned __int128 t = acc[j] + (unsigned __int128)x[j][i] * w;
+            hi[j] += t < acc[j];
+            acc[j] = t;
+        }
     }
-    uint64_t a1 = (uint64_t)(acc >> 64) % pp->p, a0 = (uint64_t)acc;
-    /* hi * 2^128 + a1 * 2^64 + a0, with hi < 2^8: below 2^123 < p * 2^64 */
-    return redc((unsigned __int128)hi * pp->r128 + (unsigned __int128)a1 * pp->r64 + a0, pp);
+    for (int j = 0; j < NRES; j++) {
+        uint64_t a1 = (uint64_t)(acc[j] >> 64) % pp->p, a0 = (uint64_t)acc[j];
+        /* hi * 2^128 + a1 * 2^64 + a0, with hi < 2^8: below 2^123 < p * 2^64 */
+        out[j] = redc((unsigned __int128)hi[j] * pp->r128 + (unsigned __int128)a1 * pp->r64 + a0,
+                      pp);
+    }
 }
 
 int rw_prob_check(const mp_limb_t *s, const mp_limb_t *kq, const mp_limb_t *n,
@@ -139,10 +150,14 @@ int rw_prob_check(const mp_limb_t *s, const mp_limb_t *kq, const mp_limb_t *n,
         const prob_prime *pp = &P[i];
         uint64_t m = pp->p;
         /* all scaled by 2^-64: S, K, N, H; products by 2^-192 after redc */
-        uint64_t sm = residue(s, nn, pp), km = residue(kq, nn, pp);
-        uint64_t nm = residue(n, nn, pp), hm = residue(h, nn, pp);
+        const mp_limb_t *const x0[NRES] = { s, kq }, *const x1[NRES] = { n, h };
+        uint64_t r0[NRES], r1[NRES];
+        residues(x0, nn, pp, r0);
+        residues(x1, nn, pp, r1);
+        uint64_t sm = r0[0], km = r0[1], nm = r1[0], hm = r1[1];
         uint64_t l = redc((unsigned __int128)sm * sm, pp);           /* s^2 2^-192 */
-        l = l * (uint64_t)f % m;
+        if (f == 2)                                                  /* public: no division */
+            l = 2 * l >= m ? 2 * l - m : 2 * l;
         uint64_t r = redc((unsigned __int128)km * nm, pp);           /* k n 2^-192 */
         uint64_t h3 = redc(redc(hm, pp), pp);                        /* h 2^-192 */
         r = e > 0 ? r + h3 : r + m - h3;
