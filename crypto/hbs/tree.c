@@ -24,8 +24,60 @@ static int rand_hash_many(const hbs_ctx *c, uint8_t *out, const uint8_t *in, con
     return FASTSIG_OK;
 }
 
+/* One key's L-tree: the keys and bitmasks of all its len - 1 nodes depend
+ * only on their addresses, so one PRF batch makes them all in full lane
+ * groups (lanes: every node's key, then every BM0, then every BM1, level by
+ * level); each level is then one H call. */
+static int ltree_one(const hbs_ctx *c, uint8_t *out, uint8_t *pk, const hbs_adrs *ltree)
+{
+    size_t n = c->p->n, l = c->p->len, nodes = l - 1, base = 0;
+    hbs_adrs *a = calloc(3 * nodes, sizeof(*a));
+    uint8_t *km = malloc(3 * nodes * n), *m = malloc(l / 2 * 2 * n);
+    int rc = FASTSIG_ERR_NOMEM;
+    if (a == NULL || km == NULL || m == NULL)
+        goto done;
+    for (size_t h = 0, w = l; w > 1; h++, w = (w + 1) / 2)
+        for (size_t i = 0; i < w / 2; i++, base++)
+            for (unsigned k = 0; k < 3; k++) {
+                hbs_adrs *x = &a[k * nodes + base];
+                *x = *ltree;
+                hbs_adrs_set_tree_height(x, (uint32_t)h);
+                hbs_adrs_set_tree_index(x, (uint32_t)i);
+                hbs_adrs_word(x, 7, k);
+            }
+    rc = fs_hash_prf(&c->seeds, km, a[0].b, 3 * nodes);
+    base = 0;
+    while (l > 1 && rc == FASTSIG_OK) {
+        size_t half = l / 2;
+        /* H's message: (left XOR BM0) || (right XOR BM1) */
+        for (size_t i = 0; i < half; i++) {
+            const uint8_t *x = pk + 2 * i * n, *bm0 = km + (nodes + base + i) * n;
+            const uint8_t *bm1 = km + (2 * nodes + base + i) * n;
+            uint8_t *y = m + 2 * i * n;
+            for (size_t j = 0; j < n; j++) {
+                y[j] = x[j] ^ bm0[j];
+                y[n + j] = x[n + j] ^ bm1[j];
+            }
+        }
+        rc = fs_hash_H(&c->hp, pk, km + base * n, m, half);
+        if (l & 1) /* the odd last node rises unchanged (half < l - 1: not yet overwritten) */
+            memmove(pk + half * n, pk + (l - 1) * n, n);
+        base += half;
+        l = (l + 1) / 2;
+    }
+    if (rc == FASTSIG_OK)
+        memcpy(out, pk, n);
+done:
+    free(a);
+    free(km);
+    free(m);
+    return rc;
+}
+
 int hbs_ltree(const hbs_ctx *c, uint8_t *out, uint8_t *pk, const hbs_adrs *ltree, size_t keys)
 {
+    if (keys == 1)
+        return ltree_one(c, out, pk, ltree);
     const hbs_params *p = c->p;
     size_t n = p->n, l = p->len, half = l / 2;
     uint8_t *in = malloc(keys * half * 2 * n);
