@@ -101,10 +101,16 @@ static int rw_priv_decode(const FS_SIGALG *alg, const unsigned char *in, size_t 
     return decode_with(rw_key_decode_private, in, len, key);
 }
 
+/* EVP_PKEY_sign after a digest was chosen hands RW-P1363 the digest H(M). */
+static unsigned rw_flags(const FS_SIGOPTS *o)
+{
+    return (unsigned)o->v[OPT_FLAGS] | (o->prehashed ? RW_SIGN_PREHASHED : 0u);
+}
+
 static int rw_do_sign(void *key, const FS_SIGOPTS *o, unsigned char *sig, size_t *siglen,
                       const unsigned char *msg, size_t msglen)
 {
-    return rw_sign(key, o->v[OPT_FORMAT], (unsigned)o->v[OPT_FLAGS], msg, msglen, sig, siglen);
+    return rw_sign(key, o->v[OPT_FORMAT], rw_flags(o), msg, msglen, sig, siglen);
 }
 
 static int rw_do_verify(const void *key, const FS_SIGOPTS *o, const unsigned char *sig,
@@ -114,7 +120,7 @@ static int rw_do_verify(const void *key, const FS_SIGOPTS *o, const unsigned cha
 
     if (o->v[OPT_VARIANT] == VARIANT_RW)
         format = siglen == rw_sig_len(key, RW_FMT_EXPANDED) ? RW_FMT_EXPANDED : RW_FMT_COMPACT;
-    return rw_verify(key, format, (unsigned)o->v[OPT_FLAGS], msg, msglen, sig, siglen);
+    return rw_verify(key, format, rw_flags(o), msg, msglen, sig, siglen);
 }
 
 static int rw_check(const void *key, int want_private)

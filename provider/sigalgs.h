@@ -61,10 +61,15 @@ typedef struct {
 } FS_GENOPTS;
 
 /* Signature-context options (e.g. rw-format): small ints whose meaning the
- * adapter defines; plain data so that dupctx is a copy. */
+ * adapter defines; plain data so that dupctx is a copy. `prehashed` is the
+ * glue's: 1 when a one-shot EVP_PKEY_sign/verify follows a digest chosen
+ * with the "digest" context parameter (adapters with ctx_digest only), so
+ * the data is that digest, as OpenSSL's API means it; 0 for digest-sign,
+ * where the data is the whole message. */
 #define FS_SIGOPT_MAX 4
 typedef struct {
     int v[FS_SIGOPT_MAX];
+    int prehashed;
 } FS_SIGOPTS;
 
 typedef struct {

@@ -22,6 +22,7 @@ typedef struct {
     FS_SIGOPTS opts;
     unsigned char *msg;     /* streaming: the message so far */
     size_t msglen, msgcap;
+    int digest_param; /* a "digest" ctx param was accepted (see FS_SIGOPTS) */
 } FS_SIGCTX;
 
 static const OSSL_PARAM generic_gettable[] = {
@@ -89,6 +90,9 @@ static int sig_set_ctx_params(void *vctx, const OSSL_PARAM params[])
         FS_ERR(c->provctx, err);
         return 0;
     }
+    if (c->alg->ad->ctx_digest != NULL
+        && OSSL_PARAM_locate_const(params, OSSL_SIGNATURE_PARAM_DIGEST) != NULL)
+        c->digest_param = 1;
     return 1;
 }
 
@@ -116,6 +120,7 @@ static int sig_init(FS_SIGCTX *c, void *provkey, const OSSL_PARAM params[], int 
         return 0;
     }
     c->msglen = 0;
+    c->digest_param = 0;
     return sig_set_ctx_params(c, params);
 }
 
@@ -129,10 +134,9 @@ static int sig_verify_init(void *vctx, void *provkey, const OSSL_PARAM params[])
     return sig_init(vctx, provkey, params, 0);
 }
 
-static int sig_sign(void *vctx, unsigned char *sig, size_t *siglen, size_t sigsize,
-                    const unsigned char *tbs, size_t tbslen)
+static int sign_data(FS_SIGCTX *c, int prehashed, unsigned char *sig, size_t *siglen,
+                     size_t sigsize, const unsigned char *tbs, size_t tbslen)
 {
-    FS_SIGCTX *c = vctx;
     void *core = fs_key_core(c->key);
     FS_KEYSIZES sz;
     int err;
@@ -147,7 +151,10 @@ static int sig_sign(void *vctx, unsigned char *sig, size_t *siglen, size_t sigsi
         return 1;
     }
     *siglen = sigsize;
-    if ((err = c->alg->ad->sign(core, &c->opts, sig, siglen, tbs, tbslen)) != FASTSIG_OK) {
+    c->opts.prehashed = prehashed;
+    err = c->alg->ad->sign(core, &c->opts, sig, siglen, tbs, tbslen);
+    c->opts.prehashed = 0;
+    if (err != FASTSIG_OK) {
         *siglen = 0;
         FS_ERR(c->provctx, err);
         return 0;
@@ -155,10 +162,9 @@ static int sig_sign(void *vctx, unsigned char *sig, size_t *siglen, size_t sigsi
     return 1;
 }
 
-static int sig_verify(void *vctx, const unsigned char *sig, size_t siglen,
-                      const unsigned char *tbs, size_t tbslen)
+static int verify_data(FS_SIGCTX *c, int prehashed, const unsigned char *sig, size_t siglen,
+                       const unsigned char *tbs, size_t tbslen)
 {
-    FS_SIGCTX *c = vctx;
     void *core = fs_key_core(c->key);
     int err;
 
@@ -166,11 +172,29 @@ static int sig_verify(void *vctx, const unsigned char *sig, size_t siglen,
         FS_ERR(c->provctx, FASTSIG_ERR_BAD_KEY);
         return 0;
     }
-    if ((err = c->alg->ad->verify(core, &c->opts, sig, siglen, tbs, tbslen)) != FASTSIG_OK) {
+    c->opts.prehashed = prehashed;
+    err = c->alg->ad->verify(core, &c->opts, sig, siglen, tbs, tbslen);
+    c->opts.prehashed = 0;
+    if (err != FASTSIG_OK) {
         FS_ERR(c->provctx, err);
         return 0;
     }
     return 1;
+}
+
+/* One-shot EVP_PKEY_sign/verify: the data is a digest when one was chosen. */
+static int sig_sign(void *vctx, unsigned char *sig, size_t *siglen, size_t sigsize,
+                    const unsigned char *tbs, size_t tbslen)
+{
+    FS_SIGCTX *c = vctx;
+    return sign_data(c, c->digest_param, sig, siglen, sigsize, tbs, tbslen);
+}
+
+static int sig_verify(void *vctx, const unsigned char *sig, size_t siglen,
+                      const unsigned char *tbs, size_t tbslen)
+{
+    FS_SIGCTX *c = vctx;
+    return verify_data(c, c->digest_param, sig, siglen, tbs, tbslen);
 }
 
 /* ---- streaming (EVP_DigestSign, EVP_DigestVerify): buffer the message ---- */
@@ -238,25 +262,25 @@ static int dsig_update(void *vctx, const unsigned char *data, size_t datalen)
 static int dsig_sign_final(void *vctx, unsigned char *sig, size_t *siglen, size_t sigsize)
 {
     FS_SIGCTX *c = vctx;
-    return sig_sign(c, sig, siglen, sigsize, c->msg, c->msglen);
+    return sign_data(c, 0, sig, siglen, sigsize, c->msg, c->msglen);
 }
 
 static int dsig_verify_final(void *vctx, const unsigned char *sig, size_t siglen)
 {
     FS_SIGCTX *c = vctx;
-    return sig_verify(c, sig, siglen, c->msg, c->msglen);
+    return verify_data(c, 0, sig, siglen, c->msg, c->msglen);
 }
 
 static int dsig_sign(void *vctx, unsigned char *sig, size_t *siglen, size_t sigsize,
                      const unsigned char *tbs, size_t tbslen)
 {
-    return sig_sign(vctx, sig, siglen, sigsize, tbs, tbslen);
+    return sign_data(vctx, 0, sig, siglen, sigsize, tbs, tbslen);
 }
 
 static int dsig_verify(void *vctx, const unsigned char *sig, size_t siglen,
                        const unsigned char *tbs, size_t tbslen)
 {
-    return sig_verify(vctx, sig, siglen, tbs, tbslen);
+    return verify_data(vctx, 0, sig, siglen, tbs, tbslen);
 }
 
 /* ---- context parameters ---- */

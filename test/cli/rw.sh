@@ -89,4 +89,21 @@ done
 check_fails "SHA-1 signature under SHA-256 rejected" openssl dgst "${PROV[@]}" -sha256 \
     -verify "$WORK/p1363.pub" -signature "$WORK/p-sha1.sig" "$WORK/msg"
 
+# RW-P1363 through pkeyutl without -rawin: the input is the digest (EVP_PKEY_sign)
+for md in sha1 sha256; do
+    openssl dgst -"$md" -binary "$WORK/msg" >"$WORK/d-$md"
+    check "pkeyutl -sign of a $md digest (RW-P1363)" openssl pkeyutl "${PROV[@]}" -sign -inkey "$P" \
+        -in "$WORK/d-$md" -pkeyopt "digest:$md" -out "$WORK/pd-$md.sig"
+    check "equals dgst -$md -sign of the message" cmp "$WORK/pd-$md.sig" "$WORK/p-$md.sig"
+    check "pkeyutl -verify of the $md digest" openssl pkeyutl "${PROV[@]}" -verify -pubin \
+        -inkey "$WORK/p1363.pub" -in "$WORK/d-$md" -pkeyopt "digest:$md" -sigfile "$WORK/p-$md.sig"
+done
+check_fails "a SHA-1 digest under digest:sha256 is refused (wrong length)" openssl pkeyutl "${PROV[@]}" \
+    -sign -inkey "$P" -in "$WORK/d-sha1" -pkeyopt digest:sha256 -out "$WORK/x.sig"
+openssl dgst -sha256 -binary "$WORK/other" >"$WORK/d-other"
+check_fails "the other message's digest does not verify" openssl pkeyutl "${PROV[@]}" -verify -pubin \
+    -inkey "$WORK/p1363.pub" -in "$WORK/d-other" -pkeyopt digest:sha256 -sigfile "$WORK/p-sha256.sig"
+check_fails "plain RW refuses a digest" openssl pkeyutl "${PROV[@]}" -sign -inkey "$K" \
+    -in "$WORK/d-sha256" -pkeyopt digest:sha256 -out "$WORK/x.sig"
+
 summary rw
