@@ -70,6 +70,11 @@ void fs_keccakf1600_x8_portable(uint64_t st[25 * 8])
     fs_keccakf1600_xn_portable(st, 8);
 }
 
+void fs_keccakf1600_x2_portable(uint64_t st[25 * 2])
+{
+    fs_keccakf1600_xn_portable(st, 2);
+}
+
 const fs_keccak_kernel fs_keccak_kernels[] = {
     { "portable-x1", fs_keccakf1600, NULL, 1, 0 },
     { "portable-x4", fs_keccakf1600_x4_portable, NULL, 4, 0 },
@@ -80,3 +85,20 @@ const fs_keccak_kernel fs_keccak_kernels[] = {
 #endif
     { NULL, NULL, NULL, 0, 0 },
 };
+
+const fs_keccak_kernel fs_keccak_kernels_x2[] = {
+    { "portable-x2", fs_keccakf1600_x2_portable, NULL, 2, 0 },
+#if defined(FASTSIG_HAVE_ASM)
+    { "avx512-x2", fs_keccakf1600_x2_avx512, NULL, 2, FS_CPU_AVX512 },
+#endif
+    { NULL, NULL, NULL, 0, 0 },
+};
+
+const fs_keccak_kernel *fs_keccak_kernel_x2(void)
+{
+    unsigned have = fs_cpu_features();
+    for (const fs_keccak_kernel *k = fs_keccak_kernels_x2; k->name != NULL; k++)
+        if (k->cpu != 0 && (k->cpu & have) == k->cpu)
+            return k;
+    return NULL;
+}

@@ -12,8 +12,12 @@
  *   fs_keccakf1600(st[25])                   portable, one state
  *   fs_keccakf1600_x4_portable(st[25*4])     portable twin of the AVX2 kernel
  *   fs_keccakf1600_x8_portable(st[25*8])     portable twin of the AVX-512 one
+ *   fs_keccakf1600_x2_portable(st[25*2])     portable twin of the x2 one
  *   fs_keccakf1600_x4_avx2(st[25*4])         asm, needs FS_CPU_AVX2
  *   fs_keccakf1600_x8_avx512(st[25*8])       asm, needs FS_CPU_AVX512
+ *   fs_keccakf1600_x2_avx512(st[25*2])       asm (xmm, AVX-512VL), needs FS_CPU_AVX512;
+ *                                            for one or two messages it beats the
+ *                                            x8 kernel (see fs_keccak_kernels_x2)
  * Absorb kernels (asm) xor whole blocks into the state and permute, block
  * after block in one call (the AVX-512 one keeps the state in registers);
  * fs_keccak_absorb_blocks uses them when it can:
@@ -45,6 +49,7 @@ typedef void fs_keccak_perm_fn(uint64_t *st);
 void fs_keccakf1600(uint64_t st[25]);
 void fs_keccakf1600_x4_portable(uint64_t st[25 * 4]);
 void fs_keccakf1600_x8_portable(uint64_t st[25 * 8]);
+void fs_keccakf1600_x2_portable(uint64_t st[25 * 2]);
 /* Any lane count n >= 1 (st[i*n + l]). */
 void fs_keccakf1600_xn_portable(uint64_t *st, unsigned n);
 
@@ -54,6 +59,7 @@ typedef void fs_keccak_absorb_fn(uint64_t *st, const uint8_t *const in[], size_t
 #if defined(FASTSIG_HAVE_ASM)
 void fs_keccakf1600_x4_avx2(uint64_t st[25 * 4]);
 void fs_keccakf1600_x8_avx512(uint64_t st[25 * 8]);
+void fs_keccakf1600_x2_avx512(uint64_t st[25 * 2]);
 void fs_keccak_absorb_x4_avx2(uint64_t st[25 * 4], const uint8_t *const in[4], size_t nblocks,
                               size_t rate);
 void fs_keccak_absorb_x8_avx512(uint64_t st[25 * 8], const uint8_t *const in[8], size_t nblocks,
@@ -72,6 +78,14 @@ typedef struct {
 /* Every kernel built in, portable ones first; ends with { NULL }. Tests and
  * benchmarks walk it; a dispatcher may pick from it with fs_cpu_features(). */
 extern const fs_keccak_kernel fs_keccak_kernels[];
+
+/* Two-lane kernels (portable twin first; ends with { NULL }) for callers
+ * that hash one or two messages at a time (the RW full-domain hash). Kept
+ * out of fs_keccak_kernels, from which the lane engine picks its widths.
+ * fs_keccak_kernel_x2 returns the asm one when fs_cpu_features() allows it,
+ * else NULL (the caller keeps its other kernel). */
+extern const fs_keccak_kernel fs_keccak_kernels_x2[];
+const fs_keccak_kernel *fs_keccak_kernel_x2(void);
 
 /* Sponge helpers over kernel k. `used` lanes (1..k->lanes) carry messages:
  * in[l] / out[l] for l < used; the remaining lanes of st are left in an

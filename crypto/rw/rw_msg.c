@@ -27,11 +27,16 @@ int rw_randomizer_bit(const rw_key *k, const uint8_t *msg, size_t msglen)
 
 #define RATE FS_SHAKE256_RATE
 
-/* The kernel for the FDH lanes: the last (widest-ISA) vector kernel this CPU
- * may use: on AVX-512 one x8 permutation is faster than an AVX2 x4 one even
- * for two lanes. Else the portable one-lane kernel. */
-static const fs_keccak_kernel *pick_kernel(void)
+/* The kernel for `lanes` FDH lanes: for one or two (moduli up to 2176
+ * bits) the two-lane AVX-512 kernel (about 3/4 of an x8 call). Else the last
+ * (widest-ISA) vector kernel this CPU may use: on AVX-512 one x8 permutation
+ * is faster than an AVX2 x4 one even for three lanes. Else the portable
+ * one-lane kernel. */
+static const fs_keccak_kernel *pick_kernel(unsigned lanes)
 {
+    const fs_keccak_kernel *x2 = lanes <= 2 ? fs_keccak_kernel_x2() : NULL;
+    if (x2 != NULL)
+        return x2;
     const fs_keccak_kernel *best = &fs_keccak_kernels[0];
     unsigned have = fs_cpu_features();
     for (const fs_keccak_kernel *k = fs_keccak_kernels; k->name != NULL; k++)
@@ -146,7 +151,7 @@ void rw_fdh(const rw_key *k, int r, const uint8_t *msg, size_t msglen, mp_limb_t
      * from the states (stream word w is limb nl-1-w) */
     int direct = nb == 8 * nl;
     unsigned lanes = (unsigned)((nb + RATE - 1) / RATE);
-    z.k = pick_kernel();
+    z.k = pick_kernel(lanes);
     unsigned n = z.k->lanes;
     for (unsigned j = 0; j < lanes; j += n) {
         unsigned used = lanes - j < n ? lanes - j : n;

@@ -1,0 +1,132 @@
+/* keccak_x2_avx512.S - Keccak-f[1600] on 2 interleaved states (AVX-512F+VL
+ * on xmm registers), for callers with one or two messages.
+ *
+ * C prototype (crypto/hash/keccak.h):
+ *   void fs_keccakf1600_x2_avx512(uint64_t st[25 * 2]);
+ * Word i of lane l is st[i*2 + l], so word i of both lanes is one xmm.
+ * Why not the x8 kernel with 6 lanes idle: the x8 kernel is bound by its
+ * instruction stream, not its width (on Zen 5 an xmm copy of it costs the
+ * same), so this one is ordered for a short dependency path instead:
+ *   theta: the column parities C (xmm25..29), then D[x] = C[x-1] ^ rol(C[x+1])
+ *     in five free registers;
+ *   then per output row y of chi: for its five lanes B[5y+x] =
+ *     rol(A[pi_src] ^ D, rho) in place in the source lane's register, and chi
+ *     of that row right away (copies of B0, B1 in xmm26/27 serve the last two lanes),
+ *     writing each output over its own B. Each row only consumes its own five
+ *     lanes, so rows start as soon as D is known.
+ * Pi is done by renaming: output lane j lands in the register that held
+ * lane pi_src[j]; the moves at the end of the round (reg-to-reg copies,
+ * cheap on the renamer) bring lane i back to xmm i so one round is the loop
+ * body. Register assignments in ROW and the moves follow from pi_src below
+ * (the same table as crypto/hash/keccak.c).
+ * Leaf function, no stack, no alignment needed. Portable twin:
+ * fs_keccakf1600_x2_portable. */
+
+	.text
+
+/* C[x] = a0 ^ a1 ^ a2 ^ a3 ^ a4 (column x), register numbers */
+.macro COLUMN c, a0, a1, a2, a3, a4
+	vmovdqa64	%xmm\a0, %xmm\c
+	vpternlogq	$0x96, %xmm\a2, %xmm\a1, %xmm\c
+	vpternlogq	$0x96, %xmm\a4, %xmm\a3, %xmm\c
+.endm
+
+/* one chi row from lanes in b0..b4 with their D registers and rho
+ * rotations: b = rol(b ^ d, r); then b[x] ^= ~b[x+1] & b[x+2] (0xd2) */
+.macro ROW b0, b1, b2, b3, b4, d0, d1, d2, d3, d4, r0, r1, r2, r3, r4
+	vpxorq		%xmm\d0, %xmm\b0, %xmm\b0
+	.if \r0
+	vprolq		$\r0, %xmm\b0, %xmm\b0
+	.endif
+	vpxorq		%xmm\d1, %xmm\b1, %xmm\b1
+	vprolq		$\r1, %xmm\b1, %xmm\b1
+	vpxorq		%xmm\d2, %xmm\b2, %xmm\b2
+	vprolq		$\r2, %xmm\b2, %xmm\b2
+	vpxorq		%xmm\d3, %xmm\b3, %xmm\b3
+	vprolq		$\r3, %xmm\b3, %xmm\b3
+	vpxorq		%xmm\d4, %xmm\b4, %xmm\b4
+	vprolq		$\r4, %xmm\b4, %xmm\b4
+	vmovdqa64	%xmm\b0, %xmm26
+	vmovdqa64	%xmm\b1, %xmm27
+	vpternlogq	$0xd2, %xmm\b2, %xmm\b1, %xmm\b0
+	vpternlogq	$0xd2, %xmm\b3, %xmm\b2, %xmm\b1
+	vpternlogq	$0xd2, %xmm\b4, %xmm\b3, %xmm\b2
+	vpternlogq	$0xd2, %xmm26, %xmm\b4, %xmm\b3
+	vpternlogq	$0xd2, %xmm27, %xmm26, %xmm\b4
+.endm
+
+	.globl	fs_keccakf1600_x2_avx512
+	.hidden	fs_keccakf1600_x2_avx512
+	.type	fs_keccakf1600_x2_avx512, @function
+	.hidden	fs_keccak_rc
+	.p2align 5
+fs_keccakf1600_x2_avx512:
+	.irp	i, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24
+	vmovdqu64	16*\i(%rdi), %xmm\i
+	.endr
+	leaq	fs_keccak_rc(%rip), %rax
+	leaq	24*8(%rax), %rcx
+	.p2align 5
+1:
+	/* theta: C[x] in xmm25..29 */
+	COLUMN	25, 0, 5, 10, 15, 20
+	COLUMN	26, 1, 6, 11, 16, 21
+	COLUMN	27, 2, 7, 12, 17, 22
+	COLUMN	28, 3, 8, 13, 18, 23
+	COLUMN	29, 4, 9, 14, 19, 24
+	/* D[x] = C[x-1] ^ rol(C[x+1], 1): D0 xmm30, D1 xmm25, D2 xmm28, D3 xmm29,
+	 * D4 xmm31 (C0 kept in xmm31 until D4) */
+	vmovdqa64	%xmm25, %xmm31
+	vprolq		$1, %xmm26, %xmm30
+	vpxorq		%xmm29, %xmm30, %xmm30
+	vprolq		$1, %xmm27, %xmm25
+	vpxorq		%xmm31, %xmm25, %xmm25
+	vprolq		$1, %xmm31, %xmm31
+	vpxorq		%xmm28, %xmm31, %xmm31
+	vprolq		$1, %xmm28, %xmm28
+	vpxorq		%xmm26, %xmm28, %xmm28
+	vprolq		$1, %xmm29, %xmm29
+	vpxorq		%xmm27, %xmm29, %xmm29
+	/* rows of chi: lanes (registers), their D registers, rho rotations */
+	ROW	0, 6, 12, 18, 24,  30, 25, 28, 29, 31,  0, 44, 43, 21, 14
+	vpxorq		(%rax){1to2}, %xmm0, %xmm0	/* iota */
+	ROW	3, 9, 10, 16, 22,  29, 31, 30, 25, 28,  28, 20, 3, 45, 61
+	ROW	1, 7, 13, 19, 20,  25, 28, 29, 31, 30,  1, 6, 25, 8, 18
+	ROW	4, 5, 11, 17, 23,  31, 30, 25, 28, 29,  27, 36, 10, 15, 56
+	ROW	2, 8, 14, 15, 21,  28, 29, 31, 30, 25,  62, 55, 39, 41, 2
+	/* pi: lane j is in xmm pi_src[j]; walk the 24-cycle back to xmm j */
+	vmovdqa64	%xmm1, %xmm25
+	vmovdqa64	%xmm6, %xmm1
+	vmovdqa64	%xmm9, %xmm6
+	vmovdqa64	%xmm22, %xmm9
+	vmovdqa64	%xmm14, %xmm22
+	vmovdqa64	%xmm20, %xmm14
+	vmovdqa64	%xmm2, %xmm20
+	vmovdqa64	%xmm12, %xmm2
+	vmovdqa64	%xmm13, %xmm12
+	vmovdqa64	%xmm19, %xmm13
+	vmovdqa64	%xmm23, %xmm19
+	vmovdqa64	%xmm15, %xmm23
+	vmovdqa64	%xmm4, %xmm15
+	vmovdqa64	%xmm24, %xmm4
+	vmovdqa64	%xmm21, %xmm24
+	vmovdqa64	%xmm8, %xmm21
+	vmovdqa64	%xmm16, %xmm8
+	vmovdqa64	%xmm5, %xmm16
+	vmovdqa64	%xmm3, %xmm5
+	vmovdqa64	%xmm18, %xmm3
+	vmovdqa64	%xmm17, %xmm18
+	vmovdqa64	%xmm11, %xmm17
+	vmovdqa64	%xmm7, %xmm11
+	vmovdqa64	%xmm10, %xmm7
+	vmovdqa64	%xmm25, %xmm10
+	addq	$8, %rax
+	cmpq	%rcx, %rax
+	jne	1b
+	.irp	i, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24
+	vmovdqu64	%xmm\i, 16*\i(%rdi)
+	.endr
+	ret
+	.size	fs_keccakf1600_x2_avx512, .-fs_keccakf1600_x2_avx512
+
+	.section .note.GNU-stack,"",@progbits
