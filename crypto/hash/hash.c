@@ -4,6 +4,7 @@
 #include <string.h>
 #include "fastsig_err.h"
 #include "hash/hash.h"
+#include "hash/chains_fused.h"
 #include "hash/lanes.h"
 
 /* Per-lane messages are assembled here, this many bytes per batch. */
@@ -347,6 +348,18 @@ int fs_hash_chains(const fs_hash_seeds *s, uint8_t *out, const uint8_t *in,
             rc = FASTSIG_ERR_BAD_PARAM;
     if (rc != FASTSIG_OK)
         return rc;
+    fs_sha256_chain_fn *fused = fs_chains_fused_kernel(s);
+    if (fused != NULL)
+        fs_chains_fused(fused, s, out, in, adrs, start, steps, count);
+    else
+        fs_hash_chains_lanes(s, out, in, adrs, start, steps, count);
+    return FASTSIG_OK;
+}
+
+void fs_hash_chains_lanes(const fs_hash_seeds *s, uint8_t *out, const uint8_t *in,
+                          const uint8_t *adrs, const uint32_t *start, const uint32_t *steps,
+                          size_t count)
+{
     const fs_hash_params *p = &s->p;
     const fs_hash_keyed *kp = &s->prf;
     fs_hash_family fam = p->family;
@@ -436,5 +449,4 @@ int fs_hash_chains(const fs_hash_seeds *s, uint8_t *out, const uint8_t *in,
     }
     /* chain values and their F keys are secret; the PRFs are of PUB_SEED */
     explicit_bzero(fm, fill * fbytes);
-    return FASTSIG_OK;
 }

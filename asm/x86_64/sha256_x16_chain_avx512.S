@@ -1,0 +1,129 @@
+/* sha256_x16_chain_avx512.S - WOTS+ chain steps of SHA-256 with n = 32
+ * (RFC 8391 chaining, the PRF of NIST SP 800-208) for 16 chains at once,
+ * kept in words from step to step: no byte rows, transposes or byte swaps,
+ * no digests written out between the four compressions of a step.
+ *
+ * C prototype (crypto/hash/sha256_chain.h):
+ *   void fs_sha256_chain_x16_avx512(uint32_t x[8 * 16], uint32_t adrs[7 * 16],
+ *                                   const uint32_t mid[8], size_t steps);
+ * Word i of lane l is at x[i*16 + l] (and adrs[i*16 + l]): SHA-256 words,
+ * big-endian bytes read as integers. adrs holds ADRS words 0..6; word 6,
+ * the hash address, is advanced by one after each step. mid is the PRF
+ * midstate after toByte(3, 32) || PUB_SEED. One step, per lane:
+ *   KEY = PRF(ADRS, keyAndMask 0), BM = PRF(ADRS, keyAndMask 1)  (a block each)
+ *   x = SHA-256(toByte(0, 32) || KEY || x ^ BM)                   (two blocks)
+ * Rounds: sha256_x16_rounds.h. KEY and F's middle state wait on the stack
+ * (public values: PRFs of PUB_SEED); x ^ BM waits in x itself. No alignment
+ * needed for x, adrs or mid. Portable twin: fs_sha256_chain_x16_portable. */
+
+	.text
+
+#include "sha256_x16_rounds.h"
+
+/* W[j] = 0 for the listed registers */
+.macro WZERO regs:vararg
+	.irp	r, \regs
+	vpxord	\r, \r, \r
+	.endr
+.endm
+
+/* the listed registers = rows 0, 1, ... of the 16-lane words at \base */
+.macro LOADW base, regs:vararg
+	.set	.Lrow, 0
+	.irp	r, \regs
+	vmovdqu32	.Lrow(\base), \r
+	.set	.Lrow, .Lrow + 64
+	.endr
+.endm
+
+/* W[8..15] of a 96-byte message's last block: 0x80, zeros, 768 bits */
+.macro WPAD96
+	vpbroadcastd	.Lpad80(%rip), %zmm24
+	WZERO	%zmm25, %zmm26, %zmm27, %zmm28, %zmm29, %zmm30
+	vpbroadcastd	.Lbits768(%rip), %zmm31
+.endm
+
+/* a..h = PRF(ADRS words 0..6 || \km) on mid, fed forward */
+.macro PRF km
+	.irp	i, 0,1,2,3,4,5,6,7
+	vpbroadcastd	4*\i(%rdx), %zmm\i
+	.endr
+	LOADW	%rsi, %zmm16, %zmm17, %zmm18, %zmm19, %zmm20, %zmm21, %zmm22
+	.if \km
+	vpbroadcastd	.Lone(%rip), %zmm23
+	.else
+	WZERO	%zmm23
+	.endif
+	WPAD96
+	ROUNDS64
+	.irp	i, 0,1,2,3,4,5,6,7
+	vpaddd		4*\i(%rdx){1to16}, %zmm\i, %zmm\i
+	.endr
+.endm
+
+	.globl	fs_sha256_chain_x16_avx512
+	.hidden	fs_sha256_chain_x16_avx512
+	.type	fs_sha256_chain_x16_avx512, @function
+	.hidden	fs_sha256_k
+	.hidden	fs_sha256_iv
+	.p2align 5
+fs_sha256_chain_x16_avx512:
+	testq	%rcx, %rcx
+	jz	3f
+	pushq	%rbp
+	movq	%rsp, %rbp
+	subq	$1024, %rsp
+	andq	$-64, %rsp		/* KEY at 0(%rsp), F's middle state at 512(%rsp) */
+	movq	%rcx, %r8		/* ROUNDS64 takes %rax and %ecx */
+2:	PRF 0
+	.irp	i, 0,1,2,3,4,5,6,7
+	vmovdqa32	%zmm\i, 64*\i(%rsp)
+	.endr
+	PRF 1				/* BM: x ^= BM in place */
+	.irp	i, 0,1,2,3,4,5,6,7
+	vpxord		64*\i(%rdi), %zmm\i, %zmm\i
+	vmovdqu32	%zmm\i, 64*\i(%rdi)
+	.endr
+	/* F, first block: toByte(0, 32) || KEY on the IV */
+	.irp	i, 0,1,2,3,4,5,6,7
+	vpbroadcastd	fs_sha256_iv+4*\i(%rip), %zmm\i
+	.endr
+	WZERO	%zmm16, %zmm17, %zmm18, %zmm19, %zmm20, %zmm21, %zmm22, %zmm23
+	.irp	j, 24,25,26,27,28,29,30,31
+	vmovdqa32	64*(\j-24)(%rsp), %zmm\j
+	.endr
+	ROUNDS64
+	.irp	i, 0,1,2,3,4,5,6,7
+	vpaddd		fs_sha256_iv+4*\i(%rip){1to16}, %zmm\i, %zmm\i
+	vmovdqa32	%zmm\i, 512+64*\i(%rsp)
+	.endr
+	/* F, second block: x ^ BM || padding */
+	LOADW	%rdi, %zmm16, %zmm17, %zmm18, %zmm19, %zmm20, %zmm21, %zmm22, %zmm23
+	WPAD96
+	ROUNDS64
+	.irp	i, 0,1,2,3,4,5,6,7
+	vpaddd		512+64*\i(%rsp), %zmm\i, %zmm\i
+	vmovdqu32	%zmm\i, 64*\i(%rdi)
+	.endr
+	/* the next step's hash address */
+	vpbroadcastd	.Lone(%rip), %zmm8
+	vpaddd		64*6(%rsi), %zmm8, %zmm8
+	vmovdqu32	%zmm8, 64*6(%rsi)
+	decq	%r8
+	jnz	2b
+	movq	%rbp, %rsp
+	popq	%rbp
+	vzeroupper
+3:	ret
+	.size	fs_sha256_chain_x16_avx512, .-fs_sha256_chain_x16_avx512
+
+	.section .rodata
+	.p2align 2
+.Lpad80:
+	.long	0x80000000
+.Lbits768:
+	.long	768
+.Lone:
+	.long	1
+
+	.section .note.GNU-stack,"",@progbits

@@ -1,0 +1,117 @@
+/* test_chains.c - the fused WOTS+ chain kernel (sha256_chain.h) against its
+ * portable twin, and the fused chain walk (chains_fused.h) against the
+ * lane walk: random chain values, ADRS, starts and lengths (zero-length
+ * chains, tails, counts past the sort limit, lengths past the sort buckets,
+ * in == out, hash addresses up to UINT32_MAX). The asm kernel is skipped
+ * when this CPU path lacks AVX-512; the walk runs with the twin anyway. */
+#include <stdlib.h>
+#include <string.h>
+#include "cpu.h"
+#include "hash/chains_fused.h"
+#include "hash/sha256_chain.h"
+#include "testutil.h"
+
+enum { L = FS_CHAIN_LANES };
+
+static fs_sha256_chain_fn *asm_kernel(void)
+{
+#if defined(FASTSIG_HAVE_ASM)
+    if (fs_cpu_features() & FS_CPU_AVX512)
+        return fs_sha256_chain_x16_avx512;
+#endif
+    printf("\n  (asm chain kernel skipped: no AVX-512 on this CPU path) ");
+    return NULL;
+}
+
+static void test_kernel_vs_twin(void)
+{
+    fs_sha256_chain_fn *k = asm_kernel();
+    if (k == NULL)
+        return;
+    static const size_t steps[] = { 0, 1, 2, 3, 15 };
+    for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+        uint32_t x[8 * L], a[7 * L], mid[8], x2[8 * L], a2[7 * L];
+        fs_test_random((uint8_t *)x, sizeof(x));
+        fs_test_random((uint8_t *)a, sizeof(a));
+        fs_test_random((uint8_t *)mid, sizeof(mid));
+        if (i == 3) /* hash addresses that wrap during the call */
+            for (unsigned l = 0; l < L; l++)
+                a[6 * L + l] = UINT32_MAX - l % 3;
+        memcpy(x2, x, sizeof(x));
+        memcpy(a2, a, sizeof(a));
+        k(x, a, mid, steps[i]);
+        fs_sha256_chain_x16_portable(x2, a2, mid, steps[i]);
+        CU_ASSERT(memcmp(x, x2, sizeof(x)) == 0);
+        CU_ASSERT(memcmp(a, a2, sizeof(a)) == 0);
+    }
+}
+
+/* One random batch walked both ways (in == out when `alias`). */
+static void walk_once(fs_sha256_chain_fn *k, size_t count, uint32_t maxlen, int alias)
+{
+    const fs_hash_params p = { FS_HASH_SHA256, 32, 32 };
+    uint8_t seed[32];
+    fs_hash_seeds s;
+    fs_test_random(seed, sizeof(seed));
+    CU_ASSERT_FATAL(fs_hash_seeds_init(&s, &p, seed, NULL) == 0);
+    uint8_t *in = malloc(count * 32), *adrs = malloc(count * 32), *o1 = malloc(count * 32),
+            *o2 = malloc(count * 32);
+    uint32_t *start = malloc(count * 4), *len = malloc(count * 4);
+    fs_test_random(in, count * 32);
+    fs_test_random(adrs, count * 32);
+    for (size_t c = 0; c < count; c++) {
+        len[c] = (uint32_t)(fs_test_rand64() % (maxlen + 1));
+        start[c] = c % 5 == 4 ? UINT32_MAX - len[c] : (uint32_t)(fs_test_rand64() % 1000);
+    }
+    fs_hash_chains_lanes(&s, o1, in, adrs, start, len, count);
+    if (alias) {
+        memcpy(o2, in, count * 32);
+        fs_chains_fused(k, &s, o2, o2, adrs, start, len, count);
+    } else {
+        fs_chains_fused(k, &s, o2, in, adrs, start, len, count);
+    }
+    CU_ASSERT(memcmp(o1, o2, count * 32) == 0);
+    fs_hash_seeds_clear(&s);
+    free(in);
+    free(adrs);
+    free(o1);
+    free(o2);
+    free(start);
+    free(len);
+}
+
+static void walk_all(fs_sha256_chain_fn *k)
+{
+    static const struct { size_t count; uint32_t maxlen; } cases[] = {
+        { 1, 15 }, { 5, 15 }, { 7, 3 }, { 16, 15 }, { 17, 15 }, { 67, 15 }, { 67, 3 },
+        { 200, 15 }, { 40, 300 }, { 2100, 2 },
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        walk_once(k, cases[i].count, cases[i].maxlen, 0);
+        walk_once(k, cases[i].count, cases[i].maxlen, 1);
+    }
+}
+
+static void test_walk_twin(void)
+{
+    walk_all(fs_sha256_chain_x16_portable);
+}
+
+static void test_walk_asm(void)
+{
+    fs_sha256_chain_fn *k = asm_kernel();
+    if (k != NULL)
+        walk_all(k);
+}
+
+int main(void)
+{
+    const fs_test tests[] = {
+        { "asm chain kernel vs portable twin", test_kernel_vs_twin },
+        { "fused walk (twin) vs lane walk", test_walk_twin },
+        { "fused walk (asm) vs lane walk", test_walk_asm },
+        { NULL, NULL },
+    };
+    const fs_suite suites[] = { { "fused WOTS+ chains", tests }, { NULL, NULL } };
+    return fs_cu_main(suites);
+}
