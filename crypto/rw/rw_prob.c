@@ -1,22 +1,29 @@
 /* rw_prob.c - the expanded form's probabilistic check: f*s^2 = e*h + k*n
- * modulo two secret random 61-bit primes drawn once per process (getrandom;
+ * modulo two secret random 52-bit primes drawn once per process (getrandom;
  * a forked child draws its own, via pthread_atfork). Without the primes, a
  * forger who makes the identity fail over the integers passes with
- * probability < 2^-50. */
+ * probability < 2^-50: the difference, below 2^(2 bits + 3), has at most
+ * (2 bits + 3) / 51 prime factors in [2^51, 2^52), which holds about 2^45.8
+ * primes: < 2^-36 for each of the two primes up to 16384-bit moduli.
+ * Residues come from AVX-512 IFMA when usable (the primes fit its 52-bit
+ * multiplier), else from the portable 64-bit path; both give the same
+ * numbers (the tests compare them). */
 #include <pthread.h>
 #include <string.h>
 #include <sys/random.h>
 #include "rw/rw_sig.h"
 
 #define MAXL (RW_MAX_BITS / GMP_NUMB_BITS + 1)
+#define MAXW ((MAXL + 7) & ~7)   /* power tables padded to whole 8-limb vectors */
 
 /* A secret prime with the powers 2^(64 i) mod P, so that a residue is a
  * sum of limb products (no divisions on the verification path). */
 typedef struct {
     uint64_t p;
     uint64_t pinv;         /* -p^-1 mod 2^64 (Montgomery reduction) */
-    uint64_t w[MAXL];      /* 2^(64 i) mod p */
-    uint64_t r64, r128;    /* 2^64, 2^128 mod p */
+    uint64_t w[MAXW];      /* 2^(64 i) mod p (zero past MAXL) */
+    uint64_t whi[MAXW];    /* 2^(64 i + 32) mod p: the IFMA path's upper halves */
+    uint64_t r52, r64, r128; /* 2^52, 2^64, 2^128 mod p */
 } prob_prime;
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -44,15 +51,15 @@ static int is_prime_u64(uint64_t v)
     return r != 0;
 }
 
-/* A random prime in [2^60, 2^61); 0 if the OS RNG failed. */
+/* A random prime in [2^51, 2^52); 0 if the OS RNG failed. */
 static uint64_t draw_prime(void)
 {
     uint64_t v;
     if (getrandom(&v, sizeof(v), 0) != (ssize_t)sizeof(v))
         return 0;
-    v = (v & ((1ULL << 61) - 1)) | (1ULL << 60) | 1;
+    v = (v & ((1ULL << 52) - 1)) | (1ULL << 51) | 1;
     while (!is_prime_u64(v))
-        v = v + 2 < (1ULL << 61) ? v + 2 : (1ULL << 60) | 1;
+        v = v + 2 < (1ULL << 52) ? v + 2 : (1ULL << 51) | 1;
     return v;
 }
 
@@ -64,10 +71,14 @@ static uint64_t mulmod(uint64_t a, uint64_t b, uint64_t m)
 static void prime_init(prob_prime *pp, uint64_t p)
 {
     uint64_t r64 = (uint64_t)(((unsigned __int128)1 << 64) % p);
+    memset(pp, 0, sizeof(*pp));
     pp->p = p;
     pp->w[0] = 1;
     for (size_t i = 1; i < MAXL; i++)
         pp->w[i] = mulmod(pp->w[i - 1], r64, p);
+    for (size_t i = 0; i < MAXL; i++)
+        pp->whi[i] = mulmod(pp->w[i], (1ULL << 32) % p, p);
+    pp->r52 = (1ULL << 52) % p;
     pp->r64 = r64;
     pp->r128 = mulmod(r64, r64, p);
     uint64_t inv = p;                    /* Newton: p^-1 mod 2^64 */
@@ -128,33 +139,118 @@ static void residues(const mp_limb_t *const x[NRES], size_t nn, const prob_prime
     }
     for (int j = 0; j < NRES; j++) {
         uint64_t a1 = (uint64_t)(acc[j] >> 64) % pp->p, a0 = (uint64_t)acc[j];
-        /* hi * 2^128 + a1 * 2^64 + a0, with hi < 2^8: below 2^123 < p * 2^64 */
+        /* hi * 2^128 + a1 * 2^64 + a0, with hi < 2^8: below 2^105 < p * 2^64 */
         out[j] = redc((unsigned __int128)hi[j] * pp->r128 + (unsigned __int128)a1 * pp->r64 + a0,
                       pp);
     }
 }
 
-int rw_prob_check(const mp_limb_t *s, const mp_limb_t *kq, const mp_limb_t *n,
-                  const mp_limb_t *h, size_t nn, int e, int f)
+#if defined(FASTSIG_HAVE_ASM) && defined(__x86_64__)
+#include <immintrin.h>
+#define TARGET __attribute__((target("avx512f,avx512ifma")))
+
+/* The same residues (x * 2^-64 mod p) of the NRES4 numbers x[] modulo both
+ * primes with 52-bit multiply-adds: each limb splits into 32-bit halves,
+ * weighted by 2^(64 i) and 2^(64 i + 32) mod p (< 2^52); per number and
+ * prime one vector of low product halves (lane sums < 2^62 up to 16384-bit
+ * moduli) and one of high halves, folded as lo + hi * 2^52 (< 2^95 <
+ * p * 2^64) by one redc. */
+#define NRES4 4
+static TARGET void residues_ifma(const mp_limb_t *const x[NRES4], size_t nn,
+                                 const prob_prime P[2], uint64_t out[2][NRES4])
 {
-    static __thread prob_prime P[2];     /* this thread's copy of the secret primes */
+    const __m512i m32 = _mm512_set1_epi64(0xffffffffLL);
+    __m512i lo[2][NRES4], hi[2][NRES4];
+    for (int q = 0; q < 2; q++)
+        for (int j = 0; j < NRES4; j++)
+            lo[q][j] = hi[q][j] = _mm512_setzero_si512();
+    for (size_t i = 0; i < nn; i += 8) {
+        __mmask8 m = nn - i >= 8 ? 0xff : (__mmask8)((1u << (nn - i)) - 1);
+        __m512i wl[2], wh[2];
+        for (int q = 0; q < 2; q++) {
+            wl[q] = _mm512_loadu_si512(P[q].w + i);
+            wh[q] = _mm512_loadu_si512(P[q].whi + i);
+        }
+        for (int j = 0; j < NRES4; j++) {
+            __m512i v = _mm512_maskz_loadu_epi64(m, x[j] + i);
+            __m512i a = _mm512_and_si512(v, m32), b = _mm512_srli_epi64(v, 32);
+            for (int q = 0; q < 2; q++) {
+                lo[q][j] = _mm512_madd52lo_epu64(lo[q][j], a, wl[q]);
+                hi[q][j] = _mm512_madd52hi_epu64(hi[q][j], a, wl[q]);
+                lo[q][j] = _mm512_madd52lo_epu64(lo[q][j], b, wh[q]);
+                hi[q][j] = _mm512_madd52hi_epu64(hi[q][j], b, wh[q]);
+            }
+        }
+    }
+    for (int q = 0; q < 2; q++)
+        for (int j = 0; j < NRES4; j++) {
+            uint64_t l = (uint64_t)_mm512_reduce_add_epi64(lo[q][j]);
+            uint64_t h = (uint64_t)_mm512_reduce_add_epi64(hi[q][j]);
+            out[q][j] = redc((unsigned __int128)h * P[q].r52 + l, &P[q]);
+        }
+}
+
+static int ifma_ok(void)
+{
+    return rw_ifma_usable() && !rw_test_force_gmp;
+}
+#else
+#define NRES4 4
+static void residues_ifma(const mp_limb_t *const x[NRES4], size_t nn, const prob_prime P[2],
+                          uint64_t out[2][NRES4])
+{
+    (void)x; (void)nn; (void)P; (void)out;
+}
+
+static int ifma_ok(void)
+{
+    return 0;
+}
+#endif
+
+/* Residues of s, kq, n, h modulo both primes (all scaled by 2^-64). */
+static void residues_all(const mp_limb_t *const x[NRES4], size_t nn, const prob_prime P[2],
+                         int ifma, uint64_t out[2][NRES4])
+{
+    if (ifma) {
+        residues_ifma(x, nn, P, out);
+        return;
+    }
+    for (int q = 0; q < 2; q++) {
+        residues(x, nn, &P[q], out[q]);
+        residues(x + 2, nn, &P[q], out[q] + 2);
+    }
+}
+
+/* This thread's copy of the secret primes; 0 if none could be drawn. */
+static const prob_prime *thread_primes(void)
+{
+    static __thread prob_prime P[2];
     static __thread unsigned have;      /* generation P was copied in */
     unsigned gen = __atomic_load_n(&generation, __ATOMIC_ACQUIRE);
     if (have != gen) {
         if (!get_primes(P))
-            return 0;    /* no secret primes: refuse rather than guess */
+            return NULL;    /* no secret primes: refuse rather than guess */
         have = gen;
     }
+    return P;
+}
+
+int rw_prob_check(const mp_limb_t *s, const mp_limb_t *kq, const mp_limb_t *n,
+                  const mp_limb_t *h, size_t nn, int e, int f)
+{
+    const prob_prime *P = thread_primes();
+    if (P == NULL)
+        return 0;
+    const mp_limb_t *const x[NRES4] = { s, kq, n, h };
+    uint64_t res[2][NRES4];
+    residues_all(x, nn, P, ifma_ok(), res);
     uint64_t bad = 0;
     for (int i = 0; i < 2; i++) {
         const prob_prime *pp = &P[i];
         uint64_t m = pp->p;
         /* all scaled by 2^-64: S, K, N, H; products by 2^-192 after redc */
-        const mp_limb_t *const x0[NRES] = { s, kq }, *const x1[NRES] = { n, h };
-        uint64_t r0[NRES], r1[NRES];
-        residues(x0, nn, pp, r0);
-        residues(x1, nn, pp, r1);
-        uint64_t sm = r0[0], km = r0[1], nm = r1[0], hm = r1[1];
+        uint64_t sm = res[i][0], km = res[i][1], nm = res[i][2], hm = res[i][3];
         uint64_t l = redc((unsigned __int128)sm * sm, pp);           /* s^2 2^-192 */
         if (f == 2)                                                  /* public: no division */
             l = 2 * l >= m ? 2 * l - m : 2 * l;
@@ -164,4 +260,17 @@ int rw_prob_check(const mp_limb_t *s, const mp_limb_t *kq, const mp_limb_t *n,
         bad |= (r >= m ? r - m : r) ^ l;
     }
     return bad == 0;
+}
+
+int rw_prob_residues_test(const mp_limb_t *x, size_t nn, int ifma, uint64_t out[2])
+{
+    const prob_prime *P = thread_primes();
+    if (P == NULL || nn == 0 || nn > MAXL || (ifma && !rw_ifma_usable()))
+        return 0;
+    const mp_limb_t *const xs[NRES4] = { x, x, x, x };
+    uint64_t res[2][NRES4];
+    residues_all(xs, nn, P, ifma, res);
+    out[0] = res[0][0];
+    out[1] = res[1][0];
+    return 1;
 }

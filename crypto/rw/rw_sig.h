@@ -17,5 +17,9 @@ int rw_quotient(const rw_key *k, const mp_limb_t *s, const mp_limb_t *h, int e, 
 /* Expanded-form check modulo the per-process secret primes (rw_prob.c). */
 int rw_prob_check(const mp_limb_t *s, const mp_limb_t *kq, const mp_limb_t *n,
                   const mp_limb_t *h, size_t nn, int e, int f);
+/* Test hook: out = x * 2^-64 mod the two secret primes (x: nn limbs) through
+ * the IFMA path (ifma = 1) or the portable one (0). Returns 0 when that path
+ * (or the primes) is unavailable here. */
+int rw_prob_residues_test(const mp_limb_t *x, size_t nn, int ifma, uint64_t out[2]);
 
 #endif

@@ -464,6 +464,60 @@ static void test_ifma_vs_gmp(void)
     }
 }
 
+/* ---- the probabilistic check: IFMA residues against the portable ones ---- */
+
+/* x * 2^-64 mod the secret primes on both paths, for edge and random x of
+ * every limb count the checks can see (up to RW_MAX_BITS); then expanded
+ * signatures verify (and a k off by one fails) probabilistically on both. */
+static void test_prob_paths(void)
+{
+    enum { MAXN = RW_MAX_BITS / 64 + 1 };
+    static const size_t counts[] = { 1, 3, 7, 8, 9, 16, 32, 33, 48, 64, MAXN - 1, MAXN };
+    mp_limb_t x[MAXN] = { 0 };
+    uint64_t a[2], b[2];
+    CU_ASSERT_FATAL(rw_prob_residues_test(x, 0, 0, a) == 0);
+    int ifma = rw_prob_residues_test((mp_limb_t[1]){ 1 }, 1, 1, a);
+    if (!ifma)
+        printf("\n  note: IFMA residues not usable here; portable path only\n");
+    for (size_t c = 0; c < sizeof(counts) / sizeof(counts[0]); c++) {
+        size_t nn = counts[c];
+        for (int t = 0; t < 8; t++) {
+            if (t < 3)
+                memset(x, t == 0 ? 0 : t == 1 ? 0xff : 0x80, sizeof(x));
+            else
+                fs_test_random((uint8_t *)x, sizeof(x));
+            CU_ASSERT_FATAL(rw_prob_residues_test(x, nn, 0, a));
+            if (t == 0)
+                CU_ASSERT(a[0] == 0 && a[1] == 0);
+            if (ifma) {
+                CU_ASSERT_FATAL(rw_prob_residues_test(x, nn, 1, b));
+                CU_ASSERT(a[0] == b[0] && a[1] == b[1]);
+            }
+        }
+    }
+    /* different numbers give different residues (the primes are not 1) */
+    memset(x, 0, sizeof(x));
+    x[0] = 1;
+    CU_ASSERT(rw_prob_residues_test(x, 32, 0, a) && a[0] != 0 && a[1] != 0);
+    uint8_t msg[40], sig[1100];
+    fs_test_random(msg, sizeof(msg));
+    for (size_t i = 0; i < NSIZES; i++) {
+        rw_key *k = key_of(i);
+        size_t len = sizeof(sig), nb = rw_key_nbytes(k);
+        CU_ASSERT_FATAL(rw_sign(k, RW_FMT_EXPANDED, 0, msg, sizeof(msg), sig, &len) == FASTSIG_OK);
+        for (int g = 0; g < 2; g++) {
+            rw_test_force_gmp = g;
+            CU_ASSERT_EQUAL(rw_verify(k, RW_FMT_EXPANDED, RW_VERIFY_PROBABILISTIC, msg,
+                                      sizeof(msg), sig, len), FASTSIG_OK);
+            sig[2 * nb - 1] ^= 1;                  /* k + 1 or k - 1 */
+            CU_ASSERT_EQUAL(rw_verify(k, RW_FMT_EXPANDED, RW_VERIFY_PROBABILISTIC, msg,
+                                      sizeof(msg), sig, len), FASTSIG_ERR_VERIFY);
+            sig[2 * nb - 1] ^= 1;
+        }
+        rw_test_force_gmp = 0;
+    }
+}
+
 /* ---- the fault check ---------------------------------------------------- */
 
 static void test_fault_injection(void)
@@ -689,6 +743,7 @@ static const fs_test sig_tests[] = {
     { "public-only keys", test_public_only },
     { "fault check withholds the signature", test_fault_injection },
     { "IFMA exponentiation matches the GMP path", test_ifma_vs_gmp },
+    { "probabilistic check: IFMA and portable residues", test_prob_paths },
     { NULL, NULL },
 };
 static const fs_test key_tests[] = {
