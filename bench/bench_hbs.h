@@ -8,10 +8,12 @@
 #include <openssl/evp.h>
 #include "bench.h"
 
-EVP_PKEY *bench_hbs_keygen(const char *alg, const char *param, const char *mode, const char *dir);
+/* threads: the "threads" key-generation option, 0 = the provider's default. */
+EVP_PKEY *bench_hbs_keygen(const char *alg, const char *param, const char *mode, const char *dir,
+                           unsigned threads);
 EVP_PKEY *bench_hbs_base_keygen(const char *alg);
 double bench_hbs_keygen_ns(const char *alg, const char *param, const char *mode, const char *dir,
-                           int n);
+                           unsigned threads, int n);
 void bench_hbs_run_sign(void *key, size_t iters);
 void bench_hbs_run_sign_sha256(void *key, size_t iters);
 int bench_hbs_verify_row(const bench_spec *s, EVP_PKEY *key, EVP_PKEY *base, const char *base_md);

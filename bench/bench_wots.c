@@ -41,7 +41,7 @@ static void run_wots_keygen(void *arg, size_t iters)
 {
     (void)arg;
     for (size_t i = 0; i < iters; i++)
-        EVP_PKEY_free(bench_hbs_keygen("WOTSP", NULL, kg_mode, kg_dir));
+        EVP_PKEY_free(bench_hbs_keygen("WOTSP", NULL, kg_mode, kg_dir, 0));
 }
 
 static void bench_wots(void)
@@ -63,7 +63,7 @@ static void bench_wots(void)
         if (bench_selected("wots-sign", sets[s].name)) {
             struct onetime_job j = { { NULL }, 0 };
             for (size_t i = 0; i < NKEYS; i++)
-                j.keys[i] = bench_hbs_keygen("WOTSP", NULL, sets[s].mode, dir);
+                j.keys[i] = bench_hbs_keygen("WOTSP", NULL, sets[s].mode, dir, 0);
             bench_spec ss = { "wots-sign", sets[s].name, "us", "Ed25519", 0 };
             bench_hbs_compare_fixed(&ss, run_sign_fresh, &j, PER_ROUND, bench_hbs_run_sign, ed);
             for (size_t i = 0; i < NKEYS; i++)
@@ -72,7 +72,7 @@ static void bench_wots(void)
 
         bench_spec vs = { "wots-verify", sets[s].name, "us", "Ed25519", 0 };
         if (bench_selected(vs.op, vs.variant)) {
-            EVP_PKEY *k = bench_hbs_keygen("WOTSP", NULL, sets[s].mode, dir);
+            EVP_PKEY *k = bench_hbs_keygen("WOTSP", NULL, sets[s].mode, dir, 0);
             bench_hbs_verify_row(&vs, k, ed, NULL);
             EVP_PKEY_free(k);
         }

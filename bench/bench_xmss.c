@@ -9,8 +9,8 @@
  * Signing consumes indices, so a stateful row cannot let bench_compare
  * calibrate (it would exhaust an h=10 key): those rows time fixed blocks
  * (bench_hbs_compare_fixed). XMSS-SHA2_16_256 key generation (~10 s) runs
- * once, and only when rows of that set are selected. The adapter builds
- * trees on two threads with no knob to choose, so keygen rows say "2thr". */
+ * once, and only when rows of that set are selected. Keygen rows name the
+ * "threads" option they pass: h=10 on 1 and on 2 threads, h=16 on 2. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,11 +27,12 @@
 #define ROUNDS 11
 static const unsigned char msg[MSG_LEN] = "fastsig-bench: a 64-byte message signed by every row, 0123456";
 
-EVP_PKEY *bench_hbs_keygen(const char *alg, const char *param, const char *mode, const char *dir)
+EVP_PKEY *bench_hbs_keygen(const char *alg, const char *param, const char *mode, const char *dir,
+                           unsigned threads)
 {
     static unsigned seq;
     char state[600];
-    OSSL_PARAM p[4];
+    OSSL_PARAM p[5];
     size_t n = 0;
     EVP_PKEY *k = NULL;
     EVP_PKEY_CTX *c = EVP_PKEY_CTX_new_from_name(bench_libctx(), alg, "provider=fastsig");
@@ -41,6 +42,8 @@ EVP_PKEY *bench_hbs_keygen(const char *alg, const char *param, const char *mode,
         p[n++] = OSSL_PARAM_construct_utf8_string(FASTSIG_PKEY_PARAM_PARAM, (char *)param, 0);
     if (mode != NULL)
         p[n++] = OSSL_PARAM_construct_utf8_string(FASTSIG_PKEY_PARAM_MODE, (char *)mode, 0);
+    if (threads != 0)
+        p[n++] = OSSL_PARAM_construct_uint(FASTSIG_PKEY_PARAM_THREADS, &threads);
     p[n++] = OSSL_PARAM_construct_utf8_string(FASTSIG_PKEY_PARAM_STATE, state, 0);
     p[n] = OSSL_PARAM_construct_end();
     if (c == NULL || EVP_PKEY_keygen_init(c) <= 0 || EVP_PKEY_CTX_set_params(c, p) <= 0
@@ -63,13 +66,14 @@ EVP_PKEY *bench_hbs_base_keygen(const char *alg)
 
 /* Median of n key generations; dir NULL: an OpenSSL baseline key. */
 double bench_hbs_keygen_ns(const char *alg, const char *param, const char *mode, const char *dir,
-                           int n)
+                           unsigned threads, int n)
 {
     double t[64];
     n = n > 64 ? 64 : n;
     for (int i = 0; i < n; i++) {
         double t0 = bench_now_ns();
-        EVP_PKEY *k = dir ? bench_hbs_keygen(alg, param, mode, dir) : bench_hbs_base_keygen(alg);
+        EVP_PKEY *k = dir ? bench_hbs_keygen(alg, param, mode, dir, threads)
+                          : bench_hbs_base_keygen(alg);
         t[i] = bench_now_ns() - t0;
         EVP_PKEY_free(k);
     }
@@ -246,10 +250,33 @@ static char *priv_pem(EVP_PKEY *k)
     return out;
 }
 
+/* Key generation on 1 and on 2 threads (the "threads" option), interleaved
+ * so that the machine's load falls on both rows alike: medians of 5 each. */
+static void keygen_rows(const char *set, const char *dir, const char *v1, const char *v2)
+{
+    bench_spec s1 = { "xmss-keygen", v1, "ms", "RSA-2048", 0 };
+    bench_spec s2 = { "xmss-keygen", v2, "ms", "RSA-2048", 0 };
+    int sel1 = bench_selected(s1.op, v1), sel2 = bench_selected(s2.op, v2);
+    double t1[5], t2[5];
+    if (!sel1 && !sel2)
+        return;
+    fprintf(stderr, "[bench] xmss-keygen %s 1 and 2 threads ...\n", set);
+    for (int r = 0; r < 5; r++) {
+        t1[r] = sel1 ? bench_hbs_keygen_ns("XMSS", set, NULL, dir, 1, 1) : 0;
+        t2[r] = sel2 ? bench_hbs_keygen_ns("XMSS", set, NULL, dir, 2, 1) : 0;
+    }
+    double rsa = bench_hbs_keygen_ns("RSA", NULL, NULL, NULL, 0, 5);
+    if (sel1)
+        bench_report(&s1, bench_median(t1, 5), rsa);
+    if (sel2)
+        bench_report(&s2, bench_median(t2, 5), rsa);
+}
+
 static void bench_xmss_set(const char *set, int tall, const char *dir, EVP_PKEY *ed, EVP_PKEY *rsa)
 {
-    char v[48];
+    char v[48], v1[48];
     snprintf(v, sizeof(v), "%s 2thr", set);
+    snprintf(v1, sizeof(v1), "%s 1thr", set);
     int kg_sel = bench_selected("xmss-keygen", v);
     /* the h=16 key generation is reported only when the filter names it
      * (e.g. --filter xmss-keygen): no filter or a generic one skips it */
@@ -257,19 +284,17 @@ static void bench_xmss_set(const char *set, int tall, const char *dir, EVP_PKEY 
         kg_sel = 0;
     int rows = bench_selected("xmss-sign", set) || bench_selected("xmss-sign-cli", set)
                || bench_selected("xmss-verify", set);
-    if (!kg_sel && !rows)
+    if (!tall)
+        keygen_rows(set, dir, v1, v);
+    if (!(kg_sel && tall) && !rows)
         return;
+    /* the key the rows use; for h=16 its one generation (2 threads) is the
+     * keygen figure */
     bench_spec ks = { "xmss-keygen", v, "ms", "RSA-2048", 0 };
-    if (kg_sel && !tall) {
-        fprintf(stderr, "[bench] xmss-keygen %s ...\n", v);
-        double ours = bench_hbs_keygen_ns("XMSS", set, NULL, dir, 3);
-        bench_report(&ks, ours, bench_hbs_keygen_ns("RSA", NULL, NULL, NULL, 5));
-    }
-    /* the key the rows use; for h=16 its one generation is the keygen figure */
     double t0 = bench_now_ns();
-    EVP_PKEY *k = bench_hbs_keygen("XMSS", set, NULL, dir);
+    EVP_PKEY *k = bench_hbs_keygen("XMSS", set, NULL, dir, 2);
     if (kg_sel && tall && k != NULL)
-        bench_report(&ks, bench_now_ns() - t0, bench_hbs_keygen_ns("RSA", NULL, NULL, NULL, 5));
+        bench_report(&ks, bench_now_ns() - t0, bench_hbs_keygen_ns("RSA", NULL, NULL, NULL, 0, 5));
     if (!rows) {
         EVP_PKEY_free(k);
         return;

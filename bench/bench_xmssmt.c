@@ -71,8 +71,8 @@ static void bench_xmssmt(void)
         bench_spec ks = { "xmssmt-keygen", set, "ms", "Ed25519", 0 };
         if (bench_selected(ks.op, ks.variant)) {
             fprintf(stderr, "[bench] xmssmt-keygen %s ...\n", set);
-            double ours = bench_hbs_keygen_ns("XMSSMT", set, NULL, dir, 3);
-            bench_report(&ks, ours, bench_hbs_keygen_ns("ED25519", NULL, NULL, NULL, 15));
+            double ours = bench_hbs_keygen_ns("XMSSMT", set, NULL, dir, 0, 3);
+            bench_report(&ks, ours, bench_hbs_keygen_ns("ED25519", NULL, NULL, NULL, 0, 15));
         }
         int sign_sel = bench_selected("xmssmt-sign", set) || bench_selected("xmssmt-sign-worst", set)
                        || bench_selected("xmssmt-sign-boundary", set);
@@ -80,7 +80,7 @@ static void bench_xmssmt(void)
         int verify_sel = bench_selected(vs.op, vs.variant);
         if (!sign_sel && !verify_sel)
             continue;
-        EVP_PKEY *k = bench_hbs_keygen("XMSSMT", set, NULL, dir);
+        EVP_PKEY *k = bench_hbs_keygen("XMSSMT", set, NULL, dir, 0);
         if (k == NULL)
             continue;
         if (sign_sel)

@@ -3,7 +3,9 @@
  * and context parameters, text; and the XMSS / XMSS^MT signing itself with
  * its tree-node cache file (<state path>.cache: public nodes, authenticated
  * by the core with a key derived from SK_SEED, rebuilt when missing or bad). */
+#define _GNU_SOURCE /* CPU_COUNT */
 #include <errno.h>
+#include <sched.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -232,7 +234,9 @@ static void cache_load(HBSA_KEY *x)
     }
     /* a mismatching or damaged cache is refused by the core: then signing
      * rebuilds what it needs and that process rewrites the file when it
-     * frees the key (a process that only reads the key leaves it alone) */
+     * frees the key (a process that changes nothing, e.g. one that only
+     * reads the key or signs inside an XMSS tree kept whole, leaves it
+     * alone) */
     if (off == (size_t)sb.st_size)
         hbs_cache_import(x->k, buf, off);
 done:
@@ -249,7 +253,7 @@ void hbsa_free(void *key)
     HBSA_KEY *x = key;
     if (x == NULL)
         return;
-    if (x->k != NULL && x->dirty && x->st != NULL)
+    if (x->k != NULL && x->st != NULL && hbs_cache_changes(x->k) != x->saved)
         cache_save(x);
     fastsig_state_close(x->st);
     hbs_key_free(x->k);
@@ -408,6 +412,21 @@ static int progress(void *arg, uint64_t done, uint64_t total)
     return !go; /* hbs: nonzero = stop; FS_GENOPTS: 0 = stop */
 }
 
+/* Key-generation threads by default: the CPUs this process may run on
+ * (its affinity mask, so taskset and cpusets count), at most 8. */
+static unsigned default_threads(void)
+{
+    cpu_set_t set;
+    long n = sched_getaffinity(0, sizeof(set), &set) == 0 ? CPU_COUNT(&set)
+                                                          : sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > 8 ? 8 : (unsigned)n;
+}
+
+const OSSL_PARAM hbsa_xmss_gen_settable[] = {
+    OSSL_PARAM_uint(FASTSIG_PKEY_PARAM_THREADS, NULL),
+    OSSL_PARAM_END
+};
+
 int hbsa_xmss_gen(int kind, const FS_GENOPTS *o, void **key)
 {
     const char *name = o->param != NULL ? o->param
@@ -426,7 +445,8 @@ int hbsa_xmss_gen(int kind, const FS_GENOPTS *o, void **key)
         OPENSSL_cleanse(seed, sizeof(seed));
         return FASTSIG_ERR_NOMEM;
     }
-    err = hbs_keygen(p, seed, 3 * (size_t)p->n, 2, progress, &pg, &x->k);
+    err = hbs_keygen(p, seed, 3 * (size_t)p->n, o->threads ? o->threads : default_threads(),
+                     progress, &pg, &x->k);
     OPENSSL_cleanse(seed, sizeof(seed));
     if (err == FASTSIG_OK) {
         o->progress(o->progress_arg, 3, 0);
@@ -439,6 +459,7 @@ int hbsa_xmss_gen(int kind, const FS_GENOPTS *o, void **key)
         return err;
     }
     cache_save(x); /* so that the first signer process starts warm */
+    x->saved = hbs_cache_changes(x->k);
     *key = x;
     return FASTSIG_OK;
 }
@@ -485,6 +506,7 @@ int hbsa_xmss_priv_decode(int kind, const unsigned char *in, size_t len, void **
     hbsa_attach(x); /* an unusable state still gives a key (verify, public export) */
     if (x->st != NULL)
         cache_load(x);
+    x->saved = hbs_cache_changes(x->k); /* signing that changes nothing writes nothing */
     *key = x;
     return FASTSIG_OK;
 }
@@ -515,7 +537,6 @@ int hbsa_xmss_sign(void *key, const FS_SIGOPTS *o, unsigned char *sig, size_t *s
         OPENSSL_cleanse(sig, need);
         return err;
     }
-    __atomic_store_n(&x->dirty, 1, __ATOMIC_RELAXED);
     *siglen = need;
     return FASTSIG_OK;
 }

@@ -31,7 +31,8 @@ typedef struct {
     char *path;              /* state file; NULL for a public key */
     fastsig_state *st;       /* NULL: unusable, st_err says why */
     int st_err;
-    int dirty;               /* XMSS: signed here, the cache file is stale */
+    uint64_t saved;          /* XMSS: hbs_cache_changes when the cache file was
+                              * last read or written (moved: write it at free) */
     uint64_t batch;          /* key's reservation block (default 64) */
     pthread_mutex_t mu;      /* a context batch applied around one take */
 } HBSA_KEY;
@@ -75,7 +76,10 @@ extern const OSSL_PARAM hbsa_ctx_params[];
 extern const OSSL_PARAM hbsa_key_gettable[];
 extern const OSSL_PARAM hbsa_key_settable[];
 
-/* XMSS and XMSS^MT (hbs_adapter.c): the kind picks the oid space. */
+/* XMSS and XMSS^MT (hbs_adapter.c): the kind picks the oid space. Key
+ * generation takes "threads" (FS_GENOPTS.threads; default: the CPUs the
+ * process may use, at most 8). */
+extern const OSSL_PARAM hbsa_xmss_gen_settable[];
 int hbsa_xmss_gen(int kind, const FS_GENOPTS *o, void **key);
 int hbsa_xmss_priv_decode(int kind, const unsigned char *in, size_t len, void **key);
 int hbsa_xmss_priv_encode(const void *key, unsigned char *out, size_t *len);
@@ -113,7 +117,8 @@ int hbsa_xmss_verify(const void *key, const FS_SIGOPTS *o, const unsigned char *
         .ctx_set = hbsa_ctx_set, .ctx_gettable = hbsa_ctx_params,                        \
         .ctx_get = hbsa_ctx_get, .gettable = hbsa_key_gettable,                          \
         .get_params = hbsa_get_params, .settable = hbsa_key_settable,                    \
-        .set_params = hbsa_set_params, .text = hbsa_text,                                \
+        .set_params = hbsa_set_params, .gen_settable = hbsa_xmss_gen_settable,          \
+        .text = hbsa_text,                                                               \
     };
 
 #endif

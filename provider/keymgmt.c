@@ -422,9 +422,37 @@ typedef struct {
     char *param, *state, *mode;
     unsigned char *seed;
     size_t seedlen;
+    unsigned threads;
     OSSL_CALLBACK *cb;
     void *cbarg;
 } FS_GENCTX;
+
+/* "threads": an unsigned integer or decimal text, 1..FS_GEN_MAX_THREADS,
+ * only for rows whose adapter offers it. */
+static int get_threads(FS_GENCTX *g, const OSSL_PARAM *p)
+{
+    const char *s = p->data;
+    char *end = NULL;
+    uint64_t v = 0;
+    int ok;
+
+    if (OSSL_PARAM_locate_const(g->alg->ad->gen_settable, FASTSIG_PKEY_PARAM_THREADS) == NULL) {
+        FS_ERR_MSG(g->provctx, FASTSIG_ERR_UNSUPPORTED, "%s key generation has no threads option",
+                   g->alg->name);
+        return 0;
+    }
+    if (p->data_type == OSSL_PARAM_UTF8_STRING)
+        ok = s != NULL && s[0] >= '0' && s[0] <= '9' && (v = strtoull(s, &end, 10), *end == '\0');
+    else
+        ok = OSSL_PARAM_get_uint64(p, &v);
+    if (!ok || v < 1 || v > FS_GEN_MAX_THREADS) {
+        FS_ERR_MSG(g->provctx, FASTSIG_ERR_BAD_PARAM, "threads: a whole number from 1 to %d",
+                   FS_GEN_MAX_THREADS);
+        return 0;
+    }
+    g->threads = (unsigned)v;
+    return 1;
+}
 
 static int gen_set_params(void *genctx, const OSSL_PARAM params[])
 {
@@ -458,6 +486,9 @@ static int gen_set_params(void *genctx, const OSSL_PARAM params[])
         if (!OSSL_PARAM_get_utf8_string(p, &g->mode, 0))
             goto fail;
     }
+    if ((p = OSSL_PARAM_locate_const(params, FASTSIG_PKEY_PARAM_THREADS)) != NULL
+        && !get_threads(g, p))
+        return 0;
     if ((p = OSSL_PARAM_locate_const(params, FASTSIG_PKEY_PARAM_STATE)) != NULL) {
         OPENSSL_free(g->state);
         g->state = NULL;
@@ -534,7 +565,7 @@ static void *gen(void *genctx, OSSL_CALLBACK *cb, void *cbarg)
 {
     FS_GENCTX *g = genctx;
     FS_GENOPTS o = { g->bits, g->param, g->seed, g->seedlen, g->state,
-                     fs_rng_bytes, g->provctx, gen_progress, g, g->mode };
+                     fs_rng_bytes, g->provctx, gen_progress, g, g->mode, g->threads };
     FS_KEY *k;
     void *core = NULL;
     int err;

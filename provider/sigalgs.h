@@ -58,7 +58,10 @@ typedef struct {
     void *progress_arg;
     const char *mode;           /* "mode" (e.g. WOTSP w4), NULL = default; offered
                                  * only by adapters that list it in gen_settable */
+    unsigned threads;           /* "threads" (1..FS_GEN_MAX_THREADS), 0 = default;
+                                 * refused by rows whose gen_settable lacks it */
 } FS_GENOPTS;
+#define FS_GEN_MAX_THREADS 64
 
 /* Signature-context options (e.g. rw-format): small ints whose meaning the
  * adapter defines; plain data so that dupctx is a copy. `prehashed` is the

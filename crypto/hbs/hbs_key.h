@@ -41,6 +41,7 @@ struct hbs_key {
     hbs_layer layers[HBS_MAX_D];
     unsigned threads;
     uint64_t ondemand;       /* subtrees / root signatures made on demand */
+    uint64_t changes;        /* bumped by every change to the cache (treecache.c) */
     pthread_mutex_t lock;
     /* progress reporting while generating */
     hbs_progress_fn progress;

@@ -177,26 +177,41 @@ int hbs_leaves(const hbs_ctx *c, uint8_t *out, uint32_t layer, uint64_t tree, ui
                uint64_t progress_base, uint64_t progress_total)
 {
     uint64_t done = 0;
-    leaf_job mine = { c, out, layer, tree, first, count, &done, progress, parg,
-                      progress_base, progress_total, FASTSIG_OK };
-    if (threads < 2 || count < 2 * LEAF_GROUP)
-        return leaves_range(&mine);
-    /* the helper thread takes the upper half (whole groups) and never
-     * calls the progress callback: OpenSSL's lives on the caller's thread */
-    size_t lower = (count / 2 + LEAF_GROUP - 1) / LEAF_GROUP * LEAF_GROUP;
-    leaf_job other = mine;
-    other.out = out + lower * c->p->n;
-    other.first = first + (uint32_t)lower;
-    other.count = count - lower;
-    other.progress = NULL;
-    mine.count = lower;
-    pthread_t th;
-    if (pthread_create(&th, NULL, leaves_thread, &other) != 0)
-        return leaves_range(&mine) == FASTSIG_OK ? leaves_range(&other) : FASTSIG_ERR_INTERNAL;
-    int rc = leaves_range(&mine);
-    pthread_join(th, NULL);
-    if (rc == FASTSIG_OK)
-        rc = other.rc;
+    size_t groups = (count + LEAF_GROUP - 1) / LEAF_GROUP, nt = threads;
+    if (nt > HBS_MAX_THREADS)
+        nt = HBS_MAX_THREADS;
+    if (nt > groups)
+        nt = groups;
+    leaf_job job[HBS_MAX_THREADS];
+    job[0] = (leaf_job){ c, out, layer, tree, first, count, &done, progress, parg,
+                         progress_base, progress_total, FASTSIG_OK };
+    if (nt < 2)
+        return leaves_range(&job[0]);
+    /* thread t takes whole groups [t * groups / nt, (t + 1) * groups / nt);
+     * only the caller's thread (t = 0) calls the progress callback: OpenSSL's
+     * lives there */
+    pthread_t th[HBS_MAX_THREADS];
+    int started[HBS_MAX_THREADS] = { 0 };
+    for (size_t t = nt; t-- > 0;) {
+        size_t lo = t * groups / nt * LEAF_GROUP, hi = (t + 1) * groups / nt * LEAF_GROUP;
+        job[t] = job[0];
+        job[t].out = out + lo * c->p->n;
+        job[t].first = first + (uint32_t)lo;
+        job[t].count = (hi < count ? hi : count) - lo;
+        if (t > 0) {
+            job[t].progress = NULL;
+            started[t] = pthread_create(&th[t], NULL, leaves_thread, &job[t]) == 0;
+        }
+    }
+    int rc = leaves_range(&job[0]);
+    for (size_t t = 1; t < nt; t++) {
+        if (started[t])
+            pthread_join(th[t], NULL);
+        else /* no thread to be had: this one does it */
+            job[t].rc = rc == FASTSIG_OK ? leaves_range(&job[t]) : rc;
+        if (rc == FASTSIG_OK)
+            rc = job[t].rc;
+    }
     if (rc == FASTSIG_OK && progress != NULL &&
         progress(parg, progress_base + count, progress_total) != 0)
         rc = FASTSIG_ERR_INTERNAL;

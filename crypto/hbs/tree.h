@@ -33,9 +33,13 @@ static inline size_t hbs_subtree_nodes(unsigned b)
  * clobbered) into keys leaves; ltree[k] is key k's L-tree address. */
 int hbs_ltree(const hbs_ctx *c, uint8_t *out, uint8_t *pk, const hbs_adrs *ltree, size_t keys);
 
+/* Most threads hbs_leaves runs at once. */
+#define HBS_MAX_THREADS 64
+
 /* The leaves first .. first + count - 1 of tree (layer, tree) into out
- * (count * n bytes), on `threads` threads (1 or 2; the caller's thread is one
- * of them). progress (may be NULL) is called on the caller's thread with
+ * (count * n bytes), on up to `threads` threads (1 .. HBS_MAX_THREADS, at
+ * most one per 16 leaves; the caller's thread is one of them; the leaves do
+ * not depend on the count). progress (may be NULL) is called on the caller's thread with
  * done counted from progress_base, out of progress_total. */
 int hbs_leaves(const hbs_ctx *c, uint8_t *out, uint32_t layer, uint64_t tree, uint32_t first,
                size_t count, unsigned threads, hbs_progress_fn progress, void *parg,

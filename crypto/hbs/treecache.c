@@ -166,6 +166,7 @@ int hbs_cache_import(hbs_key *k, const uint8_t *in, size_t inlen)
         f += layer_bytes(k, L);
     }
     pthread_mutex_lock(&k->lock);
+    k->changes++;
     f = in + HDR_BYTES + n;
     for (unsigned L = 0; L < k->p.d; L++) {
         hbs_layer *ly = &k->layers[L];

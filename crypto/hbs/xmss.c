@@ -125,9 +125,22 @@ uint64_t hbs_key_ondemand(hbs_key *k)
     return v;
 }
 
+static unsigned clamp_threads(unsigned threads)
+{
+    return threads < 1 ? 1 : threads > HBS_MAX_THREADS ? HBS_MAX_THREADS : threads;
+}
+
+uint64_t hbs_cache_changes(hbs_key *k)
+{
+    pthread_mutex_lock(&k->lock);
+    uint64_t v = k->changes;
+    pthread_mutex_unlock(&k->lock);
+    return v;
+}
+
 void hbs_key_set_threads(hbs_key *k, unsigned threads)
 {
-    k->threads = threads >= 2 ? 2 : 1;
+    k->threads = clamp_threads(threads);
 }
 
 /* ---- building subtrees ---------------------------------------------------- */
@@ -140,6 +153,7 @@ static int build_subtree(hbs_key *k, unsigned L, uint64_t sub, uint8_t *nodes, u
     uint64_t tree = sub >> shift;
     uint64_t base = (sub << ly->b) & (((uint64_t)1 << ly->t) - 1);
     k->ondemand++;
+    k->changes++;
     int rc = hbs_leaves(&k->ctx, nodes, L, tree, (uint32_t)base, (size_t)1 << ly->b, threads,
                         k->progress, k->parg, k->pdone, k->ptotal);
     k->pdone += (uint64_t)1 << ly->b;
@@ -211,6 +225,7 @@ static int ensure_layer(hbs_key *k, unsigned L, uint64_t g)
     if (ly->t > ly->b && !(ly->top_ok && ly->top_tree == tree)) {
         if (ly->ntop != NULL && ly->ntop_tree == tree &&
             ly->ntop_done == ((uint32_t)1 << ly->t)) {
+            k->changes++;
             uint8_t *t = ly->top;
             ly->top = ly->ntop;
             ly->ntop = t;
@@ -225,6 +240,7 @@ static int ensure_layer(hbs_key *k, unsigned L, uint64_t g)
     if (rc == FASTSIG_OK && !(ly->cur_ok && ly->cur_sub == sub)) {
         if (ly->next != NULL && ly->next_sub == sub &&
             ly->next_done == ((uint32_t)1 << ly->b)) {
+            k->changes++;
             uint8_t *t = ly->cur;
             ly->cur = ly->next;
             ly->next = t;
@@ -240,6 +256,7 @@ static int ensure_layer(hbs_key *k, unsigned L, uint64_t g)
         }
     }
     if (rc == FASTSIG_OK && L + 1 < k->p.d && !(ly->sig_ok && ly->sig_tree == tree)) {
+        k->changes++;
         if (ly->next_sig_ok && ly->next_sig_tree == tree) {
             uint8_t *t = ly->sig;
             ly->sig = ly->next_sig;
@@ -296,12 +313,14 @@ static int advance_layer(hbs_key *k, unsigned L, uint64_t idx)
     if (ly->next_sub != sub + 1) {
         ly->next_sub = sub + 1;
         ly->next_done = 0;
+        k->changes++;
     }
     if (ly->next_done == full)
         return FASTSIG_OK;
     uint64_t want = schedule(idx, tl, b, ly->next_done);
     if (want == ly->next_done)
         return FASTSIG_OK;
+    k->changes++;
     unsigned shift = ly->t - b;
     uint64_t tree = ly->next_sub >> shift;
     uint64_t base = (ly->next_sub << b) & (((uint64_t)1 << ly->t) - 1);
@@ -344,8 +363,11 @@ static int advance_top(hbs_key *k, unsigned L, uint64_t idx)
     if (ly->ntop_tree != tree + 1) {
         ly->ntop_tree = tree + 1;
         ly->ntop_done = 0;
+        k->changes++;
     }
     uint64_t want = schedule(idx, tl, t, ly->ntop_done), before = ly->ntop_done;
+    if (want != before)
+        k->changes++;
     int rc = FASTSIG_OK;
     while (ly->ntop_done < want && rc == FASTSIG_OK) {
         uint64_t done = ly->ntop_done, off = done & (((uint64_t)1 << b) - 1);
@@ -397,7 +419,7 @@ int hbs_keygen(const hbs_params *p, const uint8_t *seed, size_t seedlen, unsigne
         return rc;
     unsigned top = p->d - 1;
     int lower = p->tree_h <= HBS_BOTTOM_H; /* cheap: prepare every layer */
-    k->threads = threads >= 2 ? 2 : 1;
+    k->threads = clamp_threads(threads);
     k->progress = progress;
     k->parg = parg;
     k->pdone = 0;

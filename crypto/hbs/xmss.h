@@ -4,10 +4,11 @@
  * Contracts
  * - Keys: hbs_keygen derives SK_SEED || SK_PRF || PUB_SEED from the caller's
  *   3n seed bytes (vectors: seed[i] = i) and builds the trees a first
- *   signature needs: the top layer's tree 0 always (two threads, progress
+ *   signature needs: the top layer's tree 0 always (`threads` threads, progress
  *   callback on the caller's thread), the lower layers' trees 0 and their
  *   WOTS+ signatures when a layer tree has height <= HBS_BOTTOM_H (else they
- *   are built at the first signature).
+ *   are built at the first signature). The key does not depend on the
+ *   number of threads.
  * - Byte layouts (params.h): pk = oid || root || PUB_SEED; sk core = oid ||
  *   idx || SK_SEED || SK_PRF || root || PUB_SEED (the vectors' layout; idx is
  *   the caller's business, hbs_key_export_sk writes the one given);
@@ -50,7 +51,8 @@
 
 typedef struct hbs_key hbs_key;
 
-/* p: an XMSS or XMSS^MT row; seed: 3n bytes; threads: 1 or 2. */
+/* p: an XMSS or XMSS^MT row; seed: 3n bytes; threads: 1 .. HBS_MAX_THREADS
+ * (clamped to that range). */
 int hbs_keygen(const hbs_params *p, const uint8_t *seed, size_t seedlen, unsigned threads,
                hbs_progress_fn progress, void *parg, hbs_key **out);
 /* A key from its sk core bytes (kind: HBS_KIND_XMSS or HBS_KIND_XMSSMT picks
@@ -59,13 +61,19 @@ int hbs_keygen(const hbs_params *p, const uint8_t *seed, size_t seedlen, unsigne
 int hbs_key_from_sk(int kind, const uint8_t *sk, size_t sklen, uint64_t *idx, hbs_key **out);
 void hbs_key_free(hbs_key *k);
 const hbs_params *hbs_key_params(const hbs_key *k);
-/* Threads for trees computed on demand while signing (default 2). */
+/* Threads for trees computed on demand while signing (default 2; clamped
+ * to 1 .. HBS_MAX_THREADS). */
 void hbs_key_set_threads(hbs_key *k, unsigned threads);
 
 /* Bottom subtrees and layer-root signatures this key object computed on
  * demand rather than ahead (key generation included): signing in order
  * after key generation adds none; tests and benchmarks watch it. */
 uint64_t hbs_key_ondemand(hbs_key *k);
+
+/* A counter that every change to the key's node cache moves (building,
+ * preparing ahead, hbs_cache_import): equal values mean equal cache bytes,
+ * so a caller keeping a cache file rewrites it only when this moved. */
+uint64_t hbs_cache_changes(hbs_key *k);
 
 int hbs_key_export_pk(const hbs_key *k, uint8_t *pk, size_t pklen);
 int hbs_key_export_sk(const hbs_key *k, uint64_t idx, uint8_t *sk, size_t sklen);

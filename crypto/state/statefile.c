@@ -27,7 +27,7 @@ struct fastsig_state {
     uint8_t key_id[FASTSIG_STATE_KEY_ID_LEN];
     uint64_t max;
     uint64_t batch;        /* largest block take() reserves */
-    uint64_t ramp;         /* size of take()'s next block: 1, 2, 4 .. batch */
+    uint64_t ramp;         /* size of take()'s next block: 1 first, then batch */
     pid_t pool_pid;        /* the block [pool_next, pool_end) is this pid's */
     uint64_t pool_next, pool_end;
 };
@@ -564,8 +564,8 @@ int fastsig_state_take(fastsig_state *st, uint64_t *idx)
     if (rc == FASTSIG_OK && st->pool_next == st->pool_end) {
         uint64_t want = st->ramp < st->batch ? st->ramp : st->batch;
         rc = reserve_locked(st, want, NULL, NULL);
-        if (rc == FASTSIG_OK && st->ramp < st->batch)
-            st->ramp = st->ramp > st->batch / 2 ? st->batch : 2 * st->ramp;
+        if (rc == FASTSIG_OK) /* after the first block: whole batches */
+            st->ramp = st->batch;
     }
     if (rc == FASTSIG_OK)
         *idx = st->pool_next++;

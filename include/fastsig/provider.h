@@ -31,6 +31,10 @@
 #define FASTSIG_PKEY_PARAM_SEED  "seed"  /* UTF-8 hex (or octet string): deterministic key */
 #define FASTSIG_PKEY_PARAM_STATE "state" /* UTF-8: state file path (stateful keys) */
 #define FASTSIG_PKEY_PARAM_MODE  "mode"  /* UTF-8: WOTSP Winternitz mode w16 (default), w4, w256 */
+/* XMSS / XMSS^MT: threads building the trees at key generation (unsigned, or
+ * decimal text as in `-pkeyopt threads:1`), 1..64; default: the CPUs this
+ * process may run on, at most 8. The key does not depend on it. */
+#define FASTSIG_PKEY_PARAM_THREADS "threads"
 /* Stateful keys: indices reserved per durable state write (uint64; key
  * parameter, EVP_PKEY_set_params, and signature-context parameter, e.g.
  * `pkeyutl -pkeyopt batch:1`); default 64, 1 = one fdatasync per signature. */

@@ -3,8 +3,8 @@
  * sig_idxlast with the state moved to 2^h - 1), the last index reached by
  * signing through all 1024, round trips for every set, tampering, state
  * missing / corrupt / another key's / read-only, dup and dupctx sharing one
- * counter, reservation blocks, 8 processes x 100 signatures, and signers
- * SIGKILLed at random instants.
+ * counter, reservation blocks, the keygen threads option, 8 processes x 100
+ * signatures, and signers SIGKILLed at random instants.
  *
  * Cost: key generation of a height-16 set takes ~10 s (SHA2) to ~60 s
  * (SHAKE_512) here, height 20 16x that: by default the round trips cover
@@ -83,6 +83,121 @@ static void test_batches(void)
     check_batches("XMSS", NULL);
 }
 
+/* Generates XMSS-SHA2_10_256 from seedhex with the extra parameter t (the
+ * "threads" option in some form); 0 and the public key in pub, or the
+ * fastsig reason of the refusal. */
+static int gen_with(const char *alg, const char *seedhex, const OSSL_PARAM *t,
+                    unsigned char *pub, size_t *len)
+{
+    char state[600];
+    OSSL_PARAM prm[4];
+    size_t n = 0;
+    EVP_PKEY_CTX *c = EVP_PKEY_CTX_new_from_name(libctx, alg, NULL);
+    EVP_PKEY *k = NULL;
+    int r = -1;
+
+    new_state_path(state, sizeof(state));
+    if (seedhex != NULL)
+        prm[n++] = OSSL_PARAM_construct_utf8_string(FASTSIG_PKEY_PARAM_SEED, (char *)seedhex, 0);
+    prm[n++] = *t;
+    prm[n++] = OSSL_PARAM_construct_utf8_string(FASTSIG_PKEY_PARAM_STATE, state, 0);
+    prm[n] = OSSL_PARAM_construct_end();
+    ERR_clear_error();
+    if (c != NULL && EVP_PKEY_keygen_init(c) > 0) {
+        if (!EVP_PKEY_CTX_set_params(c, prm) || EVP_PKEY_generate(c, &k) <= 0)
+            r = last_reason();
+        else
+            r = get_pub(k, pub, 200, len) ? 0 : -1;
+    }
+    EVP_PKEY_free(k);
+    EVP_PKEY_CTX_free(c);
+    return r;
+}
+
+/* Key generation on 1, 2, 3 threads (as a number and as -pkeyopt text)
+ * gives the vector's key; 0, 65, negative and non-numbers are refused with
+ * BAD_PARAM; a WOTSP key has no threads option. */
+static void test_threads(void)
+{
+    hbs_vec *v = hbs_vec_load("XMSS-SHA2_10_256.txt");
+    unsigned char pub[200], *want;
+    size_t len = 0, wlen;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(v);
+    const char *seed = hbs_vec_get(v, "seed");
+    want = hbs_vec_bytes(v, "pk", &wlen);
+    for (unsigned t = 1; t <= 3; t++) {
+        char text[4];
+        snprintf(text, sizeof(text), "%u", t);
+        OSSL_PARAM u = OSSL_PARAM_construct_uint(FASTSIG_PKEY_PARAM_THREADS, &t);
+        OSSL_PARAM s = OSSL_PARAM_construct_utf8_string(FASTSIG_PKEY_PARAM_THREADS, text, 0);
+        memset(pub, 0, sizeof(pub));
+        CU_ASSERT(gen_with("XMSS", seed, &u, pub, &len) == 0 && len == wlen
+                  && memcmp(pub, want, wlen) == 0);
+        memset(pub, 0, sizeof(pub));
+        CU_ASSERT(gen_with("XMSS", seed, &s, pub, &len) == 0 && len == wlen
+                  && memcmp(pub, want, wlen) == 0);
+    }
+    free(want);
+    unsigned bad_u[] = { 0, 65, 100000 };
+    for (size_t i = 0; i < sizeof(bad_u) / sizeof(bad_u[0]); i++) {
+        OSSL_PARAM u = OSSL_PARAM_construct_uint(FASTSIG_PKEY_PARAM_THREADS, &bad_u[i]);
+        CU_ASSERT_EQUAL(gen_with("XMSS", seed, &u, pub, &len), FASTSIG_ERR_BAD_PARAM);
+    }
+    int minus = -1;
+    OSSL_PARAM neg = OSSL_PARAM_construct_int(FASTSIG_PKEY_PARAM_THREADS, &minus);
+    CU_ASSERT_EQUAL(gen_with("XMSS", seed, &neg, pub, &len), FASTSIG_ERR_BAD_PARAM);
+    const char *bad_s[] = { "0", "65", "-1", "", "two", "2x", " 2", "+2" };
+    for (size_t i = 0; i < sizeof(bad_s) / sizeof(bad_s[0]); i++) {
+        OSSL_PARAM s = OSSL_PARAM_construct_utf8_string(FASTSIG_PKEY_PARAM_THREADS,
+                                                        (char *)bad_s[i], 0);
+        CU_ASSERT_EQUAL(gen_with("XMSS", seed, &s, pub, &len), FASTSIG_ERR_BAD_PARAM);
+    }
+    unsigned two = 2;
+    OSSL_PARAM u2 = OSSL_PARAM_construct_uint(FASTSIG_PKEY_PARAM_THREADS, &two);
+    CU_ASSERT_EQUAL(gen_with("WOTSP", NULL, &u2, pub, &len), FASTSIG_ERR_UNSUPPORTED);
+    /* listed where it is offered, so that -pkeyopt threads:N finds it */
+    EVP_PKEY_CTX *c = EVP_PKEY_CTX_new_from_name(libctx, "XMSSMT", NULL), *w;
+    w = EVP_PKEY_CTX_new_from_name(libctx, "WOTSP", NULL);
+    CU_ASSERT_FATAL(c != NULL && w != NULL && EVP_PKEY_keygen_init(c) > 0
+                    && EVP_PKEY_keygen_init(w) > 0);
+    CU_ASSERT_PTR_NOT_NULL(OSSL_PARAM_locate_const(EVP_PKEY_CTX_settable_params(c),
+                                                   FASTSIG_PKEY_PARAM_THREADS));
+    CU_ASSERT_PTR_NULL(OSSL_PARAM_locate_const(EVP_PKEY_CTX_settable_params(w),
+                                               FASTSIG_PKEY_PARAM_THREADS));
+    EVP_PKEY_CTX_free(c);
+    EVP_PKEY_CTX_free(w);
+    hbs_vec_free(v);
+}
+
+/* A process's first signature reserves one index, its second a whole block
+ * (not a doubling ramp); signing inside an XMSS tree the cache keeps whole
+ * leaves the cache file alone (same inode: never renamed over). */
+static void test_first_blocks_and_cache_file(void)
+{
+    char state[600], cache[620], *pem;
+    unsigned char *sig;
+    size_t siglen;
+    struct stat before, after;
+    EVP_PKEY *k = gen_key("XMSS", NULL, NULL, NULL, state, sizeof(state)), *d;
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(k);
+    pem = to_pem(k, 1);
+    EVP_PKEY_free(k);
+    snprintf(cache, sizeof(cache), "%s.cache", state);
+    CU_ASSERT_FATAL(stat(cache, &before) == 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(d = from_pem(pem, 1));
+    CU_ASSERT_EQUAL(sign_msg(d, "b", 1, &sig, &siglen, 0), 0);
+    OPENSSL_free(sig);
+    CU_ASSERT_EQUAL(state_file_next(state), 1);
+    CU_ASSERT_EQUAL(sign_msg(d, "b", 1, &sig, &siglen, 0), 0);
+    OPENSSL_free(sig);
+    CU_ASSERT_EQUAL(state_file_next(state), 1 + FASTSIG_STATE_DEFAULT_BATCH);
+    EVP_PKEY_free(d);
+    CU_ASSERT_EQUAL(state_file_next(state), 2);
+    CU_ASSERT(stat(cache, &after) == 0 && after.st_ino == before.st_ino);
+    OPENSSL_free(pem);
+}
+
 static void test_h16(void)
 {
     proc_key_make("XMSS", "XMSS-SHA2_16_256", 65536, 4, 100, soak() ? 300 : 60);
@@ -94,6 +209,9 @@ static const fs_test tests[] = {
     { "sign through all 1024 indices", test_sign_through },
     { "round trips, every set", test_round_trips },
     { "reservation blocks and give-back", test_batches },
+    { "keygen threads option: same key on 1..3, bad values refused", test_threads },
+    { "first block 1, then a batch; unchanged cache not rewritten",
+      test_first_blocks_and_cache_file },
     { "XMSS-SHA2_16_256 key", test_h16 },
     { "8 processes x 100 signatures", test_proc_concurrent },
     { "8 threads x 50 signatures on one key object", test_proc_threads },

@@ -92,6 +92,33 @@ static void test_batches(void)
     check_batches("XMSSMT", NULL);
 }
 
+/* The cache file after a process that only loads the key (left alone) and
+ * after one whose signature prepares the next subtree (written back: a new
+ * file renamed over the old one). */
+static void test_cache_written_back(void)
+{
+    char state[600], cache[620];
+    struct stat at[3];
+    EVP_PKEY *k = gen_key("XMSSMT", NULL, NULL, NULL, state, sizeof(state));
+    char *pem = k != NULL ? to_pem(k, 1) : NULL;
+
+    EVP_PKEY_free(k);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(pem);
+    snprintf(cache, sizeof(cache), "%s.cache", state);
+    for (int run = 0; run < 3; run++) {
+        CU_ASSERT_FATAL(stat(cache, &at[run]) == 0);
+        EVP_PKEY *d = run < 2 ? from_pem(pem, 1) : NULL;
+        unsigned char *sig = NULL;
+        size_t siglen;
+        if (run == 1)
+            CU_ASSERT(d != NULL && sign_msg(d, "b", 1, &sig, &siglen, 0) == 0);
+        OPENSSL_free(sig);
+        EVP_PKEY_free(d);
+    }
+    CU_ASSERT(at[1].st_ino == at[0].st_ino && at[2].st_ino != at[1].st_ino);
+    OPENSSL_free(pem);
+}
+
 static void test_key(void)
 {
     proc_key_make("XMSSMT", NULL, 1u << 20, 3, soak() ? 100 : 40, soak() ? 300 : 20);
@@ -103,6 +130,7 @@ static const fs_test tests[] = {
     { "64-bit indices around 2^32", test_64bit },
     { "round trips, every set", test_round_trips },
     { "reservation blocks and give-back", test_batches },
+    { "cache file written back after preparing ahead", test_cache_written_back },
     { "XMSSMT-SHA2_20/4_256 key (the default)", test_key },
     { "8 concurrent processes", test_proc_concurrent },
     { "8 threads x 50 signatures on one key object", test_proc_threads },

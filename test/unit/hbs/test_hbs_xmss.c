@@ -482,6 +482,55 @@ static void test_progress_stop(void)
     CU_ASSERT_PTR_NULL(k);
 }
 
+/* Any thread count (clamped to 1 .. HBS_MAX_THREADS) builds the same key,
+ * progress included (called on the caller's thread up to the total). */
+static void test_threads_same_key(void)
+{
+    static const unsigned counts[] = { 1, 2, 3, 5, 64, 0, 1000 };
+    const hbs_params *p = hbs_params_by_name("XMSS-SHA2_10_256");
+    uint8_t seed[96], pk0[68], pk[68];
+    for (int i = 0; i < 96; i++)
+        seed[i] = (uint8_t)(3 * i + 1);
+    for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
+        hbs_key *k = NULL;
+        progress_rec r = { 0, 0, 0 };
+        CU_ASSERT_EQUAL_FATAL(hbs_keygen(p, seed, 96, counts[i], on_progress, &r, &k), FASTSIG_OK);
+        CU_ASSERT(r.calls > 0 && r.last == 1024 && r.total == 1024);
+        CU_ASSERT_EQUAL(hbs_key_export_pk(k, i == 0 ? pk0 : pk, 68), FASTSIG_OK);
+        if (i > 0)
+            CU_ASSERT(memcmp(pk, pk0, 68) == 0);
+        hbs_key_free(k);
+    }
+}
+
+/* The cache change counter: still while signing inside an XMSS tree the
+ * cache keeps whole, moving when XMSS^MT signing prepares ahead and when
+ * cache bytes are imported. */
+static void test_cache_changes(void)
+{
+    uint8_t seed[96] = { 7 }, *c = NULL, sig[20000];
+    size_t clen = 0;
+    hbs_key *k = NULL;
+    const hbs_params *p = hbs_params_by_name("XMSS-SHA2_10_256");
+    CU_ASSERT_EQUAL_FATAL(hbs_keygen(p, seed, 96, 2, NULL, NULL, &k), FASTSIG_OK);
+    uint64_t c0 = hbs_cache_changes(k);
+    CU_ASSERT(c0 > 0);
+    for (uint64_t i = 0; i < 5; i++)
+        CU_ASSERT_EQUAL(hbs_sign(k, i * 200, msg_abc, 3, sig, hbs_sig_bytes(p)), FASTSIG_OK);
+    CU_ASSERT_EQUAL(hbs_cache_changes(k), c0);
+    CU_ASSERT_EQUAL_FATAL(hbs_cache_export(k, &c, &clen), FASTSIG_OK);
+    CU_ASSERT_EQUAL(hbs_cache_import(k, c, clen), FASTSIG_OK);
+    CU_ASSERT(hbs_cache_changes(k) != c0);
+    free(c);
+    hbs_key_free(k);
+    p = hbs_params_by_name("XMSSMT-SHA2_20/4_256");
+    CU_ASSERT_EQUAL_FATAL(hbs_keygen(p, seed, 96, 2, NULL, NULL, &k), FASTSIG_OK);
+    c0 = hbs_cache_changes(k);
+    CU_ASSERT_EQUAL(hbs_sign(k, 0, msg_abc, 3, sig, hbs_sig_bytes(p)), FASTSIG_OK);
+    CU_ASSERT(hbs_cache_changes(k) != c0);
+    hbs_key_free(k);
+}
+
 int main(void)
 {
     static const fs_test vec[] = {
@@ -516,6 +565,8 @@ int main(void)
         { "cache bytes export/import", test_cache_bytes },
         { "bad lengths, keys, indices", test_bad_input },
         { "progress callback stops key generation", test_progress_stop },
+        { "key generation on 1 .. 64 threads: one key", test_threads_same_key },
+        { "cache change counter", test_cache_changes },
         { NULL, NULL },
     };
     static const fs_suite suites[] = {
