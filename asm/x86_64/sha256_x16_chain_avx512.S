@@ -36,6 +36,41 @@
 	.endr
 .endm
 
+/* zmm11 = sigma1(\src) */
+.macro SIGMA1 src
+	vprord		$17, \src, %zmm11
+	vprord		$19, \src, %zmm12
+	vpsrld		$10, \src, %zmm13
+	vpternlogd	$0x96, %zmm13, %zmm12, %zmm11
+.endm
+
+/* W[16..23] of F's first block, whose W[0..7] are zero:
+ * W[t+16] = W[t+9] + sigma1(W[t+14]) for t < 7, and
+ * W[23] = sigma0(W[8]) + W[16] + sigma1(W[21]) (into the W[t] registers) */
+.macro F1_SCHED_ZEROS
+	SIGMA1	%zmm30
+	vpaddd	%zmm25, %zmm11, %zmm16
+	SIGMA1	%zmm31
+	vpaddd	%zmm26, %zmm11, %zmm17
+	SIGMA1	%zmm16
+	vpaddd	%zmm27, %zmm11, %zmm18
+	SIGMA1	%zmm17
+	vpaddd	%zmm28, %zmm11, %zmm19
+	SIGMA1	%zmm18
+	vpaddd	%zmm29, %zmm11, %zmm20
+	SIGMA1	%zmm19
+	vpaddd	%zmm30, %zmm11, %zmm21
+	SIGMA1	%zmm20
+	vpaddd	%zmm31, %zmm11, %zmm22
+	SIGMA1	%zmm21
+	vpaddd	%zmm16, %zmm11, %zmm23
+	vprord		$7, %zmm24, %zmm11
+	vprord		$18, %zmm24, %zmm12
+	vpsrld		$3, %zmm24, %zmm13
+	vpternlogd	$0x96, %zmm13, %zmm12, %zmm11	/* sigma0(W[8]) */
+	vpaddd	%zmm11, %zmm23, %zmm23
+.endm
+
 /* W[8..15] of a 96-byte message's last block: 0x80, zeros, 768 bits */
 .macro WPAD96
 	vpbroadcastd	.Lpad80(%rip), %zmm24
@@ -84,15 +119,24 @@ fs_sha256_chain_x16_avx512:
 	vpxord		64*\i(%rdi), %zmm\i, %zmm\i
 	vmovdqu32	%zmm\i, 64*\i(%rdi)
 	.endr
-	/* F, first block: toByte(0, 32) || KEY on the IV */
-	.irp	i, 0,1,2,3,4,5,6,7
-	vpbroadcastd	fs_sha256_iv+4*\i(%rip), %zmm\i
-	.endr
-	WZERO	%zmm16, %zmm17, %zmm18, %zmm19, %zmm20, %zmm21, %zmm22, %zmm23
+	/* F, first block: toByte(0, 32) || KEY on the IV. Its first 8 rounds
+	 * see only zeros and the IV: they start from their constant result. */
 	.irp	j, 24,25,26,27,28,29,30,31
 	vmovdqa32	64*(\j-24)(%rsp), %zmm\j
 	.endr
-	ROUNDS64
+	F1_SCHED_ZEROS
+	.irp	i, 0,1,2,3,4,5,6,7
+	vpbroadcastd	.Lf1_round8+4*\i(%rip), %zmm\i
+	.endr
+	leaq	fs_sha256_k(%rip), %rax
+	ROUNDS8_HI 1
+	addq	$64, %rax
+	movl	$2, %ecx
+8:	ROUNDS16 1
+	addq	$64, %rax
+	decl	%ecx
+	jnz	8b
+	ROUNDS16 0
 	.irp	i, 0,1,2,3,4,5,6,7
 	vpaddd		fs_sha256_iv+4*\i(%rip){1to16}, %zmm\i, %zmm\i
 	vmovdqa32	%zmm\i, 512+64*\i(%rsp)
@@ -125,5 +169,9 @@ fs_sha256_chain_x16_avx512:
 	.long	768
 .Lone:
 	.long	1
+	.p2align 5
+.Lf1_round8:	/* a..h after rounds 0..7 of SHA-256 on the IV with W[0..7] = 0 */
+	.long	0x5e498fb3, 0x965ecae2, 0x6bb2da87, 0x489fc27e
+	.long	0x9426ec60, 0x79c76dda, 0x9d120f96, 0x2cab14aa
 
 	.section .note.GNU-stack,"",@progbits

@@ -9,9 +9,11 @@
  * renaming macro arguments: 16 rounds unrolled.
  *
  * Latency: 512-bit adds, rotates and ternlogs take two cycles on Zen 5, so
- * the e chain is kept short: Ch (ready first) is added before Sigma1, the
- * Ch and Maj copies are of g and c (off the chain), and T2 is summed apart
- * from T1. */
+ * the e and a chains are kept to three such steps a round: W + K joins h
+ * and d off the chains, Ch (ready first) is added before Sigma1, both to h
+ * (T1) and to d (the new e), and Maj before Sigma0; the Ch and Maj copies
+ * are of g and c, which are ready early.
+ */
 #ifndef FASTSIG_SHA256_X16_ROUNDS_H
 #define FASTSIG_SHA256_X16_ROUNDS_H
 
@@ -19,15 +21,18 @@
  * \w1 = W[t+1], \w9 = W[t+9], \w14 = W[t+14]. K[t] is at \koff(%rax). */
 .macro RND a, b, c, d, e, f, g, h, koff, sched, w0, w1, w9, w14
 	vpaddd		\w0, \h, \h
-	vpaddd		\koff(%rax){1to16}, \h, \h	/* h + W + K, off the e chain */
+	vpaddd		\koff(%rax){1to16}, \h, \h	/* h + W + K */
+	vpaddd		\h, \d, \d			/* d + h + W + K: e' but for its e terms */
 	vmovdqa32	\g, %zmm9
 	vpternlogd	$0xd8, \e, \f, %zmm9		/* Ch(e,f,g) into a copy of g */
 	vprord		$6, \e, %zmm8
 	vprord		$11, \e, %zmm10
 	vprord		$25, \e, %zmm15
-	vpaddd		%zmm9, \h, \h			/* Ch is ready before Sigma1 */
 	vpternlogd	$0x96, %zmm15, %zmm10, %zmm8	/* Sigma1(e) */
+	vpaddd		%zmm9, \h, \h
+	vpaddd		%zmm9, \d, \d
 	vpaddd		%zmm8, \h, \h			/* h = T1 */
+	vpaddd		%zmm8, \d, \d			/* d = d + T1 */
 	.if \sched
 	vprord		$7, \w1, %zmm11
 	vprord		$18, \w1, %zmm12
@@ -36,14 +41,13 @@
 	vpaddd		\w9, \w0, \w0
 	vpaddd		%zmm11, \w0, \w0
 	.endif
-	vpaddd		\h, \d, \d			/* d += T1 */
-	vprord		$2, \a, %zmm8
-	vprord		$13, \a, %zmm9
-	vprord		$22, \a, %zmm10
-	vpternlogd	$0x96, %zmm10, %zmm9, %zmm8	/* Sigma0(a) */
 	vmovdqa32	\c, %zmm9
 	vpternlogd	$0xe8, \b, \a, %zmm9		/* Maj(a,b,c) into a copy of c */
-	vpaddd		%zmm9, %zmm8, %zmm8		/* T2, summed apart from T1 */
+	vprord		$2, \a, %zmm8
+	vprord		$13, \a, %zmm10
+	vprord		$22, \a, %zmm15
+	vpternlogd	$0x96, %zmm15, %zmm10, %zmm8	/* Sigma0(a) */
+	vpaddd		%zmm9, \h, \h			/* Maj first: ready before Sigma0 */
 	.if \sched
 	vprord		$17, \w14, %zmm11
 	vprord		$19, \w14, %zmm12
@@ -54,8 +58,9 @@
 	vpaddd		%zmm8, \h, \h			/* h = T1 + T2 */
 .endm
 
-/* 16 rounds: K[t..t+15] at 0(%rax); W[t..t+15] in zmm16..31 */
-.macro ROUNDS16 sched
+/* rounds t = 0..7 and 8..15 of 16: K[t..t+15] at 0(%rax); W[t..t+15] in
+ * zmm16..31 */
+.macro ROUNDS8_LO sched
 	RND %zmm0,%zmm1,%zmm2,%zmm3,%zmm4,%zmm5,%zmm6,%zmm7,0,\sched,%zmm16,%zmm17,%zmm25,%zmm30
 	RND %zmm7,%zmm0,%zmm1,%zmm2,%zmm3,%zmm4,%zmm5,%zmm6,4,\sched,%zmm17,%zmm18,%zmm26,%zmm31
 	RND %zmm6,%zmm7,%zmm0,%zmm1,%zmm2,%zmm3,%zmm4,%zmm5,8,\sched,%zmm18,%zmm19,%zmm27,%zmm16
@@ -64,6 +69,8 @@
 	RND %zmm3,%zmm4,%zmm5,%zmm6,%zmm7,%zmm0,%zmm1,%zmm2,20,\sched,%zmm21,%zmm22,%zmm30,%zmm19
 	RND %zmm2,%zmm3,%zmm4,%zmm5,%zmm6,%zmm7,%zmm0,%zmm1,24,\sched,%zmm22,%zmm23,%zmm31,%zmm20
 	RND %zmm1,%zmm2,%zmm3,%zmm4,%zmm5,%zmm6,%zmm7,%zmm0,28,\sched,%zmm23,%zmm24,%zmm16,%zmm21
+.endm
+.macro ROUNDS8_HI sched
 	RND %zmm0,%zmm1,%zmm2,%zmm3,%zmm4,%zmm5,%zmm6,%zmm7,32,\sched,%zmm24,%zmm25,%zmm17,%zmm22
 	RND %zmm7,%zmm0,%zmm1,%zmm2,%zmm3,%zmm4,%zmm5,%zmm6,36,\sched,%zmm25,%zmm26,%zmm18,%zmm23
 	RND %zmm6,%zmm7,%zmm0,%zmm1,%zmm2,%zmm3,%zmm4,%zmm5,40,\sched,%zmm26,%zmm27,%zmm19,%zmm24
@@ -72,6 +79,10 @@
 	RND %zmm3,%zmm4,%zmm5,%zmm6,%zmm7,%zmm0,%zmm1,%zmm2,52,\sched,%zmm29,%zmm30,%zmm22,%zmm27
 	RND %zmm2,%zmm3,%zmm4,%zmm5,%zmm6,%zmm7,%zmm0,%zmm1,56,\sched,%zmm30,%zmm31,%zmm23,%zmm28
 	RND %zmm1,%zmm2,%zmm3,%zmm4,%zmm5,%zmm6,%zmm7,%zmm0,60,\sched,%zmm31,%zmm16,%zmm24,%zmm29
+.endm
+.macro ROUNDS16 sched
+	ROUNDS8_LO \sched
+	ROUNDS8_HI \sched
 .endm
 
 /* 64 rounds on a..h with W[0..15] in zmm16..31; clobbers %rax, %ecx. */
