@@ -155,9 +155,12 @@ fs_sha256_chain_x16_avx512:
 	vmovdqu32	%zmm8, 64*6(%rsi)
 	decq	%r8
 	jnz	2b
+	/* chain values (secret when signing) leave no copy in registers */
+	WZERO	%zmm16, %zmm17, %zmm18, %zmm19, %zmm20, %zmm21, %zmm22, %zmm23
+	WZERO	%zmm24, %zmm25, %zmm26, %zmm27, %zmm28, %zmm29, %zmm30, %zmm31
 	movq	%rbp, %rsp
 	popq	%rbp
-	vzeroupper
+	vzeroall
 3:	ret
 	.size	fs_sha256_chain_x16_avx512, .-fs_sha256_chain_x16_avx512
 
