@@ -14,7 +14,7 @@
 
 #if defined(FASTSIG_HAVE_ASM) && defined(__x86_64__)
 #include <immintrin.h>
-#define TARGET __attribute__((target("avx512f,avx512ifma")))
+#define TARGET __attribute__((target("avx512f,avx512bw,avx512ifma")))
 /* (target attributes: the file builds without -mavx512*; callers check rw_ifma_usable) */
 
 int rw_ifma_usable(void)
@@ -239,6 +239,29 @@ int rw_mont52_init(rw_mont52 *c, const mpz_t m)
 }
 
 #if defined(FASTSIG_HAVE_ASM) && defined(__x86_64__)
+/* to52 for the verifiers (public data): x (n GMP limbs, x < 2^(52 L)) as
+ * 8*nv 52-bit limbs, zero past L. Per 8 limbs one masked 64-byte load from
+ * byte 52 j (nothing past x is read; missing bytes are zero), then limb t =
+ * bits 52t.. of that window: qword permutes and variable shifts. */
+static TARGET void to52_vec(uint64_t *r, unsigned nv, const mp_limb_t *x, size_t n)
+{
+    const __m512i lo_q = _mm512_setr_epi64(0, 0, 1, 2, 3, 4, 4, 5);
+    const __m512i hi_q = _mm512_setr_epi64(1, 1, 2, 3, 4, 5, 5, 6);
+    const __m512i rsh = _mm512_setr_epi64(0, 52, 40, 28, 16, 4, 56, 44);
+    const __m512i lsh = _mm512_setr_epi64(64, 12, 24, 36, 48, 60, 8, 20);
+    const __m512i m52 = _mm512_set1_epi64((long long)MASK52);
+    const uint8_t *b = (const uint8_t *)x;
+    size_t nbytes = 8 * n;
+    for (unsigned j = 0; j < nv; j++) {
+        size_t off = 52 * (size_t)j, avail = nbytes > off ? nbytes - off : 0;
+        __mmask64 m = avail >= 64 ? ~(__mmask64)0 : ((__mmask64)1 << avail) - 1;
+        __m512i q = _mm512_maskz_loadu_epi8(m, b + (avail ? off : 0));
+        __m512i v = _mm512_or_si512(_mm512_srlv_epi64(_mm512_permutexvar_epi64(lo_q, q), rsh),
+                                    _mm512_sllv_epi64(_mm512_permutexvar_epi64(hi_q, q), lsh));
+        _mm512_storeu_si512(r + 8 * j, _mm512_and_si512(v, m52));
+    }
+}
+
 static void from52(mp_limb_t *r, size_t n, const uint64_t *x, unsigned L)
 {
     memset(r, 0, n * sizeof(mp_limb_t));
@@ -329,10 +352,11 @@ void rw_powm2_ifma(mp_limb_t *r1, const mp_limb_t *x1, size_t n1, const mpz_t e1
 int rw_ifma_check_square(const rw_mont52 *c, const mp_limb_t *s, const mp_limb_t *h, size_t nn,
                          int e, int f)
 {
-    uint64_t s52[RW_IFMA_MAXL] = { 0 }, h52[RW_IFMA_MAXL] = { 0 }, one[RW_IFMA_MAXL] = { 1 };
+    static const uint64_t one[RW_IFMA_MAXL] = { 1 };
+    uint64_t s52[RW_IFMA_MAXL], h52[RW_IFMA_MAXL];
     uint64_t a[RW_IFMA_MAXL], b[RW_IFMA_MAXL], t[RW_IFMA_MAXL];
-    to52(s52, c->L, s, nn);
-    to52(h52, c->L, h, nn);
+    to52_vec(s52, c->nv, s, nn);
+    to52_vec(h52, c->nv, h, nn);
     /* a = s^2 / R, b = h / R (mod n), in one lockstep call */
     amm2_table[c->nv](a, s52, s52, c, b, h52, one, c);
     final_sub(a, c->m, c->L);
@@ -362,12 +386,13 @@ int rw_ifma_check_expanded(const rw_mont52 *c, const mp_limb_t *s, const mp_limb
                            const mp_limb_t *h, size_t nn, int e, int f)
 {
     enum { W = 2 * RW_IFMA_MAXL + 8 };
-    uint64_t s52[RW_IFMA_MAXL] = { 0 }, k52[RW_IFMA_MAXL] = { 0 }, h52[RW_IFMA_MAXL] = { 0 };
-    uint64_t p1[W] = { 0 }, p2[W] = { 0 };   /* column 2L may stay unwritten */
+    uint64_t s52[RW_IFMA_MAXL], k52[RW_IFMA_MAXL], h52[RW_IFMA_MAXL];
+    uint64_t p1[W], p2[W];
     unsigned L = c->L;
-    to52(s52, L, s, nn);
-    to52(k52, L, kq, nn);
-    to52(h52, L, h, nn);
+    to52_vec(s52, c->nv, s, nn);
+    to52_vec(k52, c->nv, kq, nn);
+    to52_vec(h52, c->nv, h, nn);
+    p1[2 * L] = p2[2 * L] = 0;        /* column 2L (zero) is past mul2's stores when L = 8 nv */
     mul2_table[c->nv](p1, s52, s52, p2, k52, c->m, L);
     /* D = f*s^2 - e*h - k*n from the raw column sums (each < 2^60, so the
      * signed column differences fit), zero iff every column leaves no
