@@ -260,6 +260,7 @@ void hbsa_free(void *key)
     if (x->sk != NULL)
         OPENSSL_secure_clear_free(x->sk, x->sklen);
     OPENSSL_free(x->path);
+    OPENSSL_free(x->ltkm);
     pthread_mutex_destroy(&x->mu);
     OPENSSL_free(x);
 }

@@ -33,6 +33,8 @@ typedef struct {
     int st_err;
     uint64_t saved;          /* XMSS: hbs_cache_changes when the cache file was
                               * last read or written (moved: write it at free) */
+    uint8_t *ltkm;           /* WOTSP: its L-tree's keys and bitmasks (public,
+                              * made at the first verify, published atomically) */
     uint64_t batch;          /* key's reservation block (default 64) */
     pthread_mutex_t mu;      /* a context batch applied around one take */
 } HBSA_KEY;

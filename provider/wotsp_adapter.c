@@ -59,8 +59,10 @@ static void ots_adrs(hbs_adrs *ots, hbs_adrs *lt)
     hbs_adrs_set_ltree(lt, 0);
 }
 
-/* root = L-tree(WOTS+ pk): from the key (sig == NULL) or from a signature of M'. */
-static int wots_root(const hbs_ctx *c, uint8_t *root, const uint8_t *sig, const uint8_t *mp)
+/* root = L-tree(WOTS+ pk): from the key (sig == NULL) or from a signature of
+ * M', with the L-tree's keys and bitmasks km (NULL: made here). */
+static int wots_root(const hbs_ctx *c, uint8_t *root, const uint8_t *sig, const uint8_t *mp,
+                     const uint8_t *km)
 {
     uint8_t pk[HBS_MAX_LEN * HBS_MAX_N];
     hbs_adrs ots, lt;
@@ -69,8 +71,31 @@ static int wots_root(const hbs_ctx *c, uint8_t *root, const uint8_t *sig, const 
     ots_adrs(&ots, &lt);
     err = sig == NULL ? hbs_wots_pkgen(c, pk, &ots, 1) : hbs_wots_pk_from_sig(c, pk, sig, mp, &ots);
     if (err == FASTSIG_OK)
-        err = hbs_ltree(c, root, pk, &lt, 1);
+        err = km != NULL ? hbs_ltree_with(c, root, pk, km) : hbs_ltree(c, root, pk, &lt, 1);
     return err;
+}
+
+/* The keys and bitmasks of x's L-tree: public, the same for every signature,
+ * so made once per key object (first verify) instead of 3 (len - 1) PRF
+ * calls per verify. Threads may race to make them: the first one published
+ * stays. NULL when out of memory. */
+static const uint8_t *ltree_masks(HBSA_KEY *x, const hbs_ctx *c)
+{
+    uint8_t *km = __atomic_load_n(&x->ltkm, __ATOMIC_ACQUIRE), *mine;
+    hbs_adrs ots, lt;
+
+    if (km != NULL)
+        return km;
+    ots_adrs(&ots, &lt);
+    if ((mine = OPENSSL_malloc(hbs_ltree_masks_bytes(x->p))) == NULL
+        || hbs_ltree_masks(c, mine, &lt) != FASTSIG_OK) {
+        OPENSSL_free(mine);
+        return NULL;
+    }
+    if (__atomic_compare_exchange_n(&x->ltkm, &km, mine, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+        return mine;
+    OPENSSL_free(mine); /* another thread's came first: km holds it */
+    return km;
 }
 
 static int gen(const FS_SIGALG *alg, const FS_GENOPTS *o, void **key)
@@ -100,7 +125,7 @@ static int gen(const FS_SIGALG *alg, const FS_GENOPTS *o, void **key)
     err = hbs_ctx_init(&c, p, seed + 2 * n, seed, NULL);
     OPENSSL_cleanse(seed, sizeof(seed));
     if (err == FASTSIG_OK)
-        err = wots_root(&c, x->sk + 4 + 2 * n, NULL, NULL);
+        err = wots_root(&c, x->sk + 4 + 2 * n, NULL, NULL, NULL);
     hbs_ctx_clear(&c);
     if (err == FASTSIG_OK) {
         memcpy(x->pk, x->sk, 4);
@@ -149,7 +174,7 @@ static int priv_decode(const FS_SIGALG *alg, const unsigned char *in, size_t len
      * signature fail to verify only after the one index was spent) */
     if ((err = hbs_ctx_init(&c, p, in + 4 + 3 * n, in + 4, NULL)) != FASTSIG_OK)
         goto fail;
-    err = wots_root(&c, root, NULL, NULL);
+    err = wots_root(&c, root, NULL, NULL, NULL);
     hbs_ctx_clear(&c);
     if (err == FASTSIG_OK && CRYPTO_memcmp(root, in + 4 + 2 * n, n) != 0)
         err = FASTSIG_ERR_BAD_KEY;
@@ -224,10 +249,11 @@ static int sign(void *key, const FS_SIGOPTS *o, unsigned char *sig, size_t *sigl
 static int verify(const void *key, const FS_SIGOPTS *o, const unsigned char *sig, size_t siglen,
                   const unsigned char *msg, size_t msglen)
 {
-    const HBSA_KEY *x = key;
+    HBSA_KEY *x = (HBSA_KEY *)key; /* only its L-tree mask cache changes */
     const hbs_params *p = x->p;
     size_t n = p->n;
     uint8_t mp[HBS_MAX_N], root[HBS_MAX_N];
+    const uint8_t *km;
     hbs_ctx c;
     int err;
 
@@ -235,9 +261,11 @@ static int verify(const void *key, const FS_SIGOPTS *o, const unsigned char *sig
         return FASTSIG_ERR_BAD_SIGNATURE;
     if ((err = hbs_ctx_init(&c, p, x->pk + 4 + n, NULL, NULL)) != FASTSIG_OK)
         return err;
-    err = msg_digest(&c, mp, sig, x->pk + 4, msg, msglen);
+    err = (km = ltree_masks(x, &c)) != NULL ? FASTSIG_OK : FASTSIG_ERR_NOMEM;
     if (err == FASTSIG_OK)
-        err = wots_root(&c, root, sig + n, mp);
+        err = msg_digest(&c, mp, sig, x->pk + 4, msg, msglen);
+    if (err == FASTSIG_OK)
+        err = wots_root(&c, root, sig + n, mp, km);
     hbs_ctx_clear(&c);
     if (err == FASTSIG_OK && CRYPTO_memcmp(root, x->pk + 4, n) != 0)
         err = FASTSIG_ERR_VERIFY;

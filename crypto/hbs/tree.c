@@ -24,18 +24,21 @@ static int rand_hash_many(const hbs_ctx *c, uint8_t *out, const uint8_t *in, con
     return FASTSIG_OK;
 }
 
+size_t hbs_ltree_masks_bytes(const hbs_params *p)
+{
+    return 3 * (size_t)(p->len - 1) * p->n;
+}
+
 /* One key's L-tree: the keys and bitmasks of all its len - 1 nodes depend
  * only on their addresses, so one PRF batch makes them all in full lane
  * groups (lanes: every node's key, then every BM0, then every BM1, level by
- * level); each level is then one H call. */
-static int ltree_one(const hbs_ctx *c, uint8_t *out, uint8_t *pk, const hbs_adrs *ltree)
+ * level); each level is then one H call (hbs_ltree_with). */
+int hbs_ltree_masks(const hbs_ctx *c, uint8_t *km, const hbs_adrs *ltree)
 {
-    size_t n = c->p->n, l = c->p->len, nodes = l - 1, base = 0;
+    size_t l = c->p->len, nodes = l - 1, base = 0;
     hbs_adrs *a = calloc(3 * nodes, sizeof(*a));
-    uint8_t *km = malloc(3 * nodes * n), *m = malloc(l / 2 * 2 * n);
-    int rc = FASTSIG_ERR_NOMEM;
-    if (a == NULL || km == NULL || m == NULL)
-        goto done;
+    if (a == NULL)
+        return FASTSIG_ERR_NOMEM;
     for (size_t h = 0, w = l; w > 1; h++, w = (w + 1) / 2)
         for (size_t i = 0; i < w / 2; i++, base++)
             for (unsigned k = 0; k < 3; k++) {
@@ -45,8 +48,16 @@ static int ltree_one(const hbs_ctx *c, uint8_t *out, uint8_t *pk, const hbs_adrs
                 hbs_adrs_set_tree_index(x, (uint32_t)i);
                 hbs_adrs_word(x, 7, k);
             }
-    rc = fs_hash_prf(&c->seeds, km, a[0].b, 3 * nodes);
-    base = 0;
+    int rc = fs_hash_prf(&c->seeds, km, a[0].b, 3 * nodes);
+    free(a);
+    return rc;
+}
+
+int hbs_ltree_with(const hbs_ctx *c, uint8_t *out, uint8_t *pk, const uint8_t *km)
+{
+    size_t n = c->p->n, l = c->p->len, nodes = l - 1, base = 0;
+    uint8_t *m = malloc(l / 2 * 2 * n);
+    int rc = m != NULL ? FASTSIG_OK : FASTSIG_ERR_NOMEM;
     while (l > 1 && rc == FASTSIG_OK) {
         size_t half = l / 2;
         /* H's message: (left XOR BM0) || (right XOR BM1) */
@@ -67,10 +78,17 @@ static int ltree_one(const hbs_ctx *c, uint8_t *out, uint8_t *pk, const hbs_adrs
     }
     if (rc == FASTSIG_OK)
         memcpy(out, pk, n);
-done:
-    free(a);
-    free(km);
     free(m);
+    return rc;
+}
+
+static int ltree_one(const hbs_ctx *c, uint8_t *out, uint8_t *pk, const hbs_adrs *ltree)
+{
+    uint8_t *km = malloc(hbs_ltree_masks_bytes(c->p));
+    int rc = km != NULL ? hbs_ltree_masks(c, km, ltree) : FASTSIG_ERR_NOMEM;
+    if (rc == FASTSIG_OK)
+        rc = hbs_ltree_with(c, out, pk, km);
+    free(km);
     return rc;
 }
 

@@ -32,6 +32,13 @@ static inline size_t hbs_subtree_nodes(unsigned b)
 /* L-tree compression of `keys` WOTS+ public keys (pk: keys * len * n bytes,
  * clobbered) into keys leaves; ltree[k] is key k's L-tree address. */
 int hbs_ltree(const hbs_ctx *c, uint8_t *out, uint8_t *pk, const hbs_adrs *ltree, size_t keys);
+/* The same for one key in two steps: the keys and bitmasks of its L-tree
+ * nodes (hbs_ltree_masks_bytes(p) bytes into km), which depend only on
+ * PUB_SEED and the L-tree address (a one-time key can keep them: WOTSP
+ * verification), then the L-tree from them (pk clobbered). */
+size_t hbs_ltree_masks_bytes(const hbs_params *p);
+int hbs_ltree_masks(const hbs_ctx *c, uint8_t *km, const hbs_adrs *ltree);
+int hbs_ltree_with(const hbs_ctx *c, uint8_t *out, uint8_t *pk, const uint8_t *km);
 
 /* Most threads hbs_leaves runs at once. */
 #define HBS_MAX_THREADS 64

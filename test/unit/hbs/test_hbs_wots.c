@@ -6,6 +6,7 @@
 #include "hbs_vec.h"
 #include "fastsig_err.h"
 #include "hbs/params.h"
+#include "hbs/tree.h"
 #include "hbs/wots.h"
 #include "hbs/wotsp.h"
 
@@ -266,6 +267,42 @@ static void test_wotsp_scheme(void)
                                      (uint8_t *)"", 0, (uint8_t *)"", 0), FASTSIG_ERR_BAD_PARAM);
 }
 
+/* The L-tree in two steps (keys and bitmasks once, kept, then the tree from
+ * them) for two keys' worth of nodes under one set of masks equals the
+ * several-keys path of hbs_ltree (rand_hash per level, its own masks), on
+ * the WOTSP rows and an n = 64 XMSS row (len 131). */
+static void test_ltree_split(void)
+{
+    for (size_t i = 0; i < hbs_params_count(); i++) {
+        const hbs_params *p = hbs_params_at(i);
+        if (p->kind != HBS_KIND_WOTSP && strcmp(p->name, "XMSS-SHA2_10_512") != 0)
+            continue;
+        size_t pkb = (size_t)p->len * p->n;
+        uint8_t seed[HBS_MAX_N], want[2 * HBS_MAX_N], got[HBS_MAX_N];
+        uint8_t *pk = malloc(2 * pkb), *tmp = malloc(2 * pkb);
+        uint8_t *km = malloc(hbs_ltree_masks_bytes(p));
+        hbs_adrs lt[2];
+        hbs_ctx c;
+        fs_test_random(seed, sizeof(seed));
+        fs_test_random(pk, 2 * pkb);
+        memcpy(tmp, pk, 2 * pkb);
+        CU_ASSERT_EQUAL_FATAL(hbs_ctx_init(&c, p, seed, NULL, NULL), FASTSIG_OK);
+        hbs_adrs_init(&lt[0], 0, 5, HBS_ADRS_LTREE);
+        hbs_adrs_set_ltree(&lt[0], 9);
+        lt[1] = lt[0];
+        CU_ASSERT_EQUAL(hbs_ltree(&c, want, tmp, lt, 2), FASTSIG_OK);
+        CU_ASSERT_EQUAL(hbs_ltree_masks(&c, km, &lt[0]), FASTSIG_OK);
+        for (int k = 0; k < 2; k++) {
+            CU_ASSERT_EQUAL(hbs_ltree_with(&c, got, pk + k * pkb, km), FASTSIG_OK);
+            CU_ASSERT(memcmp(want + k * p->n, got, p->n) == 0);
+        }
+        hbs_ctx_clear(&c);
+        free(pk);
+        free(tmp);
+        free(km);
+    }
+}
+
 int main(void)
 {
     static const fs_test table[] = {
@@ -279,6 +316,7 @@ int main(void)
         { "round trips, batches, tampering (every set)", test_round_trips },
         { "signing without SK_SEED, bad row", test_no_sk_seed },
         { "WOTSP one-time scheme: every row, tampering, bad input", test_wotsp_scheme },
+        { "L-tree from kept keys and bitmasks = hbs_ltree", test_ltree_split },
         { NULL, NULL },
     };
     static const fs_suite suites[] = {
