@@ -45,43 +45,6 @@ static const fs_keccak_kernel *pick_kernel(unsigned lanes)
     return best;
 }
 
-/* Absorbs len bytes of the stream shared by all lanes (staged into whole
- * blocks; long runs go straight from src). */
-typedef struct {
-    const fs_keccak_kernel *k;
-    uint64_t st[25 * FS_KECCAK_MAX_LANES];
-    uint8_t stage[RATE];
-    size_t fill;
-    unsigned used;
-} lane_sponge;
-
-static void feed(lane_sponge *z, const uint8_t *src, size_t len)
-{
-    const uint8_t *in[FS_KECCAK_MAX_LANES];
-    while (len > 0) {
-        if (z->fill == 0 && len >= RATE) {
-            size_t n = len - len % RATE;
-            for (unsigned l = 0; l < z->used; l++)
-                in[l] = src;
-            fs_keccak_absorb_blocks(z->k, z->st, RATE, in, z->used, n);
-            src += n;
-            len -= n;
-            continue;
-        }
-        size_t n = RATE - z->fill < len ? RATE - z->fill : len;
-        memcpy(z->stage + z->fill, src, n);
-        z->fill += n;
-        src += n;
-        len -= n;
-        if (z->fill == RATE) {
-            for (unsigned l = 0; l < z->used; l++)
-                in[l] = z->stage;
-            fs_keccak_absorb_blocks(z->k, z->st, RATE, in, z->used, RATE);
-            z->fill = 0;
-        }
-    }
-}
-
 static inline uint64_t load64_le(const uint8_t *p)
 {
     uint64_t v;
@@ -92,35 +55,106 @@ static inline uint64_t load64_le(const uint8_t *p)
     return v;
 }
 
-/* Xors the last, part-filled block (z->stage[0 .. fill) || lane index ||
- * padding) straight into the interleaved state and permutes: no per-lane tail
- * buffers, the shared bytes are read once for all lanes. When the lane index
- * fills the block, the padding follows in a block of its own. */
+/* The lanes' sponge: every lane absorbs the same stream, xored straight into
+ * the interleaved state (no staging copies); pos is the byte position in the
+ * current block. */
+typedef struct {
+    const fs_keccak_kernel *k;
+    uint64_t st[25 * FS_KECCAK_MAX_LANES];
+    size_t pos;
+    unsigned used;
+} lane_sponge;
+
+/* Word i of both lanes of a two-lane state as one 16-byte access (the pair
+ * the x2 kernel loads as one xmm). */
+typedef uint64_t pair64 __attribute__((vector_size(16), aligned(8), may_alias));
+
+/* Xors v << (8 * (pos % 8)) into the word of pos in every used lane (both
+ * lanes of a two-lane state: an unused lane's content does not matter). */
+static inline void xor_at(lane_sponge *z, size_t pos, uint64_t v)
+{
+    unsigned n = z->k->lanes;
+    uint64_t *w = z->st + pos / 8 * n;
+    v <<= 8 * (pos % 8);
+    if (n == 2) {
+        *(pair64 *)w ^= (pair64){ v, v };
+        return;
+    }
+    for (unsigned l = 0; l < z->used; l++)
+        w[l] ^= v;
+}
+
+/* Xors `words` little-endian words of src into state words w0.. of every lane. */
+static void xor_words(lane_sponge *z, size_t w0, const uint8_t *src, size_t words)
+{
+    unsigned n = z->k->lanes;
+    uint64_t *w = z->st + w0 * n;
+    if (n == 2) {
+        for (size_t i = 0; i < words; i++) {
+            uint64_t v = load64_le(src + 8 * i);
+            *(pair64 *)(w + 2 * i) ^= (pair64){ v, v };
+        }
+        return;
+    }
+    for (size_t i = 0; i < words; i++) {
+        uint64_t v = load64_le(src + 8 * i);
+        for (unsigned l = 0; l < z->used; l++)
+            w[i * n + l] ^= v;
+    }
+}
+
+static void feed(lane_sponge *z, const uint8_t *src, size_t len)
+{
+    while (len > 0) {
+        if (z->pos == 0 && len >= RATE) {  /* whole blocks: the absorb kernel */
+            const uint8_t *in[FS_KECCAK_MAX_LANES];
+            size_t n = len - len % RATE;
+            for (unsigned l = 0; l < z->used; l++)
+                in[l] = src;
+            fs_keccak_absorb_blocks(z->k, z->st, RATE, in, z->used, n);
+            src += n;
+            len -= n;
+            continue;
+        }
+        size_t take = RATE - z->pos < len ? RATE - z->pos : len;
+        if (z->pos % 8 == 0 && take >= 8) {   /* whole words in one tight loop */
+            size_t words = take / 8;
+            xor_words(z, z->pos / 8, src, words);
+            z->pos += 8 * words;
+            src += 8 * words;
+            len -= 8 * words;
+        } else {
+            xor_at(z, z->pos++, *src++);
+            len--;
+        }
+        if (z->pos == RATE) {
+            z->k->perm(z->st);
+            z->pos = 0;
+        }
+    }
+}
+
+/* Ends each lane's input with its lane index, then SHAKE's ds byte and the
+ * final bit, and permutes. When the lane index fills the block, the padding
+ * follows in a block of its own. */
 static void finish_lanes(lane_sponge *z, unsigned j0)
 {
     const fs_keccak_kernel *k = z->k;
     unsigned n = k->lanes;
-    size_t fill = z->fill;
-    memset(z->stage + fill, 0, RATE - fill);
-    for (size_t w = 0; w < RATE / 8; w++) {
-        uint64_t v = load64_le(z->stage + 8 * w);
+    size_t pos = z->pos;
+    uint64_t *jw = z->st + pos / 8 * n;
+    unsigned sh = 8 * (pos % 8);
+    if (n == 2)
+        *(pair64 *)jw ^= (pair64){ (uint64_t)(uint8_t)j0 << sh, (uint64_t)(uint8_t)(j0 + 1) << sh };
+    else
         for (unsigned l = 0; l < z->used; l++)
-            z->st[w * n + l] ^= v;
-    }
-    /* the lane index ends each input; then SHAKE's ds byte and the final bit */
-    size_t jw = fill / 8 * n, js = 8 * (fill % 8);
-    for (unsigned l = 0; l < z->used; l++)
-        z->st[jw + l] ^= (uint64_t)(uint8_t)(j0 + l) << js;
-    size_t pad = fill + 1;
-    if (pad == RATE) {
+            jw[l] ^= (uint64_t)(uint8_t)(j0 + l) << sh;
+    if (++pos == RATE) {
         k->perm(z->st);
-        pad = 0;
+        pos = 0;
     }
-    size_t pw = pad / 8 * n, ps = 8 * (pad % 8), lw = (RATE / 8 - 1) * n;
-    for (unsigned l = 0; l < z->used; l++) {
-        z->st[pw + l] ^= (uint64_t)FS_SHAKE_DS << ps;
-        z->st[lw + l] ^= (uint64_t)0x80 << 56;
-    }
+    xor_at(z, pos, FS_SHAKE_DS);
+    xor_at(z, RATE - 1, 0x80);
     k->perm(z->st);
 }
 
@@ -130,7 +164,7 @@ static void fdh_lanes(lane_sponge *z, const uint8_t *prefix, size_t plen, const 
                       size_t msglen, unsigned j0, unsigned used)
 {
     memset(z->st, 0, sizeof(uint64_t) * 25 * z->k->lanes);
-    z->fill = 0;
+    z->pos = 0;
     z->used = used;
     feed(z, prefix, plen);
     feed(z, msg, msglen);
