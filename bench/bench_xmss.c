@@ -2,7 +2,8 @@
  * (PKCS#1 v1.5, SHA-256) measured in the same run: keygen, sign in-process
  * (durable state, default batch 64), sign per-process as the CLI does (a
  * new key object from the PEM, one signature, free: the cache file is
- * loaded, one index block reserved, the cache written back), verify.
+ * loaded, one index reserved, the cache written back when the signature
+ * changed it: h=16, not h=10 whose tree the cache keeps whole), verify.
  *
  * Also the helpers the WOTSP and XMSS^MT groups share (bench_hbs_*).
  *
