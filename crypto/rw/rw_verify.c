@@ -31,16 +31,22 @@ int rw_quotient(const rw_key *k, const mp_limb_t *s, const mp_limb_t *h, int e, 
     return mpn_zero_p(rem, (mp_size_t)nn);
 }
 
-/* s from nbytes big-endian bytes with 0 < s <= (n-1)/2. */
+/* s from nbytes big-endian bytes with 0 < s <= (n-1)/2 = n >> 1 (n odd):
+ * compared with the limbs of n >> 1 from the top (the first limb decides
+ * but for equal prefixes). */
 static int parse_s(const rw_key *k, const uint8_t *in, mp_limb_t *s)
 {
     size_t nn = mpz_size(k->n);
-    mp_limb_t two_s[MAXL + 1];
+    const mp_limb_t *N = mpz_limbs_read(k->n);
     rw_from_be(s, nn, in, k->nbytes);
     if (mpn_zero_p(s, (mp_size_t)nn))
         return 0;
-    two_s[nn] = mpn_lshift(two_s, s, (mp_size_t)nn, 1);
-    return two_s[nn] == 0 && mpn_cmp(two_s, mpz_limbs_read(k->n), (mp_size_t)nn) < 0;
+    for (size_t i = nn; i-- > 0;) {
+        mp_limb_t half = N[i] >> 1 | (i + 1 < nn ? N[i + 1] << (GMP_NUMB_BITS - 1) : 0);
+        if (s[i] != half)
+            return s[i] < half;
+    }
+    return 1;                             /* s == n >> 1 */
 }
 
 /* IFVP-RW: t = s^2 mod n; F' from t, 2t, n-t, 2(n-t) by the residue rule. */
