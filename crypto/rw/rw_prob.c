@@ -149,45 +149,65 @@ static void residues(const mp_limb_t *const x[NRES], size_t nn, const prob_prime
 #include <immintrin.h>
 #define TARGET __attribute__((target("avx512f,avx512ifma")))
 
-/* The same residues (x * 2^-64 mod p) of the NRES4 numbers x[] modulo both
- * primes with 52-bit multiply-adds: each limb splits into 32-bit halves,
+/* The same residues (x * 2^-64 mod p) of the NRES4 numbers x[] (x[3] may be
+ * NULL: skipped) modulo both primes with 52-bit multiply-adds: each limb splits into 32-bit halves,
  * weighted by 2^(64 i) and 2^(64 i + 32) mod p (< 2^52); per number and
  * prime one vector of low product halves (lane sums < 2^62 up to 16384-bit
  * moduli) and one of high halves, folded as lo + hi * 2^52 (< 2^95 <
  * p * 2^64) by one redc. */
 #define NRES4 4
+
+/* The lane sums of v[0..7] as one vector (lane i: sum of v[i]): pairs of
+ * vectors, then pairs of those, folded by unpacks and 128-bit shuffles. */
+static inline __attribute__((always_inline)) TARGET __m512i hsum8(const __m512i v[8])
+{
+    __m512i t[4], u[2];
+    for (int i = 0; i < 4; i++)      /* 128-bit lane L: (v[2i], v[2i+1]) over words 2L, 2L+1 */
+        t[i] = _mm512_add_epi64(_mm512_unpacklo_epi64(v[2 * i], v[2 * i + 1]),
+                                _mm512_unpackhi_epi64(v[2 * i], v[2 * i + 1]));
+    for (int i = 0; i < 2; i++)      /* lanes 0/2 plus lanes 1/3 */
+        u[i] = _mm512_add_epi64(_mm512_shuffle_i64x2(t[2 * i], t[2 * i + 1], 0x88),
+                                _mm512_shuffle_i64x2(t[2 * i], t[2 * i + 1], 0xdd));
+    return _mm512_add_epi64(_mm512_shuffle_i64x2(u[0], u[1], 0x88),
+                            _mm512_shuffle_i64x2(u[0], u[1], 0xdd));
+}
+
 static TARGET void residues_ifma(const mp_limb_t *const x[NRES4], size_t nn,
                                  const prob_prime P[2], uint64_t out[2][NRES4])
 {
-    const __m512i m32 = _mm512_set1_epi64(0xffffffffLL);
-    __m512i lo[2][NRES4], hi[2][NRES4];
-    for (int q = 0; q < 2; q++)
-        for (int j = 0; j < NRES4; j++)
-            lo[q][j] = hi[q][j] = _mm512_setzero_si512();
+    const __m512i m32 = _mm512_set1_epi64(0xffffffffLL), z = _mm512_setzero_si512();
+    /* L<q><j> / H<q><j>: low / high product halves of number j, prime q
+     * (named variables: an array of them would live on the stack) */
+    __m512i L00 = z, L01 = z, L02 = z, L03 = z, L10 = z, L11 = z, L12 = z, L13 = z;
+    __m512i H00 = z, H01 = z, H02 = z, H03 = z, H10 = z, H11 = z, H12 = z, H13 = z;
     for (size_t i = 0; i < nn; i += 8) {
         __mmask8 m = nn - i >= 8 ? 0xff : (__mmask8)((1u << (nn - i)) - 1);
-        __m512i wl[2], wh[2];
-        for (int q = 0; q < 2; q++) {
-            wl[q] = _mm512_loadu_si512(P[q].w + i);
-            wh[q] = _mm512_loadu_si512(P[q].whi + i);
-        }
-        for (int j = 0; j < NRES4; j++) {
-            __m512i v = _mm512_maskz_loadu_epi64(m, x[j] + i);
-            __m512i a = _mm512_and_si512(v, m32), b = _mm512_srli_epi64(v, 32);
-            for (int q = 0; q < 2; q++) {
-                lo[q][j] = _mm512_madd52lo_epu64(lo[q][j], a, wl[q]);
-                hi[q][j] = _mm512_madd52hi_epu64(hi[q][j], a, wl[q]);
-                lo[q][j] = _mm512_madd52lo_epu64(lo[q][j], b, wh[q]);
-                hi[q][j] = _mm512_madd52hi_epu64(hi[q][j], b, wh[q]);
-            }
-        }
+        __m512i wl0 = _mm512_loadu_si512(P[0].w + i), wh0 = _mm512_loadu_si512(P[0].whi + i);
+        __m512i wl1 = _mm512_loadu_si512(P[1].w + i), wh1 = _mm512_loadu_si512(P[1].whi + i);
+#define RES_STEP(j)                                                                    \
+        do {                                                                           \
+            __m512i v = _mm512_maskz_loadu_epi64(m, x[j] + i);                         \
+            __m512i a = _mm512_and_si512(v, m32), b = _mm512_srli_epi64(v, 32);        \
+            L0##j = _mm512_madd52lo_epu64(_mm512_madd52lo_epu64(L0##j, a, wl0), b, wh0); \
+            H0##j = _mm512_madd52hi_epu64(_mm512_madd52hi_epu64(H0##j, a, wl0), b, wh0); \
+            L1##j = _mm512_madd52lo_epu64(_mm512_madd52lo_epu64(L1##j, a, wl1), b, wh1); \
+            H1##j = _mm512_madd52hi_epu64(_mm512_madd52hi_epu64(H1##j, a, wl1), b, wh1); \
+        } while (0)
+        RES_STEP(0);
+        RES_STEP(1);
+        RES_STEP(2);
+        if (x[3] != NULL)
+            RES_STEP(3);
+#undef RES_STEP
     }
+    const __m512i lo[2 * NRES4] = { L00, L01, L02, L03, L10, L11, L12, L13 };
+    const __m512i hi[2 * NRES4] = { H00, H01, H02, H03, H10, H11, H12, H13 };
+    uint64_t l[2][NRES4], h[2][NRES4];
+    _mm512_storeu_si512(l, hsum8(lo));   /* lane q * NRES4 + j */
+    _mm512_storeu_si512(h, hsum8(hi));
     for (int q = 0; q < 2; q++)
-        for (int j = 0; j < NRES4; j++) {
-            uint64_t l = (uint64_t)_mm512_reduce_add_epi64(lo[q][j]);
-            uint64_t h = (uint64_t)_mm512_reduce_add_epi64(hi[q][j]);
-            out[q][j] = redc((unsigned __int128)h * P[q].r52 + l, &P[q]);
-        }
+        for (int j = 0; j < NRES4; j++)
+            out[q][j] = redc((unsigned __int128)h[q][j] * P[q].r52 + l[q][j], &P[q]);
 }
 
 static int ifma_ok(void)
@@ -208,7 +228,8 @@ static int ifma_ok(void)
 }
 #endif
 
-/* Residues of s, kq, n, h modulo both primes (all scaled by 2^-64). */
+/* Residues of x[0..3] modulo both primes (all scaled by 2^-64); x[3] may be
+ * NULL (out[.][3] then unspecified). */
 static void residues_all(const mp_limb_t *const x[NRES4], size_t nn, const prob_prime P[2],
                          int ifma, uint64_t out[2][NRES4])
 {
@@ -216,41 +237,59 @@ static void residues_all(const mp_limb_t *const x[NRES4], size_t nn, const prob_
         residues_ifma(x, nn, P, out);
         return;
     }
+    const mp_limb_t *const last[2] = { x[2], x[3] != NULL ? x[3] : x[2] };
     for (int q = 0; q < 2; q++) {
         residues(x, nn, &P[q], out[q]);
-        residues(x + 2, nn, &P[q], out[q] + 2);
+        residues(last, nn, &P[q], out[q] + 2);
     }
 }
 
-/* This thread's copy of the secret primes; 0 if none could be drawn. */
+/* This thread's copy of the secret primes, and the residues of the last
+ * modulus it checked (named by its key id, a hash of n) under them. */
+static __thread struct {
+    prob_prime P[2];
+    unsigned have;          /* generation P was copied in */
+    int n_valid;
+    uint8_t kid[32];
+    uint64_t nres[2];
+} tl;
+
+/* The primes; NULL if none could be drawn. */
 static const prob_prime *thread_primes(void)
 {
-    static __thread prob_prime P[2];
-    static __thread unsigned have;      /* generation P was copied in */
     unsigned gen = __atomic_load_n(&generation, __ATOMIC_ACQUIRE);
-    if (have != gen) {
-        if (!get_primes(P))
+    if (tl.have != gen) {
+        tl.n_valid = 0;
+        if (!get_primes(tl.P))
             return NULL;    /* no secret primes: refuse rather than guess */
-        have = gen;
+        tl.have = gen;
     }
-    return P;
+    return tl.P;
 }
 
-int rw_prob_check(const mp_limb_t *s, const mp_limb_t *kq, const mp_limb_t *n,
-                  const mp_limb_t *h, size_t nn, int e, int f)
+int rw_prob_check(const rw_key *k, const mp_limb_t *s, const mp_limb_t *kq, const mp_limb_t *h,
+                  int e, int f)
 {
     const prob_prime *P = thread_primes();
     if (P == NULL)
         return 0;
-    const mp_limb_t *const x[NRES4] = { s, kq, n, h };
+    size_t nn = mpz_size(k->n);
+    int have_n = tl.n_valid && memcmp(tl.kid, k->kid, 32) == 0;
+    const mp_limb_t *const x[NRES4] = { s, kq, h, have_n ? NULL : mpz_limbs_read(k->n) };
     uint64_t res[2][NRES4];
     residues_all(x, nn, P, ifma_ok(), res);
+    if (!have_n) {
+        memcpy(tl.kid, k->kid, 32);
+        tl.nres[0] = res[0][3];
+        tl.nres[1] = res[1][3];
+        tl.n_valid = 1;
+    }
     uint64_t bad = 0;
     for (int i = 0; i < 2; i++) {
         const prob_prime *pp = &P[i];
         uint64_t m = pp->p;
         /* all scaled by 2^-64: S, K, N, H; products by 2^-192 after redc */
-        uint64_t sm = res[i][0], km = res[i][1], nm = res[i][2], hm = res[i][3];
+        uint64_t sm = res[i][0], km = res[i][1], hm = res[i][2], nm = tl.nres[i];
         uint64_t l = redc((unsigned __int128)sm * sm, pp);           /* s^2 2^-192 */
         if (f == 2)                                                  /* public: no division */
             l = 2 * l >= m ? 2 * l - m : 2 * l;
@@ -270,7 +309,10 @@ int rw_prob_residues_test(const mp_limb_t *x, size_t nn, int ifma, uint64_t out[
     const mp_limb_t *const xs[NRES4] = { x, x, x, x };
     uint64_t res[2][NRES4];
     residues_all(xs, nn, P, ifma, res);
-    out[0] = res[0][0];
-    out[1] = res[1][0];
+    out[0] = res[0][3];
+    out[1] = res[1][3];
+    for (int j = 0; j < 3; j++)           /* every slot computes the same */
+        if (res[0][j] != out[0] || res[1][j] != out[1])
+            return -1;
     return 1;
 }

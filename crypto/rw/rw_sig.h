@@ -14,12 +14,14 @@ int rw_is_p1363(int format);
  * limbs; q: limbs(n) + 2 limbs). This is the equation e*f*s^2 = h (mod n). */
 int rw_quotient(const rw_key *k, const mp_limb_t *s, const mp_limb_t *h, int e, int f,
                 mp_limb_t *q);
-/* Expanded-form check modulo the per-process secret primes (rw_prob.c). */
-int rw_prob_check(const mp_limb_t *s, const mp_limb_t *kq, const mp_limb_t *n,
-                  const mp_limb_t *h, size_t nn, int e, int f);
+/* Expanded-form check modulo the per-process secret primes (rw_prob.c):
+ * f*s^2 = e*h + kq*n modulo both (s, kq, h: limbs(n) limbs). */
+int rw_prob_check(const rw_key *k, const mp_limb_t *s, const mp_limb_t *kq, const mp_limb_t *h,
+                  int e, int f);
 /* Test hook: out = x * 2^-64 mod the two secret primes (x: nn limbs) through
- * the IFMA path (ifma = 1) or the portable one (0). Returns 0 when that path
- * (or the primes) is unavailable here. */
+ * the IFMA path (ifma = 1) or the portable one (0), in every number slot of
+ * the check. Returns 1, or 0 when that path (or the primes) is unavailable
+ * here, -1 if the slots disagree. */
 int rw_prob_residues_test(const mp_limb_t *x, size_t nn, int ifma, uint64_t out[2]);
 
 #endif

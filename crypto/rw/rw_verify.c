@@ -119,7 +119,7 @@ int rw_verify(const rw_key *k, int format, unsigned flags,
     if (mpn_cmp(kq, N, (mp_size_t)nn) >= 0)
         return FASTSIG_ERR_BAD_SIGNATURE;
     if (flags & RW_VERIFY_PROBABILISTIC)
-        return rw_prob_check(s, kq, N, h, nn, e, f) ? FASTSIG_OK : FASTSIG_ERR_VERIFY;
+        return rw_prob_check(k, s, kq, h, e, f) ? FASTSIG_OK : FASTSIG_ERR_VERIFY;
     if (k->nmont != NULL && !rw_test_force_gmp)
         return rw_ifma_check_expanded(k->nmont, s, kq, h, nn, e, f) ? FASTSIG_OK : FASTSIG_ERR_VERIFY;
     mp_limb_t X[2 * MAXL + 1], Y[2 * MAXL + 1];
