@@ -59,8 +59,8 @@ static inline uint64_t load64_le(const uint8_t *p)
  * the interleaved state (no staging copies); pos is the byte position in the
  * current block. */
 typedef struct {
+    _Alignas(64) uint64_t st[25 * FS_KECCAK_MAX_LANES];
     const fs_keccak_kernel *k;
-    uint64_t st[25 * FS_KECCAK_MAX_LANES];
     size_t pos;
     unsigned used;
 } lane_sponge;
@@ -190,6 +190,19 @@ void rw_fdh(const rw_key *k, int r, const uint8_t *msg, size_t msglen, mp_limb_t
     for (unsigned j = 0; j < lanes; j += n) {
         unsigned used = lanes - j < n ? lanes - j : n;
         fdh_lanes(&z, prefix, sizeof(prefix), msg, msglen, j, used);
+        if (direct && n == 2 && used == 2) {  /* word pairs read as the kernel stored them */
+            size_t w0 = (size_t)j * (RATE / 8), w1 = w0 + RATE / 8, i = 0;
+            size_t c0 = nl - w0 < RATE / 8 ? nl - w0 : RATE / 8;
+            size_t c1 = nl - w1 < RATE / 8 ? nl - w1 : RATE / 8;   /* lane 1 is used: nl > w1 */
+            for (; i < c1; i++) {
+                pair64 v = *(const pair64 *)(z.st + 2 * i);
+                h[nl - 1 - w0 - i] = __builtin_bswap64(v[0]);
+                h[nl - 1 - w1 - i] = __builtin_bswap64(v[1]);
+            }
+            for (; i < c0; i++)
+                h[nl - 1 - w0 - i] = __builtin_bswap64(z.st[2 * i]);
+            continue;
+        }
         for (unsigned l = 0; l < used; l++) {
             size_t w0 = (size_t)(j + l) * (RATE / 8);
             if (direct) {

@@ -246,17 +246,19 @@ static void residues_all(const mp_limb_t *const x[NRES4], size_t nn, const prob_
 
 /* This thread's copy of the secret primes, and the residues of the last
  * modulus it checked (named by its key id, a hash of n) under them. */
-static __thread struct {
+typedef struct {
     prob_prime P[2];
     unsigned have;          /* generation P was copied in */
     int n_valid;
     uint8_t kid[32];
     uint64_t nres[2];
-} tl;
+} thread_state;
 
-/* The primes; NULL if none could be drawn. */
-static const prob_prime *thread_primes(void)
+/* This thread's state (one TLS lookup per check) with the primes of this
+ * process; NULL if none could be drawn. */
+static thread_state *thread_primes(void)
 {
+    static __thread thread_state tl;
     unsigned gen = __atomic_load_n(&generation, __ATOMIC_ACQUIRE);
     if (tl.have != gen) {
         tl.n_valid = 0;
@@ -264,32 +266,33 @@ static const prob_prime *thread_primes(void)
             return NULL;    /* no secret primes: refuse rather than guess */
         tl.have = gen;
     }
-    return tl.P;
+    return &tl;
 }
 
 int rw_prob_check(const rw_key *k, const mp_limb_t *s, const mp_limb_t *kq, const mp_limb_t *h,
                   int e, int f)
 {
-    const prob_prime *P = thread_primes();
-    if (P == NULL)
+    thread_state *t = thread_primes();
+    if (t == NULL)
         return 0;
+    const prob_prime *P = t->P;
     size_t nn = mpz_size(k->n);
-    int have_n = tl.n_valid && memcmp(tl.kid, k->kid, 32) == 0;
+    int have_n = t->n_valid && memcmp(t->kid, k->kid, 32) == 0;
     const mp_limb_t *const x[NRES4] = { s, kq, h, have_n ? NULL : mpz_limbs_read(k->n) };
     uint64_t res[2][NRES4];
     residues_all(x, nn, P, ifma_ok(), res);
     if (!have_n) {
-        memcpy(tl.kid, k->kid, 32);
-        tl.nres[0] = res[0][3];
-        tl.nres[1] = res[1][3];
-        tl.n_valid = 1;
+        memcpy(t->kid, k->kid, 32);
+        t->nres[0] = res[0][3];
+        t->nres[1] = res[1][3];
+        t->n_valid = 1;
     }
     uint64_t bad = 0;
     for (int i = 0; i < 2; i++) {
         const prob_prime *pp = &P[i];
         uint64_t m = pp->p;
         /* all scaled by 2^-64: S, K, N, H; products by 2^-192 after redc */
-        uint64_t sm = res[i][0], km = res[i][1], hm = res[i][2], nm = tl.nres[i];
+        uint64_t sm = res[i][0], km = res[i][1], hm = res[i][2], nm = t->nres[i];
         uint64_t l = redc((unsigned __int128)sm * sm, pp);           /* s^2 2^-192 */
         if (f == 2)                                                  /* public: no division */
             l = 2 * l >= m ? 2 * l - m : 2 * l;
@@ -303,9 +306,10 @@ int rw_prob_check(const rw_key *k, const mp_limb_t *s, const mp_limb_t *kq, cons
 
 int rw_prob_residues_test(const mp_limb_t *x, size_t nn, int ifma, uint64_t out[2])
 {
-    const prob_prime *P = thread_primes();
-    if (P == NULL || nn == 0 || nn > MAXL || (ifma && !rw_ifma_usable()))
+    thread_state *t = thread_primes();
+    if (t == NULL || nn == 0 || nn > MAXL || (ifma && !rw_ifma_usable()))
         return 0;
+    const prob_prime *P = t->P;
     const mp_limb_t *const xs[NRES4] = { x, x, x, x };
     uint64_t res[2][NRES4];
     residues_all(xs, nn, P, ifma, res);
