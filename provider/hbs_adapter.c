@@ -3,7 +3,7 @@
  * and context parameters, text; and the XMSS / XMSS^MT signing itself with
  * its tree-node cache file (<state path>.cache: public nodes, authenticated
  * by the core with a key derived from SK_SEED, rebuilt when missing or bad). */
-#define _GNU_SOURCE /* CPU_COUNT */
+#define _GNU_SOURCE /* CPU_COUNT, F_OFD_SETLK */
 #include <errno.h>
 #include <sched.h>
 #include <fcntl.h>
@@ -185,30 +185,67 @@ static char *cache_path(const HBSA_KEY *x)
     return c;
 }
 
-/* Best effort: the cache is public and verified on import. Written to a
- * temporary name and renamed, so concurrent signers never see a torn file. */
+/* Whole-file lock of a cache file, waiting or not: OFD locks where the
+ * kernel has them (descriptors of one process exclude each other too). */
+static int cache_lock(int fd, short type, int wait)
+{
+    struct flock fl;
+    int r;
+
+    memset(&fl, 0, sizeof(fl));
+    fl.l_type = type;
+    fl.l_whence = SEEK_SET;
+#ifdef F_OFD_SETLKW
+    while ((r = fcntl(fd, wait ? F_OFD_SETLKW : F_OFD_SETLK, &fl)) != 0 && errno == EINTR)
+        ;
+    if (r == 0 || errno != EINVAL)
+        return r;
+#endif
+    while ((r = fcntl(fd, wait ? F_SETLKW : F_SETLK, &fl)) != 0 && errno == EINTR)
+        ;
+    return r;
+}
+
+/* All of len bytes at offset 0, read or written; 1 when done. */
+static int cache_io(int fd, uint8_t *buf, size_t len, int writing)
+{
+    size_t off = 0;
+    while (off < len) {
+        ssize_t r = writing ? pwrite(fd, buf + off, len - off, (off_t)off)
+                            : pread(fd, buf + off, len - off, (off_t)off);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            return 0;
+        off += (size_t)r;
+    }
+    return 1;
+}
+
+/* Best effort: the cache is public and verified on import. Written in place
+ * under an exclusive lock (loaders take a shared one, so none reads it half
+ * written; a writer that finds it locked leaves it to the other). Not a new
+ * file renamed over the old one: on ext4 that starts writeback of the whole
+ * file (auto_da_alloc), most of a one-signature process's time with a
+ * 135 KB cache. A writer killed midway leaves a torn file: the core's tag
+ * refuses it and the next signer rebuilds and rewrites it. */
 static void cache_save(HBSA_KEY *x)
 {
-    char *path = cache_path(x), tmp[4200];
+    char *path = cache_path(x);
     uint8_t *buf = NULL;
-    size_t len = 0, off = 0;
-    int fd;
+    size_t len = 0;
+    int fd = -1;
 
-    if (path == NULL || hbs_cache_export(x->k, &buf, &len) != FASTSIG_OK)
+    if (path == NULL || hbs_cache_export(x->k, &buf, &len) != FASTSIG_OK
+        || (fd = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600)) < 0
+        || cache_lock(fd, F_WRLCK, 0) != 0)
         goto done;
-    snprintf(tmp, sizeof(tmp), "%s.%ld.tmp", path, (long)getpid());
-    if ((fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600)) < 0)
-        goto done;
-    while (off < len) {
-        ssize_t w = write(fd, buf + off, len - off);
-        if (w <= 0 && errno != EINTR)
-            break;
-        if (w > 0)
-            off += (size_t)w;
+    if (!cache_io(fd, buf, len, 1) || ftruncate(fd, (off_t)len) != 0) {
+        /* torn or too long: the loader's size and tag checks refuse it */
     }
-    if (close(fd) != 0 || off != len || rename(tmp, path) != 0)
-        unlink(tmp);
 done:
+    if (fd >= 0)
+        close(fd); /* drops the lock */
     free(buf);
     OPENSSL_free(path);
 }
@@ -218,27 +255,20 @@ static void cache_load(HBSA_KEY *x)
     char *path = cache_path(x);
     uint8_t *buf = NULL;
     struct stat sb;
-    size_t off = 0;
     int fd = -1;
 
-    if (path == NULL || (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0 || fstat(fd, &sb) != 0
+    if (path == NULL || (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0
+        || cache_lock(fd, F_RDLCK, 1) != 0 || fstat(fd, &sb) != 0
         || sb.st_size <= 0 || sb.st_size > (64 << 20)
         || (buf = OPENSSL_malloc((size_t)sb.st_size)) == NULL)
         goto done;
-    while (off < (size_t)sb.st_size) {
-        ssize_t r = read(fd, buf + off, (size_t)sb.st_size - off);
-        if (r <= 0 && errno != EINTR)
-            break;
-        if (r > 0)
-            off += (size_t)r;
-    }
     /* a mismatching or damaged cache is refused by the core: then signing
      * rebuilds what it needs and that process rewrites the file when it
      * frees the key (a process that changes nothing, e.g. one that only
      * reads the key or signs inside an XMSS tree kept whole, leaves it
      * alone) */
-    if (off == (size_t)sb.st_size)
-        hbs_cache_import(x->k, buf, off);
+    if (cache_io(fd, buf, (size_t)sb.st_size, 0))
+        hbs_cache_import(x->k, buf, (size_t)sb.st_size);
 done:
     if (fd >= 0)
         close(fd);

@@ -92,30 +92,45 @@ static void test_batches(void)
     check_batches("XMSSMT", NULL);
 }
 
-/* The cache file after a process that only loads the key (left alone) and
- * after one whose signature prepares the next subtree (written back: a new
- * file renamed over the old one). */
+static int64_t mtime_ns(const struct stat *st)
+{
+    return (int64_t)st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec;
+}
+
+/* The cache file after a process that only loads the key (left alone),
+ * after one whose signature prepares the next subtree (written back), and
+ * after one that finds it grown by garbage (refused, rebuilt, written back
+ * at its own size). Steps 50 ms apart: past the timestamp granularity. */
 static void test_cache_written_back(void)
 {
     char state[600], cache[620];
-    struct stat at[3];
+    struct stat at[4];
     EVP_PKEY *k = gen_key("XMSSMT", NULL, NULL, NULL, state, sizeof(state));
     char *pem = k != NULL ? to_pem(k, 1) : NULL;
 
     EVP_PKEY_free(k);
     CU_ASSERT_PTR_NOT_NULL_FATAL(pem);
     snprintf(cache, sizeof(cache), "%s.cache", state);
-    for (int run = 0; run < 3; run++) {
+    for (int run = 0; run < 4; run++) {
         CU_ASSERT_FATAL(stat(cache, &at[run]) == 0);
-        EVP_PKEY *d = run < 2 ? from_pem(pem, 1) : NULL;
+        if (run == 3)
+            break;
+        usleep(50000);
+        if (run == 2) {
+            FILE *f = fopen(cache, "ab");
+            CU_ASSERT(f != NULL && fwrite("garbage", 1, 7, f) == 7 && fclose(f) == 0);
+        }
+        EVP_PKEY *d = from_pem(pem, 1);
         unsigned char *sig = NULL;
         size_t siglen;
-        if (run == 1)
+        if (run > 0)
             CU_ASSERT(d != NULL && sign_msg(d, "b", 1, &sig, &siglen, 0) == 0);
         OPENSSL_free(sig);
         EVP_PKEY_free(d);
     }
-    CU_ASSERT(at[1].st_ino == at[0].st_ino && at[2].st_ino != at[1].st_ino);
+    CU_ASSERT_EQUAL(mtime_ns(&at[1]), mtime_ns(&at[0]));
+    CU_ASSERT(mtime_ns(&at[2]) > mtime_ns(&at[1]) && mtime_ns(&at[3]) > mtime_ns(&at[2]));
+    CU_ASSERT(at[3].st_size == at[0].st_size && at[2].st_size == at[0].st_size);
     OPENSSL_free(pem);
 }
 
@@ -130,7 +145,7 @@ static const fs_test tests[] = {
     { "64-bit indices around 2^32", test_64bit },
     { "round trips, every set", test_round_trips },
     { "reservation blocks and give-back", test_batches },
-    { "cache file written back after preparing ahead", test_cache_written_back },
+    { "cache file: left alone, written back, rebuilt at its size", test_cache_written_back },
     { "XMSSMT-SHA2_20/4_256 key (the default)", test_key },
     { "8 concurrent processes", test_proc_concurrent },
     { "8 threads x 50 signatures on one key object", test_proc_threads },
