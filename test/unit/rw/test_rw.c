@@ -558,6 +558,67 @@ static void test_prob_paths(void)
     }
 }
 
+/* The exact expanded check on crafted differences: for random s < n/2 and a
+ * chosen delta, h = (f s^2 - delta) mod n and q = (f s^2 - delta) div n make
+ * f s^2 - h - q n = delta exactly; the check must pass iff delta = 0 (deltas
+ * around limb boundaries, carry runs of both signs, random ones). */
+static void test_exact_check_deltas(void)
+{
+    for (size_t i = 0; i < NSIZES; i++) {
+        rw_key *k = key_of(i);
+        if (k->nmont == NULL)
+            continue;
+        size_t nn = mpz_size(k->n);
+        unsigned L = k->nmont->L;
+        mpz_t s, t, q, h, d;
+        mpz_inits(s, t, q, h, d, NULL);
+        for (int c = 0; c < 4 * (int)L + 40; c++) {
+            uint8_t r[600];
+            fs_test_random(r, rw_key_nbytes(k));
+            mpz_import(s, rw_key_nbytes(k), 1, 1, 1, 0, r);
+            mpz_tdiv_q_2exp(t, k->n, 1);
+            mpz_mod(s, s, t);                       /* s < n/2 */
+            int f = 1 + (c & 1);
+            unsigned pos = (unsigned)c / 4 % (2 * L + 1), kind = (unsigned)c % 4;
+            if (c < 8)
+                mpz_set_si(d, c % 2 ? 0 : (c < 4 ? 1 : -1));
+            else if (c >= 4 * (int)L + 32) {        /* random deltas below n */
+                fs_test_random(r, rw_key_nbytes(k));
+                mpz_import(d, rw_key_nbytes(k), 1, 1, 1, 0, r);
+                mpz_mod(d, d, k->n);
+                if (c & 2)
+                    mpz_neg(d, d);
+            } else {                                /* +-2^(52 pos), +-(2^(52 pos) - 1) */
+                mpz_set_ui(d, 0);
+                mpz_setbit(d, 52 * pos);
+                if (kind & 2)
+                    mpz_sub_ui(d, d, 1);
+                if (kind & 1)
+                    mpz_neg(d, d);
+            }
+            mpz_mul(t, s, s);
+            mpz_mul_ui(t, t, (unsigned long)f);
+            mpz_sub(t, t, d);                       /* f s^2 - delta = q n + h */
+            if (mpz_sgn(t) < 0)
+                continue;
+            mpz_fdiv_qr(q, h, t, k->n);
+            if (mpz_size(q) > nn)
+                continue;
+            mp_limb_t sl[64] = { 0 }, ql[64] = { 0 }, hl[64] = { 0 };
+            mpz_export(sl, NULL, -1, sizeof(mp_limb_t), 0, 0, s);
+            mpz_export(ql, NULL, -1, sizeof(mp_limb_t), 0, 0, q);
+            mpz_export(hl, NULL, -1, sizeof(mp_limb_t), 0, 0, h);
+            int got = rw_ifma_check_expanded(k->nmont, sl, ql, hl, nn, 1, f);
+            if (got != (mpz_sgn(d) == 0)) {
+                fprintf(stderr, "exact check: %u bits, case %d: got %d\n", rw_key_bits(k), c, got);
+                CU_FAIL("exact check on a crafted difference");
+                break;
+            }
+        }
+        mpz_clears(s, t, q, h, d, NULL);
+    }
+}
+
 /* ---- the fault check ---------------------------------------------------- */
 
 static void test_fault_injection(void)
@@ -785,6 +846,7 @@ static const fs_test sig_tests[] = {
     { "fault check withholds the signature", test_fault_injection },
     { "IFMA exponentiation matches the GMP path", test_ifma_vs_gmp },
     { "probabilistic check: IFMA and portable residues", test_prob_paths },
+    { "exact check: crafted differences", test_exact_check_deltas },
     { NULL, NULL },
 };
 static const fs_test key_tests[] = {
