@@ -16,6 +16,11 @@ double bench_hbs_keygen_ns(const char *alg, const char *param, const char *mode,
                            unsigned threads, int n);
 void bench_hbs_run_sign(void *key, size_t iters);
 void bench_hbs_run_sign_sha256(void *key, size_t iters);
+/* A verify job: one signature of the bench message by key (md: a digest
+ * name or NULL), freed with free(); bench_hbs_run_verify runs it (one
+ * EVP_DigestVerifyInit + EVP_DigestVerify per repetition). */
+void *bench_hbs_verify_job(EVP_PKEY *key, const char *md);
+void bench_hbs_run_verify(void *job, size_t iters);
 int bench_hbs_verify_row(const bench_spec *s, EVP_PKEY *key, EVP_PKEY *base, const char *base_md);
 double bench_hbs_op_ns(bench_fn fn, void *arg, size_t iters);
 /* Signing spends indices, so stateful rows run a fixed count per round. */

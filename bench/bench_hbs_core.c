@@ -55,44 +55,16 @@ static void run_ed_keygen(void *arg, size_t iters)
         EVP_PKEY_free(bench_hbs_base_keygen("ED25519"));
 }
 
-struct ed_verify {
-    EVP_PKEY *key;
-    unsigned char sig[64];
-    size_t siglen;
-};
-
-static void run_ed_verify(void *arg, size_t iters)
-{
-    struct ed_verify *e = arg;
-    for (size_t i = 0; i < iters; i++) {
-        EVP_MD_CTX *m = EVP_MD_CTX_new();
-        if (EVP_DigestVerifyInit_ex(m, NULL, NULL, bench_libctx(), NULL, e->key, NULL) <= 0
-            || EVP_DigestVerify(m, e->sig, e->siglen, msg, MSG_LEN) != 1)
-            fprintf(stderr, "bench: Ed25519 verify failed\n");
-        EVP_MD_CTX_free(m);
-    }
-}
-
-static int ed_verify_init(struct ed_verify *e)
-{
-    EVP_MD_CTX *m = EVP_MD_CTX_new();
-    e->siglen = sizeof(e->sig);
-    int ok = e->key != NULL && m != NULL
-             && EVP_DigestSignInit_ex(m, NULL, NULL, bench_libctx(), NULL, e->key, NULL) > 0
-             && EVP_DigestSign(m, e->sig, &e->siglen, msg, MSG_LEN) > 0;
-    EVP_MD_CTX_free(m);
-    return ok;
-}
-
 static void bench_hbs_core(void)
 {
     static const struct { const char *row, *variant; } sets[] = {
         { "WOTSP-SHA2_256", "WOTSP-SHA2_256 W16" },
         { "WOTSP-SHA2_256_W4", "WOTSP-SHA2_256 W4" },
     };
-    struct ed_verify ed = { bench_hbs_base_keygen("ED25519"), { 0 }, 0 };
+    EVP_PKEY *ed = bench_hbs_base_keygen("ED25519");
+    void *edv = ed != NULL ? bench_hbs_verify_job(ed, NULL) : NULL;
     struct core_job *j = calloc(1, sizeof(*j));
-    if (j == NULL || !ed_verify_init(&ed)) {
+    if (j == NULL || edv == NULL) {
         fprintf(stderr, "bench: wots-core set-up failed\n");
         goto done;
     }
@@ -110,13 +82,14 @@ static void bench_hbs_core(void)
         bench_spec ks = { "wots-core-keygen", sets[s].variant, "us", "Ed25519", 0 };
         bench_compare(&ks, run_core_keygen, j, run_ed_keygen, NULL);
         bench_spec ss = { "wots-core-sign", sets[s].variant, "us", "Ed25519", 0 };
-        bench_compare(&ss, run_core_sign, j, bench_hbs_run_sign, ed.key);
+        bench_compare(&ss, run_core_sign, j, bench_hbs_run_sign, ed);
         bench_spec vs = { "wots-core-verify", sets[s].variant, "us", "Ed25519", 0 };
-        bench_compare(&vs, run_core_verify, j, run_ed_verify, &ed);
+        bench_compare(&vs, run_core_verify, j, bench_hbs_run_verify, edv);
     }
 done:
     free(j);
-    EVP_PKEY_free(ed.key);
+    free(edv);
+    EVP_PKEY_free(ed);
 }
 
 BENCH_GROUP(hbs_core, bench_hbs_core)

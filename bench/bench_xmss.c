@@ -115,7 +115,7 @@ struct verify_job {
 };
 
 /* A job holding one signature of msg by key (free with free()). */
-static void *verify_job(EVP_PKEY *key, const char *md)
+void *bench_hbs_verify_job(EVP_PKEY *key, const char *md)
 {
     struct verify_job *j = calloc(1, sizeof(*j));
     EVP_MD_CTX *m = EVP_MD_CTX_new();
@@ -132,7 +132,7 @@ static void *verify_job(EVP_PKEY *key, const char *md)
 }
 
 /* One EVP_DigestVerifyInit + EVP_DigestVerify per repetition. */
-static void run_verify(void *job, size_t iters)
+void bench_hbs_run_verify(void *job, size_t iters)
 {
     struct verify_job *j = job;
     for (size_t i = 0; i < iters; i++) {
@@ -149,8 +149,8 @@ int bench_hbs_verify_row(const bench_spec *s, EVP_PKEY *key, EVP_PKEY *base, con
 {
     if (!bench_selected(s->op, s->variant))
         return 0;
-    void *vj = verify_job(key, NULL), *bj = verify_job(base, base_md);
-    int r = bench_compare(s, run_verify, vj, run_verify, bj);
+    void *vj = bench_hbs_verify_job(key, NULL), *bj = bench_hbs_verify_job(base, base_md);
+    int r = bench_compare(s, bench_hbs_run_verify, vj, bench_hbs_run_verify, bj);
     free(vj);
     free(bj);
     return r;
