@@ -58,17 +58,41 @@
 	vpaddd		%zmm8, \h, \h			/* h = T1 + T2 */
 .endm
 
-/* rounds t = 0..7 and 8..15 of 16: K[t..t+15] at 0(%rax); W[t..t+15] in
- * zmm16..31 */
-.macro ROUNDS8_LO sched
+/* round t of 16 (t = 0..7: R0..R7), rounds 0..7 and 8..15: K[t..t+15] at
+ * 0(%rax); W[t..t+15] in zmm16..31 */
+.macro R0 sched
 	RND %zmm0,%zmm1,%zmm2,%zmm3,%zmm4,%zmm5,%zmm6,%zmm7,0,\sched,%zmm16,%zmm17,%zmm25,%zmm30
+.endm
+.macro R1 sched
 	RND %zmm7,%zmm0,%zmm1,%zmm2,%zmm3,%zmm4,%zmm5,%zmm6,4,\sched,%zmm17,%zmm18,%zmm26,%zmm31
+.endm
+.macro R2 sched
 	RND %zmm6,%zmm7,%zmm0,%zmm1,%zmm2,%zmm3,%zmm4,%zmm5,8,\sched,%zmm18,%zmm19,%zmm27,%zmm16
+.endm
+.macro R3 sched
 	RND %zmm5,%zmm6,%zmm7,%zmm0,%zmm1,%zmm2,%zmm3,%zmm4,12,\sched,%zmm19,%zmm20,%zmm28,%zmm17
+.endm
+.macro R4 sched
 	RND %zmm4,%zmm5,%zmm6,%zmm7,%zmm0,%zmm1,%zmm2,%zmm3,16,\sched,%zmm20,%zmm21,%zmm29,%zmm18
+.endm
+.macro R5 sched
 	RND %zmm3,%zmm4,%zmm5,%zmm6,%zmm7,%zmm0,%zmm1,%zmm2,20,\sched,%zmm21,%zmm22,%zmm30,%zmm19
+.endm
+.macro R6 sched
 	RND %zmm2,%zmm3,%zmm4,%zmm5,%zmm6,%zmm7,%zmm0,%zmm1,24,\sched,%zmm22,%zmm23,%zmm31,%zmm20
+.endm
+.macro R7 sched
 	RND %zmm1,%zmm2,%zmm3,%zmm4,%zmm5,%zmm6,%zmm7,%zmm0,28,\sched,%zmm23,%zmm24,%zmm16,%zmm21
+.endm
+.macro ROUNDS8_LO sched
+	R0 \sched
+	R1 \sched
+	R2 \sched
+	R3 \sched
+	R4 \sched
+	R5 \sched
+	R6 \sched
+	R7 \sched
 .endm
 .macro ROUNDS8_HI sched
 	RND %zmm0,%zmm1,%zmm2,%zmm3,%zmm4,%zmm5,%zmm6,%zmm7,32,\sched,%zmm24,%zmm25,%zmm17,%zmm22
