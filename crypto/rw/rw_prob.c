@@ -24,6 +24,7 @@ typedef struct {
     uint64_t w[MAXW];      /* 2^(64 i) mod p (zero past MAXL) */
     uint64_t whi[MAXW];    /* 2^(64 i + 32) mod p: the IFMA path's upper halves */
     uint64_t r52, r64, r128; /* 2^52, 2^64, 2^128 mod p */
+    uint64_t rinv;         /* 2^-64 mod p */
 } prob_prime;
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -68,6 +69,8 @@ static uint64_t mulmod(uint64_t a, uint64_t b, uint64_t m)
     return (uint64_t)((unsigned __int128)a * b % m);
 }
 
+static uint64_t redc(unsigned __int128 T, const prob_prime *pp);
+
 static void prime_init(prob_prime *pp, uint64_t p)
 {
     uint64_t r64 = (uint64_t)(((unsigned __int128)1 << 64) % p);
@@ -85,6 +88,7 @@ static void prime_init(prob_prime *pp, uint64_t p)
     for (int i = 0; i < 6; i++)
         inv *= 2 - p * inv;
     pp->pinv = 0 - inv;
+    pp->rinv = redc(1, pp);
 }
 
 static int get_primes(prob_prime out[2])
@@ -297,7 +301,7 @@ int rw_prob_check(const rw_key *k, const mp_limb_t *s, const mp_limb_t *kq, cons
         if (f == 2)                                                  /* public: no division */
             l = 2 * l >= m ? 2 * l - m : 2 * l;
         uint64_t r = redc((unsigned __int128)km * nm, pp);           /* k n 2^-192 */
-        uint64_t h3 = redc(redc(hm, pp), pp);                        /* h 2^-192 */
+        uint64_t h3 = redc((unsigned __int128)hm * pp->rinv, pp);    /* h 2^-192 */
         r = e > 0 ? r + h3 : r + m - h3;
         bad |= (r >= m ? r - m : r) ^ l;
     }
