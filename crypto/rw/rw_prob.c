@@ -154,11 +154,11 @@ static void residues(const mp_limb_t *const x[NRES], size_t nn, const prob_prime
 #define TARGET __attribute__((target("avx512f,avx512ifma")))
 
 /* The same residues (x * 2^-64 mod p) of the NRES4 numbers x[] (x[3] may be
- * NULL: skipped) modulo both primes with 52-bit multiply-adds: each limb splits into 32-bit halves,
- * weighted by 2^(64 i) and 2^(64 i + 32) mod p (< 2^52); per number and
- * prime one vector of low product halves (lane sums < 2^62 up to 16384-bit
- * moduli) and one of high halves, folded as lo + hi * 2^52 (< 2^95 <
- * p * 2^64) by one redc. */
+ * NULL: skipped) modulo both primes with 52-bit multiply-adds: each limb
+ * splits into 32-bit halves, weighted by 2^(64 i) and 2^(64 i + 32) mod p
+ * (< 2^52); per number and prime one vector of low product halves (lane
+ * sums < 2^62 up to 16384-bit moduli) and one of high halves, folded as
+ * lo + hi * 2^52 (< 2^95 < p * 2^64) by one redc. */
 #define NRES4 4
 
 /* The lane sums of v[0..7] as one vector (lane i: sum of v[i]): pairs of
