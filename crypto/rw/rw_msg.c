@@ -158,40 +158,11 @@ static void finish_lanes(lane_sponge *z, unsigned j0)
     k->perm(z->st);
 }
 
-/* The common short case on the two-lane kernel: all input, the lane index
- * and the padding in one block, built once as bytes and stored to both
- * lanes as word pairs (no clearing pass, no read-modify-write). 0 when the
- * input does not fit. */
-static int one_block_x2(lane_sponge *z, const uint8_t *prefix, size_t plen, const uint8_t *msg,
-                        size_t msglen, unsigned j0)
-{
-    size_t pos = plen + msglen;        /* where the lane index goes */
-    if (z->k->lanes != 2 || pos + 2 > RATE)
-        return 0;
-    uint8_t blk[RATE];
-    memcpy(blk, prefix, plen);
-    memcpy(blk + plen, msg, msglen);
-    memset(blk + pos, 0, RATE - pos);
-    blk[pos] = (uint8_t)j0;
-    blk[pos + 1] ^= FS_SHAKE_DS;
-    blk[RATE - 1] ^= 0x80;
-    for (size_t w = 0; w < RATE / 8; w++) {
-        uint64_t v = load64_le(blk + 8 * w);
-        *(pair64 *)(z->st + 2 * w) = (pair64){ v, v };
-    }
-    memset(z->st + RATE / 8 * 2, 0, sizeof(uint64_t) * 2 * (25 - RATE / 8));
-    z->st[pos / 8 * 2 + 1] ^= (uint64_t)((uint8_t)(j0 + 1) ^ (uint8_t)j0) << (8 * (pos % 8));
-    z->k->perm(z->st);
-    return 1;
-}
-
 /* Lanes j0 .. j0+used-1 of the hash; their first output blocks are left in
  * z->st (word i of lane l at st[i * lanes + l], little-endian). */
 static void fdh_lanes(lane_sponge *z, const uint8_t *prefix, size_t plen, const uint8_t *msg,
                       size_t msglen, unsigned j0, unsigned used)
 {
-    if (one_block_x2(z, prefix, plen, msg, msglen, j0))
-        return;
     memset(z->st, 0, sizeof(uint64_t) * 25 * z->k->lanes);
     z->pos = 0;
     z->used = used;
