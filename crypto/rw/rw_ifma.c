@@ -382,67 +382,31 @@ int rw_ifma_check_square(const rw_mont52 *c, const mp_limb_t *s, const mp_limb_t
     return memcmp(a, b, sizeof(uint64_t) * c->L) == 0;
 }
 
-/* 1 iff D = sum_i d_i 2^(52 i) is zero, for the column differences
- * d_i = f p1_i - p2_i - e h_i of RW_IFMA_COLS columns (p1, p2: raw column sums
- * < 2^60, zero in the top columns; h: 8 nv limbs, the only nonzero ones).
- * Two vector carry steps (d = (d mod 2^52) + (d_{i-1} >> 52)) leave limbs in
- * [-1, 2^52]; then D = 0 iff carries t_i in {0, 1} (t_0 = 0) clear every
- * limb: t_i = 0 needs limb 0 (t_{i+1} = 0) or 2^52 (t_{i+1} = 1); t_i = 1
- * needs limb -1 (t_{i+1} = 0) or 2^52 - 1 (t_{i+1} = 1); and no carry leaves
- * the top. Those carries are one addition on 88-bit lane masks (generate:
- * limbs 2^52, propagate: limbs 2^52 - 1), as in normalize_nv. */
-#define RW_IFMA_COLS (2 * RW_IFMA_MAXL + 8)
-static TARGET int zero_columns(const uint64_t *p1, const uint64_t *p2, const uint64_t *h52,
-                               unsigned nv, int e, int f)
-{
-    enum { NB = RW_IFMA_COLS / 8 };
-    typedef unsigned __int128 u128;
-    const __m512i m52 = _mm512_set1_epi64((long long)MASK52), zero = _mm512_setzero_si512();
-    const __m512i two52 = _mm512_set1_epi64(1LL << 52), two52m1 = m52;
-    const __m512i ones = _mm512_set1_epi64(-1);
-    __m512i E[NB], cprev = zero;
-    for (int k = 0; k < NB; k++) {
-        __m512i a = _mm512_loadu_si512(p1 + 8 * k), d;
-        d = _mm512_sub_epi64(f == 2 ? _mm512_slli_epi64(a, 1) : a, _mm512_loadu_si512(p2 + 8 * k));
-        if ((unsigned)k < nv) {
-            __m512i hv = _mm512_loadu_si512(h52 + 8 * k);
-            d = e > 0 ? _mm512_sub_epi64(d, hv) : _mm512_add_epi64(d, hv);
-        }
-        __m512i c = _mm512_srai_epi64(d, 52);
-        E[k] = _mm512_add_epi64(_mm512_and_si512(d, m52), _mm512_alignr_epi64(c, cprev, 7));
-        cprev = c;
-    }
-    u128 Z = 0, G = 0, P = 0, A = 0;
-    cprev = zero;
-    for (int k = 0; k < NB; k++) {
-        __m512i c = _mm512_srai_epi64(E[k], 52);
-        __m512i v = _mm512_add_epi64(_mm512_and_si512(E[k], m52), _mm512_alignr_epi64(c, cprev, 7));
-        cprev = c;
-        Z |= (u128)_mm512_cmpeq_epi64_mask(v, zero) << (8 * k);
-        G |= (u128)_mm512_cmpeq_epi64_mask(v, two52) << (8 * k);
-        P |= (u128)_mm512_cmpeq_epi64_mask(v, two52m1) << (8 * k);
-        A |= (u128)_mm512_cmpeq_epi64_mask(v, ones) << (8 * k);
-    }
-    const u128 all = ((u128)1 << (8 * NB)) - 1;
-    u128 T = ((G | P) + G) ^ P;          /* bit i: the carry t_i into limb i */
-    u128 bad = (~T & ~(Z | G)) | (T & ~(A | P));
-    return (bad & all) == 0 && (T >> (8 * NB)) == 0;
-}
-
 int rw_ifma_check_expanded(const rw_mont52 *c, const mp_limb_t *s, const mp_limb_t *kq,
                            const mp_limb_t *h, size_t nn, int e, int f)
 {
+    enum { W = 2 * RW_IFMA_MAXL + 8 };
     uint64_t s52[RW_IFMA_MAXL], k52[RW_IFMA_MAXL], h52[RW_IFMA_MAXL];
-    uint64_t p1[RW_IFMA_COLS], p2[RW_IFMA_COLS];
-    unsigned L = c->L, top = L + 8 * c->nv;   /* mul2 stores columns below top */
+    uint64_t p1[W], p2[W];
+    unsigned L = c->L;
     to52_vec(s52, c->nv, s, nn);
     to52_vec(k52, c->nv, kq, nn);
     to52_vec(h52, c->nv, h, nn);
-    memset(p1 + top, 0, sizeof(uint64_t) * (RW_IFMA_COLS - top));
-    memset(p2 + top, 0, sizeof(uint64_t) * (RW_IFMA_COLS - top));
+    p1[2 * L] = p2[2 * L] = 0;        /* column 2L (zero) is past mul2's stores when L = 8 nv */
     mul2_table[c->nv](p1, s52, s52, p2, k52, c->m, L);
-    /* D = f*s^2 - e*h - k*n from the raw column sums */
-    return zero_columns(p1, p2, h52, c->nv, e, f);
+    /* D = f*s^2 - e*h - k*n from the raw column sums (each < 2^60, so the
+     * signed column differences fit), zero iff every column leaves no
+     * remainder modulo 2^52 once the carries flow and nothing is left over */
+    int64_t carry = 0;
+    uint64_t bad = 0;
+    for (unsigned i = 0; i < 2 * L + 1; i++) {
+        int64_t d = (int64_t)(p1[i] * (uint64_t)f) - (int64_t)p2[i] + carry;
+        if (i < L)
+            d -= e * (int64_t)h52[i];
+        bad |= (uint64_t)d & MASK52;
+        carry = d >> 52;                    /* arithmetic shift: floor */
+    }
+    return bad == 0 && carry == 0;
 }
 #else
 int rw_ifma_check_expanded(const rw_mont52 *c, const mp_limb_t *s, const mp_limb_t *kq,
