@@ -40,14 +40,6 @@
 	.endr
 .endm
 
-/* zmm11 = sigma1(\src) */
-.macro SIGMA1 src
-	vprord		$17, \src, %zmm11
-	vprord		$19, \src, %zmm12
-	vpsrld		$10, \src, %zmm13
-	vpternlogd	$0x96, %zmm13, %zmm12, %zmm11
-.endm
-
 /* W[16..23] of F's first block, whose W[0..7] are zero:
  * W[t+16] = W[t+9] + sigma1(W[t+14]) for t < 7, and
  * W[23] = sigma0(W[8]) + W[16] + sigma1(W[21]) (into the W[t] registers) */
@@ -68,10 +60,7 @@
 	vpaddd	%zmm31, %zmm11, %zmm22
 	SIGMA1	%zmm21
 	vpaddd	%zmm16, %zmm11, %zmm23
-	vprord		$7, %zmm24, %zmm11
-	vprord		$18, %zmm24, %zmm12
-	vpsrld		$3, %zmm24, %zmm13
-	vpternlogd	$0x96, %zmm13, %zmm12, %zmm11	/* sigma0(W[8]) */
+	SIGMA0	%zmm24
 	vpaddd	%zmm11, %zmm23, %zmm23
 .endm
 
@@ -127,10 +116,7 @@
 	vmovdqa32	PRE+512+64*(\j-16)(%rsp), %zmm\j
 	.endr
 	vmovdqu32	64*6(%rsi), %zmm22			/* W[6], the hash address */
-	vprord		$7, %zmm22, %zmm11
-	vprord		$18, %zmm22, %zmm12
-	vpsrld		$3, %zmm22, %zmm13
-	vpternlogd	$0x96, %zmm13, %zmm12, %zmm11	/* sigma0(W[6]) */
+	SIGMA0	%zmm22
 	vpaddd		PRE+512+320(%rsp), %zmm11, %zmm21	/* W[21] */
 	.if \km
 	vpbroadcastd	.Lone(%rip), %zmm23

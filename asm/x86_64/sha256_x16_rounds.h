@@ -17,6 +17,20 @@
 #ifndef FASTSIG_SHA256_X16_ROUNDS_H
 #define FASTSIG_SHA256_X16_ROUNDS_H
 
+/* zmm11 = sigma0(\src), sigma1(\src) of the message schedule */
+.macro SIGMA0 src
+	vprord		$7, \src, %zmm11
+	vprord		$18, \src, %zmm12
+	vpsrld		$3, \src, %zmm13
+	vpternlogd	$0x96, %zmm13, %zmm12, %zmm11
+.endm
+.macro SIGMA1 src
+	vprord		$17, \src, %zmm11
+	vprord		$19, \src, %zmm12
+	vpsrld		$10, \src, %zmm13
+	vpternlogd	$0x96, %zmm13, %zmm12, %zmm11
+.endm
+
 /* one round; \sched = 1 also turns \w0 = W[t] into W[t+16], using
  * \w1 = W[t+1], \w9 = W[t+9], \w14 = W[t+14]. K[t] is at \koff(%rax). */
 .macro RND a, b, c, d, e, f, g, h, koff, sched, w0, w1, w9, w14
@@ -34,10 +48,7 @@
 	vpaddd		%zmm8, \h, \h			/* h = T1 */
 	vpaddd		%zmm8, \d, \d			/* d = d + T1 */
 	.if \sched
-	vprord		$7, \w1, %zmm11
-	vprord		$18, \w1, %zmm12
-	vpsrld		$3, \w1, %zmm13
-	vpternlogd	$0x96, %zmm13, %zmm12, %zmm11	/* sigma0(W[t+1]) */
+	SIGMA0	\w1
 	vpaddd		\w9, \w0, \w0
 	vpaddd		%zmm11, \w0, \w0
 	.endif
@@ -49,10 +60,7 @@
 	vpternlogd	$0x96, %zmm15, %zmm10, %zmm8	/* Sigma0(a) */
 	vpaddd		%zmm9, \h, \h			/* Maj first: ready before Sigma0 */
 	.if \sched
-	vprord		$17, \w14, %zmm11
-	vprord		$19, \w14, %zmm12
-	vpsrld		$10, \w14, %zmm13
-	vpternlogd	$0x96, %zmm13, %zmm12, %zmm11	/* sigma1(W[t+14]) */
+	SIGMA1	\w14
 	vpaddd		%zmm11, \w0, \w0
 	.endif
 	vpaddd		%zmm8, \h, \h			/* h = T1 + T2 */

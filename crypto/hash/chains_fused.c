@@ -26,19 +26,6 @@ fs_sha256_chain_fn *fs_chains_fused_kernel(const fs_hash_seeds *s)
     return NULL;
 }
 
-static uint32_t get_be(const uint8_t *p)
-{
-    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
-static void put_be(uint8_t *p, uint32_t v)
-{
-    p[0] = (uint8_t)(v >> 24);
-    p[1] = (uint8_t)(v >> 16);
-    p[2] = (uint8_t)(v >> 8);
-    p[3] = (uint8_t)v;
-}
-
 /* order[] = chain indices by steps, longest first (a counting sort; the
  * step counts are the public base-w digits). Returns 0 when it left the
  * natural order (too many chains, or counts too large to bucket). */
@@ -84,9 +71,9 @@ void fs_chains_fused(fs_sha256_chain_fn *fn, const fs_hash_seeds *s, uint8_t *ou
                 chain[l] = c;
                 left[l] = steps[c];
                 for (unsigned i = 0; i < 8; i++)
-                    x[i * L + l] = get_be(in + c * N + 4 * i);
+                    x[i * L + l] = fs_be32_load(in + c * N + 4 * i);
                 for (unsigned i = 0; i < HASH_WORD; i++)
-                    a[i * L + l] = get_be(adrs + c * ADRS + 4 * i);
+                    a[i * L + l] = fs_be32_load(adrs + c * ADRS + 4 * i);
                 a[HASH_WORD * L + l] = start ? start[c] : 0;
             }
             busy += left[l] != 0;
@@ -106,7 +93,7 @@ void fs_chains_fused(fs_sha256_chain_fn *fn, const fs_hash_seeds *s, uint8_t *ou
             left[l] -= k;
             if (left[l] == 0)
                 for (unsigned i = 0; i < 8; i++)
-                    put_be(out + chain[l] * N + 4 * i, x[i * L + l]);
+                    fs_be32_store(out + chain[l] * N + 4 * i, x[i * L + l]);
         }
     }
     /* the few chains left: through the lane walk, from where they are */
@@ -117,7 +104,7 @@ void fs_chains_fused(fs_sha256_chain_fn *fn, const fs_hash_seeds *s, uint8_t *ou
         if (left[l] == 0)
             continue;
         for (unsigned i = 0; i < 8; i++)
-            put_be(tin + t * N + 4 * i, x[i * L + l]);
+            fs_be32_store(tin + t * N + 4 * i, x[i * L + l]);
         memcpy(tadrs + t * ADRS, adrs + chain[l] * ADRS, ADRS);
         tstart[t] = a[HASH_WORD * L + l];
         tsteps[t] = left[l];

@@ -241,10 +241,7 @@ int fs_hash_prf_keygen(const fs_hash_seeds *s, uint8_t *out, const uint8_t *adrs
 
 static void set_word(uint8_t *adrs, unsigned word, uint32_t v)
 {
-    adrs[4 * word] = (uint8_t)(v >> 24);
-    adrs[4 * word + 1] = (uint8_t)(v >> 16);
-    adrs[4 * word + 2] = (uint8_t)(v >> 8);
-    adrs[4 * word + 3] = (uint8_t)v;
+    fs_be32_store(adrs + 4 * word, v);
 }
 
 enum { ADRS_HASH = 6, ADRS_KEYMASK = 7 };

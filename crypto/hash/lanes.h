@@ -26,6 +26,20 @@ static inline void fs_copy(void *dst, const void *src, size_t len)
         *d++ = *s++;
 }
 
+/* Big-endian 32-bit words (SHA-2 words, ADRS words) from and to bytes. */
+static inline uint32_t fs_be32_load(const uint8_t *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+static inline void fs_be32_store(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)(v >> 24);
+    p[1] = (uint8_t)(v >> 16);
+    p[2] = (uint8_t)(v >> 8);
+    p[3] = (uint8_t)v;
+}
+
 /* Block (rate) bytes of a family; 0 for an unknown one. */
 unsigned fs_lanes_block(fs_hash_family f);
 /* Most lanes one kernel call of the current selection takes. */

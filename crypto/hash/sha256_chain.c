@@ -3,22 +3,15 @@
  * compression on byte blocks. */
 #include <string.h>
 #include "hash/sha256.h"
+#include "hash/lanes.h"
 #include "hash/sha256_chain.h"
-
-static void put_be(uint8_t *p, uint32_t v)
-{
-    p[0] = (uint8_t)(v >> 24);
-    p[1] = (uint8_t)(v >> 16);
-    p[2] = (uint8_t)(v >> 8);
-    p[3] = (uint8_t)v;
-}
 
 /* The last block of a 96-byte message: 8 words, 0x80, zeros, 768 bits. */
 static void last_block(uint8_t blk[64], const uint32_t w[8])
 {
     memset(blk, 0, 64);
     for (unsigned i = 0; i < 8; i++)
-        put_be(blk + 4 * i, w[i]);
+        fs_be32_store(blk + 4 * i, w[i]);
     blk[32] = 0x80;
     blk[62] = 768 >> 8;
 }
@@ -54,7 +47,7 @@ void fs_sha256_chain_x16_portable(uint32_t x[8 * FS_CHAIN_LANES],
             memcpy(h, fs_sha256_iv, sizeof(h));
             memset(blk, 0, 32); /* toByte(0, 32) || KEY */
             for (unsigned i = 0; i < 8; i++)
-                put_be(blk + 32 + 4 * i, key[i]);
+                fs_be32_store(blk + 32 + 4 * i, key[i]);
             fs_sha256_compress_x1(h, in, 1);
             last_block(blk, m);
             fs_sha256_compress_x1(h, in, 1);
