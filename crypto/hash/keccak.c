@@ -102,3 +102,30 @@ const fs_keccak_kernel *fs_keccak_kernel_x2(void)
             return k;
     return NULL;
 }
+
+void fs_keccakf1600_x2_dot_portable(uint64_t st[25 * 2], fs_keccak_dot_job *job)
+{
+    fs_keccakf1600_x2_portable(st);
+    for (int m = 0; m < 2; m++)
+        for (int q = 0; q < 2; q++) {
+            unsigned __int128 lo = 0;   /* the low 128 bits */
+            uint64_t top = 0;
+            for (int i = 0; i < FS_KECCAK_DOT_LEN; i++) {
+                unsigned __int128 t = lo + (unsigned __int128)job->x[m][i] * job->w[i][q];
+                top += t < lo;
+                lo = t;
+            }
+            job->acc[2 * m + q][0] = (uint64_t)lo;
+            job->acc[2 * m + q][1] = (uint64_t)(lo >> 64);
+            job->acc[2 * m + q][2] = top;
+        }
+}
+
+fs_keccak_dot_fn *fs_keccak_dot_x2(void)
+{
+#if defined(FASTSIG_HAVE_ASM)
+    if (fs_keccak_kernel_x2() != NULL)
+        return fs_keccakf1600_x2_dot_avx512;
+#endif
+    return NULL;
+}

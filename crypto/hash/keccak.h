@@ -87,6 +87,27 @@ extern const fs_keccak_kernel fs_keccak_kernels[];
 extern const fs_keccak_kernel fs_keccak_kernels_x2[];
 const fs_keccak_kernel *fs_keccak_kernel_x2(void);
 
+/* A two-lane permutation with a side job for the integer pipes, which sit
+ * idle while the vector unit permutes (the asm kernel interleaves the two
+ * at no cost in its time): two dot products of each of two word vectors,
+ *   acc[2 m + q] = sum over i < FS_KECCAK_DOT_LEN of x[m][i] * w[i][q]
+ * (m, q in {0, 1}) as 192-bit little-endian numbers, set (not added to).
+ * x[m] holds FS_KECCAK_DOT_LEN words (callers zero-pad shorter vectors). */
+#define FS_KECCAK_DOT_LEN 36
+typedef struct {
+    const uint64_t *x[2];
+    const uint64_t (*w)[2];
+    uint64_t acc[4][3];
+} fs_keccak_dot_job;
+typedef void fs_keccak_dot_fn(uint64_t st[25 * 2], fs_keccak_dot_job *job);
+void fs_keccakf1600_x2_dot_portable(uint64_t st[25 * 2], fs_keccak_dot_job *job);
+#if defined(FASTSIG_HAVE_ASM)
+void fs_keccakf1600_x2_dot_avx512(uint64_t st[25 * 2], fs_keccak_dot_job *job);
+#endif
+/* The asm kernel when fs_cpu_features() allows it (with the x2 kernel),
+ * else NULL. */
+fs_keccak_dot_fn *fs_keccak_dot_x2(void);
+
 /* Sponge helpers over kernel k. `used` lanes (1..k->lanes) carry messages:
  * in[l] / out[l] for l < used; the remaining lanes of st are left in an
  * unspecified state. Every lane's message has the same length. rate is the

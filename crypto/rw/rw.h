@@ -71,12 +71,12 @@
  *   squaring, one multiplication, compare; no division; both products in one
  *   IFMA product-scanning call where available, else GMP).
  *   Verify (RW_VERIFY_PROBABILISTIC): the same identity checked modulo two
- *   secret random 52-bit primes drawn once per process (from getrandom();
+ *   secret random 61-bit primes drawn once per process (from getrandom();
  *   redrawn in a child after fork). A forger who does not know the primes
- *   passes with probability < 2^-50 per attempt. Residues are sums of
+ *   passes with probability < 2^-90 per attempt. Residues are sums of
  *   limb * (2^(64 i) mod P) with the powers precomputed: no division per
- *   limb; with AVX-512 IFMA, 32-bit limb halves times 52-bit powers, all
- *   four numbers and both primes in one pass. The flag is accepted and
+ *   limb; with AVX-512 IFMA, 32-bit limb halves times the powers split
+ *   52 + 9 bits, all numbers and both primes in one pass. The flag is accepted and
  *   ignored for the compact form.
  *
  * FORMAT "RW-P1363" (RW_FMT_P1363_SHA1 / RW_FMT_P1363_SHA256)

@@ -59,8 +59,9 @@ static inline uint64_t load64_le(const uint8_t *p)
  * the interleaved state (no staging copies); pos is the byte position in the
  * current block. */
 typedef struct {
-    _Alignas(64) uint64_t st[25 * FS_KECCAK_MAX_LANES];
+    uint64_t *st;             /* 25 * k->lanes words */
     const fs_keccak_kernel *k;
+    fs_keccak_dot_job *job;   /* non-NULL: the last permutation runs it (two lanes) */
     size_t pos;
     unsigned used;
 } lane_sponge;
@@ -155,7 +156,10 @@ static void finish_lanes(lane_sponge *z, unsigned j0)
     }
     xor_at(z, pos, FS_SHAKE_DS);
     xor_at(z, RATE - 1, 0x80);
-    k->perm(z->st);
+    if (z->job != NULL)
+        fs_keccak_dot_x2()(z->st, z->job);
+    else
+        k->perm(z->st);
 }
 
 /* Lanes j0 .. j0+used-1 of the hash; their first output blocks are left in
@@ -171,36 +175,83 @@ static void fdh_lanes(lane_sponge *z, const uint8_t *prefix, size_t plen, const 
     finish_lanes(z, j0);
 }
 
+/* Output lanes of the hash for this key: one per started 136-byte block. */
+static unsigned fdh_lanes_for(const rw_key *k)
+{
+    return (unsigned)((k->nbytes + RATE - 1) / RATE);
+}
+
+/* The hash input's prefix: "FASTSIG-RW-H-v1" || kid || r. */
+#define PREFIX_DOM "FASTSIG-RW-H-v1"
+#define PREFIX_LEN (sizeof(PREFIX_DOM) - 1 + 32 + 1)
+static void fdh_prefix(const rw_key *k, int r, uint8_t prefix[PREFIX_LEN])
+{
+    memcpy(prefix, PREFIX_DOM, sizeof(PREFIX_DOM) - 1);
+    memcpy(prefix + sizeof(PREFIX_DOM) - 1, k->kid, 32);
+    prefix[PREFIX_LEN - 1] = (uint8_t)r;
+}
+
+/* h is whole limbs of the output stream, byte-swapped, when nbytes is a
+ * multiple of 8: read them straight from the states (stream word w is limb
+ * nl-1-w). */
+static int fdh_direct(const rw_key *k)
+{
+    return k->nbytes == 8 * mpz_size(k->n);
+}
+
+int rw_fdh_dot_usable(const rw_key *k)
+{
+    return fdh_lanes_for(k) == 2 && fdh_direct(k) && mpz_size(k->n) <= FS_KECCAK_DOT_LEN &&
+           fs_keccak_dot_x2() != NULL;
+}
+
+void rw_fdh_dot(const rw_key *k, int r, const uint8_t *msg, size_t msglen, uint64_t st[2 * 25],
+                fs_keccak_dot_job *job)
+{
+    uint8_t prefix[PREFIX_LEN];
+    lane_sponge z = { st, fs_keccak_kernel_x2(), job, 0, 0 };
+    fdh_prefix(k, r, prefix);
+    fdh_lanes(&z, prefix, sizeof(prefix), msg, msglen, 0, 2);
+}
+
+/* The limbs of lanes j and j+1 in a two-lane state (direct keys). */
+static void pairs_to_limbs(const uint64_t *st, size_t nl, unsigned j, mp_limb_t *h)
+{
+    size_t w0 = (size_t)j * (RATE / 8), w1 = w0 + RATE / 8, i = 0;
+    size_t c0 = nl - w0 < RATE / 8 ? nl - w0 : RATE / 8;
+    size_t c1 = nl - w1 < RATE / 8 ? nl - w1 : RATE / 8;   /* lane 1 is used: nl > w1 */
+    for (; i < c1; i++) {   /* word pairs read as the kernel stored them */
+        pair64 v = *(const pair64 *)(st + 2 * i);
+        h[nl - 1 - w0 - i] = __builtin_bswap64(v[0]);
+        h[nl - 1 - w1 - i] = __builtin_bswap64(v[1]);
+    }
+    for (; i < c0; i++)
+        h[nl - 1 - w0 - i] = __builtin_bswap64(st[2 * i]);
+}
+
+void rw_fdh_state_to_h(const rw_key *k, const uint64_t st[2 * 25], mp_limb_t *h)
+{
+    size_t nl = mpz_size(k->n);
+    pairs_to_limbs(st, nl, 0, h);
+    h[nl - 1] &= ~((mp_limb_t)1 << 63);   /* h < 2^(bits-1) < n */
+}
+
 void rw_fdh(const rw_key *k, int r, const uint8_t *msg, size_t msglen, mp_limb_t *h)
 {
-    static const char dom[] = "FASTSIG-RW-H-v1";
-    uint8_t prefix[sizeof(dom) - 1 + 32 + 1];
+    uint8_t prefix[PREFIX_LEN];
     uint8_t buf[(RW_MAX_BITS / 8 / RATE + 1) * RATE];
-    lane_sponge z;
-    memcpy(prefix, dom, sizeof(dom) - 1);
-    memcpy(prefix + sizeof(dom) - 1, k->kid, 32);
-    prefix[sizeof(prefix) - 1] = (uint8_t)r;
+    _Alignas(64) uint64_t st[25 * FS_KECCAK_MAX_LANES];
     size_t nb = k->nbytes, nl = mpz_size(k->n);
-    /* h is whole limbs of the output stream, byte-swapped: read them straight
-     * from the states (stream word w is limb nl-1-w) */
-    int direct = nb == 8 * nl;
-    unsigned lanes = (unsigned)((nb + RATE - 1) / RATE);
-    z.k = pick_kernel(lanes);
+    int direct = fdh_direct(k);
+    unsigned lanes = fdh_lanes_for(k);
+    lane_sponge z = { st, pick_kernel(lanes), NULL, 0, 0 };
     unsigned n = z.k->lanes;
+    fdh_prefix(k, r, prefix);
     for (unsigned j = 0; j < lanes; j += n) {
         unsigned used = lanes - j < n ? lanes - j : n;
         fdh_lanes(&z, prefix, sizeof(prefix), msg, msglen, j, used);
-        if (direct && n == 2 && used == 2) {  /* word pairs read as the kernel stored them */
-            size_t w0 = (size_t)j * (RATE / 8), w1 = w0 + RATE / 8, i = 0;
-            size_t c0 = nl - w0 < RATE / 8 ? nl - w0 : RATE / 8;
-            size_t c1 = nl - w1 < RATE / 8 ? nl - w1 : RATE / 8;   /* lane 1 is used: nl > w1 */
-            for (; i < c1; i++) {
-                pair64 v = *(const pair64 *)(z.st + 2 * i);
-                h[nl - 1 - w0 - i] = __builtin_bswap64(v[0]);
-                h[nl - 1 - w1 - i] = __builtin_bswap64(v[1]);
-            }
-            for (; i < c0; i++)
-                h[nl - 1 - w0 - i] = __builtin_bswap64(z.st[2 * i]);
+        if (direct && n == 2 && used == 2) {
+            pairs_to_limbs(st, nl, j, h);
             continue;
         }
         for (unsigned l = 0; l < used; l++) {
@@ -208,12 +259,12 @@ void rw_fdh(const rw_key *k, int r, const uint8_t *msg, size_t msglen, mp_limb_t
             if (direct) {
                 size_t words = nl - w0 < RATE / 8 ? nl - w0 : RATE / 8;
                 for (size_t i = 0; i < words; i++)
-                    h[nl - 1 - w0 - i] = __builtin_bswap64(z.st[i * n + l]);
+                    h[nl - 1 - w0 - i] = __builtin_bswap64(st[i * n + l]);
                 continue;
             }
             for (size_t i = 0; i < RATE / 8; i++)
                 for (unsigned b = 0; b < 8; b++)
-                    buf[8 * (w0 + i) + b] = (uint8_t)(z.st[i * n + l] >> (8 * b));
+                    buf[8 * (w0 + i) + b] = (uint8_t)(st[i * n + l] >> (8 * b));
         }
     }
     if (direct) {

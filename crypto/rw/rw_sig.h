@@ -2,6 +2,7 @@
 #ifndef FASTSIG_RW_SIG_H
 #define FASTSIG_RW_SIG_H
 
+#include "hash/keccak.h"
 #include "rw/rw_internal.h"
 
 /* Tweak byte T of the "RW" formats. */
@@ -14,10 +15,13 @@ int rw_is_p1363(int format);
  * limbs; q: limbs(n) + 2 limbs). This is the equation e*f*s^2 = h (mod n). */
 int rw_quotient(const rw_key *k, const mp_limb_t *s, const mp_limb_t *h, int e, int f,
                 mp_limb_t *q);
-/* Expanded-form check modulo the per-process secret primes (rw_prob.c):
- * f*s^2 = e*h + kq*n modulo both (s, kq, h: limbs(n) limbs). */
-int rw_prob_check(const rw_key *k, const mp_limb_t *s, const mp_limb_t *kq, const mp_limb_t *h,
-                  int e, int f);
+/* Expanded-form verification modulo the per-process secret primes
+ * (rw_prob.c): hashes msg with randomizer bit rbit to h and checks
+ * f*s^2 = e*h + kq*n modulo both. s, kq: limbs(n) limbs, zero from there up
+ * to RW_PROB_PAD limbs (the hash's dot products read that many). */
+#define RW_PROB_PAD FS_KECCAK_DOT_LEN
+int rw_prob_verify(const rw_key *k, const mp_limb_t *s, const mp_limb_t *kq, int rbit,
+                   const uint8_t *msg, size_t msglen, int e, int f);
 /* Test hook: out = x * 2^-64 mod the two secret primes (x: nn limbs) through
  * the IFMA path (ifma = 1) or the portable one (0), in every number slot of
  * the check. Returns 1, or 0 when that path (or the primes) is unavailable

@@ -31,6 +31,12 @@ int rw_quotient(const rw_key *k, const mp_limb_t *s, const mp_limb_t *h, int e, 
     return mpn_zero_p(rem, (mp_size_t)nn);
 }
 
+/* Limbs a verification array holds: limbs(n), zero up to RW_PROB_PAD. */
+static size_t padded(size_t nn)
+{
+    return nn < RW_PROB_PAD ? RW_PROB_PAD : nn;
+}
+
 /* s from nbytes big-endian bytes with 0 < s <= (n-1)/2 = n >> 1 (n odd):
  * compared with the limbs of n >> 1 from the top (the first limb decides
  * but for equal prefixes). */
@@ -38,7 +44,7 @@ static int parse_s(const rw_key *k, const uint8_t *in, mp_limb_t *s)
 {
     size_t nn = mpz_size(k->n);
     const mp_limb_t *N = mpz_limbs_read(k->n);
-    rw_from_be(s, nn, in, k->nbytes);
+    rw_from_be(s, padded(nn), in, k->nbytes);
     if (mpn_zero_p(s, (mp_size_t)nn))
         return 0;
     for (size_t i = nn; i-- > 0;) {
@@ -105,9 +111,9 @@ int rw_verify(const rw_key *k, int format, unsigned flags,
     if (T & ~(RW_T_E | RW_T_F | RW_T_R))
         return FASTSIG_ERR_BAD_SIGNATURE;
     int e = T & RW_T_E ? -1 : 1, f = T & RW_T_F ? 2 : 1;
-    rw_fdh(k, (T & RW_T_R) != 0, msg, msglen, h);
     if (format == RW_FMT_COMPACT) {
         mp_limb_t q[MAXL + 2];
+        rw_fdh(k, (T & RW_T_R) != 0, msg, msglen, h);
         int ok = k->nmont != NULL && !rw_test_force_gmp ? rw_ifma_check_square(k->nmont, s, h, nn, e, f)
                                                         : rw_quotient(k, s, h, e, f, q);
         return ok ? FASTSIG_OK : FASTSIG_ERR_VERIFY;
@@ -115,11 +121,13 @@ int rw_verify(const rw_key *k, int format, unsigned flags,
     /* expanded: f*s^2 - e*h == kq*n, kq < n */
     mp_limb_t kq[MAXL];
     const mp_limb_t *N = mpz_limbs_read(k->n);
-    rw_from_be(kq, nn, sig + nb, nb);
+    rw_from_be(kq, padded(nn), sig + nb, nb);
     if (mpn_cmp(kq, N, (mp_size_t)nn) >= 0)
         return FASTSIG_ERR_BAD_SIGNATURE;
-    if (flags & RW_VERIFY_PROBABILISTIC)
-        return rw_prob_check(k, s, kq, h, e, f) ? FASTSIG_OK : FASTSIG_ERR_VERIFY;
+    if (flags & RW_VERIFY_PROBABILISTIC)   /* hashes as it checks */
+        return rw_prob_verify(k, s, kq, (T & RW_T_R) != 0, msg, msglen, e, f) ? FASTSIG_OK
+                                                                               : FASTSIG_ERR_VERIFY;
+    rw_fdh(k, (T & RW_T_R) != 0, msg, msglen, h);
     if (k->nmont != NULL && !rw_test_force_gmp)
         return rw_ifma_check_expanded(k->nmont, s, kq, h, nn, e, f) ? FASTSIG_OK : FASTSIG_ERR_VERIFY;
     mp_limb_t X[2 * MAXL + 1], Y[2 * MAXL + 1];

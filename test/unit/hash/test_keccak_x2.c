@@ -83,6 +83,50 @@ static void test_perm(void)
     }
 }
 
+/* The stitched dot-product kernel against its twin: the same state and the
+ * same 192-bit sums, on random words, all-ones words (the largest carries)
+ * and zero vectors, with the job's inputs left as they were. */
+static void test_dot(void)
+{
+    fs_keccak_dot_fn *asm_dot = fs_keccak_dot_x2();
+    CU_ASSERT_EQUAL(asm_dot != NULL, fs_keccak_kernel_x2() != NULL);
+    if (asm_dot == NULL) {
+        printf("\n  note: no asm dot kernel on this CPU path\n");
+        return;
+    }
+    static uint64_t x[2][FS_KECCAK_DOT_LEN], w[FS_KECCAK_DOT_LEN][2], x2[2][FS_KECCAK_DOT_LEN];
+    for (int r = 0; r < 64; r++) {
+        uint64_t a[WORDS], b[WORDS];
+        fs_test_random((uint8_t *)a, sizeof(a));
+        memcpy(b, a, sizeof(a));
+        fs_test_random((uint8_t *)x, sizeof(x));
+        fs_test_random((uint8_t *)w, sizeof(w));
+        if (r == 1)
+            memset(x, 0xff, sizeof(x)), memset(w, 0xff, sizeof(w));
+        if (r == 2)
+            memset(x[1], 0, sizeof(x[1]));
+        memcpy(x2, x, sizeof(x));
+        fs_keccak_dot_job ja = { { x[0], x[1] }, (const uint64_t(*)[2])w, { { 0 } } };
+        fs_keccak_dot_job jb = ja;
+        memset(ja.acc, 0x5a, sizeof(ja.acc));   /* set, not added to */
+        asm_dot(a, &ja);
+        fs_keccakf1600_x2_dot_portable(b, &jb);
+        CU_ASSERT_EQUAL(memcmp(a, b, sizeof(a)), 0);
+        CU_ASSERT_EQUAL(memcmp(ja.acc, jb.acc, sizeof(ja.acc)), 0);
+        CU_ASSERT_EQUAL(memcmp(x, x2, sizeof(x)), 0);
+        if (r == 1)   /* 36 (2^64-1)^2: top word 35 */
+            CU_ASSERT_EQUAL(jb.acc[3][2], 35);
+    }
+    /* the permutation alone matches the plain two-lane kernel */
+    uint64_t a[WORDS], b[WORDS];
+    fs_test_random((uint8_t *)a, sizeof(a));
+    memcpy(b, a, sizeof(a));
+    fs_keccak_dot_job j = { { x[0], x[1] }, (const uint64_t(*)[2])w, { { 0 } } };
+    asm_dot(a, &j);
+    fs_keccakf1600_x2_portable(b);
+    CU_ASSERT_EQUAL(memcmp(a, b, sizeof(a)), 0);
+}
+
 /* fs_keccak_kernel_x2 offers the asm kernel exactly when the CPU mask
  * allows it, and never a portable one. */
 static void test_dispatch(void)
@@ -138,6 +182,7 @@ int main(void)
     static const fs_test tests[] = {
         { "x2 kernels vs the one-state permutation", test_perm },
         { "x2 dispatch follows the CPU mask", test_dispatch },
+        { "x2 kernel with dot products vs its twin", test_dot },
         { "SHAKE through x2 kernels vs OpenSSL", test_sponge },
         { NULL, NULL },
     };
