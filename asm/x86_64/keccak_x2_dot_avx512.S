@@ -7,7 +7,7 @@
  *   void fs_keccakf1600_x2_dot_avx512(uint64_t st[25 * 2], fs_keccak_dot_job *job);
  * Why: the permutation keeps the vector pipes busy for ~24 dependent rounds
  * while the scalar multiplier and ALUs idle; 3 words of the side job per
- * round (6 mulx and 18 add/adc, in the same loop body: the out-of-order
+ * round (6 mulx, 18 add/adc and 3 bswap, in the same loop body: the out-of-order
  * window interleaves them) cost nothing measurable in the permutation's
  * time. RW's probabilistic verification uses it for the residues of the
  * signature's s and k while its hash runs.
@@ -24,11 +24,12 @@
 #define JOB_W   16
 #define JOB_ACC 24
 
-/* acc += x[j] * w[j][0..1] for j = 0, 1, 2 (x at %r8, w at %r11), then
- * both pointers step 3 words */
+/* acc += x[j] * w[j][0..1] for j = 0, 1, 2 (x: big-endian words at %r8,
+ * w at %r11), then both pointers step 3 words */
 .macro DOT3
 	.irp	j, 0, 1, 2
 	movq	8*\j(%r8), %rdx
+	bswapq	%rdx
 	mulxq	16*\j(%r11), %r9, %r10
 	addq	%r9, %rbx
 	adcq	%r10, %rbp

@@ -111,7 +111,10 @@ void fs_keccakf1600_x2_dot_portable(uint64_t st[25 * 2], fs_keccak_dot_job *job)
             unsigned __int128 lo = 0;   /* the low 128 bits */
             uint64_t top = 0;
             for (int i = 0; i < FS_KECCAK_DOT_LEN; i++) {
-                unsigned __int128 t = lo + (unsigned __int128)job->x[m][i] * job->w[i][q];
+                uint64_t x = 0;
+                for (int b = 0; b < 8; b++)
+                    x = x << 8 | job->x[m][8 * i + b];
+                unsigned __int128 t = lo + (unsigned __int128)x * job->w[i][q];
                 top += t < lo;
                 lo = t;
             }

@@ -208,6 +208,26 @@ int rw_fdh_dot_usable(const rw_key *k)
 void rw_fdh_dot(const rw_key *k, int r, const uint8_t *msg, size_t msglen, uint64_t st[2 * 25],
                 fs_keccak_dot_job *job)
 {
+    if (PREFIX_LEN + msglen + 1 < RATE) {
+        /* one block: both lanes' input words written, not xored into zeros
+         * (lane 1's index byte is the only difference) */
+        _Alignas(8) uint8_t blk[RATE] = { 0 };
+        size_t pos = PREFIX_LEN + msglen;
+        fdh_prefix(k, r, blk);
+        if (msglen != 0)
+            memcpy(blk + PREFIX_LEN, msg, msglen);
+        blk[pos + 1] ^= FS_SHAKE_DS;
+        blk[RATE - 1] ^= 0x80;
+        for (size_t i = 0; i < RATE / 8; i++) {
+            uint64_t v = load64_le(blk + 8 * i);
+            *(pair64 *)(st + 2 * i) = (pair64){ v, v };
+        }
+        for (size_t i = RATE / 8; i < 25; i++)
+            *(pair64 *)(st + 2 * i) = (pair64){ 0, 0 };
+        st[2 * (pos / 8) + 1] ^= (uint64_t)1 << (8 * (pos % 8));
+        fs_keccak_dot_x2()(st, job);
+        return;
+    }
     uint8_t prefix[PREFIX_LEN];
     lane_sponge z = { st, fs_keccak_kernel_x2(), job, 0, 0 };
     fdh_prefix(k, r, prefix);

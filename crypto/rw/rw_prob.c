@@ -34,8 +34,6 @@ typedef struct {
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static prob_prime primes[2];
-/* the weights of the dot products stitched into the hash: 2^(64 i) mod primes[q] */
-static uint64_t dotw[FS_KECCAK_DOT_LEN][2];
 static int drawn;                 /* primes[] valid in this process (then fixed) */
 static unsigned generation = 1;   /* bumped in a forked child: threads look again */
 
@@ -123,9 +121,6 @@ static const prob_prime *get_primes(void)
         if (a != 0 && b != 0) {
             prime_init(&primes[0], a);
             prime_init(&primes[1], b);
-            for (int i = 0; i < FS_KECCAK_DOT_LEN; i++)
-                for (int q = 0; q < 2; q++)
-                    dotw[i][q] = primes[q].w[i];
             drawn = 1;
         }
     }
@@ -359,16 +354,21 @@ typedef struct {
     int n_valid;
     uint8_t kid[32];
     uint64_t nres[2];
-    /* residue_state_ifma's weights for keys of sw_nl limbs (0: none): for
-     * state word t = 2 i + l (lane l, word i) the limb j = nl-1-(17 l + i) it
-     * holds weighs 2^(64 j - 128) mod p (zero where no limb), split as ifw */
-    size_t sw_nl;
+    /* weights for keys of sz_nl limbs (0: none yet) on the stitched path.
+     * dw: the dot products read big-endian words, so word i is limb nl-1-i:
+     * 2^(64 (nl-1-i)) mod p (zero past nl). sw: residue_state_ifma's: state
+     * word t = 2 i + l (lane l, word i) holds limb j = nl-1-(17 l + i), which
+     * weighs 2^(64 j - 128) mod p (zero where no limb), split as ifw. */
+    size_t sz_nl;
+    uint64_t dw[FS_KECCAK_DOT_LEN][2];
     _Alignas(64) uint64_t sw[2][SW_VECS][4][8];
 } thread_state;
 
-static void build_state_weights(thread_state *t, size_t nl)
+static void build_size_tables(thread_state *t, size_t nl)
 {
     for (int q = 0; q < 2; q++) {
+        for (size_t i = 0; i < FS_KECCAK_DOT_LEN; i++)
+            t->dw[i][q] = i < nl ? t->P[q].w[nl - 1 - i] : 0;
         const prob_prime *pp = &t->P[q];
         uint64_t r2 = mulmod(pp->rinv, pp->rinv, pp->p), r32 = (1ULL << 32) % pp->p;
         for (size_t w = 0; w < 8 * SW_VECS; w++) {
@@ -385,7 +385,7 @@ static void build_state_weights(thread_state *t, size_t nl)
             v[3][w % 8] = hi >> 52;
         }
     }
-    t->sw_nl = nl;
+    t->sz_nl = nl;
 }
 
 /* This thread's state (one TLS lookup per check) with the primes of this
@@ -396,7 +396,7 @@ static thread_state *thread_primes(void)
     unsigned gen = __atomic_load_n(&generation, __ATOMIC_ACQUIRE);
     if (tl.have != gen) {
         tl.n_valid = 0;
-        tl.sw_nl = 0;
+        tl.sz_nl = 0;
         if ((tl.P = get_primes()) == NULL)
             return NULL;    /* no secret primes: refuse rather than guess */
         tl.have = gen;
@@ -404,44 +404,12 @@ static thread_state *thread_primes(void)
     return &tl;
 }
 
-int rw_prob_verify(const rw_key *k, const mp_limb_t *s, const mp_limb_t *kq, int rbit,
-                   const uint8_t *msg, size_t msglen, int e, int f)
+/* The check once the residues are known (res[q][j]: s, kq, h, n scaled by
+ * 2^-64; h3[q], if not NULL, h scaled by 2^-192 instead of res[q][2]); n's
+ * residues are kept for the next check of the same key. */
+static int prob_finish(thread_state *t, const rw_key *k, int have_n, uint64_t res[2][NRES4],
+                       const uint64_t *h3, int e, int f)
 {
-    thread_state *t = thread_primes();
-    if (t == NULL)
-        return 0;
-    const prob_prime *P = t->P;
-    size_t nn = mpz_size(k->n);
-    int have_n = t->n_valid && memcmp(t->kid, k->kid, 32) == 0;
-    const mp_limb_t *n = have_n ? NULL : mpz_limbs_read(k->n);
-    mp_limb_t h[MAXL];
-    uint64_t res[2][NRES4], h3[2];
-    int h_scaled = 0;   /* h3 holds h * 2^-192 (else res[.][2] holds h * 2^-64) */
-    if (rw_fdh_dot_usable(k)) {
-        /* the residues of s and kq as dot products on the integer pipes while
-         * the hash permutes on the vector ones; then those of h (and n) */
-        _Alignas(64) uint64_t st[2 * 25];
-        fs_keccak_dot_job job = { { s, kq }, (const uint64_t(*)[2])dotw, { { 0 } } };
-        rw_fdh_dot(k, rbit, msg, msglen, st, &job);
-        for (int q = 0; q < 2; q++) {
-            res[q][0] = fold192(job.acc[q], &P[q]);
-            res[q][1] = fold192(job.acc[2 + q], &P[q]);
-        }
-        if (ifma_ok()) {
-            if (t->sw_nl != nn)
-                build_state_weights(t, nn);
-            residue_state_ifma(st, (const uint64_t(*const[2])[4][8]){ t->sw[0], t->sw[1] }, P, h3);
-            h_scaled = 1;
-            if (n != NULL)
-                residues_all((const mp_limb_t *const[NRES4]){ NULL, NULL, NULL, n }, nn, P, 1, res);
-        } else {
-            rw_fdh_state_to_h(k, st, h);
-            residues_all((const mp_limb_t *const[NRES4]){ NULL, NULL, h, n }, nn, P, 0, res);
-        }
-    } else {
-        rw_fdh(k, rbit, msg, msglen, h);
-        residues_all((const mp_limb_t *const[NRES4]){ s, kq, h, n }, nn, P, ifma_ok(), res);
-    }
     if (!have_n) {
         memcpy(t->kid, k->kid, 32);
         t->nres[0] = res[0][3];
@@ -450,19 +418,80 @@ int rw_prob_verify(const rw_key *k, const mp_limb_t *s, const mp_limb_t *kq, int
     }
     uint64_t bad = 0;
     for (int i = 0; i < 2; i++) {
-        const prob_prime *pp = &P[i];
+        const prob_prime *pp = &t->P[i];
         uint64_t m = pp->p;
-        /* all scaled by 2^-64: S, K, N, H; products by 2^-192 after redc */
+        /* products of two 2^-64-scaled residues are 2^-192-scaled after redc */
         uint64_t sm = res[i][0], km = res[i][1], nm = t->nres[i];
         uint64_t l = redc((unsigned __int128)sm * sm, pp);           /* s^2 2^-192 */
         if (f == 2)                                                  /* public: no division */
             l = 2 * l >= m ? 2 * l - m : 2 * l;
         uint64_t r = redc((unsigned __int128)km * nm, pp);           /* k n 2^-192 */
-        uint64_t hh = h_scaled ? h3[i] : redc((unsigned __int128)res[i][2] * pp->rinv, pp);
+        uint64_t hh = h3 != NULL ? h3[i] : redc((unsigned __int128)res[i][2] * pp->rinv, pp);
         r = e > 0 ? r + hh : r + m - hh;                             /* h 2^-192 */
         bad |= (r >= m ? r - m : r) ^ l;
     }
     return bad == 0;
+}
+
+/* Whether this key's n residues are cached in t. */
+static int have_n_of(const thread_state *t, const rw_key *k)
+{
+    return t->n_valid && memcmp(t->kid, k->kid, 32) == 0;
+}
+
+int rw_prob_verify(const rw_key *k, const mp_limb_t *s, const mp_limb_t *kq, int rbit,
+                   const uint8_t *msg, size_t msglen, int e, int f)
+{
+    thread_state *t = thread_primes();
+    if (t == NULL)
+        return 0;
+    size_t nn = mpz_size(k->n);
+    int have_n = have_n_of(t, k);
+    const mp_limb_t *n = have_n ? NULL : mpz_limbs_read(k->n);
+    mp_limb_t h[MAXL];
+    uint64_t res[2][NRES4];
+    rw_fdh(k, rbit, msg, msglen, h);
+    residues_all((const mp_limb_t *const[NRES4]){ s, kq, h, n }, nn, t->P, ifma_ok(), res);
+    return prob_finish(t, k, have_n, res, NULL, e, f);
+}
+
+int rw_prob_verify_be(const rw_key *k, const uint8_t *sig, int rbit, const uint8_t *msg,
+                      size_t msglen, int e, int f)
+{
+    thread_state *t = thread_primes();
+    if (t == NULL)
+        return 0;
+    const prob_prime *P = t->P;
+    size_t nn = mpz_size(k->n), nb = k->nbytes;
+    if (t->sz_nl != nn)
+        build_size_tables(t, nn);
+    int have_n = have_n_of(t, k);
+    const mp_limb_t *n = have_n ? NULL : mpz_limbs_read(k->n);
+    /* s || kq as sent, with room for the dot products' FS_KECCAK_DOT_LEN
+     * words from kq (weights zero past nn) */
+    uint8_t sk[2 * 8 * FS_KECCAK_DOT_LEN];
+    memcpy(sk, sig, 2 * nb);
+    memset(sk + 2 * nb, 0, sizeof(sk) - 2 * nb);
+    /* the residues of s and kq as dot products on the integer pipes while
+     * the hash permutes on the vector ones; then those of h (and n) */
+    _Alignas(64) uint64_t st[2 * 25];
+    fs_keccak_dot_job job = { { sk, sk + nb }, (const uint64_t(*)[2])t->dw, { { 0 } } };
+    rw_fdh_dot(k, rbit, msg, msglen, st, &job);
+    uint64_t res[2][NRES4], h3[2];
+    for (int q = 0; q < 2; q++) {
+        res[q][0] = fold192(job.acc[q], &P[q]);
+        res[q][1] = fold192(job.acc[2 + q], &P[q]);
+    }
+    if (!ifma_ok()) {
+        mp_limb_t h[MAXL];
+        rw_fdh_state_to_h(k, st, h);
+        residues_all((const mp_limb_t *const[NRES4]){ NULL, NULL, h, n }, nn, P, 0, res);
+        return prob_finish(t, k, have_n, res, NULL, e, f);
+    }
+    residue_state_ifma(st, (const uint64_t(*const[2])[4][8]){ t->sw[0], t->sw[1] }, P, h3);
+    if (n != NULL)
+        residues_all((const mp_limb_t *const[NRES4]){ NULL, NULL, NULL, n }, nn, P, 1, res);
+    return prob_finish(t, k, have_n, res, h3, e, f);
 }
 
 int rw_prob_residues_test(const mp_limb_t *x, size_t nn, int ifma, uint64_t out[2])

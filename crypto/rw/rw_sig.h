@@ -17,11 +17,13 @@ int rw_quotient(const rw_key *k, const mp_limb_t *s, const mp_limb_t *h, int e, 
                 mp_limb_t *q);
 /* Expanded-form verification modulo the per-process secret primes
  * (rw_prob.c): hashes msg with randomizer bit rbit to h and checks
- * f*s^2 = e*h + kq*n modulo both. s, kq: limbs(n) limbs, zero from there up
- * to RW_PROB_PAD limbs (the hash's dot products read that many). */
-#define RW_PROB_PAD FS_KECCAK_DOT_LEN
+ * f*s^2 = e*h + kq*n modulo both. rw_prob_verify takes s and kq as limbs(n)
+ * limbs; rw_prob_verify_be, for keys where rw_fdh_dot_usable(k), the
+ * signature's s || kq bytes as sent (range checks are the caller's). */
 int rw_prob_verify(const rw_key *k, const mp_limb_t *s, const mp_limb_t *kq, int rbit,
                    const uint8_t *msg, size_t msglen, int e, int f);
+int rw_prob_verify_be(const rw_key *k, const uint8_t *sig, int rbit, const uint8_t *msg,
+                      size_t msglen, int e, int f);
 /* Test hook: out = x * 2^-64 mod the two secret primes (x: nn limbs) through
  * the IFMA path (ifma = 1) or the portable one (0), in every number slot of
  * the check. Returns 1, or 0 when that path (or the primes) is unavailable

@@ -31,10 +31,10 @@ int rw_quotient(const rw_key *k, const mp_limb_t *s, const mp_limb_t *h, int e, 
     return mpn_zero_p(rem, (mp_size_t)nn);
 }
 
-/* Limbs a verification array holds: limbs(n), zero up to RW_PROB_PAD. */
-static size_t padded(size_t nn)
+/* Limb i of n >> 1 (of nn limbs). */
+static mp_limb_t half_limb(const mp_limb_t *N, size_t i, size_t nn)
 {
-    return nn < RW_PROB_PAD ? RW_PROB_PAD : nn;
+    return N[i] >> 1 | (i + 1 < nn ? N[i + 1] << (GMP_NUMB_BITS - 1) : 0);
 }
 
 /* s from nbytes big-endian bytes with 0 < s <= (n-1)/2 = n >> 1 (n odd):
@@ -44,15 +44,44 @@ static int parse_s(const rw_key *k, const uint8_t *in, mp_limb_t *s)
 {
     size_t nn = mpz_size(k->n);
     const mp_limb_t *N = mpz_limbs_read(k->n);
-    rw_from_be(s, padded(nn), in, k->nbytes);
+    rw_from_be(s, nn, in, k->nbytes);
     if (mpn_zero_p(s, (mp_size_t)nn))
         return 0;
     for (size_t i = nn; i-- > 0;) {
-        mp_limb_t half = N[i] >> 1 | (i + 1 < nn ? N[i + 1] << (GMP_NUMB_BITS - 1) : 0);
+        mp_limb_t half = half_limb(N, i, nn);
         if (s[i] != half)
             return s[i] < half;
     }
     return 1;                             /* s == n >> 1 */
+}
+
+static uint64_t be64(const uint8_t *p)
+{
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return __builtin_bswap64(v);
+}
+
+/* The range checks of the expanded form, on s || kq as sent by a key with
+ * nbytes = 8 limbs(n) (word j is limb nn-1-j): 0 < s <= n >> 1, kq < n. */
+static int ranges_ok_be(const rw_key *k, const uint8_t *sig)
+{
+    size_t nn = mpz_size(k->n), nb = k->nbytes;
+    const mp_limb_t *N = mpz_limbs_read(k->n);
+    int s_cmp = 0, k_cmp = 0;   /* sign of s - (n >> 1), kq - n, from the top */
+    uint64_t any = 0;
+    for (size_t j = 0; j < nn; j++) {
+        size_t i = nn - 1 - j;
+        uint64_t sw = be64(sig + 8 * j), kw = be64(sig + nb + 8 * j), half = half_limb(N, i, nn);
+        any |= sw;
+        if (s_cmp == 0 && sw != half)
+            s_cmp = sw < half ? -1 : 1;
+        if (k_cmp == 0 && kw != N[i])
+            k_cmp = kw < N[i] ? -1 : 1;
+        if (s_cmp != 0 && k_cmp != 0 && any != 0)
+            break;
+    }
+    return any != 0 && s_cmp <= 0 && k_cmp < 0;
 }
 
 /* IFVP-RW: t = s^2 mod n; F' from t, 2t, n-t, 2(n-t) by the residue rule. */
@@ -98,6 +127,14 @@ int rw_verify(const rw_key *k, int format, unsigned flags,
         return FASTSIG_ERR_BAD_SIGNATURE;
 
     size_t nn = mpz_size(k->n), nb = k->nbytes;
+    if (format == RW_FMT_EXPANDED && (flags & RW_VERIFY_PROBABILISTIC) && rw_fdh_dot_usable(k)) {
+        /* the stitched path reads s and kq from the signature itself */
+        uint8_t T = sig[need - 1];
+        if ((T & ~(RW_T_E | RW_T_F | RW_T_R)) || !ranges_ok_be(k, sig))
+            return FASTSIG_ERR_BAD_SIGNATURE;
+        return rw_prob_verify_be(k, sig, (T & RW_T_R) != 0, msg, msglen, T & RW_T_E ? -1 : 1,
+                                 T & RW_T_F ? 2 : 1) ? FASTSIG_OK : FASTSIG_ERR_VERIFY;
+    }
     mp_limb_t s[MAXL], h[MAXL];
     if (!parse_s(k, sig, s))
         return FASTSIG_ERR_BAD_SIGNATURE;
@@ -121,7 +158,7 @@ int rw_verify(const rw_key *k, int format, unsigned flags,
     /* expanded: f*s^2 - e*h == kq*n, kq < n */
     mp_limb_t kq[MAXL];
     const mp_limb_t *N = mpz_limbs_read(k->n);
-    rw_from_be(kq, padded(nn), sig + nb, nb);
+    rw_from_be(kq, nn, sig + nb, nb);
     if (mpn_cmp(kq, N, (mp_size_t)nn) >= 0)
         return FASTSIG_ERR_BAD_SIGNATURE;
     if (flags & RW_VERIFY_PROBABILISTIC)   /* hashes as it checks */

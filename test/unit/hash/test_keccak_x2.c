@@ -85,7 +85,8 @@ static void test_perm(void)
 
 /* The stitched dot-product kernel against its twin: the same state and the
  * same 192-bit sums, on random words, all-ones words (the largest carries)
- * and zero vectors, with the job's inputs left as they were. */
+ * and zero vectors, with the job's inputs left as they were; and the words
+ * read big-endian (one vector of known words). */
 static void test_dot(void)
 {
     fs_keccak_dot_fn *asm_dot = fs_keccak_dot_x2();
@@ -106,7 +107,8 @@ static void test_dot(void)
         if (r == 2)
             memset(x[1], 0, sizeof(x[1]));
         memcpy(x2, x, sizeof(x));
-        fs_keccak_dot_job ja = { { x[0], x[1] }, (const uint64_t(*)[2])w, { { 0 } } };
+        fs_keccak_dot_job ja = { { (const uint8_t *)x[0], (const uint8_t *)x[1] },
+                                 (const uint64_t(*)[2])w, { { 0 } } };
         fs_keccak_dot_job jb = ja;
         memset(ja.acc, 0x5a, sizeof(ja.acc));   /* set, not added to */
         asm_dot(a, &ja);
@@ -117,11 +119,30 @@ static void test_dot(void)
         if (r == 1)   /* 36 (2^64-1)^2: top word 35 */
             CU_ASSERT_EQUAL(jb.acc[3][2], 35);
     }
+    /* big-endian words: X_0[i] = i + 1, X_1 = 0, weights 1 and 2^32 */
+    for (int i = 0; i < FS_KECCAK_DOT_LEN; i++) {
+        for (int b = 0; b < 8; b++)
+            ((uint8_t *)x[0])[8 * i + b] = b == 7 ? (uint8_t)(i + 1) : 0;
+        w[i][0] = 1;
+        w[i][1] = 1ULL << 32;
+    }
+    memset(x[1], 0, sizeof(x[1]));
+    {
+        uint64_t a[WORDS] = { 0 };
+        fs_keccak_dot_job jw = { { (const uint8_t *)x[0], (const uint8_t *)x[1] },
+                                 (const uint64_t(*)[2])w, { { 0 } } };
+        asm_dot(a, &jw);
+        uint64_t sum = FS_KECCAK_DOT_LEN * (FS_KECCAK_DOT_LEN + 1) / 2;
+        CU_ASSERT(jw.acc[0][0] == sum && jw.acc[0][1] == 0 && jw.acc[0][2] == 0);
+        CU_ASSERT(jw.acc[1][0] == sum << 32 && jw.acc[1][1] == 0);
+        CU_ASSERT(jw.acc[2][0] == 0 && jw.acc[3][0] == 0);
+    }
     /* the permutation alone matches the plain two-lane kernel */
     uint64_t a[WORDS], b[WORDS];
     fs_test_random((uint8_t *)a, sizeof(a));
     memcpy(b, a, sizeof(a));
-    fs_keccak_dot_job j = { { x[0], x[1] }, (const uint64_t(*)[2])w, { { 0 } } };
+    fs_keccak_dot_job j = { { (const uint8_t *)x[0], (const uint8_t *)x[1] },
+                            (const uint64_t(*)[2])w, { { 0 } } };
     asm_dot(a, &j);
     fs_keccakf1600_x2_portable(b);
     CU_ASSERT_EQUAL(memcmp(a, b, sizeof(a)), 0);

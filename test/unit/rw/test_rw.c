@@ -367,31 +367,44 @@ static void test_malformed(void)
         CU_ASSERT_EQUAL(rw_verify(k, formats[f], 0, msg, 1, sig, len - 1), FASTSIG_ERR_BAD_SIGNATURE);
         CU_ASSERT_EQUAL(rw_verify(k, formats[f], 0, msg, 1, sig, 0), FASTSIG_ERR_BAD_SIGNATURE);
         uint8_t *bad = malloc(len);
-        const uint8_t *s_vals[3] = { NULL, half, nbytes };
-        for (int v = 0; v < 3; v++) {
-            memcpy(bad, sig, len);
-            if (s_vals[v] == NULL)
-                memset(bad, 0, nb);
-            else
-                memcpy(bad, s_vals[v], nb);
-            CU_ASSERT_EQUAL(rw_verify(k, formats[f], 0, msg, 1, bad, len), FASTSIG_ERR_BAD_SIGNATURE);
-        }
-        memcpy(bad, sig, len);
-        memcpy(bad, top, nb);     /* in range, wrong */
-        CU_ASSERT_EQUAL(rw_verify(k, formats[f], 0, msg, 1, bad, len), FASTSIG_ERR_VERIFY);
-        if (formats[f] == RW_FMT_EXPANDED) {
-            memcpy(bad, sig, len);
-            memcpy(bad + nb, nbytes, nb);    /* k = n */
-            CU_ASSERT_EQUAL(rw_verify(k, formats[f], 0, msg, 1, bad, len), FASTSIG_ERR_BAD_SIGNATURE);
-            CU_ASSERT_EQUAL(rw_verify(k, formats[f], RW_VERIFY_PROBABILISTIC, msg, 1, bad, len),
-                            FASTSIG_ERR_BAD_SIGNATURE);
-        }
-        if (formats[f] <= RW_FMT_EXPANDED) {
-            for (int b = 3; b < 8; b++) {
+        /* each check with the exact and (where the format takes it) the
+         * probabilistic verification, whose path reads s and k in place */
+        for (int pf = 0; pf < (formats[f] <= RW_FMT_EXPANDED ? 2 : 1); pf++) {
+            unsigned vf = pf ? RW_VERIFY_PROBABILISTIC : 0;
+            const uint8_t *s_vals[3] = { NULL, half, nbytes };
+            for (int v = 0; v < 3; v++) {
                 memcpy(bad, sig, len);
-                bad[len - 1] ^= (uint8_t)(1u << b);
-                CU_ASSERT_EQUAL(rw_verify(k, formats[f], 0, msg, 1, bad, len),
+                if (s_vals[v] == NULL)
+                    memset(bad, 0, nb);
+                else
+                    memcpy(bad, s_vals[v], nb);
+                CU_ASSERT_EQUAL(rw_verify(k, formats[f], vf, msg, 1, bad, len),
                                 FASTSIG_ERR_BAD_SIGNATURE);
+            }
+            memcpy(bad, sig, len);
+            memcpy(bad, top, nb);     /* in range, wrong */
+            CU_ASSERT_EQUAL(rw_verify(k, formats[f], vf, msg, 1, bad, len), FASTSIG_ERR_VERIFY);
+            if (formats[f] == RW_FMT_EXPANDED) {
+                memcpy(bad, sig, len);
+                memcpy(bad + nb, nbytes, nb);    /* k = n */
+                CU_ASSERT_EQUAL(rw_verify(k, formats[f], vf, msg, 1, bad, len),
+                                FASTSIG_ERR_BAD_SIGNATURE);
+                bad[2 * nb - 1]--;               /* k = n - 1: in range, wrong */
+                CU_ASSERT_EQUAL(rw_verify(k, formats[f], vf, msg, 1, bad, len), FASTSIG_ERR_VERIFY);
+                memcpy(bad, sig, len);
+                memset(bad + nb, 0xff, nb);      /* k > n */
+                CU_ASSERT_EQUAL(rw_verify(k, formats[f], vf, msg, 1, bad, len),
+                                FASTSIG_ERR_BAD_SIGNATURE);
+                memset(bad + nb, 0, nb);         /* k = 0: in range, wrong */
+                CU_ASSERT_EQUAL(rw_verify(k, formats[f], vf, msg, 1, bad, len), FASTSIG_ERR_VERIFY);
+            }
+            if (formats[f] <= RW_FMT_EXPANDED) {
+                for (int b = 3; b < 8; b++) {
+                    memcpy(bad, sig, len);
+                    bad[len - 1] ^= (uint8_t)(1u << b);
+                    CU_ASSERT_EQUAL(rw_verify(k, formats[f], vf, msg, 1, bad, len),
+                                    FASTSIG_ERR_BAD_SIGNATURE);
+                }
             }
         }
         /* flags that do not belong to the format; probabilistic is a no-op on compact */
