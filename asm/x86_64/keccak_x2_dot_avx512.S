@@ -1,19 +1,20 @@
 /* keccak_x2_dot_avx512.S - Keccak-f[1600] on 2 interleaved states (the
- * rounds of keccak_x2_avx512.S) with a side job on the integer pipes: two
- * dot products of each of two 36-word vectors (fs_keccak_dot_job in
- * crypto/hash/keccak.h).
+ * round of keccak_x2_round.h, as in keccak_x2_avx512.S) with a side job on
+ * the integer pipes: two dot products of each of two 36-word vectors
+ * (fs_keccak_dot_job in crypto/hash/keccak.h).
  *
  * C prototype:
  *   void fs_keccakf1600_x2_dot_avx512(uint64_t st[25 * 2], fs_keccak_dot_job *job);
- * Why: the permutation keeps the vector pipes busy for ~24 dependent rounds
+ * Why: the permutation keeps the vector pipes busy for 24 dependent rounds
  * while the scalar multiplier and ALUs idle; 3 words of the side job per
- * round (6 mulx, 18 add/adc and 3 bswap, in the same loop body: the out-of-order
- * window interleaves them) cost nothing measurable in the permutation's
- * time. RW's probabilistic verification uses it for the residues of the
- * signature's s and k while its hash runs.
+ * round (3 bswap, 6 mulx and 18 add/adc in the same loop body: the
+ * out-of-order window interleaves them) cost nothing measurable in the
+ * permutation's time. RW's probabilistic verification uses it for the
+ * residues of the signature's s and k while its hash runs.
  * Rounds 0..11 take x[0], rounds 12..23 x[1]; each product adds into a
  * 192-bit accumulator (rbx:rbp:r12 for w[i][0], r13:r14:r15 for w[i][1]).
- * No stack beyond the saved registers. Portable twin:
+ * Words 0..39 of the state are stored as 64-byte vectors (the caller reads
+ * them so). No stack beyond the saved registers. Portable twin:
  * fs_keccakf1600_x2_dot_portable. */
 
 #include "keccak_x2_round.h"
@@ -21,8 +22,9 @@
 /* job layout (fs_keccak_dot_job) */
 #define JOB_X0  0
 #define JOB_X1  8
-#define JOB_W   16
-#define JOB_ACC 24
+#define JOB_W0  16
+#define JOB_W1  24
+#define JOB_ACC 32
 
 /* acc += x[j] * w[j][0..1] for j = 0, 1, 2 (x: big-endian words at %r8,
  * w at %r11), then both pointers step 3 words */
@@ -43,11 +45,11 @@
 	addq	$48, %r11
 .endm
 
-/* 12 rounds with DOT3 over the vector at \xoff(%rsi) into acc words at
- * \aoff(%rsi) (two 3-word accumulators) */
-.macro HALF xoff, aoff
+/* 12 rounds with DOT3 over the vector at \xoff(%rsi), weights at
+ * \woff(%rsi), into acc words at \aoff(%rsi) (two 3-word accumulators) */
+.macro HALF xoff, woff, aoff
 	movq	\xoff(%rsi), %r8
-	movq	JOB_W(%rsi), %r11
+	movq	\woff(%rsi), %r11
 	xorl	%ebx, %ebx
 	xorl	%ebp, %ebp
 	xorl	%r12d, %r12d
@@ -95,8 +97,8 @@ fs_keccakf1600_x2_dot_avx512:
 	vmovdqu64	16*\i(%rdi), %xmm\i
 	.endr
 	leaq	fs_keccak_rc(%rip), %rax
-	HALF	JOB_X0, JOB_ACC
-	HALF	JOB_X1, JOB_ACC+48
+	HALF	JOB_X0, JOB_W0, JOB_ACC
+	HALF	JOB_X1, JOB_W1, JOB_ACC+48
 	/* words 0..39 as five 64-byte stores, so that the caller's 64-byte
 	 * loads of them forward from the store buffer */
 	STORE4	0, 1, 2, 3

@@ -114,7 +114,7 @@ void fs_keccakf1600_x2_dot_portable(uint64_t st[25 * 2], fs_keccak_dot_job *job)
                 uint64_t x = 0;
                 for (int b = 0; b < 8; b++)
                     x = x << 8 | job->x[m][8 * i + b];
-                unsigned __int128 t = lo + (unsigned __int128)x * job->w[i][q];
+                unsigned __int128 t = lo + (unsigned __int128)x * job->w[m][i][q];
                 top += t < lo;
                 lo = t;
             }

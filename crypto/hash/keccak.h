@@ -90,14 +90,14 @@ const fs_keccak_kernel *fs_keccak_kernel_x2(void);
 /* A two-lane permutation with a side job for the integer pipes, which sit
  * idle while the vector unit permutes (the asm kernel interleaves the two
  * at no cost in its time): two dot products of each of two word vectors,
- *   acc[2 m + q] = sum over i < FS_KECCAK_DOT_LEN of X_m[i] * w[i][q]
+ *   acc[2 m + q] = sum over i < FS_KECCAK_DOT_LEN of X_m[i] * w[m][i][q]
  * (m, q in {0, 1}) as 192-bit little-endian numbers, set (not added to),
  * where X_m[i] is the big-endian 64-bit word at x[m] + 8 i (as numbers sit
  * in a signature). x[m] must have 8 * FS_KECCAK_DOT_LEN readable bytes. */
 #define FS_KECCAK_DOT_LEN 36
 typedef struct {
     const uint8_t *x[2];
-    const uint64_t (*w)[2];
+    const uint64_t (*w[2])[2];
     uint64_t acc[4][3];
 } fs_keccak_dot_job;
 typedef void fs_keccak_dot_fn(uint64_t st[25 * 2], fs_keccak_dot_job *job);

@@ -135,6 +135,15 @@ static void feed(lane_sponge *z, const uint8_t *src, size_t len)
     }
 }
 
+/* The dot kernel for rw_fdh_dot_usable keys, looked up once. */
+static fs_keccak_dot_fn *dot_kernel(void)
+{
+    static fs_keccak_dot_fn *volatile fn;   /* a benign race: the same value */
+    if (fn == NULL)
+        fn = fs_keccak_dot_x2();
+    return fn;
+}
+
 /* Ends each lane's input with its lane index, then SHAKE's ds byte and the
  * final bit, and permutes. When the lane index fills the block, the padding
  * follows in a block of its own. */
@@ -157,7 +166,7 @@ static void finish_lanes(lane_sponge *z, unsigned j0)
     xor_at(z, pos, FS_SHAKE_DS);
     xor_at(z, RATE - 1, 0x80);
     if (z->job != NULL)
-        fs_keccak_dot_x2()(z->st, z->job);
+        dot_kernel()(z->st, z->job);
     else
         k->perm(z->st);
 }
@@ -202,30 +211,76 @@ static int fdh_direct(const rw_key *k)
 int rw_fdh_dot_usable(const rw_key *k)
 {
     return fdh_lanes_for(k) == 2 && fdh_direct(k) && mpz_size(k->n) <= FS_KECCAK_DOT_LEN &&
-           fs_keccak_dot_x2() != NULL;
+           dot_kernel() != NULL;
 }
+
+#if defined(FASTSIG_HAVE_ASM) && defined(__x86_64__)
+#include <immintrin.h>
+
+/* One-block input (prefix || msg || lane byte || padding, PREFIX_LEN +
+ * msglen + 1 < RATE) straight into both lanes' state words, built in
+ * registers and stored as whole 64-byte vectors: byte-wise building in
+ * memory would make the kernel's loads wait for the stores to retire (no
+ * store-to-load forwarding across several stores). The prefix is 6 words,
+ * so the message lands on word boundaries: an align by 2 words. Lane l's
+ * index byte is l: only lane 1's word differs. Only for the two-lane asm
+ * kernel's CPUs (AVX-512 F and BW). */
+__attribute__((target("avx512f,avx512bw"))) static void
+one_block_pairs(const rw_key *k, int r, const uint8_t *msg, size_t msglen, uint64_t st[2 * 25])
+{
+    uint64_t kw[4];
+    for (int i = 0; i < 4; i++)
+        kw[i] = load64_le(k->kid + 8 * i);
+    /* "FASTSIG-RW-H-v1" is 15 bytes: the kid starts at byte 15 */
+    uint64_t p1 = (load64_le((const uint8_t *)PREFIX_DOM + 8) & ((1ULL << 56) - 1)) | kw[0] << 56;
+    __m512i pre = _mm512_set_epi64((int64_t)(kw[3] >> 8 | (uint64_t)(uint8_t)r << 56),
+                                   (int64_t)(kw[2] >> 8 | kw[3] << 56),
+                                   (int64_t)(kw[1] >> 8 | kw[2] << 56),
+                                   (int64_t)(kw[0] >> 8 | kw[1] << 56), (int64_t)p1,
+                                   (int64_t)load64_le((const uint8_t *)PREFIX_DOM), 0, 0);
+    size_t n0 = msglen < 64 ? msglen : 64;
+    __m512i m0 = _mm512_maskz_loadu_epi8(n0 == 64 ? ~0ULL : (1ULL << n0) - 1, msg);
+    __m512i m1 = msglen > 64 ? _mm512_maskz_loadu_epi8((1ULL << (msglen - 64)) - 1, msg + 64)
+                             : _mm512_setzero_si512();
+    __m512i w[3] = {   /* block words 0..7, 8..15, 16 */
+        _mm512_alignr_epi64(m0, pre, 2), _mm512_alignr_epi64(m1, m0, 2),
+        _mm512_alignr_epi64(_mm512_setzero_si512(), m1, 2)
+    };
+    size_t ds = PREFIX_LEN + msglen + 1;
+    for (unsigned v = 0; v < 3; v++) {
+        __mmask64 dm = ds / 64 == v ? 1ULL << (ds % 64) : 0;
+        w[v] = _mm512_xor_si512(w[v], _mm512_maskz_set1_epi8(dm, FS_SHAKE_DS));
+    }
+    w[2] = _mm512_xor_si512(w[2], _mm512_maskz_set1_epi8(1ULL << 7, (char)0x80));  /* byte 135 */
+    const __m512i lo = _mm512_set_epi64(3, 3, 2, 2, 1, 1, 0, 0);
+    const __m512i hi = _mm512_set_epi64(7, 7, 6, 6, 5, 5, 4, 4);
+    __m512i pairs[5] = {
+        _mm512_permutexvar_epi64(lo, w[0]), _mm512_permutexvar_epi64(hi, w[0]),
+        _mm512_permutexvar_epi64(lo, w[1]), _mm512_permutexvar_epi64(hi, w[1]),
+        _mm512_maskz_permutexvar_epi64(0x03, lo, w[2])
+    };
+    size_t lb = 8 * (2 * ((PREFIX_LEN + msglen) / 8) + 1) + (PREFIX_LEN + msglen) % 8;
+    for (unsigned v = 0; v < 5; v++) {
+        __mmask64 lm = lb / 64 == v ? 1ULL << (lb % 64) : 0;
+        _mm512_storeu_si512(st + 8 * v, _mm512_xor_si512(pairs[v], _mm512_maskz_set1_epi8(lm, 1)));
+    }
+    _mm512_storeu_si512(st + 40, _mm512_setzero_si512());
+    _mm_storeu_si128((__m128i *)(st + 48), _mm_setzero_si128());
+}
+#else
+static void one_block_pairs(const rw_key *k, int r, const uint8_t *msg, size_t msglen,
+                            uint64_t st[2 * 25])
+{
+    (void)k; (void)r; (void)msg; (void)msglen; (void)st;   /* no dot kernel: never called */
+}
+#endif
 
 void rw_fdh_dot(const rw_key *k, int r, const uint8_t *msg, size_t msglen, uint64_t st[2 * 25],
                 fs_keccak_dot_job *job)
 {
     if (PREFIX_LEN + msglen + 1 < RATE) {
-        /* one block: both lanes' input words written, not xored into zeros
-         * (lane 1's index byte is the only difference) */
-        _Alignas(8) uint8_t blk[RATE] = { 0 };
-        size_t pos = PREFIX_LEN + msglen;
-        fdh_prefix(k, r, blk);
-        if (msglen != 0)
-            memcpy(blk + PREFIX_LEN, msg, msglen);
-        blk[pos + 1] ^= FS_SHAKE_DS;
-        blk[RATE - 1] ^= 0x80;
-        for (size_t i = 0; i < RATE / 8; i++) {
-            uint64_t v = load64_le(blk + 8 * i);
-            *(pair64 *)(st + 2 * i) = (pair64){ v, v };
-        }
-        for (size_t i = RATE / 8; i < 25; i++)
-            *(pair64 *)(st + 2 * i) = (pair64){ 0, 0 };
-        st[2 * (pos / 8) + 1] ^= (uint64_t)1 << (8 * (pos % 8));
-        fs_keccak_dot_x2()(st, job);
+        one_block_pairs(k, r, msg, msglen, st);
+        dot_kernel()(st, job);
         return;
     }
     uint8_t prefix[PREFIX_LEN];

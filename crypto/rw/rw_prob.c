@@ -270,7 +270,7 @@ residue_state_ifma(const uint64_t *st, const uint64_t (*const W[2])[4][8], const
                                          8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7,
                                          8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7,
                                          8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7);
-    __m512i lo[2] = { z, z }, hi[2] = { z, z };
+    __m512i lo[2][SW_VECS], hi[2][SW_VECS];
 #pragma GCC unroll 8
     for (int u = 0; u < SW_VECS; u++) {
         __m512i v = _mm512_shuffle_epi8(_mm512_loadu_si512(st + 8 * u), swap);
@@ -285,11 +285,19 @@ residue_state_ifma(const uint64_t *st, const uint64_t (*const W[2])[4][8], const
             __m512i l = _mm512_madd52lo_epu64(_mm512_madd52lo_epu64(z, a, wl), b, ul);
             __m512i h = _mm512_madd52hi_epu64(_mm512_madd52hi_epu64(z, a, wl), b, ul);
             __m512i g = _mm512_madd52lo_epu64(_mm512_madd52lo_epu64(z, a, wh), b, uh);
-            lo[q] = _mm512_add_epi64(lo[q], l);
-            hi[q] = _mm512_add_epi64(hi[q], _mm512_add_epi64(h, g));
+            lo[q][u] = l;
+            hi[q][u] = _mm512_add_epi64(h, g);
         }
     }
-    const __m512i v[8] = { lo[0], hi[0], lo[1], hi[1], z, z, z, z };
+    __m512i v[8] = { z, z, z, z, z, z, z, z };   /* lo0, hi0, lo1, hi1: sums as trees */
+    for (int q = 0; q < 2; q++) {
+        v[2 * q] = _mm512_add_epi64(_mm512_add_epi64(_mm512_add_epi64(lo[q][0], lo[q][1]),
+                                                     _mm512_add_epi64(lo[q][2], lo[q][3])),
+                                    lo[q][4]);
+        v[2 * q + 1] = _mm512_add_epi64(_mm512_add_epi64(_mm512_add_epi64(hi[q][0], hi[q][1]),
+                                                         _mm512_add_epi64(hi[q][2], hi[q][3])),
+                                        hi[q][4]);
+    }
     uint64_t r[8];
     _mm512_storeu_si512(r, hsum8(v));
     for (int q = 0; q < 2; q++)
@@ -355,20 +363,25 @@ typedef struct {
     uint8_t kid[32];
     uint64_t nres[2];
     /* weights for keys of sz_nl limbs (0: none yet) on the stitched path.
-     * dw: the dot products read big-endian words, so word i is limb nl-1-i:
-     * 2^(64 (nl-1-i)) mod p (zero past nl). sw: residue_state_ifma's: state
+     * dw[0], dw[1]: the dot products read FS_KECCAK_DOT_LEN big-endian words
+     * from the start of s and up to the end of k (the signature has no more),
+     * so word i is limb nl-1-i of s (weight 2^(64 (nl-1-i)) mod p, zero past
+     * nl) and limb D-1-i of k (D = FS_KECCAK_DOT_LEN; zero for the words
+     * before k, which are s's). sw: residue_state_ifma's: state
      * word t = 2 i + l (lane l, word i) holds limb j = nl-1-(17 l + i), which
      * weighs 2^(64 j - 128) mod p (zero where no limb), split as ifw. */
     size_t sz_nl;
-    uint64_t dw[FS_KECCAK_DOT_LEN][2];
+    uint64_t dw[2][FS_KECCAK_DOT_LEN][2];
     _Alignas(64) uint64_t sw[2][SW_VECS][4][8];
 } thread_state;
 
 static void build_size_tables(thread_state *t, size_t nl)
 {
     for (int q = 0; q < 2; q++) {
-        for (size_t i = 0; i < FS_KECCAK_DOT_LEN; i++)
-            t->dw[i][q] = i < nl ? t->P[q].w[nl - 1 - i] : 0;
+        for (size_t i = 0, D = FS_KECCAK_DOT_LEN; i < D; i++) {
+            t->dw[0][i][q] = i < nl ? t->P[q].w[nl - 1 - i] : 0;
+            t->dw[1][i][q] = D - 1 - i < nl ? t->P[q].w[D - 1 - i] : 0;
+        }
         const prob_prime *pp = &t->P[q];
         uint64_t r2 = mulmod(pp->rinv, pp->rinv, pp->p), r32 = (1ULL << 32) % pp->p;
         for (size_t w = 0; w < 8 * SW_VECS; w++) {
@@ -467,15 +480,15 @@ int rw_prob_verify_be(const rw_key *k, const uint8_t *sig, int rbit, const uint8
         build_size_tables(t, nn);
     int have_n = have_n_of(t, k);
     const mp_limb_t *n = have_n ? NULL : mpz_limbs_read(k->n);
-    /* s || kq as sent, with room for the dot products' FS_KECCAK_DOT_LEN
-     * words from kq (weights zero past nn) */
-    uint8_t sk[2 * 8 * FS_KECCAK_DOT_LEN];
-    memcpy(sk, sig, 2 * nb);
-    memset(sk + 2 * nb, 0, sizeof(sk) - 2 * nb);
     /* the residues of s and kq as dot products on the integer pipes while
-     * the hash permutes on the vector ones; then those of h (and n) */
+     * the hash permutes on the vector ones; then those of h (and n). The
+     * words read from s run into k and those up to k's end start in s
+     * (weights zero there): 2 nb >= 8 D for these keys (nb >= 144). */
     _Alignas(64) uint64_t st[2 * 25];
-    fs_keccak_dot_job job = { { sk, sk + nb }, (const uint64_t(*)[2])t->dw, { { 0 } } };
+    const uint8_t *kend = sig + 2 * nb;
+    fs_keccak_dot_job job = { { sig, kend - 8 * FS_KECCAK_DOT_LEN },
+                              { (const uint64_t(*)[2])t->dw[0], (const uint64_t(*)[2])t->dw[1] },
+                              { { 0 } } };
     rw_fdh_dot(k, rbit, msg, msglen, st, &job);
     uint64_t res[2][NRES4], h3[2];
     for (int q = 0; q < 2; q++) {

@@ -95,20 +95,22 @@ static void test_dot(void)
         printf("\n  note: no asm dot kernel on this CPU path\n");
         return;
     }
-    static uint64_t x[2][FS_KECCAK_DOT_LEN], w[FS_KECCAK_DOT_LEN][2], x2[2][FS_KECCAK_DOT_LEN];
+    static uint64_t x[2][FS_KECCAK_DOT_LEN], w[FS_KECCAK_DOT_LEN][2], w2[FS_KECCAK_DOT_LEN][2];
+    static uint64_t x2[2][FS_KECCAK_DOT_LEN];
     for (int r = 0; r < 64; r++) {
         uint64_t a[WORDS], b[WORDS];
         fs_test_random((uint8_t *)a, sizeof(a));
         memcpy(b, a, sizeof(a));
         fs_test_random((uint8_t *)x, sizeof(x));
         fs_test_random((uint8_t *)w, sizeof(w));
+        fs_test_random((uint8_t *)w2, sizeof(w2));
         if (r == 1)
-            memset(x, 0xff, sizeof(x)), memset(w, 0xff, sizeof(w));
+            memset(x, 0xff, sizeof(x)), memset(w, 0xff, sizeof(w)), memset(w2, 0xff, sizeof(w2));
         if (r == 2)
             memset(x[1], 0, sizeof(x[1]));
         memcpy(x2, x, sizeof(x));
         fs_keccak_dot_job ja = { { (const uint8_t *)x[0], (const uint8_t *)x[1] },
-                                 (const uint64_t(*)[2])w, { { 0 } } };
+                                 { (const uint64_t(*)[2])w, (const uint64_t(*)[2])w2 }, { { 0 } } };
         fs_keccak_dot_job jb = ja;
         memset(ja.acc, 0x5a, sizeof(ja.acc));   /* set, not added to */
         asm_dot(a, &ja);
@@ -123,14 +125,14 @@ static void test_dot(void)
     for (int i = 0; i < FS_KECCAK_DOT_LEN; i++) {
         for (int b = 0; b < 8; b++)
             ((uint8_t *)x[0])[8 * i + b] = b == 7 ? (uint8_t)(i + 1) : 0;
-        w[i][0] = 1;
-        w[i][1] = 1ULL << 32;
+        w[i][0] = w2[i][0] = 1;
+        w[i][1] = w2[i][1] = 1ULL << 32;
     }
     memset(x[1], 0, sizeof(x[1]));
     {
         uint64_t a[WORDS] = { 0 };
         fs_keccak_dot_job jw = { { (const uint8_t *)x[0], (const uint8_t *)x[1] },
-                                 (const uint64_t(*)[2])w, { { 0 } } };
+                                 { (const uint64_t(*)[2])w, (const uint64_t(*)[2])w2 }, { { 0 } } };
         asm_dot(a, &jw);
         uint64_t sum = FS_KECCAK_DOT_LEN * (FS_KECCAK_DOT_LEN + 1) / 2;
         CU_ASSERT(jw.acc[0][0] == sum && jw.acc[0][1] == 0 && jw.acc[0][2] == 0);
@@ -142,7 +144,7 @@ static void test_dot(void)
     fs_test_random((uint8_t *)a, sizeof(a));
     memcpy(b, a, sizeof(a));
     fs_keccak_dot_job j = { { (const uint8_t *)x[0], (const uint8_t *)x[1] },
-                            (const uint64_t(*)[2])w, { { 0 } } };
+                            { (const uint64_t(*)[2])w, (const uint64_t(*)[2])w2 }, { { 0 } } };
     asm_dot(a, &j);
     fs_keccakf1600_x2_portable(b);
     CU_ASSERT_EQUAL(memcmp(a, b, sizeof(a)), 0);
