@@ -273,6 +273,35 @@ static void test_round_trips(void)
     }
 }
 
+/* Every message length from 0 to 150 bytes at 2048 bits: the probabilistic
+ * verification hashes one-block inputs (up to 86 bytes) in registers on its
+ * own path (rw_fdh_dot), longer ones through the sponge; signing always
+ * takes rw_fdh. A changed byte of the message is refused at every length. */
+static void test_prob_lengths(void)
+{
+    rw_key *k = key_of(0);
+    CU_ASSERT_EQUAL_FATAL(rw_key_bits(k), 2048);
+    uint8_t msg[151];
+    fs_test_random(msg, sizeof(msg));
+    int bad = 0;
+    for (size_t l = 0; l <= 150; l++) {
+        size_t len;
+        uint8_t *sig = sign_alloc(k, RW_FMT_EXPANDED, msg, l, &len);
+        if (rw_verify(k, RW_FMT_EXPANDED, RW_VERIFY_PROBABILISTIC, msg, l, sig, len) != FASTSIG_OK &&
+            bad++ < 5)
+            fprintf(stderr, "prob verify refused length %zu\n", l);
+        if (l > 0) {
+            msg[l - 1] ^= 0x40;
+            if (rw_verify(k, RW_FMT_EXPANDED, RW_VERIFY_PROBABILISTIC, msg, l, sig, len) !=
+                    FASTSIG_ERR_VERIFY && bad++ < 5)
+                fprintf(stderr, "prob verify took a changed message of length %zu\n", l);
+            msg[l - 1] ^= 0x40;
+        }
+        free(sig);
+    }
+    CU_ASSERT_EQUAL(bad, 0);
+}
+
 /* Over many messages every tweak combination and both randomizer bits
  * appear, and compact and expanded agree on s and T. */
 static void test_tweaks_cover(void)
@@ -852,6 +881,7 @@ static const fs_test vector_tests[] = {
 static const fs_test sig_tests[] = {
     { "keygen sizes and parameters", test_keygen_params },
     { "round trips: every size and format", test_round_trips },
+    { "probabilistic verification at every message length to 150", test_prob_lengths },
     { "all tweaks and randomizer bits occur", test_tweaks_cover },
     { "tampering is rejected", test_tamper },
     { "malformed signatures", test_malformed },
