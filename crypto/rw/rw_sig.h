@@ -2,7 +2,6 @@
 #ifndef FASTSIG_RW_SIG_H
 #define FASTSIG_RW_SIG_H
 
-#include "hash/keccak.h"
 #include "rw/rw_internal.h"
 
 /* Tweak byte T of the "RW" formats. */
