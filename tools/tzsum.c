@@ -10,6 +10,7 @@
 #include <string.h>
 #include "tz/tz.h"
 #include "fastsig_err.h"
+#include "hex.h"
 
 enum {
     EX_OK = 0,
@@ -44,23 +45,12 @@ static void print_hex(const uint8_t d[TZ_DIGEST_SIZE])
         printf("%02x", d[i]);
 }
 
-static int hexval(int c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 /* Parses a digest given as hex of length n; returns EX_OK or an exit code
  * and says why on stderr. */
 static int parse_digest(const char *hex, size_t n, uint8_t out[TZ_DIGEST_SIZE], const char *what)
 {
     for (size_t i = 0; i < n; i++) {
-        if (hexval((unsigned char)hex[i]) < 0) {
+        if (fs_hex_digit((unsigned char)hex[i]) < 0) {
             fprintf(stderr, "tzsum: %s: not hexadecimal (character %zu)\n", what, i + 1);
             return EX_BADHEX;
         }
@@ -73,8 +63,7 @@ static int parse_digest(const char *hex, size_t n, uint8_t out[TZ_DIGEST_SIZE], 
         fprintf(stderr, "tzsum: %s: %zu bytes, a TZ digest is %d\n", what, n / 2, TZ_DIGEST_SIZE);
         return EX_LENGTH;
     }
-    for (size_t i = 0; i < TZ_DIGEST_SIZE; i++)
-        out[i] = (uint8_t)(hexval((unsigned char)hex[2 * i]) << 4 | hexval((unsigned char)hex[2 * i + 1]));
+    fs_hex_bytes(hex, out, TZ_DIGEST_SIZE); /* digits and length checked above */
     if (tz_digest_check(out) != FASTSIG_OK) {
         fprintf(stderr, "tzsum: %s: an element has bit 127 set (not a TZ digest)\n", what);
         return EX_BIT127;

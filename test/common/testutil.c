@@ -27,6 +27,12 @@ int fs_cu_main(const fs_suite *suites)
     return failures ? 1 : 0;
 }
 
+int fs_cu_run(const char *suite, const fs_test *tests)
+{
+    const fs_suite suites[] = { { suite, tests }, { NULL, NULL } };
+    return fs_cu_main(suites);
+}
+
 const char *fs_vectors_dir(void)
 {
     const char *env = getenv("FASTSIG_VECTORS");
@@ -46,30 +52,6 @@ FILE *fs_open_vector(const char *rel)
         CU_assertImplementation(CU_FALSE, __LINE__, msg, __FILE__, "", CU_FALSE);
     }
     return f;
-}
-
-static int hexval(int c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
-int fs_unhex(const char *hex, uint8_t *out, size_t len)
-{
-    if (strlen(hex) != 2 * len)
-        return -1;
-    for (size_t i = 0; i < len; i++) {
-        int h = hexval(hex[2 * i]), l = hexval(hex[2 * i + 1]);
-        if (h < 0 || l < 0)
-            return -1;
-        out[i] = (uint8_t)(h << 4 | l);
-    }
-    return 0;
 }
 
 uint8_t *fs_unhex_alloc(const char *hex, size_t *len)

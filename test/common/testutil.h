@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <CUnit/CUnit.h>
+#include "hex.h" /* fs_unhex */
 
 typedef struct {
     const char *name;
@@ -21,6 +22,8 @@ typedef struct {
 /* Runs the suites (ends with { NULL, NULL }) with CUnit's basic runner,
  * which prints its run summary; returns the process exit status. */
 int fs_cu_main(const fs_suite *suites);
+/* The same for a program of one suite. */
+int fs_cu_run(const char *suite, const fs_test *tests);
 
 /* The vectors folder: $FASTSIG_VECTORS, else the one meson was told. */
 const char *fs_vectors_dir(void);
@@ -28,9 +31,7 @@ const char *fs_vectors_dir(void);
  * looked and returns NULL. */
 FILE *fs_open_vector(const char *rel);
 
-/* Hex string (exactly 2*len digits, case-insensitive) -> bytes; 0 on success. */
-int fs_unhex(const char *hex, uint8_t *out, size_t len);
-/* Allocating variant: *len gets the byte count; NULL on bad hex. */
+/* fs_unhex, allocating: *len gets the byte count; NULL on bad hex. */
 uint8_t *fs_unhex_alloc(const char *hex, size_t *len);
 void fs_hex(const uint8_t *in, size_t len, char *out /* 2*len+1 */);
 

@@ -18,9 +18,8 @@
 #include <openssl/decoder.h>
 #include "testutil.h"
 #include "fastsig/provider.h"
+#include "evp_fixture.h"
 
-static OSSL_LIB_CTX *libctx;
-static OSSL_PROVIDER *prov_fastsig, *prov_default;
 static char statedir[] = "/tmp/fs_provider_evp_XXXXXX";
 
 /* Per algorithm: what a test must say at generation (test-side data only). */
@@ -139,12 +138,7 @@ static int verify_msg(EVP_PKEY *k, const unsigned char *m, size_t ml,
 
 static void test_load(void)
 {
-    const char *dir = getenv("FASTSIG_MODULE_DIR");
-    libctx = OSSL_LIB_CTX_new();
-    CU_ASSERT_PTR_NOT_NULL_FATAL(libctx);
-    CU_ASSERT(OSSL_PROVIDER_set_default_search_path(libctx, dir ? dir : "."));
-    CU_ASSERT_PTR_NOT_NULL_FATAL(prov_fastsig = OSSL_PROVIDER_load(libctx, FASTSIG_PROVIDER_NAME));
-    CU_ASSERT_PTR_NOT_NULL_FATAL(prov_default = OSSL_PROVIDER_load(libctx, "default"));
+    evp_load(1);
     CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(statedir));
     int any = 0;
     for (size_t i = 0; i < NALGS; i++) {
@@ -690,9 +684,7 @@ static void test_cleanup(void)
     }
     snprintf(cmd, sizeof(cmd), "rm -rf '%s'", statedir);
     CU_ASSERT(system(cmd) == 0);
-    CU_ASSERT(OSSL_PROVIDER_unload(prov_fastsig));
-    CU_ASSERT(OSSL_PROVIDER_unload(prov_default));
-    OSSL_LIB_CTX_free(libctx);
+    evp_unload();
 }
 
 static const fs_test tests[] = {
@@ -715,6 +707,5 @@ static const fs_test tests[] = {
 
 int main(void)
 {
-    static const fs_suite suites[] = { { "provider glue", tests }, { NULL, NULL } };
-    return fs_cu_main(suites);
+    return fs_cu_run("provider glue", tests);
 }

@@ -14,21 +14,14 @@
 #include <openssl/provider.h>
 #include "testutil.h"
 #include "fastsig/provider.h"
-/* the vector readers of the unit tests, compiled in (test/evp builds one file per program) */
-#include "../unit/rw/rw_vectors.c"
+#include "rw_vectors.h"
+#include "evp_fixture.h"
 
-static OSSL_LIB_CTX *libctx;
-static OSSL_PROVIDER *prov_fastsig, *prov_default;
 static EVP_PKEY *key2048;
 
 static void test_load(void)
 {
-    const char *dir = getenv("FASTSIG_MODULE_DIR");
-    libctx = OSSL_LIB_CTX_new();
-    CU_ASSERT_PTR_NOT_NULL_FATAL(libctx);
-    CU_ASSERT(OSSL_PROVIDER_set_default_search_path(libctx, dir ? dir : "."));
-    CU_ASSERT_PTR_NOT_NULL_FATAL(prov_fastsig = OSSL_PROVIDER_load(libctx, FASTSIG_PROVIDER_NAME));
-    CU_ASSERT_PTR_NOT_NULL_FATAL(prov_default = OSSL_PROVIDER_load(libctx, "default"));
+    evp_load(1);
 }
 
 /* A key of `alg` from big-endian hex n, p, q (p, q may be NULL: public). */
@@ -56,33 +49,38 @@ static EVP_PKEY *from_hex(const char *alg, const char *n, const char *p, const c
     return k;
 }
 
-/* One-shot digest-sign / digest-verify with md (NULL: none) and ctx params. */
-static int sign(EVP_PKEY *k, const char *md, const char *fmt, const unsigned char *m, size_t ml,
-                unsigned char *sig, size_t *sl)
+/* One-shot digest-sign (verify: digest-verify of sig, *sl bytes) with md
+ * (NULL: none) and one optional UTF-8 context parameter. */
+static int digest_op(int verify, EVP_PKEY *k, const char *md, const char *pname,
+                     const char *pval, const unsigned char *m, size_t ml, unsigned char *sig,
+                     size_t *sl)
 {
     EVP_MD_CTX *c = EVP_MD_CTX_new();
     OSSL_PARAM p[2] = { OSSL_PARAM_END, OSSL_PARAM_END };
-    if (fmt != NULL)
-        p[0] = OSSL_PARAM_construct_utf8_string(FASTSIG_SIG_PARAM_RW_FORMAT, (char *)fmt, 0);
-    int ok = EVP_DigestSignInit_ex(c, NULL, md, libctx, NULL, k, p) == 1 &&
+    int ok;
+    if (pval != NULL)
+        p[0] = OSSL_PARAM_construct_utf8_string(pname, (char *)pval, 0);
+    if (verify)
+        ok = EVP_DigestVerifyInit_ex(c, NULL, md, libctx, NULL, k, p) == 1 &&
+             EVP_DigestVerify(c, sig, *sl, m, ml) == 1;
+    else
+        ok = EVP_DigestSignInit_ex(c, NULL, md, libctx, NULL, k, p) == 1 &&
              EVP_DigestSign(c, sig, sl, m, ml) == 1;
     EVP_MD_CTX_free(c);
     ERR_clear_error();
     return ok;
 }
 
+static int sign(EVP_PKEY *k, const char *md, const char *fmt, const unsigned char *m, size_t ml,
+                unsigned char *sig, size_t *sl)
+{
+    return digest_op(0, k, md, FASTSIG_SIG_PARAM_RW_FORMAT, fmt, m, ml, sig, sl);
+}
+
 static int verify(EVP_PKEY *k, const char *md, const char *mode, const unsigned char *m,
                   size_t ml, const unsigned char *sig, size_t sl)
 {
-    EVP_MD_CTX *c = EVP_MD_CTX_new();
-    OSSL_PARAM p[2] = { OSSL_PARAM_END, OSSL_PARAM_END };
-    if (mode != NULL)
-        p[0] = OSSL_PARAM_construct_utf8_string(FASTSIG_SIG_PARAM_RW_VERIFY, (char *)mode, 0);
-    int ok = EVP_DigestVerifyInit_ex(c, NULL, md, libctx, NULL, k, p) == 1 &&
-             EVP_DigestVerify(c, sig, sl, m, ml) == 1;
-    EVP_MD_CTX_free(c);
-    ERR_clear_error();
-    return ok;
+    return digest_op(1, k, md, FASTSIG_SIG_PARAM_RW_VERIFY, mode, m, ml, (unsigned char *)sig, &sl);
 }
 
 static void test_cryptopp_vectors(void)
@@ -235,11 +233,7 @@ static void test_components(void)
 static void test_cleanup(void)
 {
     EVP_PKEY_free(key2048);
-    /* unload first: on OpenSSL 3.0 freeing the context with the providers
-     * still loaded leaks the provider's child DRBG (LeakSanitizer) */
-    OSSL_PROVIDER_unload(prov_fastsig);
-    OSSL_PROVIDER_unload(prov_default);
-    OSSL_LIB_CTX_free(libctx);
+    evp_unload();
 }
 
 static const fs_test tests[] = {
@@ -253,6 +247,5 @@ static const fs_test tests[] = {
 
 int main(void)
 {
-    static const fs_suite suites[] = { { "rw-evp", tests }, { NULL, NULL } };
-    return fs_cu_main(suites);
+    return fs_cu_run("rw-evp", tests);
 }

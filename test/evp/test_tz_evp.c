@@ -8,25 +8,11 @@
 #include <openssl/core_names.h>
 #include "testutil.h"
 #include "fastsig/provider.h"
-
-static OSSL_LIB_CTX *libctx;
-static OSSL_PROVIDER *prov;
-
-static const char *module_dir(void)
-{
-    const char *d = getenv("FASTSIG_MODULE_DIR");
-    return d ? d : ".";
-}
+#include "evp_fixture.h"
 
 static void test_load(void)
 {
-    libctx = OSSL_LIB_CTX_new();
-    CU_ASSERT_PTR_NOT_NULL_FATAL(libctx);
-    CU_ASSERT(OSSL_PROVIDER_set_default_search_path(libctx, module_dir()));
-    prov = OSSL_PROVIDER_load(libctx, FASTSIG_PROVIDER_NAME);
-    if (prov == NULL)
-        fprintf(stderr, "could not load fastsig from %s\n", module_dir());
-    CU_ASSERT_PTR_NOT_NULL_FATAL(prov);
+    evp_load(0);
     CU_ASSERT(OSSL_PROVIDER_available(libctx, "fastsig"));
 
     char *version = NULL, *buildinfo = NULL;
@@ -37,7 +23,7 @@ static void test_load(void)
         OSSL_PARAM_construct_int(OSSL_PROV_PARAM_STATUS, &status),
         OSSL_PARAM_construct_end(),
     };
-    CU_ASSERT(OSSL_PROVIDER_get_params(prov, params));
+    CU_ASSERT(OSSL_PROVIDER_get_params(prov_fastsig, params));
     CU_ASSERT_PTR_NOT_NULL(version);
     CU_ASSERT_PTR_NOT_NULL(buildinfo);
     CU_ASSERT_EQUAL(status, 1);
@@ -67,7 +53,7 @@ static void test_fetch_names(void)
 static void test_default_libctx(void)
 {
     /* EVP_MD_fetch(NULL, "TZ", NULL) after loading into the default context */
-    CU_ASSERT(OSSL_PROVIDER_set_default_search_path(NULL, module_dir()));
+    CU_ASSERT(OSSL_PROVIDER_set_default_search_path(NULL, evp_module_dir()));
     OSSL_PROVIDER *p = OSSL_PROVIDER_load(NULL, "fastsig");
     CU_ASSERT_PTR_NOT_NULL_FATAL(p);
     EVP_MD *md = EVP_MD_fetch(NULL, "TZ", NULL);
@@ -199,8 +185,7 @@ static void test_copy_reset_stream(void)
 
 static void test_unload(void)
 {
-    CU_ASSERT(OSSL_PROVIDER_unload(prov));
-    OSSL_LIB_CTX_free(libctx);
+    evp_unload();
 }
 
 static const fs_test tests[] = {

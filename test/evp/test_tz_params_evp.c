@@ -9,22 +9,14 @@
 #include <openssl/core_names.h>
 #include "testutil.h"
 #include "fastsig/provider.h"
+#include "evp_fixture.h"
 #include "tz/tz.h"
 
-static OSSL_LIB_CTX *libctx;
-static OSSL_PROVIDER *prov;
 static EVP_MD *md;
 
 static void test_load(void)
 {
-    const char *d = getenv("FASTSIG_MODULE_DIR");
-    libctx = OSSL_LIB_CTX_new();
-    CU_ASSERT_PTR_NOT_NULL_FATAL(libctx);
-    CU_ASSERT(OSSL_PROVIDER_set_default_search_path(libctx, d ? d : "."));
-    prov = OSSL_PROVIDER_load(libctx, FASTSIG_PROVIDER_NAME);
-    if (prov == NULL)
-        fprintf(stderr, "could not load fastsig from %s\n", d ? d : ".");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(prov);
+    evp_load(0);
     md = EVP_MD_fetch(libctx, FASTSIG_MD_TZ, NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(md);
 }
@@ -204,8 +196,7 @@ static void test_streaming_sizes(void)
 static void test_unload(void)
 {
     EVP_MD_free(md);
-    CU_ASSERT(OSSL_PROVIDER_unload(prov));
-    OSSL_LIB_CTX_free(libctx);
+    evp_unload();
 }
 
 static const fs_test tests[] = {
@@ -219,12 +210,7 @@ static const fs_test tests[] = {
     { NULL, NULL },
 };
 
-static const fs_suite suites[] = {
-    { "tz_params_evp", tests },
-    { NULL, NULL },
-};
-
 int main(void)
 {
-    return fs_cu_main(suites);
+    return fs_cu_run("tz_params_evp", tests);
 }

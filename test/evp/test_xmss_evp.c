@@ -11,7 +11,17 @@
  * every h=10 set and XMSS-SHA2_16_256 (whose key also serves the process
  * tests); FASTSIG_SOAK=1 adds every h=16 and h=20 set and 300 kills
  * instead of 60. */
-#include "hbs_evp_common.c"
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <openssl/err.h>
+#include "hbs_evp.h"
+#include "evp_fixture.h"
+#include "fastsig/provider.h"
+#include "fastsig_err.h"
+#include "hbs_vec.h"
+#include "state/statefile.h"
 
 static const char *const h10_files[] = {
     "XMSS-SHA2_10_256.txt", "XMSS-SHA2_10_192.txt", "XMSS-SHA2_10_512.txt",
@@ -19,11 +29,6 @@ static const char *const h10_files[] = {
     "XMSS-SHAKE256_10_192.txt",
 };
 #define N_H10 (sizeof(h10_files) / sizeof(h10_files[0]))
-
-static void test_load(void)
-{
-    hbs_load();
-}
 
 static void test_kat(void)
 {
@@ -206,7 +211,7 @@ static void test_h16(void)
 }
 
 static const fs_test tests[] = {
-    { "load provider", test_load },
+    { "load provider", hbs_load },
     { "known answers h=10 (pk, idx0, idx1, last), dup/dupctx, bad states", test_kat },
     { "sign through all 1024 indices", test_sign_through },
     { "round trips, every set", test_round_trips },
@@ -215,16 +220,13 @@ static const fs_test tests[] = {
     { "first block 1, then a batch; unchanged cache not rewritten",
       test_first_blocks_and_cache_file },
     { "XMSS-SHA2_16_256 key", test_h16 },
-    { "8 processes x 100 signatures", test_proc_concurrent },
-    { "8 threads x 50 signatures on one key object", test_proc_threads },
-    { "a forked child signing with the inherited key", test_proc_fork },
-    { "SIGKILL at random instants", test_proc_kill },
-    { "unload", test_proc_unload },
     { NULL, NULL }
 };
 
 int main(void)
 {
-    static const fs_suite suites[] = { { "xmss_evp", tests }, { NULL, NULL } };
+    static const fs_suite suites[] = {
+        { "xmss_evp", tests }, { "xmss_evp processes", hbs_proc_tests }, { NULL, NULL }
+    };
     return fs_cu_main(suites);
 }

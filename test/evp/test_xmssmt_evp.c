@@ -13,7 +13,15 @@
  * sets with layer trees of height 5, and the height-10 ones of SHA2_256
  * and SHAKE256_192 (27 sets); the signature at the last index but one for
  * the height-5 ones. FASTSIG_SOAK=1: all 56, all with that signature. */
-#include "hbs_evp_common.c"
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <openssl/err.h>
+#include "hbs_evp.h"
+#include "evp_fixture.h"
+#include "fastsig/provider.h"
+#include "fastsig_err.h"
 
 static const char *const files[] = {
     "XMSSMT-SHA2_20-2_256.txt", "XMSSMT-SHA2_20-4_256.txt", "XMSSMT-SHA2_20-4_192.txt",
@@ -21,11 +29,6 @@ static const char *const files[] = {
     "XMSSMT-SHAKE256_20-4_256.txt", "XMSSMT-SHAKE256_20-4_192.txt",
 };
 #define N_FILES (sizeof(files) / sizeof(files[0]))
-
-static void test_load(void)
-{
-    hbs_load();
-}
 
 static void test_kat(void)
 {
@@ -140,23 +143,20 @@ static void test_key(void)
 }
 
 static const fs_test tests[] = {
-    { "load provider", test_load },
+    { "load provider", hbs_load },
     { "known answers (pk, idx0, idx1, last), dup/dupctx, bad states", test_kat },
     { "64-bit indices around 2^32", test_64bit },
     { "round trips, every set", test_round_trips },
     { "reservation blocks and give-back", test_batches },
     { "cache file: left alone, written back, rebuilt at its size", test_cache_written_back },
     { "XMSSMT-SHA2_20/4_256 key (the default)", test_key },
-    { "8 concurrent processes", test_proc_concurrent },
-    { "8 threads x 50 signatures on one key object", test_proc_threads },
-    { "a forked child signing with the inherited key", test_proc_fork },
-    { "SIGKILL at random instants", test_proc_kill },
-    { "unload", test_proc_unload },
     { NULL, NULL }
 };
 
 int main(void)
 {
-    static const fs_suite suites[] = { { "xmssmt_evp", tests }, { NULL, NULL } };
+    static const fs_suite suites[] = {
+        { "xmssmt_evp", tests }, { "xmssmt_evp processes", hbs_proc_tests }, { NULL, NULL }
+    };
     return fs_cu_main(suites);
 }

@@ -1,7 +1,6 @@
-/* hbs_evp_common.c - helpers shared by the WOTSP / XMSS / XMSS^MT EVP test
- * programs (each #includes this file: test/evp builds one file per
- * program). EVP only for the algorithms; crypto/state's own API is used to
- * look at and move a key's state file, as an operator's tool would. */
+/* hbs_evp.c - see hbs_evp.h. EVP only for the algorithms; crypto/state's
+ * own API is used to look at and move a key's state file, as an operator's
+ * tool would. */
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
@@ -18,57 +17,46 @@
 #include <openssl/core_names.h>
 #include <openssl/provider.h>
 #include "testutil.h"
+#include "hbs_vec.h"
+#include "evp_fixture.h"
+#include "hbs_evp.h"
 #include "fastsig/provider.h"
 #include "fastsig_err.h"
 #include "state/statefile.h"
-#include "../unit/hbs/hbs_vec.c"
-#include "hbs/params.h"
 
-/* not every program uses every helper */
-#pragma GCC diagnostic ignored "-Wunused-function"
-
-static OSSL_LIB_CTX *libctx;
-static OSSL_PROVIDER *prov_fastsig, *prov_default;
 static char workdir[512];
 static int state_seq;
 
-static int soak(void)
+int soak(void)
 {
     const char *s = getenv("FASTSIG_SOAK");
     return s != NULL && s[0] != '\0' && s[0] != '0';
 }
 
-static void hbs_load(void)
+void hbs_load(void)
 {
-    const char *dir = getenv("FASTSIG_MODULE_DIR");
     const char *tmp = getenv("TMPDIR");
-    libctx = OSSL_LIB_CTX_new();
-    CU_ASSERT_PTR_NOT_NULL_FATAL(libctx);
-    CU_ASSERT(OSSL_PROVIDER_set_default_search_path(libctx, dir ? dir : "."));
-    CU_ASSERT_PTR_NOT_NULL_FATAL(prov_fastsig = OSSL_PROVIDER_load(libctx, FASTSIG_PROVIDER_NAME));
-    CU_ASSERT_PTR_NOT_NULL_FATAL(prov_default = OSSL_PROVIDER_load(libctx, "default"));
+    evp_load(1);
     snprintf(workdir, sizeof(workdir), "%s/fastsig-hbs-XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
     CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(workdir));
 }
 
-static void hbs_unload(void)
+void hbs_unload(void)
 {
     char cmd[600];
-    OSSL_PROVIDER_unload(prov_fastsig);
-    OSSL_PROVIDER_unload(prov_default);
-    OSSL_LIB_CTX_free(libctx);
+    evp_unload();
     snprintf(cmd, sizeof(cmd), "rm -rf '%s'", workdir);
     CU_ASSERT_EQUAL(system(cmd), 0);
 }
 
 /* A fresh state path in the scratch folder. */
-static void new_state_path(char *out, size_t len)
+void new_state_path(char *out, size_t len)
 {
     snprintf(out, len, "%s/k%d.state", workdir, state_seq++);
 }
 
 /* The fastsig reason code of the last error (0 if none), queue cleared. */
-static int last_reason(void)
+int last_reason(void)
 {
     unsigned long e = ERR_peek_last_error();
     ERR_clear_error();
@@ -76,8 +64,8 @@ static int last_reason(void)
 }
 
 /* Generates a key of alg; NULLs choose the defaults. *state gets the path. */
-static EVP_PKEY *gen_key(const char *alg, const char *param, const char *seedhex,
-                         const char *mode, char *state, size_t statelen)
+EVP_PKEY *gen_key(const char *alg, const char *param, const char *seedhex,
+                  const char *mode, char *state, size_t statelen)
 {
     OSSL_PARAM prm[5];
     size_t n = 0;
@@ -103,8 +91,8 @@ static EVP_PKEY *gen_key(const char *alg, const char *param, const char *seedhex
 /* One-shot digest-sign (no digest). Returns the fastsig reason on failure
  * (0 on success); *siglen 0 and sig untouched-or-wiped on failure. batch:
  * signature-context reservation block (0: the key's). */
-static int sign_msg(EVP_PKEY *k, const void *msg, size_t msglen, unsigned char **sig,
-                    size_t *siglen, uint64_t batch)
+int sign_msg(EVP_PKEY *k, const void *msg, size_t msglen, unsigned char **sig,
+             size_t *siglen, uint64_t batch)
 {
     EVP_MD_CTX *m = EVP_MD_CTX_new();
     OSSL_PARAM prm[2] = { OSSL_PARAM_construct_uint64(FASTSIG_PKEY_PARAM_BATCH, &batch),
@@ -138,8 +126,8 @@ static int sign_msg(EVP_PKEY *k, const void *msg, size_t msglen, unsigned char *
     return rc;
 }
 
-static int verify_msg(EVP_PKEY *k, const void *msg, size_t msglen, const unsigned char *sig,
-                      size_t siglen)
+int verify_msg(EVP_PKEY *k, const void *msg, size_t msglen, const unsigned char *sig,
+               size_t siglen)
 {
     EVP_MD_CTX *m = EVP_MD_CTX_new();
     int ok = m != NULL && EVP_DigestVerifyInit_ex(m, NULL, NULL, libctx, NULL, k, NULL) > 0
@@ -149,7 +137,7 @@ static int verify_msg(EVP_PKEY *k, const void *msg, size_t msglen, const unsigne
     return ok;
 }
 
-static uint64_t key_u64(EVP_PKEY *k, const char *name)
+uint64_t key_u64(EVP_PKEY *k, const char *name)
 {
     uint64_t v = UINT64_MAX;
     OSSL_PARAM p[2] = { OSSL_PARAM_construct_uint64(name, &v), OSSL_PARAM_construct_end() };
@@ -160,7 +148,7 @@ static uint64_t key_u64(EVP_PKEY *k, const char *name)
 }
 
 /* PKCS#8 PEM round trip: a new EVP_PKEY from the private key's PEM. */
-static char *to_pem(EVP_PKEY *k, int priv)
+char *to_pem(EVP_PKEY *k, int priv)
 {
     BIO *b = BIO_new(BIO_s_mem());
     char *data, *out = NULL;
@@ -173,7 +161,7 @@ static char *to_pem(EVP_PKEY *k, int priv)
     return out;
 }
 
-static EVP_PKEY *from_pem(const char *pem, int priv)
+EVP_PKEY *from_pem(const char *pem, int priv)
 {
     BIO *b = BIO_new_mem_buf(pem, -1);
     EVP_PKEY *k = priv ? PEM_read_bio_PrivateKey_ex(b, NULL, NULL, NULL, libctx, NULL)
@@ -183,7 +171,18 @@ static EVP_PKEY *from_pem(const char *pem, int priv)
     return k;
 }
 
-static int get_pub(EVP_PKEY *k, unsigned char *pub, size_t cap, size_t *len)
+void check_decoded_refuses(const char *pem, const void *msg, size_t msglen, int reason)
+{
+    unsigned char *sig;
+    size_t siglen;
+    EVP_PKEY *d;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(d = from_pem(pem, 1));
+    CU_ASSERT_EQUAL(sign_msg(d, msg, msglen, &sig, &siglen, 0), reason);
+    CU_ASSERT_PTR_NULL(sig);
+    EVP_PKEY_free(d);
+}
+
+int get_pub(EVP_PKEY *k, unsigned char *pub, size_t cap, size_t *len)
 {
     return EVP_PKEY_get_octet_string_param(k, OSSL_PKEY_PARAM_PUB_KEY, pub, cap, len);
 }
@@ -199,7 +198,7 @@ static void key_id_of(EVP_PKEY *k, uint8_t id[FASTSIG_STATE_KEY_ID_LEN])
 }
 
 /* Operator move: rewrite the key's state so that `next` is the next index. */
-static int state_jump(EVP_PKEY *k, const char *state, uint64_t next)
+int state_jump(EVP_PKEY *k, const char *state, uint64_t next)
 {
     uint8_t id[FASTSIG_STATE_KEY_ID_LEN];
     key_id_of(k, id);
@@ -208,7 +207,7 @@ static int state_jump(EVP_PKEY *k, const char *state, uint64_t next)
 }
 
 /* The `next` recorded in a state file (UINT64_MAX if unreadable). */
-static uint64_t state_file_next(const char *state)
+uint64_t state_file_next(const char *state)
 {
     fastsig_state_info info;
     if (fastsig_state_inspect(state, &info) != FASTSIG_OK || !info.file_ok)
@@ -216,7 +215,7 @@ static uint64_t state_file_next(const char *state)
     return info.seq[0] > info.seq[1] ? info.next[0] : info.next[1];
 }
 
-static uint64_t sig_index(const unsigned char *sig, size_t idx_bytes)
+uint64_t sig_index(const unsigned char *sig, size_t idx_bytes)
 {
     uint64_t v = 0;
     for (size_t i = 0; i < idx_bytes; i++)
@@ -226,7 +225,7 @@ static uint64_t sig_index(const unsigned char *sig, size_t idx_bytes)
 
 /* Tampering: a flipped byte at several places, truncation and extension all
  * fail; the original still verifies. */
-static void check_tamper(EVP_PKEY *k, const char *msg, const unsigned char *sig, size_t siglen)
+void check_tamper(EVP_PKEY *k, const char *msg, const unsigned char *sig, size_t siglen)
 {
     size_t ml = strlen(msg);
     unsigned char *s = OPENSSL_malloc(siglen + 1);
@@ -304,9 +303,7 @@ static void check_bad_states(EVP_PKEY *k, const char *state, EVP_PKEY *other, co
     /* another key's state */
     snprintf(cmd, sizeof(cmd), "cp '%s' '%s'", other_state, state);
     CU_ASSERT_EQUAL(system(cmd), 0);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(d = from_pem(pem, 1));
-    CU_ASSERT_EQUAL(sign_msg(d, msg, sizeof(msg), &sig, &siglen, 0), FASTSIG_ERR_STATE_WRONG_KEY);
-    EVP_PKEY_free(d);
+    check_decoded_refuses(pem, msg, sizeof(msg), FASTSIG_ERR_STATE_WRONG_KEY);
 
     /* read-only: as root permissions do not bite, so make the file a
      * directory's worth of unwritable through a read-only bind mount when
@@ -314,15 +311,11 @@ static void check_bad_states(EVP_PKEY *k, const char *state, EVP_PKEY *other, co
     snprintf(cmd, sizeof(cmd), "cp '%s.bak' '%s' && chmod 0400 '%s'", state, state, state);
     CU_ASSERT_EQUAL(system(cmd), 0);
     if (geteuid() != 0) {
-        CU_ASSERT_PTR_NOT_NULL_FATAL(d = from_pem(pem, 1));
-        CU_ASSERT_EQUAL(sign_msg(d, msg, sizeof(msg), &sig, &siglen, 0), FASTSIG_ERR_STATE_IO);
-        EVP_PKEY_free(d);
+        check_decoded_refuses(pem, msg, sizeof(msg), FASTSIG_ERR_STATE_IO);
     } else {
         snprintf(cmd, sizeof(cmd), "mount --bind -o ro '%s' '%s' 2>/dev/null", state, state);
         if (system(cmd) == 0) {
-            CU_ASSERT_PTR_NOT_NULL_FATAL(d = from_pem(pem, 1));
-            CU_ASSERT_EQUAL(sign_msg(d, msg, sizeof(msg), &sig, &siglen, 0), FASTSIG_ERR_STATE_IO);
-            EVP_PKEY_free(d);
+            check_decoded_refuses(pem, msg, sizeof(msg), FASTSIG_ERR_STATE_IO);
             snprintf(cmd, sizeof(cmd), "umount '%s'", state);
             CU_ASSERT_EQUAL(system(cmd), 0);
         } else {
@@ -449,7 +442,7 @@ static void check_last_index(EVP_PKEY *k, const char *state, const char *file)
 
 /* Every vector file of alg: known answers, then (on the keys made from the
  * vectors) dup/dupctx sharing, unusable states, and the last index. */
-static void check_kat_files(const char *alg, const char *const *files, size_t n, size_t idx_bytes)
+void check_kat_files(const char *alg, const char *const *files, size_t n, size_t idx_bytes)
 {
     char (*state)[600] = calloc(n, 600);
     EVP_PKEY **k = calloc(n, sizeof(*k));
@@ -469,7 +462,7 @@ static void check_kat_files(const char *alg, const char *const *files, size_t n,
 /* Round trip for one parameter set: a random key, two signatures at the
  * first indices (and, given jump, one far away), verify, the public key
  * alone verifies, tampering fails. */
-static void round_trip(const char *alg, const char *param, size_t idx_bytes, uint64_t jump)
+void round_trip(const char *alg, const char *param, size_t idx_bytes, uint64_t jump)
 {
     char state[600], *pub;
     unsigned char *sig;
@@ -504,7 +497,7 @@ static void round_trip(const char *alg, const char *param, size_t idx_bytes, uin
 }
 
 /* The rows of one kind, for "every parameter set" loops. */
-static size_t rows_of(int kind, const hbs_params **out, size_t cap)
+size_t rows_of(int kind, const hbs_params **out, size_t cap)
 {
     size_t n = 0;
     for (size_t i = 0; i < hbs_params_count() && n < cap; i++)
@@ -660,7 +653,7 @@ static void check_kill(const char *pem, EVP_PKEY *pub, size_t idx_bytes, int run
 /* Reservation blocks: one signature burns nothing; a loop pays one durable
  * write per block and a clean close gives the tail back; batch 1 (key
  * parameter) writes every index. */
-static void check_batches(const char *alg, const char *param)
+void check_batches(const char *alg, const char *param)
 {
     char state[600], *pem;
     unsigned char *sig;
@@ -766,8 +759,8 @@ static struct {
     int nsig, kills;
 } proc;
 
-static void proc_key_make(const char *alg, const char *param, uint64_t max, size_t idx_bytes,
-                          int nsig, int kills)
+void proc_key_make(const char *alg, const char *param, uint64_t max, size_t idx_bytes,
+                   int nsig, int kills)
 {
     char state[600], *pub;
     proc.k = gen_key(alg, param, NULL, NULL, state, sizeof(state));
@@ -860,3 +853,12 @@ static void test_proc_fork(void)
         CU_ASSERT(all_distinct(all, 12));
     }
 }
+
+const fs_test hbs_proc_tests[] = {
+    { "8 processes signing at once", test_proc_concurrent },
+    { "8 threads x 50 signatures on one key object", test_proc_threads },
+    { "a forked child signing with the inherited key", test_proc_fork },
+    { "SIGKILL at random instants", test_proc_kill },
+    { "unload", test_proc_unload },
+    { NULL, NULL }
+};

@@ -1,0 +1,40 @@
+/* evp_fixture.c - see evp_fixture.h. */
+#include <stdio.h>
+#include <stdlib.h>
+#include "testutil.h"
+#include "evp_fixture.h"
+#include "fastsig/provider.h"
+
+OSSL_LIB_CTX *libctx;
+OSSL_PROVIDER *prov_fastsig, *prov_default;
+
+const char *evp_module_dir(void)
+{
+    const char *d = getenv("FASTSIG_MODULE_DIR");
+    return d ? d : ".";
+}
+
+void evp_load(int with_default)
+{
+    libctx = OSSL_LIB_CTX_new();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(libctx);
+    CU_ASSERT(OSSL_PROVIDER_set_default_search_path(libctx, evp_module_dir()));
+    prov_fastsig = OSSL_PROVIDER_load(libctx, FASTSIG_PROVIDER_NAME);
+    if (prov_fastsig == NULL)
+        fprintf(stderr, "could not load fastsig from %s\n", evp_module_dir());
+    CU_ASSERT_PTR_NOT_NULL_FATAL(prov_fastsig);
+    if (with_default)
+        CU_ASSERT_PTR_NOT_NULL_FATAL(prov_default = OSSL_PROVIDER_load(libctx, "default"));
+}
+
+void evp_unload(void)
+{
+    /* unload first: on OpenSSL 3.0 freeing the context with the providers
+     * still loaded leaks the provider's child DRBG (LeakSanitizer) */
+    CU_ASSERT(OSSL_PROVIDER_unload(prov_fastsig));
+    if (prov_default != NULL)
+        CU_ASSERT(OSSL_PROVIDER_unload(prov_default));
+    prov_fastsig = prov_default = NULL;
+    OSSL_LIB_CTX_free(libctx);
+    libctx = NULL;
+}
