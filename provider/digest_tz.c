@@ -4,7 +4,7 @@
 #include <openssl/params.h>
 #include "prov.h"
 #include "fastsig/provider.h"
-#include "tz/tz.h"
+#include "fastsig/tz.h"
 #include "fastsig_err.h"
 
 typedef struct {

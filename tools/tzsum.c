@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "tz/tz.h"
-#include "fastsig_err.h"
+#include "fastsig/tz.h"
+#include "fastsig/fastsig_err.h"
 #include "hex.h"
 
 enum {

@@ -1,7 +1,7 @@
 /* tz.c - streaming Tillich-Zemor hashing on top of the SL2 state. */
 #include "tz.h"
 #include "tz_kernel.h"
-#include "../fastsig_err.h"
+#include "fastsig_err.h"
 
 void tz_init(tz_ctx *ctx)
 {

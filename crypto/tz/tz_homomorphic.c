@@ -1,6 +1,6 @@
 /* tz_homomorphic.c - concat, subtract and validate on encoded digests. */
 #include "tz.h"
-#include "../fastsig_err.h"
+#include "fastsig_err.h"
 
 int tz_digest_check(const uint8_t digest[TZ_DIGEST_SIZE])
 {

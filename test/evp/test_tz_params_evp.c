@@ -10,7 +10,7 @@
 #include "testutil.h"
 #include "fastsig/provider.h"
 #include "evp_fixture.h"
-#include "tz/tz.h"
+#include "fastsig/tz.h"
 
 static EVP_MD *md;
 

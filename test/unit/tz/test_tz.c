@@ -4,9 +4,9 @@
 #include <string.h>
 #include "testutil.h"
 #include "tz_vectors.h"
-#include "fastsig_err.h"
-#include "tz/tz.h"
-#include "tz/gf127.h"
+#include "fastsig/fastsig_err.h"
+#include "fastsig/tz.h"
+#include "fastsig/gf127.h"
 #include "tz/tz_kernel.h"
 
 /* ---- vectors ---------------------------------------------------------- */

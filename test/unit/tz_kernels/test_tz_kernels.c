@@ -9,7 +9,7 @@
 #include "testutil.h"
 #include "tz_vectors.h"
 #include "cpu.h"
-#include "tz/tz.h"
+#include "fastsig/tz.h"
 #include "tz/tz_kernel.h"
 #include "tz/tz_clmul.h"
 #include "tz/tz_tables.h"
