@@ -17,6 +17,16 @@ check() { local d=$1; shift; if "$@" >"$WORK/out" 2>"$WORK/err"; then ok "$d"; e
 check_fails() { local d=$1; shift; if "$@" >"$WORK/out" 2>"$WORK/err"; then not_ok "$d (succeeded)"; else ok "$d"; fi; }
 # check_eq DESCRIPTION GOT WANT
 check_eq() { if [ "$2" = "$3" ]; then ok "$1"; else not_ok "$1"; echo "    got:  $2"; echo "    want: $3"; fi; }
+# check_sign_refused DESCRIPTION WHY KEY MSG OUT: `pkeyutl -sign -rawin` with
+# KEY fails, its error message contains WHY, and OUT holds no signature bytes
+check_sign_refused() {
+    local d=$1 why=$2 key=$3 msg=$4 out=$5
+    rm -f "$out"
+    check_fails "$d" openssl pkeyutl "${PROV[@]}" -sign -rawin -inkey "$key" -in "$msg" -out "$out"
+    cp "$WORK/err" "$WORK/prev.err"
+    check "$d: saying '$why'" grep -q "$why" "$WORK/prev.err"
+    check_eq "$d: no signature bytes" "$(cat "$out" 2>/dev/null | wc -c)" 0
+}
 need_vectors() {
     [ -d "$VECTORS" ] && return 0
     not_ok "known-answer vectors not found: looked in $VECTORS (set FASTSIG_VECTORS)"

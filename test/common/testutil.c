@@ -94,3 +94,11 @@ void fs_test_random(uint8_t *out, size_t len)
     for (size_t i = 0; i < len; i++)
         out[i] = (uint8_t)(fs_test_rand64() >> 24);
 }
+
+uint8_t *fs_test_buffer(size_t len)
+{
+    uint8_t *buf = malloc(len);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(buf);
+    fs_test_random(buf, len);
+    return buf;
+}

@@ -38,5 +38,7 @@ void fs_hex(const uint8_t *in, size_t len, char *out /* 2*len+1 */);
 /* Deterministic pseudo-random bytes for tests (xorshift; not for secrets). */
 void fs_test_random(uint8_t *out, size_t len);
 uint64_t fs_test_rand64(void);
+/* A malloc'd buffer of len such bytes (a CUnit fatal failure if none). */
+uint8_t *fs_test_buffer(size_t len);
 
 #endif

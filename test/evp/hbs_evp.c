@@ -506,6 +506,21 @@ size_t rows_of(int kind, const hbs_params **out, size_t cap)
     return n;
 }
 
+void round_trips(const char *alg, int kind, size_t nrows, int (*skip)(const hbs_params *),
+                 uint64_t (*jump)(const hbs_params *))
+{
+    const hbs_params *rows[64];
+    size_t n = rows_of(kind, rows, 64), done = 0;
+    CU_ASSERT_EQUAL(n, nrows);
+    for (size_t i = 0; i < n; i++) {
+        if (skip(rows[i]))
+            continue;
+        round_trip(alg, rows[i]->name, rows[i]->idx_bytes, jump(rows[i]));
+        done++;
+    }
+    printf("\n  %zu of %zu sets (FASTSIG_SOAK=1: all) ", done, n);
+}
+
 static int cmp_u64(const void *a, const void *b)
 {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -862,3 +877,11 @@ const fs_test hbs_proc_tests[] = {
     { "unload", test_proc_unload },
     { NULL, NULL }
 };
+
+int hbs_cu_run(const char *suite, const fs_test *tests)
+{
+    char procs[128];
+    snprintf(procs, sizeof(procs), "%s processes", suite);
+    const fs_suite suites[] = { { suite, tests }, { procs, hbs_proc_tests }, { NULL, NULL } };
+    return fs_cu_main(suites);
+}

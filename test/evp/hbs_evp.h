@@ -54,6 +54,10 @@ void check_tamper(EVP_PKEY *k, const char *msg, const unsigned char *sig, size_t
 void check_kat_files(const char *alg, const char *const *files, size_t n, size_t idx_bytes);
 /* A random key of param: signatures at the first indices (and at jump). */
 void round_trip(const char *alg, const char *param, size_t idx_bytes, uint64_t jump);
+/* round_trip for every row of kind (nrows of them) that skip does not
+ * skip, the third signature at jump(row) (0: none); says how many ran. */
+void round_trips(const char *alg, int kind, size_t nrows, int (*skip)(const hbs_params *),
+                 uint64_t (*jump)(const hbs_params *));
 /* Reservation blocks, give-back at close, batch 1. */
 void check_batches(const char *alg, const char *param);
 /* The rows of one kind of the parameter table. */
@@ -65,5 +69,7 @@ void proc_key_make(const char *alg, const char *param, uint64_t max, size_t idx_
                    int nsig, int kills);
 /* Processes, threads, fork and SIGKILL on that key, then hbs_unload. */
 extern const fs_test hbs_proc_tests[];
+/* Runs tests, then hbs_proc_tests as "<suite> processes". */
+int hbs_cu_run(const char *suite, const fs_test *tests);
 
 #endif

@@ -39,9 +39,7 @@ static void test_params_listed(void)
 static void test_continue_from_prefix(void)
 {
     size_t la = 1000 + 3, lb = 70000 + 5;
-    uint8_t *buf = malloc(la + lb), ha[64], want[64], got[64], st[64];
-    CU_ASSERT_PTR_NOT_NULL_FATAL(buf);
-    fs_test_random(buf, la + lb);
+    uint8_t *buf = fs_test_buffer(la + lb), ha[64], want[64], got[64], st[64];
     CU_ASSERT_FATAL(evp_tz(buf, la, ha));
     CU_ASSERT_FATAL(evp_tz(buf, la + lb, want));
     for (int way = 0; way < 2; way++) {
@@ -170,9 +168,7 @@ static void test_bad_prefix(void)
 static void test_streaming_sizes(void)
 {
     size_t len = 300000 + 11;
-    uint8_t *buf = malloc(len), want[64], got[64];
-    CU_ASSERT_PTR_NOT_NULL_FATAL(buf);
-    fs_test_random(buf, len);
+    uint8_t *buf = fs_test_buffer(len), want[64], got[64];
     tz_hash(buf, len, want);
     static const size_t pieces[] = { 1, 3, 4, 15, 16, 17, 255, 256, 257, 4099, 65536, 0 };
     for (size_t i = 0; i < sizeof(pieces) / sizeof(pieces[0]); i++) {

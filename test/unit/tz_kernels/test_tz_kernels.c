@@ -200,9 +200,7 @@ static void test_large(void)
 static void test_tz_update_splits(void)
 {
     size_t len = 200000 + 7;
-    uint8_t *buf = malloc(len), want[64], got[64];
-    CU_ASSERT_PTR_NOT_NULL_FATAL(buf);
-    fs_test_random(buf, len);
+    uint8_t *buf = fs_test_buffer(len), want[64], got[64];
     sl2 ref;
     sl2_identity(&ref);
     reference(&ref, buf, len);
