@@ -1,4 +1,4 @@
-/* tz_vectors.h - reads ../shared/vectors/tz/tzhash.txt for the TZ tests. */
+/* tz_vectors.h - reads test/vectors/tz/tzhash.txt for the TZ tests. */
 #ifndef FASTSIG_TZ_VECTORS_H
 #define FASTSIG_TZ_VECTORS_H
 
