@@ -6,7 +6,7 @@
  *   sk core || BE16(len) || state file path (len bytes, absolute)
  * sk core: XMSS / XMSS^MT: oid || idx || SK_SEED || SK_PRF || root || PUB_SEED
  * (RFC 8391 reference layout; idx is informational, written as the state's
- * next index and NEVER read back: the state file decides, DESIGN.md 2.4);
+ * next index and NEVER read back: the state file decides, doc/state.md 1);
  * WOTSP: oid || SK_SEED || SK_PRF || root || PUB_SEED.
  * Public key: oid || root || PUB_SEED (WOTSP: root = the L-tree of the
  * WOTS+ public key). Key id of the state file: SHA-256(public key). */

@@ -14,7 +14,7 @@
  *   the caller's business, hbs_key_export_sk writes the one given);
  *   sig = idx || R || d x (WOTS+ sig || auth path), bottom layer first.
  * - Signing: hbs_sign signs at the index it is given (the caller reserves
- *   it durably first: crypto/state, DESIGN.md section 2); any index 0 ..
+ *   it durably first: crypto/state, doc/state.md section 1); any index 0 ..
  *   2^h - 1 works, in any order. The key keeps a node cache (public data):
  *   for each layer the current bottom subtree (height b = min(h/d,
  *   HBS_BOTTOM_H)), for taller layer trees the tree's nodes at heights >= b,

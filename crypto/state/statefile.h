@@ -1,7 +1,7 @@
 /* statefile.h - persistent signature state of a stateful key (WOTS+, XMSS,
  * XMSS^MT): which one-time indices are spent. POSIX only, no OpenSSL.
  *
- * The contract (DESIGN.md section 2):
+ * The contract (doc/state.md sections 1-4):
  *
  * - A state file belongs to one key, identified by a 32-byte key id the
  *   caller computes (a hash of the public key; this code does not hash). It

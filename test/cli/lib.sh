@@ -2,7 +2,7 @@
 # module, a scratch folder, and pass/fail counting with a closing summary.
 set -u
 MODULE_DIR=${FASTSIG_MODULE_DIR:?FASTSIG_MODULE_DIR must name the folder holding fastsig.so}
-VECTORS=${FASTSIG_VECTORS:-$(dirname "${BASH_SOURCE[0]}")/../../../shared/vectors}
+VECTORS=${FASTSIG_VECTORS:-$(dirname "${BASH_SOURCE[0]}")/../vectors}
 PROV=(-provider-path "$MODULE_DIR" -provider fastsig -provider default)
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT

@@ -5,7 +5,7 @@
 #include "testutil.h"
 
 #ifndef FASTSIG_VECTORS_DIR
-#define FASTSIG_VECTORS_DIR "../shared/vectors"
+#define FASTSIG_VECTORS_DIR "test/vectors"
 #endif
 
 int fs_cu_main(const fs_suite *suites)
@@ -47,7 +47,7 @@ FILE *fs_open_vector(const char *rel)
     if (f == NULL) {
         char msg[4200];
         snprintf(msg, sizeof(msg), "known-answer vectors not found: looked for %s "
-                 "(set FASTSIG_VECTORS to the shared/vectors folder)", path);
+                 "(set FASTSIG_VECTORS to the test/vectors folder)", path);
         fprintf(stderr, "%s\n", msg);
         CU_assertImplementation(CU_FALSE, __LINE__, msg, __FILE__, "", CU_FALSE);
     }

@@ -1,4 +1,4 @@
-/* rw_vectors.h - the Crypto++ RW vectors (shared/vectors/rw/): the original
+/* rw_vectors.h - the Crypto++ RW vectors (test/vectors/rw/): the original
  * Crypto++ TestData file and the derived JSON (sig_p1363, tweaks). */
 #ifndef FASTSIG_RW_VECTORS_H
 #define FASTSIG_RW_VECTORS_H
