@@ -3,10 +3,12 @@
 #   1. the release build: unit, evp and cli suites (meson test)
 #   2. the unit suite again once per forced CPU path (FASTSIG_CPU, crypto/cpu.h)
 #   3. an ASan+UBSan build: the unit and evp suites again
-# Ends with the summary line "fastsig: N passed, N failed".
+#   4. a release build against OpenSSL 3.5 (scripts/openssl35.sh builds it from Debian's source
+#      package into a cache on first use): the unit, evp and cli suites with that openssl
+# Ends with one line per OpenSSL version, then the summary line "fastsig: N passed, N failed".
 # FASTSIG_SOAK=1 adds the long soak tests (see README).
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
-fs_install_missing
+fs_install_missing make perl
 
 pass=0
 fail=0
@@ -50,6 +52,22 @@ fs_build "$ROOT/build-asan" -Dbuildtype=debugoptimized -Db_sanitize=address,unde
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
     run_suites "$ROOT/build-asan" "tests (ASan+UBSan build)" --suite unit --suite evp
 
+pass30=$pass
+fail30=$fail
+
+echo "== OpenSSL 3.5"
+if ossl35=$(bash scripts/openssl35.sh | tail -n 1) && [ -x "$ossl35/bin/openssl" ]; then
+    echo "== build (release, against $("$ossl35/bin/openssl" version))"
+    fs_build "$ROOT/build-openssl35" -Dpkg_config_path="$ossl35/lib/pkgconfig"
+    PATH=$ossl35/bin:$PATH run_suites "$ROOT/build-openssl35" "tests (release build, OpenSSL 3.5)" \
+        --suite unit --suite evp --suite cli
+else
+    echo "error: no OpenSSL 3.5 to test against (scripts/openssl35.sh failed, see above)" >&2
+    fail=$((fail + 1))
+fi
+
 echo
+echo "OpenSSL 3.0: $pass30 passed, $fail30 failed"
+echo "OpenSSL 3.5: $((pass - pass30)) passed, $((fail - fail30)) failed"
 echo "fastsig: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

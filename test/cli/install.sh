@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # install.sh - `meson install` into a scratch DESTDIR: the module lands in
-# libcrypto's module directory, only the public headers (include/fastsig/)
+# the build's module directory (libcrypto's by default), only the public headers (include/fastsig/)
 # are installed, and they, the library and fastsig.pc let a C program use the
 # TZ core through pkg-config.
 source "$(dirname "$0")/lib.sh"
 DEST=$WORK/dest
 check "meson install --destdir" meson install -C "$MODULE_DIR" --no-rebuild --destdir "$DEST"
-modulesdir=$(pkg-config --variable=modulesdir libcrypto)
-[ -f "$DEST$modulesdir/fastsig.so" ] && ok "fastsig.so in libcrypto's modulesdir ($modulesdir)" ||
+# the build's own modulesdir: the libcrypto it was configured against (3.0 or 3.5), or -Dmodulesdir
+modulesdir=${FASTSIG_INSTALL_MODULESDIR:?FASTSIG_INSTALL_MODULESDIR must name the build's modulesdir}
+[ -f "$DEST$modulesdir/fastsig.so" ] && ok "fastsig.so in the build's modulesdir ($modulesdir)" ||
     not_ok "fastsig.so not at $DEST$modulesdir"
 printf 'abc' >"$WORK/abc"
 want=00000000000000000000000001cfbf620000000000000000000000000146e6f100000000000000000000000000d91897000000000000000000000000008ebe73
