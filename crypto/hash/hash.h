@@ -143,8 +143,10 @@ int fs_hash_chains(const fs_hash_seeds *s, uint8_t *out, const uint8_t *in,
 
 /* Name of the kernel the engine uses for a family now, e.g. "avx512-x16". */
 const char *fs_hash_kernel_name(fs_hash_family f);
-/* Re-reads fs_cpu_features() narrowed by `mask` (tests force paths with it:
- * mask = FS_CPU_* bits allowed; ~0u = all detected). Not thread-safe. */
+/* Switches the engine to the kernels of fs_cpu_features() narrowed by
+ * `mask` (tests force paths with it: mask = FS_CPU_* bits allowed; ~0u =
+ * all allowed, the default). Thread-safe: each call then uses one choice
+ * whole, the one before or the one after. */
 void fs_hash_select(unsigned mask);
 
 #endif

@@ -104,17 +104,17 @@ void fs_sha256_compress_x16_portable(uint32_t st[8 * 16], const uint8_t *const i
 }
 
 const fs_sha256_kernel fs_sha256_kernels[] = {
-    { "portable-x1", fs_sha256_compress_x1, 1, 0, 180 },
-    { "portable-x2", fs_sha256_compress_x2_portable, 2, 0, 180 },
-    { "portable-x4", fs_sha256_compress_x4_portable, 4, 0, 180 },
-    { "portable-x8", fs_sha256_compress_x8_portable, 8, 0, 180 },
-    { "portable-x16", fs_sha256_compress_x16_portable, 16, 0, 180 },
+    { "portable-x1", fs_sha256_compress_x1, 1, 0, 0, 180 },
+    { "portable-x2", fs_sha256_compress_x2_portable, 2, 0, FS_KERNEL_TWIN, 180 },
+    { "portable-x4", fs_sha256_compress_x4_portable, 4, 0, FS_KERNEL_TWIN, 180 },
+    { "portable-x8", fs_sha256_compress_x8_portable, 8, 0, FS_KERNEL_TWIN, 180 },
+    { "portable-x16", fs_sha256_compress_x16_portable, 16, 0, FS_KERNEL_TWIN, 180 },
 #if defined(FASTSIG_HAVE_ASM)
-    { "shani-x1", fs_sha256_compress_x1_shani, 1, FS_CPU_SHANI, 32 },
-    { "shani-x2", fs_sha256_compress_x2_shani, 2, FS_CPU_SHANI, 18 },
-    { "shani-x4", fs_sha256_compress_x4_shani, 4, FS_CPU_SHANI, 17 },
-    { "avx2-x8", fs_sha256_compress_x8_avx2, 8, FS_CPU_AVX2, 29 },
-    { "avx512-x16", fs_sha256_compress_x16_avx512, 16, FS_CPU_AVX512, 11 },
+    { "shani-x1", fs_sha256_compress_x1_shani, 1, FS_CPU_SHANI, 0, 32 },
+    { "shani-x2", fs_sha256_compress_x2_shani, 2, FS_CPU_SHANI, 0, 18 },
+    { "shani-x4", fs_sha256_compress_x4_shani, 4, FS_CPU_SHANI, 0, 17 },
+    { "avx2-x8", fs_sha256_compress_x8_avx2, 8, FS_CPU_AVX2, 0, 29 },
+    { "avx512-x16", fs_sha256_compress_x16_avx512, 16, FS_CPU_AVX512, 0, 11 },
 #endif
-    { NULL, NULL, 0, 0, 0 },
+    { NULL, NULL, 0, 0, 0, 0 },
 };

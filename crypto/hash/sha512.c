@@ -114,12 +114,12 @@ void fs_sha512_compress_x8_portable(uint64_t st[8 * 8], const uint8_t *const in[
 }
 
 const fs_sha512_kernel fs_sha512_kernels[] = {
-    { "portable-x1", fs_sha512_compress_x1, 1, 0 },
-    { "portable-x4", fs_sha512_compress_x4_portable, 4, 0 },
-    { "portable-x8", fs_sha512_compress_x8_portable, 8, 0 },
+    { "portable-x1", fs_sha512_compress_x1, 1, 0, 0 },
+    { "portable-x4", fs_sha512_compress_x4_portable, 4, 0, FS_KERNEL_TWIN },
+    { "portable-x8", fs_sha512_compress_x8_portable, 8, 0, FS_KERNEL_TWIN },
 #if defined(FASTSIG_HAVE_ASM)
-    { "avx2-x4", fs_sha512_compress_x4_avx2, 4, FS_CPU_AVX2 },
-    { "avx512-x8", fs_sha512_compress_x8_avx512, 8, FS_CPU_AVX512 },
+    { "avx2-x4", fs_sha512_compress_x4_avx2, 4, FS_CPU_AVX2, 0 },
+    { "avx512-x8", fs_sha512_compress_x8_avx512, 8, FS_CPU_AVX512, 0 },
 #endif
-    { NULL, NULL, 0, 0 },
+    { NULL, NULL, 0, 0, 0 },
 };

@@ -4,7 +4,7 @@
 #include <string.h>
 #include "fastsig_err.h"
 #include "cpu.h"
-#include "rw/rw_hash.h"
+#include "hash/keccak.h"
 #include "rw/rw_internal.h"
 
 #define PRIME_REPS 32   /* GMP: Baillie-PSW plus 8 Miller-Rabin rounds */
@@ -203,12 +203,12 @@ static void set_kid(rw_key *k)
 {
     static const char dom[] = "FASTSIG-RW-KID-v1";
     uint8_t nb[RW_MAX_BITS / 8];
-    rw_shake x;
-    rw_shake_init(&x);
-    rw_shake_absorb(&x, dom, sizeof(dom) - 1);
+    fs_shake_ctx x;
+    fs_shake_init(&x, FS_SHAKE256_RATE);
+    fs_shake_absorb(&x, dom, sizeof(dom) - 1);
     rw_mpz_to_be(nb, k->nbytes, k->n);
-    rw_shake_absorb(&x, nb, k->nbytes);
-    rw_shake_squeeze(&x, k->kid, sizeof(k->kid));
+    fs_shake_absorb(&x, nb, k->nbytes);
+    fs_shake_squeeze(&x, k->kid, sizeof(k->kid));
 }
 
 /* (1/2)^e mod m (a secret exponent: constant-time powm). */
@@ -493,18 +493,18 @@ static void prf_derive(uint8_t prf[RW_PRF_BYTES], const mpz_t p, const mpz_t q)
     static const char dom[] = "FASTSIG-RW-PRF-v1";
     size_t len = 4 + minimal_len(p) + minimal_len(q), pos = 0;
     uint8_t *buf = malloc(len);
-    rw_shake x;
-    rw_shake_init(&x);
-    rw_shake_absorb(&x, dom, sizeof(dom) - 1);
+    fs_shake_ctx x;
+    fs_shake_init(&x, FS_SHAKE256_RATE);
+    fs_shake_absorb(&x, dom, sizeof(dom) - 1);
     if (buf != NULL) {
         put_field(buf, &pos, p);
         put_field(buf, &pos, q);
-        rw_shake_absorb(&x, buf, len);
+        fs_shake_absorb(&x, buf, len);
         rw_wipe(buf, len);
         free(buf);
     }
-    rw_shake_squeeze(&x, prf, RW_PRF_BYTES);
-    rw_shake_wipe(&x);
+    fs_shake_squeeze(&x, prf, RW_PRF_BYTES);
+    fs_shake_wipe(&x);
 }
 
 /* ---- queries ------------------------------------------------------------- */
