@@ -33,15 +33,11 @@ void fs_chains_lanes(const fs_hash_seeds *s, uint8_t *out, const uint8_t *in,
     const fs_hash_params *p = &s->p;
     const fs_hash_keyed *kp = &s->prf;
     fs_hash_family fam = p->family;
-    size_t n = p->n, next = 0, active = 0, block = fs_lanes_block(fam);
-    fs_hash_keyed kf;
-    fs_hash_keyed_init(&kf, p, FS_DOM_F, NULL, 0);
+    size_t n = p->n, next = 0, active = 0;
     /* padded templates: PRF = rest || ADRS, F = rest || KEY || x */
-    size_t aoff = kp->restlen, koff = kf.restlen, xoff = koff + n;
-    _Alignas(64) uint8_t ptmpl[4 * 168], ftmpl[4 * 168];
-    size_t pnb = fs_hash_msg_template(fam, kp, ptmpl, FS_HASH_ADRS_BYTES);
-    size_t fnb = fs_hash_msg_template(fam, &kf, ftmpl, 2 * n);
-    size_t pbytes = pnb * block, fbytes = fnb * block;
+    fs_hash_tmpl tm;
+    fs_hash_tmpl_init(&tm, s, FS_DOM_F, n);
+    size_t aoff = tm.aoff, koff = tm.koff, xoff = koff + n, pbytes = tm.pbytes, fbytes = tm.mbytes;
     /* every chain at once when they fit (a WOTS+ key's 67 chains of equal
      * length would otherwise leave a tail of nearly empty rounds) */
     size_t nslots = count, fill = 0;
@@ -56,7 +52,7 @@ void fs_chains_lanes(const fs_hash_seeds *s, uint8_t *out, const uint8_t *in,
     uint8_t prf[PRF_POOL * FS_HASH_MAX_N];
     slot sl[MAX_SLOTS];
     for (size_t j = 0; j < pool; j++) {
-        fs_copy(pm + j * pbytes, ptmpl, pbytes);
+        fs_copy(pm + j * pbytes, tm.ptmpl, pbytes);
         pptr[j] = pm + j * pbytes;
     }
     for (;;) {
@@ -70,7 +66,7 @@ void fs_chains_lanes(const fs_hash_seeds *s, uint8_t *out, const uint8_t *in,
             }
             size_t i = active++;
             if (i == fill) { /* first use: the constant prefix and padding */
-                fs_copy(fm + i * fbytes, ftmpl, fbytes);
+                fs_copy(fm + i * fbytes, tm.mtmpl, fbytes);
                 fptr[i] = fm + i * fbytes;
                 fill++;
             }
@@ -92,7 +88,7 @@ void fs_chains_lanes(const fs_hash_seeds *s, uint8_t *out, const uint8_t *in,
                     fs_adrs_set_word(a, FS_ADRS_KEYMASK, km);
                 }
         }
-        fs_lanes_run_ptrs(fam, &kp->mid, pptr, pnb, prf, n, n, 2 * np, 0);
+        fs_lanes_run_ptrs(fam, &kp->mid, pptr, tm.pnb, prf, n, n, 2 * np, 0);
         for (size_t t = 0; t < R && active; t++) {
             for (size_t i = 0; i < active; i++) {
                 uint8_t *f = fm + i * fbytes;
@@ -101,7 +97,7 @@ void fs_chains_lanes(const fs_hash_seeds *s, uint8_t *out, const uint8_t *in,
                 for (size_t j = 0; j < n; j++)
                     f[xoff + j] ^= bm[j];
             }
-            fs_lanes_run_ptrs(fam, &kf.mid, fptr, fnb, fm + xoff, fbytes, n, active, 1);
+            fs_lanes_run_ptrs(fam, &tm.k.mid, fptr, tm.mnb, fm + xoff, fbytes, n, active, 1);
             /* Advance; finished chains leave, the last slot fills the gap. */
             for (size_t i = 0; i < active;) {
                 if (++sl[i].step < sl[i].end) {

@@ -242,6 +242,19 @@ size_t fs_hash_msg_template(fs_hash_family fam, const fs_hash_keyed *k, uint8_t 
     return fs_lanes_pad(fam, tmpl, k->restlen + len, k->done);
 }
 
+void fs_hash_tmpl_init(fs_hash_tmpl *t, const fs_hash_seeds *s, unsigned domain, size_t mlen)
+{
+    const fs_hash_params *p = &s->p;
+    size_t block = fs_lanes_block(p->family);
+    fs_hash_keyed_init(&t->k, p, domain, NULL, 0);
+    t->aoff = s->prf.restlen;
+    t->koff = t->k.restlen;
+    t->pnb = fs_hash_msg_template(p->family, &s->prf, t->ptmpl, FS_HASH_ADRS_BYTES);
+    t->mnb = fs_hash_msg_template(p->family, &t->k, t->mtmpl, p->n + mlen);
+    t->pbytes = t->pnb * block;
+    t->mbytes = t->mnb * block;
+}
+
 /* RAND_HASH batches: each lane's three PRF messages and its H message
  * toByte(1) || KEY || masked nodes, padded once per call from templates
  * (only ADRS, key and nodes change). Tree nodes are public: no wipes. */
@@ -258,14 +271,10 @@ int fs_hash_rand_hash(const fs_hash_seeds *s, uint8_t *out, const uint8_t *in,
     const fs_hash_params *p = &s->p;
     const fs_hash_keyed *kp = &s->prf;
     fs_hash_family fam = p->family;
-    size_t n = p->n, block = fs_lanes_block(fam);
-    fs_hash_keyed kh;
-    fs_hash_keyed_init(&kh, p, FS_DOM_H, NULL, 0);
-    size_t aoff = kp->restlen, koff = kh.restlen, moff = koff + n;
-    _Alignas(64) uint8_t ptmpl[4 * 168], htmpl[4 * 168];
-    size_t pnb = fs_hash_msg_template(fam, kp, ptmpl, FS_HASH_ADRS_BYTES);
-    size_t hnb = fs_hash_msg_template(fam, &kh, htmpl, 3 * n);
-    size_t pbytes = pnb * block, hbytes = hnb * block;
+    size_t n = p->n;
+    fs_hash_tmpl t;
+    fs_hash_tmpl_init(&t, s, FS_DOM_H, 2 * n);
+    size_t aoff = t.aoff, koff = t.koff, moff = koff + n, pbytes = t.pbytes, hbytes = t.mbytes;
     size_t batch = RH_ARENA / (3 * pbytes + hbytes);
     batch = batch > BATCH ? BATCH : batch < 1 ? 1 : batch;
     batch = batch > lanes ? lanes : batch;
@@ -275,11 +284,11 @@ int fs_hash_rand_hash(const fs_hash_seeds *s, uint8_t *out, const uint8_t *in,
     for (size_t l = 0; l < batch; l++) {
         for (unsigned km = 0; km < 3; km++) {
             uint8_t *m = pm + (3 * l + km) * pbytes;
-            fs_copy(m, ptmpl, pbytes);
+            fs_copy(m, t.ptmpl, pbytes);
             fs_adrs_set_word(m + aoff, FS_ADRS_KEYMASK, km);
             pptr[3 * l + km] = m;
         }
-        fs_copy(hm + l * hbytes, htmpl, hbytes);
+        fs_copy(hm + l * hbytes, t.mtmpl, hbytes);
         hptr[l] = hm + l * hbytes;
     }
     for (size_t base = 0; base < lanes; base += batch) {
@@ -288,7 +297,7 @@ int fs_hash_rand_hash(const fs_hash_seeds *s, uint8_t *out, const uint8_t *in,
             for (unsigned km = 0; km < 3; km++) /* ADRS words 0..6; keyAndMask stays */
                 fs_copy(pm + (3 * l + km) * pbytes + aoff, adrs + (base + l) * FS_HASH_ADRS_BYTES,
                         FS_HASH_ADRS_BYTES - 4);
-        fs_lanes_run_ptrs(fam, &kp->mid, pptr, pnb, prf, n, n, 3 * cnt, 0);
+        fs_lanes_run_ptrs(fam, &kp->mid, pptr, t.pnb, prf, n, n, 3 * cnt, 0);
         for (size_t l = 0; l < cnt; l++) {
             uint8_t *h = hm + l * hbytes;
             /* KEY, then left || right XOR BM0 || BM1 (adjacent PRF lanes) */
@@ -297,7 +306,7 @@ int fs_hash_rand_hash(const fs_hash_seeds *s, uint8_t *out, const uint8_t *in,
             for (size_t i = 0; i < 2 * n; i++)
                 h[moff + i] = x[i] ^ bm[i];
         }
-        fs_lanes_run_ptrs(fam, &kh.mid, hptr, hnb, out + base * n, n, n, cnt, 0);
+        fs_lanes_run_ptrs(fam, &t.k.mid, hptr, t.mnb, out + base * n, n, n, cnt, 0);
     }
     return FASTSIG_OK;
 }

@@ -28,4 +28,18 @@ void fs_hash_keyed_init(fs_hash_keyed *k, const fs_hash_params *p, unsigned doma
  * (left as they are, filled per lane), the padding. Returns its blocks. */
 size_t fs_hash_msg_template(fs_hash_family fam, const fs_hash_keyed *k, uint8_t *tmpl, size_t len);
 
+/* The padded templates of a batch that hashes PRF messages of PUB_SEED's
+ * midstate || ADRS, and messages toByte(domain, pad) || KEY || M of mlen
+ * bytes after KEY (F: the chain value, H: the masked nodes), filled per
+ * lane: ADRS at aoff of a PRF message, KEY at koff of the other. */
+typedef struct {
+    fs_hash_keyed k;          /* toByte(domain, pad), the other message's prefix */
+    size_t aoff, koff;
+    size_t pnb, mnb;          /* blocks of a PRF message, of the other */
+    size_t pbytes, mbytes;
+    _Alignas(64) uint8_t ptmpl[4 * 168], mtmpl[4 * 168];
+} fs_hash_tmpl;
+
+void fs_hash_tmpl_init(fs_hash_tmpl *t, const fs_hash_seeds *s, unsigned domain, size_t mlen);
+
 #endif

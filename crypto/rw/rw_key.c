@@ -151,7 +151,8 @@ static int bits_ok(unsigned bits, unsigned min_bits)
     return bits % 8 == 0 && bits >= min_bits && bits <= RW_MAX_BITS;
 }
 
-int rw_check_public(const mpz_t n, unsigned min_bits)
+/* Validation of n alone, and of n, p, q. */
+static int rw_check_public(const mpz_t n, unsigned min_bits)
 {
     static const unsigned long primorial = 3UL * 5 * 7 * 11 * 13 * 17 * 19 * 23 * 29 * 31 * 37 * 41 * 43 * 47;
     if (mpz_sgn(n) <= 0 || !bits_ok((unsigned)rw_bitlen(n), min_bits))
@@ -161,7 +162,7 @@ int rw_check_public(const mpz_t n, unsigned min_bits)
     return FASTSIG_OK;
 }
 
-int rw_check_private(const mpz_t n, const mpz_t p, const mpz_t q, unsigned min_bits)
+static int rw_check_private(const mpz_t n, const mpz_t p, const mpz_t q, unsigned min_bits)
 {
     int rc = rw_check_public(n, min_bits);
     if (rc != FASTSIG_OK)
