@@ -102,7 +102,7 @@ static void check_vector(const char *id, const uint8_t *msg, size_t len, const u
     struct vec_arg *a = varg;
     sl2 st, st2;
     uint8_t got[64];
-    if (a->k->test_only && len > 65536 && !soak())
+    if ((a->k->flags & FS_KERNEL_TWIN) && len > 65536 && !soak())
         return; /* the software-clmul twins are slow; they get the big ones under soak */
     a->checked++;
     sl2_identity(&st);
@@ -163,7 +163,7 @@ static void test_lengths(void)
             continue;
         /* the twins run the clmul algorithm in software: slow, so every
          * length up to 1100 and a sample above (all of them under soak) */
-        size_t step = (k->test_only && !soak()) ? 37 : 1;
+        size_t step = ((k->flags & FS_KERNEL_TWIN) && !soak()) ? 37 : 1;
         lengths_vs_reference(k, 4096, step);
     }
 }
@@ -180,7 +180,7 @@ static void test_large(void)
         sl2_identity(&want);
         reference(&want, buf, sizes[s]);
         for (const tz_kernel *k = tz_kernel_list(); k->name != NULL; k++) {
-            if (!runnable(k) || (k->test_only && sizes[s] > 65536 + 15 && !soak()))
+            if (!runnable(k) || ((k->flags & FS_KERNEL_TWIN) && sizes[s] > 65536 + 15 && !soak()))
                 continue;
             sl2 got, got2;
             sl2_identity(&got);
@@ -371,7 +371,7 @@ static void test_dispatch(void)
     CU_ASSERT_STRING_EQUAL(tz_kernel_for(~0u)->name, "portable");
 #endif
     for (const tz_kernel *k = tz_kernel_list(); k->name != NULL; k++)
-        CU_ASSERT(!k->test_only || tz_kernel_for(~0u) != k);
+        CU_ASSERT(!(k->flags & FS_KERNEL_TWIN) || tz_kernel_for(~0u) != k);
     fprintf(stderr, "[dispatched: %s] ", tz_kernel_name());
     /* the dispatched kernel gives the reference answer */
     uint8_t buf[5000];
