@@ -19,7 +19,7 @@ enum fs_cpu_feature {
     FS_CPU_AVX512  = 1u << 2, /* AVX-512 F, BW, VL with zmm state enabled */
     FS_CPU_PCLMUL  = 1u << 3, /* PCLMULQDQ with SSE4.1 */
     FS_CPU_VPCLMUL = 1u << 4, /* VPCLMULQDQ (used with AVX-512) */
-    FS_CPU_IFMA    = 1u << 5, /* AVX-512 IFMA (vpmadd52*), with FS_CPU_AVX512's state */
+    FS_CPU_IFMA    = 1u << 5, /* AVX-512 IFMA (vpmadd52*); its users need FS_CPU_AVX512 too */
 };
 
 /* The usable set (detected, narrowed by FASTSIG_CPU); computed once,
@@ -34,7 +34,8 @@ static inline int fs_cpu_allows(unsigned need)
 unsigned fs_cpu_detected(void);
 /* 1 when FASTSIG_CPU held a name that fs_cpu_parse does not know. */
 int fs_cpu_env_bad(void);
-/* Parses a FASTSIG_CPU value; returns 0, or -1 on an unknown name. */
+/* Parses a FASTSIG_CPU value into the mask of its known names; returns 0,
+ * or -1 when it also held an unknown one. */
 int fs_cpu_parse(const char *spec, unsigned *mask);
 /* Names of a mask, e.g. "shani,avx2" ("portable" for 0), into buf. */
 const char *fs_cpu_names(unsigned mask, char *buf, unsigned buflen);

@@ -135,8 +135,9 @@ static void build(selection *sel, unsigned mask)
         }
 }
 
-/* The features the hash kernels depend on; a selection exists for every
- * subset of them, built once, so that switching is a pointer store. */
+/* The features the hash kernels depend on (a kernel table entry that needs
+ * another one must add it here); a selection exists for every subset of
+ * them, built once, so that switching is a pointer store. */
 static const unsigned hash_bits[] = { FS_CPU_SHANI, FS_CPU_AVX2, FS_CPU_AVX512 };
 #define NBITS (sizeof(hash_bits) / sizeof(hash_bits[0]))
 static selection selections[1u << NBITS];
