@@ -75,6 +75,7 @@
 	.endif
 .endm
 
+#include "sha2_block_rounds.h"
 #include "sha2_rounds16_ymm.h"
 
 #include "transpose_d4.h"
@@ -122,18 +123,7 @@ fs_sha256_compress_x8_avx2:
 	vmovdqu		32*\i(%rdi), %ymm\i
 	.endr
 	vpxor	%ymm2, %ymm1, %ymm15		/* b^c for round 0's Maj */
-	leaq	.Lk256x8(%rip), %rax
-	movl	$3, %ecx
-2:	ROUNDS16 1
-	addq	$512, %rax
-	decl	%ecx
-	jnz	2b
-	ROUNDS16 0
-	/* feed forward: st holds the state the block started from */
-	.irp	i, 0,1,2,3,4,5,6,7
-	vpaddd		32*\i(%rdi), %ymm\i, %ymm\i
-	vmovdqu		%ymm\i, 32*\i(%rdi)
-	.endr
+	SHA2_BLOCK_ROUNDS .Lk256x8, 3, 512, vpaddd, vmovdqu, ymm, 32
 	addq	$64, %r8
 	decq	%rdx
 	jnz	1b

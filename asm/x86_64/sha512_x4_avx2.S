@@ -73,6 +73,7 @@
 	vpaddq		%ymm8, \h, \h			/* h = T1 + T2 */
 .endm
 
+#include "sha2_block_rounds.h"
 #include "sha2_rounds16_ymm.h"
 
 /* W[4c..4c+3]: 32 bytes at 32*c of each lane's block (r8..r11), a 4x4
@@ -128,18 +129,7 @@ fs_sha512_compress_x4_avx2:
 	addq	$128, %\r
 	.endr
 	vpxor		%ymm2, %ymm1, %ymm15		/* b^c for round 0 */
-	leaq	fs_sha512_k(%rip), %rax
-	movl	$4, %ecx
-2:	ROUNDS16 1
-	addq	$128, %rax
-	decl	%ecx
-	jnz	2b
-	ROUNDS16 0
-	/* feed forward: st holds the state the block started from */
-	.irp	i, 0,1,2,3,4,5,6,7
-	vpaddq		32*\i(%rdi), %ymm\i, %ymm\i
-	vmovdqu		%ymm\i, 32*\i(%rdi)
-	.endr
+	SHA2_BLOCK_ROUNDS fs_sha512_k, 4, 128, vpaddq, vmovdqu, ymm, 32
 	decq	%rdx
 	jnz	1b
 	movq	%rbp, %rsp
