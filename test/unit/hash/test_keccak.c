@@ -3,22 +3,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <openssl/evp.h>
+#include "kernel_path.h"
 #include "testutil.h"
 #include "cpu.h"
 #include "hash/keccak.h"
 
-/* The kernels this CPU (and FASTSIG_CPU) allows; prints a note once for the
- * others. */
 static int usable(const fs_keccak_kernel *k)
 {
-    static unsigned noted;
-    unsigned idx = (unsigned)(k - fs_keccak_kernels);
-    if ((k->cpu & ~fs_cpu_features()) == 0)
-        return 1;
-    if (!(noted & (1u << idx)))
-        printf("\n  note: skipping keccak kernel %s (CPU lacks it or FASTSIG_CPU)\n", k->name);
-    noted |= 1u << idx;
-    return 0;
+    return kernel_on_path("keccak", k->name, k->cpu);
 }
 
 static void openssl_shake(unsigned rate, uint8_t *out, size_t outlen, const uint8_t *in,

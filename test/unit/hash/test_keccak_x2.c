@@ -4,6 +4,7 @@
  * through them against OpenSSL. */
 #include <string.h>
 #include <openssl/evp.h>
+#include "kernel_path.h"
 #include "testutil.h"
 #include "cpu.h"
 #include "hash/keccak.h"
@@ -12,10 +13,7 @@
 
 static int usable(const fs_keccak_kernel *k)
 {
-    if ((k->cpu & ~fs_cpu_features()) == 0)
-        return 1;
-    printf("\n  note: skipping keccak kernel %s (CPU lacks it or FASTSIG_CPU)\n", k->name);
-    return 0;
+    return kernel_on_path("keccak", k->name, k->cpu);
 }
 
 /* k on st (at an address 8 bytes off alignment) against the one-state
