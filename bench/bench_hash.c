@@ -118,45 +118,49 @@ static uint8_t *filled(size_t len)
     return p;
 }
 
-static int usable(unsigned cpu, unsigned lanes)
+static int usable(unsigned cpu, unsigned flags)
 {
-    /* asm kernels the path allows, and the one-lane portable kernel */
-    return cpu ? (cpu & fs_cpu_features()) == cpu : lanes == 1;
+    /* the kernels a dispatcher may pick on this path (no twins) */
+    return !(flags & FS_KERNEL_TWIN) && fs_cpu_allows(cpu);
+}
+
+/* One SHA-2 compression row: 2-block runs of `lanes` lanes, lane l's blocks
+ * at data + stride * l (the F shape: short messages, state in and out per
+ * call). */
+static void compress_row(const char *op, const char *name, struct kernel_job *j, uint8_t *data,
+                         size_t stride, struct evp_job *ref, const char *refname)
+{
+    char variant[64];
+    j->nblocks = 2;
+    for (unsigned l = 0; l < 16; l++)
+        j->in[l] = data + stride * l;
+    snprintf(variant, sizeof(variant), "%s 2blk", name);
+    bench_spec s = { op, variant, "ns", refname, 0 };
+    bench_compare(&s, run_kernel, j, run_evp, ref);
 }
 
 static void kernel_rows(uint8_t *data, struct evp_job *sha256, struct evp_job *sha512,
                         struct evp_job *shake)
 {
     struct kernel_job j;
-    char variant[64];
     for (const fs_sha256_kernel *k = fs_sha256_kernels; k->name; k++) {
-        if (!usable(k->cpu, k->lanes))
+        if (!usable(k->cpu, k->flags))
             continue;
         memset(&j, 0, sizeof(j));
         j.sha256 = k->compress;
         j.lanes = k->lanes;
-        j.nblocks = 2; /* the F shape: short messages, state in and out per call */
-        for (unsigned l = 0; l < 16; l++)
-            j.in[l] = data + 128 * l;
-        snprintf(variant, sizeof(variant), "%s 2blk", k->name);
-        bench_spec s = { "sha256-compress", variant, "ns", "SHA-256 16KiB", 0 };
-        bench_compare(&s, run_kernel, &j, run_evp, sha256);
+        compress_row("sha256-compress", k->name, &j, data, 128, sha256, "SHA-256 16KiB");
     }
     for (const fs_sha512_kernel *k = fs_sha512_kernels; k->name; k++) {
-        if (!usable(k->cpu, k->lanes))
+        if (!usable(k->cpu, k->flags))
             continue;
         memset(&j, 0, sizeof(j));
         j.sha512 = k->compress;
         j.lanes = k->lanes;
-        j.nblocks = 2;
-        for (unsigned l = 0; l < 16; l++)
-            j.in[l] = data + 256 * l;
-        snprintf(variant, sizeof(variant), "%s 2blk", k->name);
-        bench_spec s = { "sha512-compress", variant, "ns", "SHA-512 16KiB", 0 };
-        bench_compare(&s, run_kernel, &j, run_evp, sha512);
+        compress_row("sha512-compress", k->name, &j, data, 256, sha512, "SHA-512 16KiB");
     }
     for (const fs_keccak_kernel *k = fs_keccak_kernels; k->name; k++) {
-        if (!usable(k->cpu, k->lanes))
+        if (!usable(k->cpu, k->flags) || (k->flags & FS_KERNEL_PAIR))
             continue;
         memset(&j, 0, sizeof(j));
         j.perm = k->perm;

@@ -40,7 +40,7 @@ static void bench_tz_kernels(void)
     for (size_t i = 0; i < sizes[3]; i++)
         buf[i] = (unsigned char)(i * 131 + 7);
     for (const tz_kernel *k = tz_kernel_list(); k->name != NULL; k++) {
-        if (k->test_only || (k->cpu & fs_cpu_detected()) != k->cpu)
+        if ((k->flags & FS_KERNEL_TWIN) || (k->cpu & fs_cpu_detected()) != k->cpu)
             continue;
         for (size_t b = 0; b < 2; b++) {
             EVP_MD *base = EVP_MD_fetch(lc, baselines[b], "provider=default");

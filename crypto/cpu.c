@@ -9,7 +9,7 @@ static const struct {
     unsigned bit;
 } names[] = {
     { "shani", FS_CPU_SHANI },   { "avx2", FS_CPU_AVX2 },       { "avx512", FS_CPU_AVX512 },
-    { "pclmul", FS_CPU_PCLMUL }, { "vpclmul", FS_CPU_VPCLMUL },
+    { "pclmul", FS_CPU_PCLMUL }, { "vpclmul", FS_CPU_VPCLMUL }, { "ifma", FS_CPU_IFMA },
 };
 #define NNAMES (sizeof(names) / sizeof(names[0]))
 
@@ -39,7 +39,7 @@ unsigned fs_cpu_detected(void)
         __cpuid_count(7, 0, a, b, c, d);
         int avx2 = (b >> 5) & 1, bmi2 = (b >> 8) & 1, sha = (b >> 29) & 1;
         int avx512f = (b >> 16) & 1, avx512bw = (b >> 30) & 1, avx512vl = (b >> 31) & 1;
-        int vpclmul = (c >> 10) & 1;
+        int vpclmul = (c >> 10) & 1, ifma = (b >> 21) & 1;
         if (sha && sse41)
             mask |= FS_CPU_SHANI;
         if (ymm_ok && avx2 && bmi2)
@@ -48,6 +48,8 @@ unsigned fs_cpu_detected(void)
             mask |= FS_CPU_AVX512;
         if (zmm_ok && vpclmul && avx512f)
             mask |= FS_CPU_VPCLMUL;
+        if (zmm_ok && ifma && avx512f && avx512bw)
+            mask |= FS_CPU_IFMA;
     }
     return mask;
 }
@@ -83,25 +85,35 @@ int fs_cpu_parse(const char *spec, unsigned *mask)
     return bad ? -1 : 0;
 }
 
+/* The usable set with a "computed" bit, and whether FASTSIG_CPU had an
+ * unknown name, published with one atomic store each: the computation is
+ * deterministic, so threads racing through it store the same values, and
+ * later calls cost one plain load. */
+#define COMPUTED (1u << 31)
+static unsigned features;
+static int env_bad;
+
+static unsigned compute_features(void)
+{
+    unsigned mask = fs_cpu_detected(), allow = ~0u;
+    const char *env = getenv("FASTSIG_CPU");
+    int bad = env != NULL && *env && fs_cpu_parse(env, &allow) != 0;
+    mask &= allow & ~COMPUTED;
+    __atomic_store_n(&env_bad, bad, __ATOMIC_RELAXED);
+    __atomic_store_n(&features, mask | COMPUTED, __ATOMIC_RELEASE);
+    return mask;
+}
+
 unsigned fs_cpu_features(void)
 {
-    /* Computed on first use; a benign race (same value) between threads. */
-    static volatile int done;
-    static volatile unsigned features;
-    if (!done) {
-        unsigned mask = fs_cpu_detected();
-        const char *env = getenv("FASTSIG_CPU");
-        if (env != NULL && *env) {
-            unsigned allow;
-            if (fs_cpu_parse(env, &allow) != 0)
-                fprintf(stderr, "fastsig: FASTSIG_CPU=%s has an unknown name; "
-                        "known: portable, native, shani, avx2, avx512, pclmul, vpclmul\n", env);
-            mask &= allow;
-        }
-        features = mask;
-        done = 1;
-    }
-    return features;
+    unsigned v = __atomic_load_n(&features, __ATOMIC_ACQUIRE);
+    return (v & COMPUTED) ? v & ~COMPUTED : compute_features();
+}
+
+int fs_cpu_env_bad(void)
+{
+    fs_cpu_features();
+    return __atomic_load_n(&env_bad, __ATOMIC_RELAXED);
 }
 
 const char *fs_cpu_names(unsigned mask, char *buf, unsigned buflen)

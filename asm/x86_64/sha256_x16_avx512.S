@@ -17,17 +17,7 @@
 
 #include "sha256_x16_rounds.h"
 
-/* 4x4 dword transpose inside each 128-bit lane of rows \a..\d */
-.macro TR4 a, b, c, d
-	vpunpckldq	\b, \a, %zmm8
-	vpunpckhdq	\b, \a, %zmm9
-	vpunpckldq	\d, \c, %zmm10
-	vpunpckhdq	\d, \c, %zmm11
-	vpunpcklqdq	%zmm10, %zmm8, \a
-	vpunpckhqdq	%zmm10, %zmm8, \b
-	vpunpcklqdq	%zmm11, %zmm9, \c
-	vpunpckhqdq	%zmm11, %zmm9, \d
-.endm
+#include "transpose_d4.h"
 
 /* 4x4 transpose of the 128-bit chunks of \a..\d */
 .macro TRQ a, b, c, d
@@ -87,10 +77,10 @@ fs_sha256_compress_x16_avx512:
 	vmovdqu32	(%rax,%r8), %zmm30
 	movq		120(%rsi), %rax
 	vmovdqu32	(%rax,%r8), %zmm31
-	TR4	%zmm16, %zmm17, %zmm18, %zmm19
-	TR4	%zmm20, %zmm21, %zmm22, %zmm23
-	TR4	%zmm24, %zmm25, %zmm26, %zmm27
-	TR4	%zmm28, %zmm29, %zmm30, %zmm31
+	TR4	%zmm16, %zmm17, %zmm18, %zmm19, zmm
+	TR4	%zmm20, %zmm21, %zmm22, %zmm23, zmm
+	TR4	%zmm24, %zmm25, %zmm26, %zmm27, zmm
+	TR4	%zmm28, %zmm29, %zmm30, %zmm31, zmm
 	TRQ	%zmm16, %zmm20, %zmm24, %zmm28
 	TRQ	%zmm17, %zmm21, %zmm25, %zmm29
 	TRQ	%zmm18, %zmm22, %zmm26, %zmm30

@@ -75,37 +75,10 @@
 	.endif
 .endm
 
-/* 16 rounds: K[t..t+15] at 0(%rax) */
-.macro ROUNDS16 sched
-	RND %ymm0,%ymm1,%ymm2,%ymm3,%ymm4,%ymm5,%ymm6,%ymm7, 0,\sched,%ymm14,%ymm15
-	RND %ymm7,%ymm0,%ymm1,%ymm2,%ymm3,%ymm4,%ymm5,%ymm6, 1,\sched,%ymm15,%ymm14
-	RND %ymm6,%ymm7,%ymm0,%ymm1,%ymm2,%ymm3,%ymm4,%ymm5, 2,\sched,%ymm14,%ymm15
-	RND %ymm5,%ymm6,%ymm7,%ymm0,%ymm1,%ymm2,%ymm3,%ymm4, 3,\sched,%ymm15,%ymm14
-	RND %ymm4,%ymm5,%ymm6,%ymm7,%ymm0,%ymm1,%ymm2,%ymm3, 4,\sched,%ymm14,%ymm15
-	RND %ymm3,%ymm4,%ymm5,%ymm6,%ymm7,%ymm0,%ymm1,%ymm2, 5,\sched,%ymm15,%ymm14
-	RND %ymm2,%ymm3,%ymm4,%ymm5,%ymm6,%ymm7,%ymm0,%ymm1, 6,\sched,%ymm14,%ymm15
-	RND %ymm1,%ymm2,%ymm3,%ymm4,%ymm5,%ymm6,%ymm7,%ymm0, 7,\sched,%ymm15,%ymm14
-	RND %ymm0,%ymm1,%ymm2,%ymm3,%ymm4,%ymm5,%ymm6,%ymm7, 8,\sched,%ymm14,%ymm15
-	RND %ymm7,%ymm0,%ymm1,%ymm2,%ymm3,%ymm4,%ymm5,%ymm6, 9,\sched,%ymm15,%ymm14
-	RND %ymm6,%ymm7,%ymm0,%ymm1,%ymm2,%ymm3,%ymm4,%ymm5,10,\sched,%ymm14,%ymm15
-	RND %ymm5,%ymm6,%ymm7,%ymm0,%ymm1,%ymm2,%ymm3,%ymm4,11,\sched,%ymm15,%ymm14
-	RND %ymm4,%ymm5,%ymm6,%ymm7,%ymm0,%ymm1,%ymm2,%ymm3,12,\sched,%ymm14,%ymm15
-	RND %ymm3,%ymm4,%ymm5,%ymm6,%ymm7,%ymm0,%ymm1,%ymm2,13,\sched,%ymm15,%ymm14
-	RND %ymm2,%ymm3,%ymm4,%ymm5,%ymm6,%ymm7,%ymm0,%ymm1,14,\sched,%ymm14,%ymm15
-	RND %ymm1,%ymm2,%ymm3,%ymm4,%ymm5,%ymm6,%ymm7,%ymm0,15,\sched,%ymm15,%ymm14
-.endm
+#include "sha2_block_rounds.h"
+#include "sha2_rounds16_ymm.h"
 
-/* 4x4 dword transpose inside each 128-bit half of rows \a..\d */
-.macro TR4 a, b, c, d
-	vpunpckldq	\b, \a, %ymm8
-	vpunpckhdq	\b, \a, %ymm9
-	vpunpckldq	\d, \c, %ymm10
-	vpunpckhdq	\d, \c, %ymm11
-	vpunpcklqdq	%ymm10, %ymm8, \a
-	vpunpckhqdq	%ymm10, %ymm8, \b
-	vpunpcklqdq	%ymm11, %ymm9, \c
-	vpunpckhqdq	%ymm11, %ymm9, \d
-.endm
+#include "transpose_d4.h"
 
 /* W[base+m] and W[base+4+m] from the halves of \lo (rows 0-3) and \hi (rows 4-7) */
 .macro HALVES lo, hi, slot
@@ -123,8 +96,8 @@
 	movq		8*\l(%rsi), %rax
 	vmovdqu		32*\half(%rax,%r8), %ymm\l
 	.endr
-	TR4	%ymm0, %ymm1, %ymm2, %ymm3
-	TR4	%ymm4, %ymm5, %ymm6, %ymm7
+	TR4	%ymm0, %ymm1, %ymm2, %ymm3, ymm
+	TR4	%ymm4, %ymm5, %ymm6, %ymm7, ymm
 	HALVES	%ymm0, %ymm4, 8*\half+0
 	HALVES	%ymm1, %ymm5, 8*\half+1
 	HALVES	%ymm2, %ymm6, 8*\half+2
@@ -150,18 +123,7 @@ fs_sha256_compress_x8_avx2:
 	vmovdqu		32*\i(%rdi), %ymm\i
 	.endr
 	vpxor	%ymm2, %ymm1, %ymm15		/* b^c for round 0's Maj */
-	leaq	.Lk256x8(%rip), %rax
-	movl	$3, %ecx
-2:	ROUNDS16 1
-	addq	$512, %rax
-	decl	%ecx
-	jnz	2b
-	ROUNDS16 0
-	/* feed forward: st holds the state the block started from */
-	.irp	i, 0,1,2,3,4,5,6,7
-	vpaddd		32*\i(%rdi), %ymm\i, %ymm\i
-	vmovdqu		%ymm\i, 32*\i(%rdi)
-	.endr
+	SHA2_BLOCK_ROUNDS .Lk256x8, 3, 512, vpaddd, vmovdqu, ymm, 32
 	addq	$64, %r8
 	decq	%rdx
 	jnz	1b

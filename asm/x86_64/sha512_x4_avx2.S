@@ -73,24 +73,8 @@
 	vpaddq		%ymm8, \h, \h			/* h = T1 + T2 */
 .endm
 
-.macro ROUNDS16 sched
-	RND %ymm0,%ymm1,%ymm2,%ymm3,%ymm4,%ymm5,%ymm6,%ymm7,  0,\sched,%ymm14,%ymm15
-	RND %ymm7,%ymm0,%ymm1,%ymm2,%ymm3,%ymm4,%ymm5,%ymm6,  1,\sched,%ymm15,%ymm14
-	RND %ymm6,%ymm7,%ymm0,%ymm1,%ymm2,%ymm3,%ymm4,%ymm5,  2,\sched,%ymm14,%ymm15
-	RND %ymm5,%ymm6,%ymm7,%ymm0,%ymm1,%ymm2,%ymm3,%ymm4,  3,\sched,%ymm15,%ymm14
-	RND %ymm4,%ymm5,%ymm6,%ymm7,%ymm0,%ymm1,%ymm2,%ymm3,  4,\sched,%ymm14,%ymm15
-	RND %ymm3,%ymm4,%ymm5,%ymm6,%ymm7,%ymm0,%ymm1,%ymm2,  5,\sched,%ymm15,%ymm14
-	RND %ymm2,%ymm3,%ymm4,%ymm5,%ymm6,%ymm7,%ymm0,%ymm1,  6,\sched,%ymm14,%ymm15
-	RND %ymm1,%ymm2,%ymm3,%ymm4,%ymm5,%ymm6,%ymm7,%ymm0,  7,\sched,%ymm15,%ymm14
-	RND %ymm0,%ymm1,%ymm2,%ymm3,%ymm4,%ymm5,%ymm6,%ymm7,  8,\sched,%ymm14,%ymm15
-	RND %ymm7,%ymm0,%ymm1,%ymm2,%ymm3,%ymm4,%ymm5,%ymm6,  9,\sched,%ymm15,%ymm14
-	RND %ymm6,%ymm7,%ymm0,%ymm1,%ymm2,%ymm3,%ymm4,%ymm5, 10,\sched,%ymm14,%ymm15
-	RND %ymm5,%ymm6,%ymm7,%ymm0,%ymm1,%ymm2,%ymm3,%ymm4, 11,\sched,%ymm15,%ymm14
-	RND %ymm4,%ymm5,%ymm6,%ymm7,%ymm0,%ymm1,%ymm2,%ymm3, 12,\sched,%ymm14,%ymm15
-	RND %ymm3,%ymm4,%ymm5,%ymm6,%ymm7,%ymm0,%ymm1,%ymm2, 13,\sched,%ymm15,%ymm14
-	RND %ymm2,%ymm3,%ymm4,%ymm5,%ymm6,%ymm7,%ymm0,%ymm1, 14,\sched,%ymm14,%ymm15
-	RND %ymm1,%ymm2,%ymm3,%ymm4,%ymm5,%ymm6,%ymm7,%ymm0, 15,\sched,%ymm15,%ymm14
-.endm
+#include "sha2_block_rounds.h"
+#include "sha2_rounds16_ymm.h"
 
 /* W[4c..4c+3]: 32 bytes at 32*c of each lane's block (r8..r11), a 4x4
  * transpose (ymm8..15), a byte swap per word */
@@ -145,18 +129,7 @@ fs_sha512_compress_x4_avx2:
 	addq	$128, %\r
 	.endr
 	vpxor		%ymm2, %ymm1, %ymm15		/* b^c for round 0 */
-	leaq	fs_sha512_k(%rip), %rax
-	movl	$4, %ecx
-2:	ROUNDS16 1
-	addq	$128, %rax
-	decl	%ecx
-	jnz	2b
-	ROUNDS16 0
-	/* feed forward: st holds the state the block started from */
-	.irp	i, 0,1,2,3,4,5,6,7
-	vpaddq		32*\i(%rdi), %ymm\i, %ymm\i
-	vmovdqu		%ymm\i, 32*\i(%rdi)
-	.endr
+	SHA2_BLOCK_ROUNDS fs_sha512_k, 4, 128, vpaddq, vmovdqu, ymm, 32
 	decq	%rdx
 	jnz	1b
 	movq	%rbp, %rsp

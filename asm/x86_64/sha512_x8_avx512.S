@@ -80,6 +80,7 @@
 	RND %zmm1,%zmm2,%zmm3,%zmm4,%zmm5,%zmm6,%zmm7,%zmm0, 120,\sched,%zmm23,%zmm8, %zmm16,%zmm21
 .endm
 
+#include "sha2_block_rounds.h"
 #include "transpose_q8_avx512.h"
 
 /* word rows: 64 bytes at \off of every lane's block (%r8 past in[l]) into
@@ -126,18 +127,7 @@ fs_sha512_compress_x8_avx512:
 	TRANSPOSE8 %zmm16,%zmm17,%zmm18,%zmm19,%zmm20,%zmm21,%zmm22,%zmm23, %zmm24,%zmm25,%zmm26,%zmm27,%zmm28,%zmm29,%zmm30,%zmm31
 	BSWAP8	16, 17, 18, 19, 20, 21, 22, 23
 	addq	$128, %r8
-	leaq	fs_sha512_k(%rip), %rax
-	movl	$4, %ecx
-2:	ROUNDS16 1
-	addq	$128, %rax
-	decl	%ecx
-	jnz	2b
-	ROUNDS16 0
-	/* feed forward: st holds the state the block started from */
-	.irp	i, 0,1,2,3,4,5,6,7
-	vpaddq		64*\i(%rdi), %zmm\i, %zmm\i
-	vmovdqu64	%zmm\i, 64*\i(%rdi)
-	.endr
+	SHA2_BLOCK_ROUNDS fs_sha512_k, 4, 128, vpaddq, vmovdqu64, zmm, 64
 	decq	%rdx
 	jnz	1b
 	vzeroupper

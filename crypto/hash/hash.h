@@ -143,8 +143,12 @@ int fs_hash_chains(const fs_hash_seeds *s, uint8_t *out, const uint8_t *in,
 
 /* Name of the kernel the engine uses for a family now, e.g. "avx512-x16". */
 const char *fs_hash_kernel_name(fs_hash_family f);
-/* Re-reads fs_cpu_features() narrowed by `mask` (tests force paths with it:
- * mask = FS_CPU_* bits allowed; ~0u = all detected). Not thread-safe. */
+/* Switches the engine to the kernels of fs_cpu_features() narrowed by
+ * `mask` (tests force paths with it: mask = FS_CPU_* bits allowed; ~0u =
+ * all allowed, the default). The selections are built once; switching
+ * publishes a pointer, so it is thread-safe (a call in flight finishes each
+ * lane batch on the kernels it started with; every path gives the same
+ * bytes). */
 void fs_hash_select(unsigned mask);
 
 #endif

@@ -76,59 +76,47 @@ void fs_keccakf1600_x2_portable(uint64_t st[25 * 2])
 }
 
 const fs_keccak_kernel fs_keccak_kernels[] = {
-    { "portable-x1", fs_keccakf1600, NULL, 1, 0 },
-    { "portable-x4", fs_keccakf1600_x4_portable, NULL, 4, 0 },
-    { "portable-x8", fs_keccakf1600_x8_portable, NULL, 8, 0 },
+    { "portable-x1", fs_keccakf1600, NULL, 1, 0, 0 },
+    { "portable-x2", fs_keccakf1600_x2_portable, NULL, 2, 0, FS_KERNEL_TWIN | FS_KERNEL_PAIR },
+    { "portable-x4", fs_keccakf1600_x4_portable, NULL, 4, 0, FS_KERNEL_TWIN },
+    { "portable-x8", fs_keccakf1600_x8_portable, NULL, 8, 0, FS_KERNEL_TWIN },
 #if defined(FASTSIG_HAVE_ASM)
-    { "avx2-x4", fs_keccakf1600_x4_avx2, fs_keccak_absorb_x4_avx2, 4, FS_CPU_AVX2 },
-    { "avx512-x8", fs_keccakf1600_x8_avx512, fs_keccak_absorb_x8_avx512, 8, FS_CPU_AVX512 },
+    { "avx512-x2", fs_keccakf1600_x2_avx512, NULL, 2, FS_CPU_AVX512, FS_KERNEL_PAIR },
+    { "avx2-x4", fs_keccakf1600_x4_avx2, fs_keccak_absorb_x4_avx2, 4, FS_CPU_AVX2, 0 },
+    { "avx512-x8", fs_keccakf1600_x8_avx512, fs_keccak_absorb_x8_avx512, 8, FS_CPU_AVX512, 0 },
 #endif
-    { NULL, NULL, NULL, 0, 0 },
+    { NULL, NULL, NULL, 0, 0, 0 },
 };
 
-const fs_keccak_kernel fs_keccak_kernels_x2[] = {
-    { "portable-x2", fs_keccakf1600_x2_portable, NULL, 2, 0 },
-#if defined(FASTSIG_HAVE_ASM)
-    { "avx512-x2", fs_keccakf1600_x2_avx512, NULL, 2, FS_CPU_AVX512 },
-#endif
-    { NULL, NULL, NULL, 0, 0 },
-};
-
-const fs_keccak_kernel *fs_keccak_kernel_x2(void)
+/* choice[0]: for one or two lanes, choice[1]: for more (fs_keccak_kernel_for). */
+static void choose(const fs_keccak_kernel *choice[2])
 {
-    unsigned have = fs_cpu_features();
-    for (const fs_keccak_kernel *k = fs_keccak_kernels_x2; k->name != NULL; k++)
-        if (k->cpu != 0 && (k->cpu & have) == k->cpu)
-            return k;
-    return NULL;
+    choice[0] = choice[1] = &fs_keccak_kernels[0];
+    const fs_keccak_kernel *pair = NULL;
+    for (const fs_keccak_kernel *k = fs_keccak_kernels; k->name != NULL; k++) {
+        if ((k->flags & FS_KERNEL_TWIN) || k->cpu == 0 || !fs_cpu_allows(k->cpu))
+            continue;
+        if (k->flags & FS_KERNEL_PAIR)
+            pair = k;
+        else
+            choice[1] = k;
+    }
+    choice[0] = pair != NULL ? pair : choice[1];
 }
 
-void fs_keccakf1600_x2_dot_portable(uint64_t st[25 * 2], fs_keccak_dot_job *job)
+const fs_keccak_kernel *fs_keccak_kernel_for(unsigned lanes)
 {
-    fs_keccakf1600_x2_portable(st);
-    for (int m = 0; m < 2; m++)
-        for (int q = 0; q < 2; q++) {
-            unsigned __int128 lo = 0;   /* the low 128 bits */
-            uint64_t top = 0;
-            for (int i = 0; i < FS_KECCAK_DOT_LEN; i++) {
-                uint64_t x = 0;
-                for (int b = 0; b < 8; b++)
-                    x = x << 8 | job->x[m][8 * i + b];
-                unsigned __int128 t = lo + (unsigned __int128)x * job->w[m][i][q];
-                top += t < lo;
-                lo = t;
-            }
-            job->acc[2 * m + q][0] = (uint64_t)lo;
-            job->acc[2 * m + q][1] = (uint64_t)(lo >> 64);
-            job->acc[2 * m + q][2] = top;
-        }
-}
-
-fs_keccak_dot_fn *fs_keccak_dot_x2(void)
-{
-#if defined(FASTSIG_HAVE_ASM)
-    if (fs_keccak_kernel_x2() != NULL)
-        return fs_keccakf1600_x2_dot_avx512;
-#endif
-    return NULL;
+    /* A pure function of fs_cpu_features(): threads that race to make the
+     * choice store the same pointers. */
+    static int chosen;
+    static const fs_keccak_kernel *choice[2];
+    unsigned i = lanes > 2;
+    if (!__atomic_load_n(&chosen, __ATOMIC_ACQUIRE)) {
+        const fs_keccak_kernel *c[2];
+        choose(c);
+        __atomic_store_n(&choice[0], c[0], __ATOMIC_RELAXED);
+        __atomic_store_n(&choice[1], c[1], __ATOMIC_RELAXED);
+        __atomic_store_n(&chosen, 1, __ATOMIC_RELEASE);
+    }
+    return __atomic_load_n(&choice[i], __ATOMIC_RELAXED);
 }

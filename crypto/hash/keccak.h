@@ -17,7 +17,8 @@
  *   fs_keccakf1600_x8_avx512(st[25*8])       asm, needs FS_CPU_AVX512
  *   fs_keccakf1600_x2_avx512(st[25*2])       asm (xmm, AVX-512VL), needs FS_CPU_AVX512;
  *                                            for one or two messages it beats the
- *                                            x8 kernel (see fs_keccak_kernels_x2)
+ *                                            x8 kernel (FS_KERNEL_PAIR, see
+ *                                            fs_keccak_kernel_for)
  * Absorb kernels (asm) xor whole blocks into the state and permute, block
  * after block in one call (the AVX-512 one keeps the state in registers);
  * fs_keccak_absorb_blocks uses them when it can:
@@ -73,41 +74,21 @@ typedef struct {
     fs_keccak_absorb_fn *absorb; /* NULL: absorb in C around perm */
     unsigned lanes;
     unsigned cpu;           /* FS_CPU_* bits it needs (0 for portable) */
+    unsigned flags;         /* FS_KERNEL_* (cpu.h): twins, two-lane kernels */
 } fs_keccak_kernel;
 
 /* Every kernel built in, portable ones first; ends with { NULL }. Tests and
- * benchmarks walk it; a dispatcher may pick from it with fs_cpu_features(). */
+ * benchmarks walk it; the lane engine (lanes.c) and fs_keccak_kernel_for
+ * pick from it. */
 extern const fs_keccak_kernel fs_keccak_kernels[];
 
-/* Two-lane kernels (portable twin first; ends with { NULL }) for callers
- * that hash one or two messages at a time (the RW full-domain hash). Kept
- * out of fs_keccak_kernels, from which the lane engine picks its widths.
- * fs_keccak_kernel_x2 returns the asm one when fs_cpu_features() allows it,
- * else NULL (the caller keeps its other kernel). */
-extern const fs_keccak_kernel fs_keccak_kernels_x2[];
-const fs_keccak_kernel *fs_keccak_kernel_x2(void);
-
-/* A two-lane permutation with a side job for the integer pipes, which sit
- * idle while the vector unit permutes (the asm kernel interleaves the two
- * at no cost in its time): two dot products of each of two word vectors,
- *   acc[2 m + q] = sum over i < FS_KECCAK_DOT_LEN of X_m[i] * w[m][i][q]
- * (m, q in {0, 1}) as 192-bit little-endian numbers, set (not added to),
- * where X_m[i] is the big-endian 64-bit word at x[m] + 8 i (as numbers sit
- * in a signature). x[m] must have 8 * FS_KECCAK_DOT_LEN readable bytes. */
-#define FS_KECCAK_DOT_LEN 36
-typedef struct {
-    const uint8_t *x[2];
-    const uint64_t (*w[2])[2];
-    uint64_t acc[4][3];
-} fs_keccak_dot_job;
-typedef void fs_keccak_dot_fn(uint64_t st[25 * 2], fs_keccak_dot_job *job);
-void fs_keccakf1600_x2_dot_portable(uint64_t st[25 * 2], fs_keccak_dot_job *job);
-#if defined(FASTSIG_HAVE_ASM)
-void fs_keccakf1600_x2_dot_avx512(uint64_t st[25 * 2], fs_keccak_dot_job *job);
-#endif
-/* The asm kernel when fs_cpu_features() allows it (with the x2 kernel),
- * else NULL. */
-fs_keccak_dot_fn *fs_keccak_dot_x2(void);
+/* The kernel for a caller that hashes `lanes` messages at a time outside
+ * the lane engine (the RW full-domain hash), chosen once from
+ * fs_cpu_features(): for one or two, the two-lane asm kernel (about 3/4 of
+ * an x8 call); else the last (widest-ISA) asm kernel allowed (on AVX-512
+ * one x8 permutation beats an AVX2 x4 one even for three lanes); else the
+ * portable one-lane kernel. Never NULL. */
+const fs_keccak_kernel *fs_keccak_kernel_for(unsigned lanes);
 
 /* Sponge helpers over kernel k. `used` lanes (1..k->lanes) carry messages:
  * in[l] / out[l] for l < used; the remaining lanes of st are left in an
@@ -129,6 +110,23 @@ void fs_keccak_absorb_final(const fs_keccak_kernel *k, uint64_t *st, unsigned ra
                             const uint8_t *const in[], unsigned used, size_t len, uint8_t ds);
 void fs_keccak_squeeze(const fs_keccak_kernel *k, uint64_t *st, unsigned rate,
                        uint8_t *const out[], unsigned used, size_t outlen);
+
+/* Incremental SHAKE on one state and the portable kernel, for callers that
+ * absorb a message in pieces (RW: a domain string, a key id, the message).
+ * rate: FS_SHAKE128_RATE or FS_SHAKE256_RATE. The first squeeze pads; later
+ * squeezes continue the output stream; absorbing after a squeeze is not
+ * allowed. Wipe a context that held secrets. */
+typedef struct {
+    uint64_t st[25];
+    unsigned rate;
+    unsigned pos;     /* bytes absorbed into the current block / squeezed */
+    int squeezing;
+} fs_shake_ctx;
+
+void fs_shake_init(fs_shake_ctx *x, unsigned rate);
+void fs_shake_absorb(fs_shake_ctx *x, const void *in, size_t len);
+void fs_shake_squeeze(fs_shake_ctx *x, uint8_t *out, size_t len);
+void fs_shake_wipe(fs_shake_ctx *x);
 
 /* One call: SHAKE (rate FS_SHAKE128_RATE or FS_SHAKE256_RATE) of `used`
  * messages of inlen bytes each into outlen bytes each. */

@@ -1,5 +1,6 @@
 /* keccak_sponge.c - SHAKE absorb/squeeze over any permutation kernel, on
- * lane-interleaved states (word i of lane l at st[i*lanes + l]). */
+ * lane-interleaved states (word i of lane l at st[i*lanes + l]), and the
+ * incremental one-state SHAKE (fs_shake_ctx). */
 #include <string.h>
 #include "hash/keccak.h"
 
@@ -77,6 +78,80 @@ void fs_shake_lanes(const fs_keccak_kernel *k, unsigned rate, uint8_t *const out
     fs_keccak_absorb_final(k, st, rate, in, used, inlen, FS_SHAKE_DS);
     fs_keccak_squeeze(k, st, rate, out, used, outlen);
     explicit_bzero(st, sizeof(st));
+}
+
+void fs_shake_init(fs_shake_ctx *x, unsigned rate)
+{
+    memset(x, 0, sizeof(*x));
+    x->rate = rate;
+}
+
+static void xor_byte(uint64_t *st, size_t pos, uint8_t v)
+{
+    st[pos / 8] ^= (uint64_t)v << (8 * (pos % 8));
+}
+
+void fs_shake_absorb(fs_shake_ctx *x, const void *in, size_t len)
+{
+    const uint8_t *p = in;
+    const unsigned rate = x->rate;
+    while (len > 0) {
+        if (x->pos == 0) { /* whole words while aligned to the block */
+            while (len >= rate) {
+                for (size_t w = 0; w < rate / 8; w++)
+                    x->st[w] ^= load64_le(p + 8 * w);
+                fs_keccakf1600(x->st);
+                p += rate;
+                len -= rate;
+            }
+            if (len == 0)
+                break;
+        }
+        xor_byte(x->st, x->pos++, *p++);
+        len--;
+        if (x->pos == rate) {
+            fs_keccakf1600(x->st);
+            x->pos = 0;
+        }
+    }
+}
+
+void fs_shake_squeeze(fs_shake_ctx *x, uint8_t *out, size_t len)
+{
+    const unsigned rate = x->rate;
+    if (!x->squeezing) {
+        xor_byte(x->st, x->pos, FS_SHAKE_DS);
+        xor_byte(x->st, rate - 1, 0x80);
+        fs_keccakf1600(x->st);
+        x->pos = 0;
+        x->squeezing = 1;
+    }
+    while (len > 0) {
+        if (x->pos == rate) {
+            fs_keccakf1600(x->st);
+            x->pos = 0;
+        }
+        size_t n = rate - x->pos < len ? rate - x->pos : len;
+        if (x->pos % 8 == 0 && n >= 8) { /* whole words (the state is little-endian) */
+            n &= ~(size_t)7;
+            for (size_t w = 0; w < n / 8; w++) {
+                uint64_t v = x->st[x->pos / 8 + w];
+                for (int b = 0; b < 8; b++)
+                    out[8 * w + (size_t)b] = (uint8_t)(v >> (8 * b));
+            }
+        } else {
+            n = 1;
+            out[0] = (uint8_t)(x->st[x->pos / 8] >> (8 * (x->pos % 8)));
+        }
+        out += n;
+        len -= n;
+        x->pos += (unsigned)n;
+    }
+}
+
+void fs_shake_wipe(fs_shake_ctx *x)
+{
+    explicit_bzero(x, sizeof(*x));
 }
 
 static void shake_one(unsigned rate, uint8_t *out, size_t outlen, const uint8_t *in, size_t inlen)

@@ -1,9 +1,9 @@
-/* lanes.c - the lane engine: kernel choice per call, padding, finalisation.
+/* lanes.c - the lane engine: kernel selection, padding, finalisation.
  *
  * Kernels keep N lanes in a transposed state (word i of lane l at st[i*N+l]).
  * A call covers `lanes` messages: the widest kernel takes full groups, and
- * the rest goes to whichever kernel does it for the least estimated cost
- * (e.g. one H_msg on an AVX-512 machine runs on SHA-NI, not in 1 of 16 lanes).
+ * the rest goes to whichever kernel does it for the least estimated cost,
+ * as planned when the selection was built.
  * Whole input blocks are read in place; only the padded tail is copied. */
 #include <pthread.h>
 #include <string.h>
@@ -12,6 +12,7 @@
 #include "hash/lanes.h"
 #include "hash/sha256.h"
 #include "hash/sha512.h"
+#include "hash/sha256_chain.h"
 
 #define MAX_KERNEL_LANES 16
 #define MAX_BLOCK 168
@@ -26,28 +27,39 @@ typedef struct {
     const fs_keccak_kernel *keccak;
 } lane_kernel;
 
+/* A family's padding shape and the kernels one selection offers it:
+ * choice[] widest first; plan[left] the kernel for a group of `left` lanes
+ * when fewer than the widest kernel's remain (from the cost model, worked
+ * out when the selection is built, so a call only looks it up). */
 typedef struct {
     unsigned block, wordsize, words, lenbytes; /* lenbytes 0: SHAKE padding */
-    lane_kernel choice[MAX_CHOICES];           /* widest first */
+    lane_kernel choice[MAX_CHOICES];
     unsigned nchoice;
+    const lane_kernel *plan[MAX_KERNEL_LANES];
 } family;
 
-static family fams[5] = {
-    [FS_HASH_SHA256] = { FS_SHA256_BLOCK, 4, 8, 8, { { 0 } }, 0 },
-    [FS_HASH_SHA512] = { FS_SHA512_BLOCK, 8, 8, 16, { { 0 } }, 0 },
-    [FS_HASH_SHAKE128] = { FS_SHAKE128_RATE, 8, 25, 0, { { 0 } }, 0 },
-    [FS_HASH_SHAKE256] = { FS_SHAKE256_RATE, 8, 25, 0, { { 0 } }, 0 },
+/* Every kernel choice for one set of allowed CPU features. */
+typedef struct {
+    family fams[5];
+    fs_sha256_chain_fn *chain; /* the fused chain kernel, or NULL */
+} selection;
+
+static const family shapes[5] = {
+    [FS_HASH_SHA256] = { FS_SHA256_BLOCK, 4, 8, 8, { { 0 } }, 0, { 0 } },
+    [FS_HASH_SHA512] = { FS_SHA512_BLOCK, 8, 8, 16, { { 0 } }, 0, { 0 } },
+    [FS_HASH_SHAKE128] = { FS_SHAKE128_RATE, 8, 25, 0, { { 0 } }, 0, { 0 } },
+    [FS_HASH_SHAKE256] = { FS_SHAKE256_RATE, 8, 25, 0, { { 0 } }, 0, { 0 } },
 };
 
-static const family *fam(fs_hash_family f)
+static int known(fs_hash_family f)
 {
-    return (f >= FS_HASH_SHA256 && f <= FS_HASH_SHAKE256) ? &fams[f] : NULL;
+    return f >= FS_HASH_SHA256 && f <= FS_HASH_SHAKE256;
 }
 
 /* Relative per-lane cost of one compression by instruction set (SHA-256
- * kernels carry their own, see sha256.c), from
- * fastsig-bench on Zen 5 (SHA-256: avx512 x16 1, SHA-NI x2 1.6, AVX2 x8 3,
- * portable 13; the SHA-512 and Keccak kernels keep about the same ratios). */
+ * kernels carry their own, see sha256.c): SHA-256 avx512 x16 1, SHA-NI x2
+ * 1.6, AVX2 x8 3, portable 13; the SHA-512 and Keccak kernels keep about
+ * the same ratios. */
 static unsigned lane_cost(unsigned cpu)
 {
     if (cpu & FS_CPU_AVX512)
@@ -59,13 +71,14 @@ static unsigned lane_cost(unsigned cpu)
     return 150;
 }
 
-/* Adds a kernel to family f's choices when the CPU allows it: every asm
- * kernel allowed by mask, and the one-lane portable kernel. cost: the
- * kernel's own lane cost (SHA-256 tables), 0 for the estimate by cpu. */
+/* Adds a kernel to family fm's choices when mask allows it and it is meant
+ * for the engine (no twin, no two-lane special). cost: the kernel's own
+ * lane cost (SHA-256 table), 0 for the estimate by cpu. */
 static void offer(family *fm, unsigned mask, const char *name, unsigned lanes, unsigned cpu,
-                  unsigned cost, lane_kernel k)
+                  unsigned flags, unsigned cost, lane_kernel k)
 {
-    if ((cpu == 0 && lanes != 1) || (cpu & mask) != cpu || fm->nchoice == MAX_CHOICES)
+    if ((flags & (FS_KERNEL_TWIN | FS_KERNEL_PAIR)) || (cpu & mask) != cpu ||
+        fm->nchoice == MAX_CHOICES)
         return;
     k.name = name;
     k.lanes = lanes;
@@ -76,36 +89,105 @@ static void offer(family *fm, unsigned mask, const char *name, unsigned lanes, u
     fm->choice[i] = k;
 }
 
-void fs_hash_select(unsigned mask)
+/* plan[left] for every left below the widest kernel: the kernel that does
+ * `left` lanes for the least estimated cost (e.g. one H_msg on an AVX-512
+ * machine runs on SHA-NI, not in 1 of 16 lanes). */
+static void plan(family *fm)
 {
-    mask &= fs_cpu_features();
-    for (unsigned f = FS_HASH_SHA256; f <= FS_HASH_SHAKE256; f++)
-        fams[f].nchoice = 0;
-    for (const fs_sha256_kernel *k = fs_sha256_kernels; k->name; k++)
-        offer(&fams[FS_HASH_SHA256], mask, k->name, k->lanes, k->cpu, k->lane_cost,
-              (lane_kernel){ .sha256 = k->compress });
-    for (const fs_sha512_kernel *k = fs_sha512_kernels; k->name; k++)
-        offer(&fams[FS_HASH_SHA512], mask, k->name, k->lanes, k->cpu, 0,
-              (lane_kernel){ .sha512 = k->compress });
-    for (const fs_keccak_kernel *k = fs_keccak_kernels; k->name; k++) {
-        offer(&fams[FS_HASH_SHAKE128], mask, k->name, k->lanes, k->cpu, 0,
-              (lane_kernel){ .keccak = k });
-        offer(&fams[FS_HASH_SHAKE256], mask, k->name, k->lanes, k->cpu, 0,
-              (lane_kernel){ .keccak = k });
+    for (size_t left = 1; left < MAX_KERNEL_LANES; left++) {
+        const lane_kernel *best = &fm->choice[0];
+        size_t best_cost = (size_t)-1;
+        for (unsigned i = 0; left < fm->choice[0].lanes && i < fm->nchoice; i++) {
+            const lane_kernel *k = &fm->choice[i];
+            size_t cost = k->cost * ((left + k->lanes - 1) / k->lanes);
+            if (cost < best_cost) {
+                best = k;
+                best_cost = cost;
+            }
+        }
+        fm->plan[left] = best;
     }
 }
 
-static pthread_once_t select_once = PTHREAD_ONCE_INIT;
-
-static void select_default(void)
+static void build(selection *sel, unsigned mask)
 {
-    fs_hash_select(~0u);
+    for (unsigned f = FS_HASH_SHA256; f <= FS_HASH_SHAKE256; f++)
+        sel->fams[f] = shapes[f];
+    for (const fs_sha256_kernel *k = fs_sha256_kernels; k->name; k++)
+        offer(&sel->fams[FS_HASH_SHA256], mask, k->name, k->lanes, k->cpu, k->flags, k->lane_cost,
+              (lane_kernel){ .sha256 = k->compress });
+    for (const fs_sha512_kernel *k = fs_sha512_kernels; k->name; k++)
+        offer(&sel->fams[FS_HASH_SHA512], mask, k->name, k->lanes, k->cpu, k->flags, 0,
+              (lane_kernel){ .sha512 = k->compress });
+    for (const fs_keccak_kernel *k = fs_keccak_kernels; k->name; k++) {
+        offer(&sel->fams[FS_HASH_SHAKE128], mask, k->name, k->lanes, k->cpu, k->flags, 0,
+              (lane_kernel){ .keccak = k });
+        offer(&sel->fams[FS_HASH_SHAKE256], mask, k->name, k->lanes, k->cpu, k->flags, 0,
+              (lane_kernel){ .keccak = k });
+    }
+    for (unsigned f = FS_HASH_SHA256; f <= FS_HASH_SHAKE256; f++)
+        plan(&sel->fams[f]);
+    sel->chain = NULL;
+    for (const fs_sha256_chain_kernel *k = fs_sha256_chain_kernels; k->name; k++)
+        if (!(k->flags & FS_KERNEL_TWIN) && (k->cpu & mask) == k->cpu) {
+            sel->chain = k->fn;
+            break;
+        }
+}
+
+/* The features the hash kernels depend on (a kernel table entry that needs
+ * another one must add it here); a selection exists for every subset of
+ * them, built once, so that switching is a pointer store. */
+static const unsigned hash_bits[] = { FS_CPU_SHANI, FS_CPU_AVX2, FS_CPU_AVX512 };
+#define NBITS (sizeof(hash_bits) / sizeof(hash_bits[0]))
+static selection selections[1u << NBITS];
+static const selection *current;
+static pthread_once_t built_once = PTHREAD_ONCE_INIT;
+
+static void build_all(void)
+{
+    for (unsigned i = 0; i < (1u << NBITS); i++) {
+        unsigned mask = 0;
+        for (unsigned b = 0; b < NBITS; b++)
+            mask |= (i >> b & 1) ? hash_bits[b] : 0;
+        build(&selections[i], mask);
+    }
+}
+
+static const selection *selection_for(unsigned mask)
+{
+    unsigned i = 0;
+    pthread_once(&built_once, build_all);
+    mask &= fs_cpu_features();
+    for (unsigned b = 0; b < NBITS; b++)
+        i |= (mask & hash_bits[b]) ? 1u << b : 0;
+    return &selections[i];
+}
+
+void fs_hash_select(unsigned mask)
+{
+    __atomic_store_n(&current, selection_for(mask), __ATOMIC_RELEASE);
+}
+
+/* The current selection: one load once published (the default, all the
+ * allowed features, on first use). */
+static const selection *selected(void)
+{
+    const selection *sel = __atomic_load_n(&current, __ATOMIC_ACQUIRE);
+    if (__builtin_expect(sel == NULL, 0)) {
+        const selection *def = selection_for(~0u);
+        /* a concurrent fs_hash_select wins over the default */
+        if (!__atomic_compare_exchange_n(&current, &sel, def, 0, __ATOMIC_ACQ_REL,
+                                         __ATOMIC_ACQUIRE))
+            return sel;
+        sel = def;
+    }
+    return sel;
 }
 
 static const family *ready(fs_hash_family f)
 {
-    pthread_once(&select_once, select_default);
-    return fam(f);
+    return known(f) ? &selected()->fams[f] : NULL;
 }
 
 const char *fs_hash_kernel_name(fs_hash_family f)
@@ -116,14 +198,12 @@ const char *fs_hash_kernel_name(fs_hash_family f)
 
 unsigned fs_lanes_block(fs_hash_family f)
 {
-    const family *fm = fam(f);
-    return fm ? fm->block : 0;
+    return known(f) ? shapes[f].block : 0;
 }
 
-unsigned fs_lanes_width(fs_hash_family f)
+fs_sha256_chain_fn *fs_lanes_chain_kernel(void)
 {
-    const family *fm = ready(f);
-    return fm ? fm->choice[0].lanes : 1;
+    return selected()->chain;
 }
 
 void fs_lanes_iv(fs_hash_family f, fs_hash_state *st)
@@ -136,21 +216,9 @@ void fs_lanes_iv(fs_hash_family f, fs_hash_state *st)
 }
 
 /* The kernel for the next call when `left` lanes remain. */
-static const lane_kernel *pick(const family *fm, size_t left)
+static inline const lane_kernel *pick(const family *fm, size_t left)
 {
-    const lane_kernel *best = &fm->choice[0];
-    if (left >= best->lanes)
-        return best;
-    size_t best_cost = (size_t)-1;
-    for (unsigned i = 0; i < fm->nchoice; i++) {
-        const lane_kernel *k = &fm->choice[i];
-        size_t cost = k->cost * ((left + k->lanes - 1) / k->lanes);
-        if (cost < best_cost) {
-            best = k;
-            best_cost = cost;
-        }
-    }
-    return best;
+    return left >= fm->choice[0].lanes ? &fm->choice[0] : fm->plan[left];
 }
 
 static void compress(const family *fm, const lane_kernel *k, void *st,

@@ -1,12 +1,16 @@
 /* lanes.h - internal: the lane engine under hash.h. It runs equal-length
- * messages through the kernels of one family, chosen per call from those the
- * CPU allows (crypto/cpu.h), and pads and finalises them (SHA-2 or SHAKE). */
+ * messages through the kernels of one family, and pads and finalises them
+ * (SHA-2 or SHAKE). The kernels come from the current selection: for the
+ * features fs_cpu_features() allows (crypto/cpu.h), narrowed by
+ * fs_hash_select, every family's kernels and a plan for short groups are
+ * worked out once; a call reads them with one load. */
 #ifndef FASTSIG_HASH_LANES_H
 #define FASTSIG_HASH_LANES_H
 
 #include <stddef.h>
 #include <stdint.h>
 #include "hash/hash.h"
+#include "hash/sha256_chain.h"
 
 /* memcpy for the short, variable-length copies of the hot paths: inline,
  * 16 then 8 bytes at a time (a libc call costs more than these copies). */
@@ -42,8 +46,9 @@ static inline void fs_be32_store(uint8_t *p, uint32_t v)
 
 /* Block (rate) bytes of a family; 0 for an unknown one. */
 unsigned fs_lanes_block(fs_hash_family f);
-/* Most lanes one kernel call of the current selection takes. */
-unsigned fs_lanes_width(fs_hash_family f);
+/* The fused WOTS+ chain kernel of the current selection (sha256_chain.h),
+ * or NULL when it allows none. */
+fs_sha256_chain_fn *fs_lanes_chain_kernel(void);
 /* The family's initial state. */
 void fs_lanes_iv(fs_hash_family f, fs_hash_state *st);
 /* One lane: absorbs nblocks whole blocks of data into st (no padding). */

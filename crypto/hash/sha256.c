@@ -28,39 +28,16 @@ static inline uint32_t load32_be(const uint8_t *p)
     return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | (uint32_t)p[3];
 }
 
-static void compress_block(uint32_t h[8], const uint8_t *blk)
-{
-    uint32_t w[64];
-    for (int t = 0; t < 16; t++)
-        w[t] = load32_be(blk + 4 * t);
-    for (int t = 16; t < 64; t++) {
-        uint32_t s0 = ror32(w[t - 15], 7) ^ ror32(w[t - 15], 18) ^ (w[t - 15] >> 3);
-        uint32_t s1 = ror32(w[t - 2], 17) ^ ror32(w[t - 2], 19) ^ (w[t - 2] >> 10);
-        w[t] = w[t - 16] + s0 + w[t - 7] + s1;
-    }
-    uint32_t a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7];
-    for (int t = 0; t < 64; t++) {
-        uint32_t t1 = hh + (ror32(e, 6) ^ ror32(e, 11) ^ ror32(e, 25)) + ((e & f) ^ (~e & g)) +
-                      fs_sha256_k[t] + w[t];
-        uint32_t t2 = (ror32(a, 2) ^ ror32(a, 13) ^ ror32(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
-        hh = g;
-        g = f;
-        f = e;
-        e = d + t1;
-        d = c;
-        c = b;
-        b = a;
-        a = t1 + t2;
-    }
-    h[0] += a;
-    h[1] += b;
-    h[2] += c;
-    h[3] += d;
-    h[4] += e;
-    h[5] += f;
-    h[6] += g;
-    h[7] += hh;
-}
+#define SHA2_WORD uint32_t
+#define SHA2_ROUNDS 64
+#define SHA2_K fs_sha256_k
+#define SHA2_BLOCK FS_SHA256_BLOCK
+#define SHA2_LOAD load32_be
+#define SHA2_BSIG0(x) (ror32(x, 2) ^ ror32(x, 13) ^ ror32(x, 22))
+#define SHA2_BSIG1(x) (ror32(x, 6) ^ ror32(x, 11) ^ ror32(x, 25))
+#define SHA2_SSIG0(x) (ror32(x, 7) ^ ror32(x, 18) ^ ((x) >> 3))
+#define SHA2_SSIG1(x) (ror32(x, 17) ^ ror32(x, 19) ^ ((x) >> 10))
+#include "hash/sha2_block.h"
 
 void fs_sha256_compress_x1(uint32_t st[8], const uint8_t *const in[1], size_t nblocks)
 {
@@ -71,15 +48,7 @@ void fs_sha256_compress_x1(uint32_t st[8], const uint8_t *const in[1], size_t nb
 void fs_sha256_compress_xn_portable(uint32_t *st, unsigned n, const uint8_t *const in[],
                                     size_t nblocks)
 {
-    uint32_t h[8];
-    for (unsigned l = 0; l < n; l++) {
-        for (int i = 0; i < 8; i++)
-            h[i] = st[i * n + l];
-        for (size_t b = 0; b < nblocks; b++)
-            compress_block(h, in[l] + FS_SHA256_BLOCK * b);
-        for (int i = 0; i < 8; i++)
-            st[i * n + l] = h[i];
-    }
+    compress_lanes(st, n, in, nblocks);
 }
 
 void fs_sha256_compress_x2_portable(uint32_t st[8 * 2], const uint8_t *const in[2], size_t nblocks)
@@ -104,17 +73,17 @@ void fs_sha256_compress_x16_portable(uint32_t st[8 * 16], const uint8_t *const i
 }
 
 const fs_sha256_kernel fs_sha256_kernels[] = {
-    { "portable-x1", fs_sha256_compress_x1, 1, 0, 180 },
-    { "portable-x2", fs_sha256_compress_x2_portable, 2, 0, 180 },
-    { "portable-x4", fs_sha256_compress_x4_portable, 4, 0, 180 },
-    { "portable-x8", fs_sha256_compress_x8_portable, 8, 0, 180 },
-    { "portable-x16", fs_sha256_compress_x16_portable, 16, 0, 180 },
+    { "portable-x1", fs_sha256_compress_x1, 1, 0, 0, 180 },
+    { "portable-x2", fs_sha256_compress_x2_portable, 2, 0, FS_KERNEL_TWIN, 180 },
+    { "portable-x4", fs_sha256_compress_x4_portable, 4, 0, FS_KERNEL_TWIN, 180 },
+    { "portable-x8", fs_sha256_compress_x8_portable, 8, 0, FS_KERNEL_TWIN, 180 },
+    { "portable-x16", fs_sha256_compress_x16_portable, 16, 0, FS_KERNEL_TWIN, 180 },
 #if defined(FASTSIG_HAVE_ASM)
-    { "shani-x1", fs_sha256_compress_x1_shani, 1, FS_CPU_SHANI, 32 },
-    { "shani-x2", fs_sha256_compress_x2_shani, 2, FS_CPU_SHANI, 18 },
-    { "shani-x4", fs_sha256_compress_x4_shani, 4, FS_CPU_SHANI, 17 },
-    { "avx2-x8", fs_sha256_compress_x8_avx2, 8, FS_CPU_AVX2, 29 },
-    { "avx512-x16", fs_sha256_compress_x16_avx512, 16, FS_CPU_AVX512, 11 },
+    { "shani-x1", fs_sha256_compress_x1_shani, 1, FS_CPU_SHANI, 0, 32 },
+    { "shani-x2", fs_sha256_compress_x2_shani, 2, FS_CPU_SHANI, 0, 18 },
+    { "shani-x4", fs_sha256_compress_x4_shani, 4, FS_CPU_SHANI, 0, 17 },
+    { "avx2-x8", fs_sha256_compress_x8_avx2, 8, FS_CPU_AVX2, 0, 29 },
+    { "avx512-x16", fs_sha256_compress_x16_avx512, 16, FS_CPU_AVX512, 0, 11 },
 #endif
-    { NULL, NULL, 0, 0, 0 },
+    { NULL, NULL, 0, 0, 0, 0 },
 };

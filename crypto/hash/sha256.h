@@ -64,8 +64,9 @@ typedef struct {
     fs_sha256_compress_fn *compress;
     unsigned lanes;
     unsigned cpu;           /* FS_CPU_* bits it needs (0 for portable) */
-    unsigned lane_cost;     /* time of one lane-block, avx512-x16 = 11 (Zen 5
-                               fastsig-bench); the engine splits batches by it */
+    unsigned flags;         /* FS_KERNEL_* (cpu.h) */
+    unsigned lane_cost;     /* relative time of one lane-block, avx512-x16
+                               = 11; the engine splits batches by it */
 } fs_sha256_kernel;
 
 /* Every kernel built in, portable ones first; ends with { NULL }. */

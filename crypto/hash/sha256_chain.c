@@ -1,7 +1,8 @@
 /* sha256_chain.c - the portable twin of the fused chain kernel
  * (sha256_chain.h): the same steps, lane by lane, through the one-lane
- * compression on byte blocks. */
+ * compression on byte blocks, and the table of chain kernels. */
 #include <string.h>
+#include "cpu.h"
 #include "hash/sha256.h"
 #include "hash/lanes.h"
 #include "hash/sha256_chain.h"
@@ -58,3 +59,11 @@ void fs_sha256_chain_x16_portable(uint32_t x[8 * FS_CHAIN_LANES],
             explicit_bzero(blk, sizeof(blk));
         }
 }
+
+const fs_sha256_chain_kernel fs_sha256_chain_kernels[] = {
+    { "portable-x16-chain", fs_sha256_chain_x16_portable, 0, FS_KERNEL_TWIN },
+#if defined(FASTSIG_HAVE_ASM)
+    { "avx512-x16-chain", fs_sha256_chain_x16_avx512, FS_CPU_AVX512, 0 },
+#endif
+    { NULL, NULL, 0, 0 },
+};

@@ -32,4 +32,16 @@ void fs_sha256_chain_x16_avx512(uint32_t x[8 * FS_CHAIN_LANES], uint32_t adrs[7 
                                 const uint32_t mid[8], size_t steps);
 #endif
 
+typedef struct {
+    const char *name;   /* "portable-x16-chain", "avx512-x16-chain" */
+    fs_sha256_chain_fn *fn;
+    unsigned cpu;       /* FS_CPU_* bits it needs */
+    unsigned flags;     /* FS_KERNEL_* (cpu.h) */
+} fs_sha256_chain_kernel;
+
+/* Every kernel built in (the twin first); ends with { NULL }. The lane
+ * engine's selection takes the first that is no twin and that its CPU
+ * mask allows (fs_lanes_chain_kernel). */
+extern const fs_sha256_chain_kernel fs_sha256_chain_kernels[];
+
 #endif

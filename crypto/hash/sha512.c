@@ -43,45 +43,16 @@ static inline uint64_t load64_be(const uint8_t *p)
            (uint64_t)p[6] << 8 | (uint64_t)p[7];
 }
 
-#define BSIG0(x) (ror64(x, 28) ^ ror64(x, 34) ^ ror64(x, 39))
-#define BSIG1(x) (ror64(x, 14) ^ ror64(x, 18) ^ ror64(x, 41))
-#define SSIG0(x) (ror64(x, 1) ^ ror64(x, 8) ^ ((x) >> 7))
-#define SSIG1(x) (ror64(x, 19) ^ ror64(x, 61) ^ ((x) >> 6))
-
-/* One block; the message schedule is a 16-word ring (W[t] in w[t % 16]),
- * and the rounds go 16 at a time so the compiler can unroll them. */
-static void compress_block(uint64_t h[8], const uint8_t *blk)
-{
-    uint64_t w[16];
-    for (int t = 0; t < 16; t++)
-        w[t] = load64_be(blk + 8 * t);
-    uint64_t a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7];
-    for (int t = 0; t < 80; t += 16) {
-#pragma GCC unroll 16
-        for (int i = 0; i < 16; i++) {
-            if (t > 0)
-                w[i] += SSIG0(w[(i + 1) % 16]) + w[(i + 9) % 16] + SSIG1(w[(i + 14) % 16]);
-            uint64_t t1 = hh + BSIG1(e) + ((e & f) ^ (~e & g)) + fs_sha512_k[t + i] + w[i];
-            uint64_t t2 = BSIG0(a) + ((a & b) ^ (a & c) ^ (b & c));
-            hh = g;
-            g = f;
-            f = e;
-            e = d + t1;
-            d = c;
-            c = b;
-            b = a;
-            a = t1 + t2;
-        }
-    }
-    h[0] += a;
-    h[1] += b;
-    h[2] += c;
-    h[3] += d;
-    h[4] += e;
-    h[5] += f;
-    h[6] += g;
-    h[7] += hh;
-}
+#define SHA2_WORD uint64_t
+#define SHA2_ROUNDS 80
+#define SHA2_K fs_sha512_k
+#define SHA2_BLOCK FS_SHA512_BLOCK
+#define SHA2_LOAD load64_be
+#define SHA2_BSIG0(x) (ror64(x, 28) ^ ror64(x, 34) ^ ror64(x, 39))
+#define SHA2_BSIG1(x) (ror64(x, 14) ^ ror64(x, 18) ^ ror64(x, 41))
+#define SHA2_SSIG0(x) (ror64(x, 1) ^ ror64(x, 8) ^ ((x) >> 7))
+#define SHA2_SSIG1(x) (ror64(x, 19) ^ ror64(x, 61) ^ ((x) >> 6))
+#include "hash/sha2_block.h"
 
 void fs_sha512_compress_x1(uint64_t st[8], const uint8_t *const in[1], size_t nblocks)
 {
@@ -92,15 +63,7 @@ void fs_sha512_compress_x1(uint64_t st[8], const uint8_t *const in[1], size_t nb
 void fs_sha512_compress_xn_portable(uint64_t *st, unsigned n, const uint8_t *const in[],
                                     size_t nblocks)
 {
-    uint64_t h[8];
-    for (unsigned l = 0; l < n; l++) {
-        for (int i = 0; i < 8; i++)
-            h[i] = st[i * n + l];
-        for (size_t b = 0; b < nblocks; b++)
-            compress_block(h, in[l] + FS_SHA512_BLOCK * b);
-        for (int i = 0; i < 8; i++)
-            st[i * n + l] = h[i];
-    }
+    compress_lanes(st, n, in, nblocks);
 }
 
 void fs_sha512_compress_x4_portable(uint64_t st[8 * 4], const uint8_t *const in[4], size_t nblocks)
@@ -114,12 +77,12 @@ void fs_sha512_compress_x8_portable(uint64_t st[8 * 8], const uint8_t *const in[
 }
 
 const fs_sha512_kernel fs_sha512_kernels[] = {
-    { "portable-x1", fs_sha512_compress_x1, 1, 0 },
-    { "portable-x4", fs_sha512_compress_x4_portable, 4, 0 },
-    { "portable-x8", fs_sha512_compress_x8_portable, 8, 0 },
+    { "portable-x1", fs_sha512_compress_x1, 1, 0, 0 },
+    { "portable-x4", fs_sha512_compress_x4_portable, 4, 0, FS_KERNEL_TWIN },
+    { "portable-x8", fs_sha512_compress_x8_portable, 8, 0, FS_KERNEL_TWIN },
 #if defined(FASTSIG_HAVE_ASM)
-    { "avx2-x4", fs_sha512_compress_x4_avx2, 4, FS_CPU_AVX2 },
-    { "avx512-x8", fs_sha512_compress_x8_avx512, 8, FS_CPU_AVX512 },
+    { "avx2-x4", fs_sha512_compress_x4_avx2, 4, FS_CPU_AVX2, 0 },
+    { "avx512-x8", fs_sha512_compress_x8_avx512, 8, FS_CPU_AVX512, 0 },
 #endif
-    { NULL, NULL, 0, 0 },
+    { NULL, NULL, 0, 0, 0 },
 };

@@ -49,6 +49,7 @@ typedef struct {
     fs_sha512_compress_fn *compress;
     unsigned lanes;
     unsigned cpu;           /* FS_CPU_* bits it needs (0 for portable) */
+    unsigned flags;         /* FS_KERNEL_* (cpu.h) */
 } fs_sha512_kernel;
 
 /* Every kernel built in, portable ones first; ends with { NULL }. */

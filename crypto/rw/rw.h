@@ -39,7 +39,7 @@
  *   iff f = 1); the roots mod p, q are then e*V*[f=2 ? (1/2)^((p+1)/4) : 1]
  *   and U^2*[f=2 ? (1/2)^((q+1)/4) : 1]; CRT with u = q^-1 mod p. All secret
  *   arithmetic is constant time: GMP's mpn_sec_* and masked selects; where
- *   the CPU has AVX-512 IFMA (and FASTSIG_CPU allows avx512) the two
+ *   the CPU has AVX-512 IFMA (and FASTSIG_CPU allows avx512 and ifma) the two
  *   exponentiations run in one lockstep loop of 52-bit-limb almost-Montgomery
  *   multiplications (rw_ifma.c: fixed 5-bit window, full table scan per
  *   window; mpn_sec_powm is its portable twin). No blinding is needed: no

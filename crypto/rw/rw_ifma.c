@@ -19,12 +19,7 @@
 
 int rw_ifma_usable(void)
 {
-    static int v = -1;
-    if (v < 0) {
-        __builtin_cpu_init();
-        v = (fs_cpu_features() & FS_CPU_AVX512) && __builtin_cpu_supports("avx512ifma");
-    }
-    return v;
+    return (fs_cpu_features() & (FS_CPU_AVX512 | FS_CPU_IFMA)) == (FS_CPU_AVX512 | FS_CPU_IFMA);
 }
 
 /* Carries of 64-bit limbs into 52-bit limbs, in registers and constant

@@ -39,9 +39,6 @@ void rw_wipe(void *p, size_t len);
 /* Fills the derived private values (u, dp, dq, ap, aq, kid, bits) of a key
  * whose n, p, q (and prf) are set; no validation. */
 int rw_key_derive(rw_key *k);
-/* Validation of n alone, and of n, p, q. */
-int rw_check_public(const mpz_t n, unsigned min_bits);
-int rw_check_private(const mpz_t n, const mpz_t p, const mpz_t q, unsigned min_bits);
 
 /* The signing primitive: the |principal| root s of e*h/f mod n, with
  * e in {1,-1}, f in {1,2} (h: nbytes-limb array < n). s: limbs(n) limbs.

@@ -4,7 +4,7 @@
 #include <string.h>
 #include "fastsig_err.h"
 #include "cpu.h"
-#include "rw/rw_hash.h"
+#include "hash/keccak.h"
 #include "rw/rw_internal.h"
 
 #define PRIME_REPS 32   /* GMP: Baillie-PSW plus 8 Miller-Rabin rounds */
@@ -151,7 +151,8 @@ static int bits_ok(unsigned bits, unsigned min_bits)
     return bits % 8 == 0 && bits >= min_bits && bits <= RW_MAX_BITS;
 }
 
-int rw_check_public(const mpz_t n, unsigned min_bits)
+/* Validation of n alone, and of n, p, q. */
+static int rw_check_public(const mpz_t n, unsigned min_bits)
 {
     static const unsigned long primorial = 3UL * 5 * 7 * 11 * 13 * 17 * 19 * 23 * 29 * 31 * 37 * 41 * 43 * 47;
     if (mpz_sgn(n) <= 0 || !bits_ok((unsigned)rw_bitlen(n), min_bits))
@@ -161,7 +162,7 @@ int rw_check_public(const mpz_t n, unsigned min_bits)
     return FASTSIG_OK;
 }
 
-int rw_check_private(const mpz_t n, const mpz_t p, const mpz_t q, unsigned min_bits)
+static int rw_check_private(const mpz_t n, const mpz_t p, const mpz_t q, unsigned min_bits)
 {
     int rc = rw_check_public(n, min_bits);
     if (rc != FASTSIG_OK)
@@ -203,12 +204,12 @@ static void set_kid(rw_key *k)
 {
     static const char dom[] = "FASTSIG-RW-KID-v1";
     uint8_t nb[RW_MAX_BITS / 8];
-    rw_shake x;
-    rw_shake_init(&x);
-    rw_shake_absorb(&x, dom, sizeof(dom) - 1);
+    fs_shake_ctx x;
+    fs_shake_init(&x, FS_SHAKE256_RATE);
+    fs_shake_absorb(&x, dom, sizeof(dom) - 1);
     rw_mpz_to_be(nb, k->nbytes, k->n);
-    rw_shake_absorb(&x, nb, k->nbytes);
-    rw_shake_squeeze(&x, k->kid, sizeof(k->kid));
+    fs_shake_absorb(&x, nb, k->nbytes);
+    fs_shake_squeeze(&x, k->kid, sizeof(k->kid));
 }
 
 /* (1/2)^e mod m (a secret exponent: constant-time powm). */
@@ -493,18 +494,18 @@ static void prf_derive(uint8_t prf[RW_PRF_BYTES], const mpz_t p, const mpz_t q)
     static const char dom[] = "FASTSIG-RW-PRF-v1";
     size_t len = 4 + minimal_len(p) + minimal_len(q), pos = 0;
     uint8_t *buf = malloc(len);
-    rw_shake x;
-    rw_shake_init(&x);
-    rw_shake_absorb(&x, dom, sizeof(dom) - 1);
+    fs_shake_ctx x;
+    fs_shake_init(&x, FS_SHAKE256_RATE);
+    fs_shake_absorb(&x, dom, sizeof(dom) - 1);
     if (buf != NULL) {
         put_field(buf, &pos, p);
         put_field(buf, &pos, q);
-        rw_shake_absorb(&x, buf, len);
+        fs_shake_absorb(&x, buf, len);
         rw_wipe(buf, len);
         free(buf);
     }
-    rw_shake_squeeze(&x, prf, RW_PRF_BYTES);
-    rw_shake_wipe(&x);
+    fs_shake_squeeze(&x, prf, RW_PRF_BYTES);
+    fs_shake_wipe(&x);
 }
 
 /* ---- queries ------------------------------------------------------------- */

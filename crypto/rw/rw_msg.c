@@ -7,43 +7,26 @@
 #include "cpu.h"
 #include "hash/keccak.h"
 #include "rw/rw_hash.h"
+#include "rw/rw_keccak_dot.h"
 #include "rw/rw_msg.h"
 
 int rw_randomizer_bit(const rw_key *k, const uint8_t *msg, size_t msglen)
 {
     static const char dom[] = "FASTSIG-RW-R-v1";
     uint8_t out;
-    rw_shake x;
-    rw_shake_init(&x);
-    rw_shake_absorb(&x, dom, sizeof(dom) - 1);
-    rw_shake_absorb(&x, k->prf, RW_PRF_BYTES);
-    rw_shake_absorb(&x, msg, msglen);
-    rw_shake_squeeze(&x, &out, 1);
-    rw_shake_wipe(&x);
+    fs_shake_ctx x;
+    fs_shake_init(&x, FS_SHAKE256_RATE);
+    fs_shake_absorb(&x, dom, sizeof(dom) - 1);
+    fs_shake_absorb(&x, k->prf, RW_PRF_BYTES);
+    fs_shake_absorb(&x, msg, msglen);
+    fs_shake_squeeze(&x, &out, 1);
+    fs_shake_wipe(&x);
     return out & 1;
 }
 
 /* ---- the full-domain hash, as parallel SHAKE256 lanes -------------------- */
 
 #define RATE FS_SHAKE256_RATE
-
-/* The kernel for `lanes` FDH lanes: for one or two (moduli up to 2176
- * bits) the two-lane AVX-512 kernel (about 3/4 of an x8 call). Else the last
- * (widest-ISA) vector kernel this CPU may use: on AVX-512 one x8 permutation
- * is faster than an AVX2 x4 one even for three lanes. Else the portable
- * one-lane kernel. */
-static const fs_keccak_kernel *pick_kernel(unsigned lanes)
-{
-    const fs_keccak_kernel *x2 = lanes <= 2 ? fs_keccak_kernel_x2() : NULL;
-    if (x2 != NULL)
-        return x2;
-    const fs_keccak_kernel *best = &fs_keccak_kernels[0];
-    unsigned have = fs_cpu_features();
-    for (const fs_keccak_kernel *k = fs_keccak_kernels; k->name != NULL; k++)
-        if (k->cpu != 0 && (k->cpu & have) == k->cpu)
-            best = k;
-    return best;
-}
 
 static inline uint64_t load64_le(const uint8_t *p)
 {
@@ -61,7 +44,7 @@ static inline uint64_t load64_le(const uint8_t *p)
 typedef struct {
     uint64_t *st;             /* 25 * k->lanes words */
     const fs_keccak_kernel *k;
-    fs_keccak_dot_job *job;   /* non-NULL: the last permutation runs it (two lanes) */
+    rw_keccak_dot_job *job;   /* non-NULL: the last permutation runs it (two lanes) */
     size_t pos;
     unsigned used;
 } lane_sponge;
@@ -135,15 +118,6 @@ static void feed(lane_sponge *z, const uint8_t *src, size_t len)
     }
 }
 
-/* The dot kernel for rw_fdh_dot_usable keys, looked up once. */
-static fs_keccak_dot_fn *dot_kernel(void)
-{
-    static fs_keccak_dot_fn *volatile fn;   /* a benign race: the same value */
-    if (fn == NULL)
-        fn = fs_keccak_dot_x2();
-    return fn;
-}
-
 /* Ends each lane's input with its lane index, then SHAKE's ds byte and the
  * final bit, and permutes. When the lane index fills the block, the padding
  * follows in a block of its own. */
@@ -166,7 +140,7 @@ static void finish_lanes(lane_sponge *z, unsigned j0)
     xor_at(z, pos, FS_SHAKE_DS);
     xor_at(z, RATE - 1, 0x80);
     if (z->job != NULL)
-        dot_kernel()(z->st, z->job);
+        rw_keccak_dot()(z->st, z->job);
     else
         k->perm(z->st);
 }
@@ -210,8 +184,8 @@ static int fdh_direct(const rw_key *k)
 
 int rw_fdh_dot_usable(const rw_key *k)
 {
-    return fdh_lanes_for(k) == 2 && fdh_direct(k) && mpz_size(k->n) <= FS_KECCAK_DOT_LEN &&
-           dot_kernel() != NULL;
+    return fdh_lanes_for(k) == 2 && fdh_direct(k) && mpz_size(k->n) <= RW_KECCAK_DOT_LEN &&
+           rw_keccak_dot() != NULL && (fs_keccak_kernel_for(2)->flags & FS_KERNEL_PAIR);
 }
 
 #if defined(FASTSIG_HAVE_ASM) && defined(__x86_64__)
@@ -276,15 +250,15 @@ static void one_block_pairs(const rw_key *k, int r, const uint8_t *msg, size_t m
 #endif
 
 void rw_fdh_dot(const rw_key *k, int r, const uint8_t *msg, size_t msglen, uint64_t st[2 * 25],
-                fs_keccak_dot_job *job)
+                rw_keccak_dot_job *job)
 {
     if (PREFIX_LEN + msglen + 1 < RATE) {
         one_block_pairs(k, r, msg, msglen, st);
-        dot_kernel()(st, job);
+        rw_keccak_dot()(st, job);
         return;
     }
     uint8_t prefix[PREFIX_LEN];
-    lane_sponge z = { st, fs_keccak_kernel_x2(), job, 0, 0 };
+    lane_sponge z = { st, fs_keccak_kernel_for(2), job, 0, 0 };
     fdh_prefix(k, r, prefix);
     fdh_lanes(&z, prefix, sizeof(prefix), msg, msglen, 0, 2);
 }
@@ -319,7 +293,7 @@ void rw_fdh(const rw_key *k, int r, const uint8_t *msg, size_t msglen, mp_limb_t
     size_t nb = k->nbytes, nl = mpz_size(k->n);
     int direct = fdh_direct(k);
     unsigned lanes = fdh_lanes_for(k);
-    lane_sponge z = { st, pick_kernel(lanes), NULL, 0, 0 };
+    lane_sponge z = { st, fs_keccak_kernel_for(lanes), NULL, 0, 0 };
     unsigned n = z.k->lanes;
     fdh_prefix(k, r, prefix);
     for (unsigned j = 0; j < lanes; j += n) {

@@ -363,22 +363,22 @@ typedef struct {
     uint8_t kid[32];
     uint64_t nres[2];
     /* weights for keys of sz_nl limbs (0: none yet) on the stitched path.
-     * dw[0], dw[1]: the dot products read FS_KECCAK_DOT_LEN big-endian words
+     * dw[0], dw[1]: the dot products read RW_KECCAK_DOT_LEN big-endian words
      * from the start of s and up to the end of k (the signature has no more),
      * so word i is limb nl-1-i of s (weight 2^(64 (nl-1-i)) mod p, zero past
-     * nl) and limb D-1-i of k (D = FS_KECCAK_DOT_LEN; zero for the words
+     * nl) and limb D-1-i of k (D = RW_KECCAK_DOT_LEN; zero for the words
      * before k, which are s's). sw: residue_state_ifma's: state
      * word t = 2 i + l (lane l, word i) holds limb j = nl-1-(17 l + i), which
      * weighs 2^(64 j - 128) mod p (zero where no limb), split as ifw. */
     size_t sz_nl;
-    uint64_t dw[2][FS_KECCAK_DOT_LEN][2];
+    uint64_t dw[2][RW_KECCAK_DOT_LEN][2];
     _Alignas(64) uint64_t sw[2][SW_VECS][4][8];
 } thread_state;
 
 static void build_size_tables(thread_state *t, size_t nl)
 {
     for (int q = 0; q < 2; q++) {
-        for (size_t i = 0, D = FS_KECCAK_DOT_LEN; i < D; i++) {
+        for (size_t i = 0, D = RW_KECCAK_DOT_LEN; i < D; i++) {
             t->dw[0][i][q] = i < nl ? t->P[q].w[nl - 1 - i] : 0;
             t->dw[1][i][q] = D - 1 - i < nl ? t->P[q].w[D - 1 - i] : 0;
         }
@@ -486,7 +486,7 @@ int rw_prob_verify_be(const rw_key *k, const uint8_t *sig, int rbit, const uint8
      * (weights zero there): 2 nb >= 8 D for these keys (nb >= 144). */
     _Alignas(64) uint64_t st[2 * 25];
     const uint8_t *kend = sig + 2 * nb;
-    fs_keccak_dot_job job = { { sig, kend - 8 * FS_KECCAK_DOT_LEN },
+    rw_keccak_dot_job job = { { sig, kend - 8 * RW_KECCAK_DOT_LEN },
                               { (const uint64_t(*)[2])t->dw[0], (const uint64_t(*)[2])t->dw[1] },
                               { { 0 } } };
     rw_fdh_dot(k, rbit, msg, msglen, st, &job);

@@ -1,7 +1,7 @@
 /* tz_kernel.c - the TZ kernel table and the dispatch through crypto/cpu.h. */
 #include "tz_kernel.h"
 #include "tz_clmul.h"
-#include "../cpu.h"
+#include "cpu.h"
 
 typedef void (*segments_fn)(gf127 st[16], const uint8_t *data, size_t rounds, size_t stride);
 typedef void (*sl2_mul_fn)(sl2 *r, const sl2 *a, const sl2 *b);
@@ -78,8 +78,8 @@ static const tz_kernel kernels[] = {
     { "pclmul", FS_CPU_PCLMUL, 0, tz_pclmul_mul_bytes },
 #endif
     { "portable", 0, 0, sl2_mul_bytes_portable },
-    { "twin-lanes", 0, 1, twin_lanes_mul_bytes },
-    { "twin", 0, 1, tz_twin_mul_bytes },
+    { "twin-lanes", 0, FS_KERNEL_TWIN, twin_lanes_mul_bytes },
+    { "twin", 0, FS_KERNEL_TWIN, tz_twin_mul_bytes },
     { NULL, 0, 0, NULL },
 };
 
@@ -92,7 +92,7 @@ const tz_kernel *tz_kernel_for(unsigned features)
 {
     const tz_kernel *k;
     for (k = kernels; k->name != NULL; k++)
-        if (!k->test_only && (k->cpu & features) == k->cpu)
+        if (!(k->flags & FS_KERNEL_TWIN) && (k->cpu & features) == k->cpu)
             return k;
     return &kernels[0]; /* not reached: portable needs nothing */
 }

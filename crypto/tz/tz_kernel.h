@@ -22,8 +22,8 @@ typedef void (*tz_mul_bytes_fn)(sl2 *state, const uint8_t *data, size_t len);
 
 typedef struct {
     const char *name;   /* "avx512", "pclmul", "portable", "twin", ... */
-    unsigned cpu;       /* fs_cpu_feature bits it needs */
-    int test_only;      /* 1: a C twin, never dispatched (slow) */
+    unsigned cpu;       /* FS_CPU_* bits it needs */
+    unsigned flags;     /* FS_KERNEL_TWIN (cpu.h): a C twin, never dispatched (slow) */
     tz_mul_bytes_fn fn; /* same contract as tz_mul_bytes */
 } tz_kernel;
 

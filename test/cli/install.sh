@@ -7,7 +7,7 @@ source "$(dirname "$0")/lib.sh"
 DEST=$WORK/dest
 check "meson install --destdir" meson install -C "$MODULE_DIR" --no-rebuild --destdir "$DEST"
 # the build's own modulesdir: the libcrypto it was configured against (3.0 or 3.5), or -Dmodulesdir
-modulesdir=${FASTSIG_INSTALL_MODULESDIR:?FASTSIG_INSTALL_MODULESDIR must name the build's modulesdir}
+modulesdir=${FASTSIG_INSTALL_MODULESDIR:?FASTSIG_INSTALL_MODULESDIR must name the modulesdir of the build}
 [ -f "$DEST$modulesdir/fastsig.so" ] && ok "fastsig.so in the build's modulesdir ($modulesdir)" ||
     not_ok "fastsig.so not at $DEST$modulesdir"
 printf 'abc' >"$WORK/abc"

@@ -1,5 +1,5 @@
 /* test_chains.c - the fused WOTS+ chain kernel (sha256_chain.h) against its
- * portable twin, and the fused chain walk (chains_fused.h) against the
+ * portable twin, and the fused chain walk (chains.h) against the
  * lane walk: random chain values, ADRS, starts and lengths (zero-length
  * chains, tails, counts past the sort limit, lengths past the sort buckets,
  * in == out, hash addresses up to UINT32_MAX). The asm kernel is skipped
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cpu.h"
-#include "hash/chains_fused.h"
+#include "hash/chains.h"
 #include "hash/sha256_chain.h"
 #include "testutil.h"
 
@@ -63,7 +63,7 @@ static void walk_once(fs_sha256_chain_fn *k, size_t count, uint32_t maxlen, int 
         len[c] = (uint32_t)(fs_test_rand64() % (maxlen + 1));
         start[c] = c % 5 == 4 ? UINT32_MAX - len[c] : (uint32_t)(fs_test_rand64() % 1000);
     }
-    fs_hash_chains_lanes(&s, o1, in, adrs, start, len, count);
+    fs_chains_lanes(&s, o1, in, adrs, start, len, count);
     if (alias) {
         memcpy(o2, in, count * 32);
         fs_chains_fused(k, &s, o2, o2, adrs, start, len, count);

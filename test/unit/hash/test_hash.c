@@ -282,6 +282,21 @@ static void test_bad_input(void)
     CU_ASSERT_EQUAL(fs_hash_chains(&s, out, buf, buf, big, steps, 2), FASTSIG_ERR_BAD_PARAM);
 }
 
+/* FASTSIG_CPU parsing: known names narrow, an unknown one is ignored and
+ * reported (fs_cpu_env_bad), never printed. */
+static void test_cpu_names(void)
+{
+    unsigned m;
+    CU_ASSERT(fs_cpu_parse("portable", &m) == 0 && m == 0);
+    CU_ASSERT(fs_cpu_parse("native", &m) == 0 && m == ~0u);
+    CU_ASSERT(fs_cpu_parse("avx2,ifma", &m) == 0 && m == (FS_CPU_AVX2 | FS_CPU_IFMA));
+    CU_ASSERT(fs_cpu_parse("avx2,bogus", &m) == -1 && m == FS_CPU_AVX2);
+    const char *env = getenv("FASTSIG_CPU");
+    int bad = env != NULL && *env && fs_cpu_parse(env, &m) != 0;
+    CU_ASSERT_EQUAL(fs_cpu_env_bad(), bad);
+    CU_ASSERT_EQUAL(fs_cpu_features() & ~fs_cpu_detected(), 0);
+}
+
 static const fs_test hash_tests[] = {
     { "many: lengths x lane counts vs OpenSSL", test_many },
     { "F, H, prefixed: every lane count", test_f_h },
@@ -290,6 +305,7 @@ static const fs_test hash_tests[] = {
     { "RAND_HASH, in place", test_rand_hash },
     { "chain walk of mixed lengths", test_chains },
     { "bad input", test_bad_input },
+    { "FASTSIG_CPU names", test_cpu_names },
     { NULL, NULL },
 };
 

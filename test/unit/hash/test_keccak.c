@@ -3,22 +3,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <openssl/evp.h>
+#include "kernel_path.h"
 #include "testutil.h"
 #include "cpu.h"
 #include "hash/keccak.h"
 
-/* The kernels this CPU (and FASTSIG_CPU) allows; prints a note once for the
- * others. */
 static int usable(const fs_keccak_kernel *k)
 {
-    static unsigned noted;
-    unsigned idx = (unsigned)(k - fs_keccak_kernels);
-    if ((k->cpu & ~fs_cpu_features()) == 0)
-        return 1;
-    if (!(noted & (1u << idx)))
-        printf("\n  note: skipping keccak kernel %s (CPU lacks it or FASTSIG_CPU)\n", k->name);
-    noted |= 1u << idx;
-    return 0;
+    return kernel_on_path("keccak", k->name, k->cpu);
 }
 
 static void openssl_shake(unsigned rate, uint8_t *out, size_t outlen, const uint8_t *in,
@@ -221,6 +213,35 @@ static void test_shake_single_and_midstate(void)
     }
 }
 
+/* fs_shake_ctx: a message absorbed in pieces and the output squeezed in
+ * pieces (pieces of 0 .. 2 blocks, unaligned) match one-shot OpenSSL. */
+static void test_shake_incremental(void)
+{
+    static uint8_t msg[3 * FS_SHAKE128_RATE * 2 + 7], want[700], got[700];
+    for (int rr = 0; rr < 2; rr++) {
+        unsigned rate = rr ? FS_SHAKE256_RATE : FS_SHAKE128_RATE;
+        for (int it = 0; it < 200; it++) {
+            size_t len = fs_test_rand64() % sizeof(msg), olen = 1 + fs_test_rand64() % sizeof(got);
+            fs_test_random(msg, len);
+            openssl_shake(rate, want, olen, msg, len);
+            fs_shake_ctx x;
+            fs_shake_init(&x, rate);
+            for (size_t off = 0, piece; off < len; off += piece) {
+                piece = fs_test_rand64() % (2 * rate + 1);
+                piece = piece > len - off ? len - off : piece;
+                fs_shake_absorb(&x, msg + off, piece);
+            }
+            for (size_t off = 0, piece; off < olen; off += piece) {
+                piece = 1 + fs_test_rand64() % (2 * rate);
+                piece = piece > olen - off ? olen - off : piece;
+                fs_shake_squeeze(&x, got + off, piece);
+            }
+            fs_shake_wipe(&x);
+            CU_ASSERT_EQUAL(memcmp(want, got, olen), 0);
+        }
+    }
+}
+
 int main(void)
 {
     static const fs_test tests[] = {
@@ -230,6 +251,7 @@ int main(void)
         { "SHAKE128 lanes vs OpenSSL", test_shake128_lanes },
         { "SHAKE256 lanes vs OpenSSL", test_shake256_lanes },
         { "single message and midstate", test_shake_single_and_midstate },
+        { "incremental SHAKE in pieces vs OpenSSL", test_shake_incremental },
         { NULL, NULL },
     };
     static const fs_suite suites[] = { { "keccak", tests }, { NULL, NULL } };

@@ -4,6 +4,7 @@
  * through them against OpenSSL. */
 #include <string.h>
 #include <openssl/evp.h>
+#include "kernel_path.h"
 #include "testutil.h"
 #include "cpu.h"
 #include "hash/keccak.h"
@@ -12,10 +13,7 @@
 
 static int usable(const fs_keccak_kernel *k)
 {
-    if ((k->cpu & ~fs_cpu_features()) == 0)
-        return 1;
-    printf("\n  note: skipping keccak kernel %s (CPU lacks it or FASTSIG_CPU)\n", k->name);
-    return 0;
+    return kernel_on_path("keccak", k->name, k->cpu);
 }
 
 /* k on st (at an address 8 bytes off alignment) against the one-state
@@ -39,9 +37,12 @@ static int agrees(const fs_keccak_kernel *k, const uint64_t st[WORDS])
 static void test_perm(void)
 {
     uint64_t st[WORDS];
-    CU_ASSERT_EQUAL(fs_keccak_kernels_x2[0].lanes, 2);
-    for (const fs_keccak_kernel *k = fs_keccak_kernels_x2; k->name; k++) {
-        CU_ASSERT_EQUAL(k->lanes, 2);
+    unsigned seen = 0;
+    for (const fs_keccak_kernel *k = fs_keccak_kernels; k->name; k++) {
+        if (k->lanes != 2)
+            continue;
+        CU_ASSERT(k->flags & FS_KERNEL_PAIR);
+        seen++;
         if (!usable(k))
             continue;
         memset(st, 0, sizeof(st));
@@ -81,86 +82,26 @@ static void test_perm(void)
         }
         CU_ASSERT_EQUAL(memcmp(a, b, sizeof(a)), 0);
     }
+    CU_ASSERT(seen >= 1); /* the portable twin at least */
 }
 
-/* The stitched dot-product kernel against its twin: the same state and the
- * same 192-bit sums, on random words, all-ones words (the largest carries)
- * and zero vectors, with the job's inputs left as they were; and the words
- * read big-endian (one vector of known words). */
-static void test_dot(void)
-{
-    fs_keccak_dot_fn *asm_dot = fs_keccak_dot_x2();
-    CU_ASSERT_EQUAL(asm_dot != NULL, fs_keccak_kernel_x2() != NULL);
-    if (asm_dot == NULL) {
-        printf("\n  note: no asm dot kernel on this CPU path\n");
-        return;
-    }
-    static uint64_t x[2][FS_KECCAK_DOT_LEN], w[FS_KECCAK_DOT_LEN][2], w2[FS_KECCAK_DOT_LEN][2];
-    static uint64_t x2[2][FS_KECCAK_DOT_LEN];
-    for (int r = 0; r < 64; r++) {
-        uint64_t a[WORDS], b[WORDS];
-        fs_test_random((uint8_t *)a, sizeof(a));
-        memcpy(b, a, sizeof(a));
-        fs_test_random((uint8_t *)x, sizeof(x));
-        fs_test_random((uint8_t *)w, sizeof(w));
-        fs_test_random((uint8_t *)w2, sizeof(w2));
-        if (r == 1)
-            memset(x, 0xff, sizeof(x)), memset(w, 0xff, sizeof(w)), memset(w2, 0xff, sizeof(w2));
-        if (r == 2)
-            memset(x[1], 0, sizeof(x[1]));
-        memcpy(x2, x, sizeof(x));
-        fs_keccak_dot_job ja = { { (const uint8_t *)x[0], (const uint8_t *)x[1] },
-                                 { (const uint64_t(*)[2])w, (const uint64_t(*)[2])w2 }, { { 0 } } };
-        fs_keccak_dot_job jb = ja;
-        memset(ja.acc, 0x5a, sizeof(ja.acc));   /* set, not added to */
-        asm_dot(a, &ja);
-        fs_keccakf1600_x2_dot_portable(b, &jb);
-        CU_ASSERT_EQUAL(memcmp(a, b, sizeof(a)), 0);
-        CU_ASSERT_EQUAL(memcmp(ja.acc, jb.acc, sizeof(ja.acc)), 0);
-        CU_ASSERT_EQUAL(memcmp(x, x2, sizeof(x)), 0);
-        if (r == 1)   /* 36 (2^64-1)^2: top word 35 */
-            CU_ASSERT_EQUAL(jb.acc[3][2], 35);
-    }
-    /* big-endian words: X_0[i] = i + 1, X_1 = 0, weights 1 and 2^32 */
-    for (int i = 0; i < FS_KECCAK_DOT_LEN; i++) {
-        for (int b = 0; b < 8; b++)
-            ((uint8_t *)x[0])[8 * i + b] = b == 7 ? (uint8_t)(i + 1) : 0;
-        w[i][0] = w2[i][0] = 1;
-        w[i][1] = w2[i][1] = 1ULL << 32;
-    }
-    memset(x[1], 0, sizeof(x[1]));
-    {
-        uint64_t a[WORDS] = { 0 };
-        fs_keccak_dot_job jw = { { (const uint8_t *)x[0], (const uint8_t *)x[1] },
-                                 { (const uint64_t(*)[2])w, (const uint64_t(*)[2])w2 }, { { 0 } } };
-        asm_dot(a, &jw);
-        uint64_t sum = FS_KECCAK_DOT_LEN * (FS_KECCAK_DOT_LEN + 1) / 2;
-        CU_ASSERT(jw.acc[0][0] == sum && jw.acc[0][1] == 0 && jw.acc[0][2] == 0);
-        CU_ASSERT(jw.acc[1][0] == sum << 32 && jw.acc[1][1] == 0);
-        CU_ASSERT(jw.acc[2][0] == 0 && jw.acc[3][0] == 0);
-    }
-    /* the permutation alone matches the plain two-lane kernel */
-    uint64_t a[WORDS], b[WORDS];
-    fs_test_random((uint8_t *)a, sizeof(a));
-    memcpy(b, a, sizeof(a));
-    fs_keccak_dot_job j = { { (const uint8_t *)x[0], (const uint8_t *)x[1] },
-                            { (const uint64_t(*)[2])w, (const uint64_t(*)[2])w2 }, { { 0 } } };
-    asm_dot(a, &j);
-    fs_keccakf1600_x2_portable(b);
-    CU_ASSERT_EQUAL(memcmp(a, b, sizeof(a)), 0);
-}
-
-/* fs_keccak_kernel_x2 offers the asm kernel exactly when the CPU mask
- * allows it, and never a portable one. */
+/* fs_keccak_kernel_for offers the two-lane asm kernel for one or two lanes
+ * exactly when the CPU mask allows it, never a twin, and for more lanes a
+ * kernel of the lane engine's kind that the mask allows. */
 static void test_dispatch(void)
 {
-    const fs_keccak_kernel *k = fs_keccak_kernel_x2();
     int want = 0;
-    for (const fs_keccak_kernel *t = fs_keccak_kernels_x2; t->name; t++)
-        want |= t->cpu != 0 && (t->cpu & ~fs_cpu_features()) == 0;
-    CU_ASSERT_EQUAL(k != NULL, want);
-    if (k != NULL)
-        CU_ASSERT(k->cpu != 0 && k->lanes == 2);
+    for (const fs_keccak_kernel *t = fs_keccak_kernels; t->name; t++)
+        want |= (t->flags & FS_KERNEL_PAIR) && !(t->flags & FS_KERNEL_TWIN) &&
+                fs_cpu_allows(t->cpu);
+    const fs_keccak_kernel *k1 = fs_keccak_kernel_for(1), *k2 = fs_keccak_kernel_for(2);
+    const fs_keccak_kernel *k3 = fs_keccak_kernel_for(3);
+    CU_ASSERT(k1 == k2);
+    CU_ASSERT_EQUAL((k2->flags & FS_KERNEL_PAIR) != 0, want);
+    if (want)
+        CU_ASSERT(k2->cpu != 0 && k2->lanes == 2);
+    CU_ASSERT(!(k2->flags & FS_KERNEL_TWIN) && fs_cpu_allows(k2->cpu));
+    CU_ASSERT(!(k3->flags & (FS_KERNEL_TWIN | FS_KERNEL_PAIR)) && fs_cpu_allows(k3->cpu));
 }
 
 /* SHAKE128/256 of one and two messages of many lengths against OpenSSL. */
@@ -170,8 +111,8 @@ static void test_sponge(void)
     static uint8_t inbuf[2][503], out[2][300];
     uint8_t want[300];
     int bad = 0;
-    for (const fs_keccak_kernel *k = fs_keccak_kernels_x2; k->name; k++) {
-        if (!usable(k))
+    for (const fs_keccak_kernel *k = fs_keccak_kernels; k->name; k++) {
+        if (k->lanes != 2 || !usable(k))
             continue;
         for (int rr = 0; rr < 2; rr++) {
             unsigned rate = rr ? FS_SHAKE256_RATE : FS_SHAKE128_RATE;
@@ -205,7 +146,6 @@ int main(void)
     static const fs_test tests[] = {
         { "x2 kernels vs the one-state permutation", test_perm },
         { "x2 dispatch follows the CPU mask", test_dispatch },
-        { "x2 kernel with dot products vs its twin", test_dot },
         { "SHAKE through x2 kernels vs OpenSSL", test_sponge },
         { NULL, NULL },
     };

@@ -3,20 +3,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <openssl/evp.h>
+#include "kernel_path.h"
 #include "testutil.h"
 #include "cpu.h"
 #include "hash/sha512.h"
 
 static int usable(const fs_sha512_kernel *k)
 {
-    static unsigned noted;
-    unsigned idx = (unsigned)(k - fs_sha512_kernels);
-    if ((k->cpu & ~fs_cpu_features()) == 0)
-        return 1;
-    if (!(noted & (1u << idx)))
-        printf("\n  note: skipping sha512 kernel %s (CPU lacks it or FASTSIG_CPU)\n", k->name);
-    noted |= 1u << idx;
-    return 0;
+    return kernel_on_path("sha512", k->name, k->cpu);
 }
 
 static void openssl_sha512(uint8_t out[64], const uint8_t *in, size_t len)

@@ -102,7 +102,7 @@ static void check_vector(const char *id, const uint8_t *msg, size_t len, const u
     struct vec_arg *a = varg;
     sl2 st, st2;
     uint8_t got[64];
-    if (a->k->test_only && len > 65536 && !soak())
+    if ((a->k->flags & FS_KERNEL_TWIN) && len > 65536 && !soak())
         return; /* the software-clmul twins are slow; they get the big ones under soak */
     a->checked++;
     sl2_identity(&st);
@@ -163,7 +163,7 @@ static void test_lengths(void)
             continue;
         /* the twins run the clmul algorithm in software: slow, so every
          * length up to 1100 and a sample above (all of them under soak) */
-        size_t step = (k->test_only && !soak()) ? 37 : 1;
+        size_t step = ((k->flags & FS_KERNEL_TWIN) && !soak()) ? 37 : 1;
         lengths_vs_reference(k, 4096, step);
     }
 }
@@ -180,7 +180,7 @@ static void test_large(void)
         sl2_identity(&want);
         reference(&want, buf, sizes[s]);
         for (const tz_kernel *k = tz_kernel_list(); k->name != NULL; k++) {
-            if (!runnable(k) || (k->test_only && sizes[s] > 65536 + 15 && !soak()))
+            if (!runnable(k) || ((k->flags & FS_KERNEL_TWIN) && sizes[s] > 65536 + 15 && !soak()))
                 continue;
             sl2 got, got2;
             sl2_identity(&got);
@@ -260,44 +260,46 @@ static void test_vpclmul_vs_twin(void)
     free(buf);
 }
 
+/* fn against the twin on random states and inputs: lengths unit * (0 ..
+ * maxn), offsets 0 .. maxoff-1 (at most 39 blocks + 63 bytes); reduced: the
+ * result must also be fully reduced. */
+static void soak_vs_twin(tz_mul_bytes_fn fn, size_t maxn, size_t unit, size_t maxoff,
+                         int iters, int reduced)
+{
+    uint8_t buf[32 * 40 + 64];
+    for (int it = 0; it < iters; it++) {
+        size_t len = unit * (fs_test_rand64() % (maxn + 1)), off = fs_test_rand64() % maxoff;
+        sl2 a, b;
+        fs_test_random(buf, sizeof(buf));
+        random_lazy(a.m, 4);
+        b = a;
+        fn(&a, buf + off, len);
+        tz_twin_mul_bytes(&b, buf + off, len);
+        CU_ASSERT(same(&a, &b));
+        for (int e = 0; reduced && e < 4; e++)
+            CU_ASSERT(gf127_is_reduced(a.m[e]));
+    }
+}
+
 static void test_pclmul_vs_twin(void)
 {
     if (!(fs_cpu_detected() & FS_CPU_PCLMUL)) {
         fprintf(stderr, "[skip: no PCLMULQDQ] ");
         return;
     }
-    uint8_t buf[600];
-    int iters = soak() ? 20000 : 2000;
-    for (int it = 0; it < iters; it++) {
-        size_t len = fs_test_rand64() % 520, off = fs_test_rand64() % 64;
-        sl2 a, b;
-        fs_test_random(buf, sizeof(buf));
-        random_lazy(a.m, 4);
-        b = a;
-        tz_pclmul_mul_bytes(&a, buf + off, len);
-        tz_twin_mul_bytes(&b, buf + off, len);
-        CU_ASSERT(same(&a, &b));
-        for (int e = 0; e < 4; e++)
-            CU_ASSERT(gf127_is_reduced(a.m[e]));
-    }
+    soak_vs_twin(tz_pclmul_mul_bytes, 519, 1, 64, soak() ? 20000 : 2000, 1);
+}
+
+static void vpclmul_blocks(sl2 *state, const uint8_t *data, size_t len)
+{
+    tz_vpclmul_mul_blocks(state, data, len / 32);
 }
 
 static void test_vpclmul_blocks_vs_twin(void)
 {
     if ((fs_cpu_detected() & (FS_CPU_AVX512 | FS_CPU_VPCLMUL)) != (FS_CPU_AVX512 | FS_CPU_VPCLMUL))
         return;
-    uint8_t buf[32 * 40 + 16];
-    int iters = soak() ? 20000 : 1000;
-    for (int it = 0; it < iters; it++) {
-        size_t blocks = fs_test_rand64() % 40, off = fs_test_rand64() % 16;
-        sl2 a, b;
-        fs_test_random(buf, sizeof(buf));
-        random_lazy(a.m, 4);
-        b = a;
-        tz_vpclmul_mul_blocks(&a, buf + off, blocks);
-        tz_twin_mul_bytes(&b, buf + off, 32 * blocks);
-        CU_ASSERT(same(&a, &b));
-    }
+    soak_vs_twin(vpclmul_blocks, 39, 32, 16, soak() ? 20000 : 1000, 0);
 }
 
 static void test_pclmul_sl2_mul_vs_twin(void)
@@ -367,7 +369,7 @@ static void test_dispatch(void)
     CU_ASSERT_STRING_EQUAL(tz_kernel_for(~0u)->name, "portable");
 #endif
     for (const tz_kernel *k = tz_kernel_list(); k->name != NULL; k++)
-        CU_ASSERT(!k->test_only || tz_kernel_for(~0u) != k);
+        CU_ASSERT(!(k->flags & FS_KERNEL_TWIN) || tz_kernel_for(~0u) != k);
     fprintf(stderr, "[dispatched: %s] ", tz_kernel_name());
     /* the dispatched kernel gives the reference answer */
     uint8_t buf[5000];

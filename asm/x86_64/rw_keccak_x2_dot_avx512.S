@@ -1,10 +1,10 @@
-/* keccak_x2_dot_avx512.S - Keccak-f[1600] on 2 interleaved states (the
+/* rw_keccak_x2_dot_avx512.S - Keccak-f[1600] on 2 interleaved states (the
  * round of keccak_x2_round.h, as in keccak_x2_avx512.S) with a side job on
  * the integer pipes: two dot products of each of two 36-word vectors
- * (fs_keccak_dot_job in crypto/hash/keccak.h).
+ * (rw_keccak_dot_job in crypto/rw/rw_keccak_dot.h).
  *
  * C prototype:
- *   void fs_keccakf1600_x2_dot_avx512(uint64_t st[25 * 2], fs_keccak_dot_job *job);
+ *   void rw_keccakf1600_x2_dot_avx512(uint64_t st[25 * 2], rw_keccak_dot_job *job);
  * Why: the permutation keeps the vector pipes busy for 24 dependent rounds
  * while the scalar multiplier and ALUs idle; 3 words of the side job per
  * round (3 bswap, 6 mulx and 18 add/adc in the same loop body: the
@@ -15,11 +15,11 @@
  * 192-bit accumulator (rbx:rbp:r12 for w[i][0], r13:r14:r15 for w[i][1]).
  * Words 0..39 of the state are stored as 64-byte vectors (the caller reads
  * them so). No stack beyond the saved registers. Portable twin:
- * fs_keccakf1600_x2_dot_portable. */
+ * rw_keccakf1600_x2_dot_portable. */
 
 #include "keccak_x2_round.h"
 
-/* job layout (fs_keccak_dot_job) */
+/* job layout (rw_keccak_dot_job) */
 #define JOB_X0  0
 #define JOB_X1  8
 #define JOB_W0  16
@@ -81,12 +81,12 @@
 .endm
 
 	.text
-	.globl	fs_keccakf1600_x2_dot_avx512
-	.hidden	fs_keccakf1600_x2_dot_avx512
-	.type	fs_keccakf1600_x2_dot_avx512, @function
+	.globl	rw_keccakf1600_x2_dot_avx512
+	.hidden	rw_keccakf1600_x2_dot_avx512
+	.type	rw_keccakf1600_x2_dot_avx512, @function
 	.hidden	fs_keccak_rc
 	.p2align 5
-fs_keccakf1600_x2_dot_avx512:
+rw_keccakf1600_x2_dot_avx512:
 	pushq	%rbx
 	pushq	%rbp
 	pushq	%r12
@@ -116,6 +116,6 @@ fs_keccakf1600_x2_dot_avx512:
 	popq	%rbp
 	popq	%rbx
 	ret
-	.size	fs_keccakf1600_x2_dot_avx512, .-fs_keccakf1600_x2_dot_avx512
+	.size	rw_keccakf1600_x2_dot_avx512, .-rw_keccakf1600_x2_dot_avx512
 
 	.section .note.GNU-stack,"",@progbits
