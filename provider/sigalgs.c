@@ -16,10 +16,10 @@ const FS_SIGALG fs_sigalgs[] = {
                   &fs_rw_adapter, "Rabin-Williams, IEEE 1363 IFSP-RW with EMSA2"),
     FS_SIGALG_ROW("WOTSP", "WOTS-plus", FS_OID_WOTSP, FS_SIGALG_STATEFUL, 0,
                   &fs_wotsp_adapter, "WOTS+ one-time signatures (RFC 8391 section 3)"),
-    FS_SIGALG_ROW("XMSS", "id-alg-xmss-hashsig", FS_OID_XMSS, FS_SIGALG_STATEFUL, 0,
-                  &fs_xmss_adapter, "XMSS stateful hash-based signatures (RFC 8391, RFC 9802)"),
-    FS_SIGALG_ROW("XMSSMT", "id-alg-xmssmt-hashsig", FS_OID_XMSSMT, FS_SIGALG_STATEFUL, 0,
-                  &fs_xmssmt_adapter, "XMSS^MT stateful hash-based signatures (RFC 8391, RFC 9802)"),
+    FS_SIGALG_ROW("XMSS", "id-alg-xmss-hashsig", FS_OID_XMSS, FS_SIGALG_STATEFUL,
+                  FS_XMSS_VARIANT, &fs_xmss_adapter, "XMSS stateful hash-based signatures (RFC 8391, RFC 9802)"),
+    FS_SIGALG_ROW("XMSSMT", "id-alg-xmssmt-hashsig", FS_OID_XMSSMT, FS_SIGALG_STATEFUL,
+                  FS_XMSSMT_VARIANT, &fs_xmssmt_adapter, "XMSS^MT stateful hash-based signatures (RFC 8391, RFC 9802)"),
 };
 const size_t fs_nsigalgs = sizeof(fs_sigalgs) / sizeof(fs_sigalgs[0]);
 _Static_assert(sizeof(fs_sigalgs) / sizeof(fs_sigalgs[0]) <= FS_MAX_SIGALGS,

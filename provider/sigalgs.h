@@ -162,6 +162,9 @@ struct fs_sigalg {
     const FS_ADAPTER *ad;     /* NULL: adapter not linked in; the row is skipped */
 };
 
+/* FS_SIGALG.variant of the XMSS and XMSS^MT rows (xmss_adapter.c). */
+enum { FS_XMSS_VARIANT = 0, FS_XMSSMT_VARIANT = 1 };
+
 #define FS_SIGALG_ROW(name, ln, oid, flags, variant, adapter, desc) \
     { name, ln, oid, name ":" ln ":" oid, desc, flags, variant, adapter }
 

@@ -20,7 +20,7 @@
 #include <openssl/crypto.h>
 #include <openssl/params.h>
 #include "fastsig/provider.h"
-#include "hbs_adapter.h"
+#include "hbs_keyobj.h"
 #include "fastsig_err.h"
 #include "hbs/adrs.h"
 #include "hbs/hbs_hash.h"
@@ -281,10 +281,5 @@ const FS_ADAPTER fs_wotsp_adapter = {
     .gen = gen, .free = hbsa_free, .has_private = hbsa_has_private, .sizes = sizes,
     .pub_encode = hbsa_pub_encode, .pub_decode = pub_decode,
     .priv_encode = priv_encode, .priv_decode = priv_decode,
-    .sign = sign, .verify = verify, .param_name = hbsa_param_name, .state = hbsa_state,
-    .sigopts_default = hbsa_sigopts_default, .ctx_settable = hbsa_ctx_params,
-    .ctx_set = hbsa_ctx_set, .ctx_gettable = hbsa_ctx_params, .ctx_get = hbsa_ctx_get,
-    .gettable = hbsa_key_gettable, .get_params = hbsa_get_params,
-    .settable = hbsa_key_settable, .set_params = hbsa_set_params,
-    .gen_settable = gen_settable, .text = hbsa_text,
+    .sign = sign, .verify = verify, .gen_settable = gen_settable, HBSA_COMMON_HOOKS,
 };

@@ -19,6 +19,12 @@ int hbs_hash_params_of(const hbs_params *p, fs_hash_params *hp)
     return fs_hash_params_check(hp);
 }
 
+int hbs_key_id(const uint8_t *pk, size_t pklen, uint8_t id[FASTSIG_STATE_KEY_ID_LEN])
+{
+    fs_hash_params hp = { FS_HASH_SHA256, FASTSIG_STATE_KEY_ID_LEN, 32 };
+    return fs_hash_many(&hp, id, pk, pklen, 1);
+}
+
 int hbs_ctx_init(hbs_ctx *c, const hbs_params *p, const uint8_t *pub_seed,
                  const uint8_t *sk_seed, const uint8_t *sk_prf)
 {

@@ -1,6 +1,6 @@
 /* statefile.c - state handles: locking, durable slot updates, the
  * process-local reservation block. The contract is in statefile.h. */
-#define _GNU_SOURCE /* F_OFD_SETLKW, renameat2 */
+#define _GNU_SOURCE /* renameat2, MADV_WIPEONFORK */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -13,10 +13,8 @@
 #include <unistd.h>
 #include "fastsig_err.h"
 #include "statefile.h"
-#include "statefile_hook.h"
+#include "fileio.h"
 #include "stateslot.h"
-
-int (*fs_state_io_hook)(enum fs_state_io_op op);
 
 struct fastsig_state {
     pthread_mutex_t mu;    /* guards everything below */
@@ -31,110 +29,6 @@ struct fastsig_state {
     pid_t pool_pid;        /* the block [pool_next, pool_end) is this pid's */
     uint64_t pool_next, pool_end;
 };
-
-/* ---- system calls, with the test hook in front ---------------------------- */
-
-static int injected(enum fs_state_io_op op)
-{
-    int e = fs_state_io_hook ? fs_state_io_hook(op) : 0;
-    if (e != 0)
-        errno = e;
-    return e != 0;
-}
-
-#ifdef F_OFD_SETLKW
-static int use_ofd = 1;
-#else
-static const int use_ofd = 0;
-#endif
-/* Classic POSIX locks do not exclude threads of one process: without OFD
- * locks, this mutex does while the lock is held. */
-static pthread_mutex_t posix_lock_mu = PTHREAD_MUTEX_INITIALIZER;
-
-/* Locks the whole file (F_RDLCK or F_WRLCK), waiting; 0 or -1 with errno. */
-static int lock_file(int fd, short type)
-{
-    if (injected(FS_STATE_IO_LOCK))
-        return -1;
-    struct flock fl;
-    memset(&fl, 0, sizeof(fl));
-    fl.l_type = type;
-    fl.l_whence = SEEK_SET;
-#ifdef F_OFD_SETLKW
-    if (use_ofd) {
-        int r;
-        while ((r = fcntl(fd, F_OFD_SETLKW, &fl)) != 0 && errno == EINTR)
-            ;
-        if (r == 0 || errno != EINVAL)
-            return r;
-        use_ofd = 0; /* kernel without OFD locks */
-    }
-#endif
-    pthread_mutex_lock(&posix_lock_mu);
-    int r;
-    while ((r = fcntl(fd, F_SETLKW, &fl)) != 0 && errno == EINTR)
-        ;
-    if (r != 0)
-        pthread_mutex_unlock(&posix_lock_mu);
-    return r;
-}
-
-static void unlock_file(int fd)
-{
-    int saved = errno;
-    struct flock fl;
-    memset(&fl, 0, sizeof(fl));
-    fl.l_type = F_UNLCK;
-    fl.l_whence = SEEK_SET;
-#ifdef F_OFD_SETLKW
-    if (use_ofd) {
-        fcntl(fd, F_OFD_SETLK, &fl);
-        errno = saved;
-        return;
-    }
-#endif
-    fcntl(fd, F_SETLK, &fl);
-    pthread_mutex_unlock(&posix_lock_mu);
-    errno = saved;
-}
-
-static int open_file(const char *path, int flags, mode_t mode)
-{
-    if (injected(FS_STATE_IO_OPEN))
-        return -1;
-    int fd;
-    while ((fd = open(path, flags | O_CLOEXEC, mode)) < 0 && errno == EINTR)
-        ;
-    return fd;
-}
-
-/* Writes all of buf at off; 0 or -1 with errno (ENOSPC for a short write). */
-static int write_all(int fd, const uint8_t *buf, size_t len, off_t off)
-{
-    if (injected(FS_STATE_IO_WRITE))
-        return -1;
-    while (len > 0) {
-        ssize_t n = pwrite(fd, buf, len, off);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0) {
-            if (n == 0)
-                errno = ENOSPC;
-            return -1;
-        }
-        buf += n;
-        len -= (size_t)n;
-        off += n;
-    }
-    return 0;
-}
-
-static int sync_file(int fd, int data_only)
-{
-    if (injected(FS_STATE_IO_SYNC))
-        return -1;
-    return data_only ? fdatasync(fd) : fsync(fd);
-}
 
 /* ---- which process we are ------------------------------------------------ */
 
@@ -187,21 +81,13 @@ static int read_image(int fd, uint8_t *img)
     const size_t cap = FS_STATE_FILE_SIZE + 1; /* one byte more: the size must be exact */
     struct stat sb;
     memset(img, 0, cap);
-    if (injected(FS_STATE_IO_READ) || fstat(fd, &sb) != 0)
+    if (fstat(fd, &sb) != 0)
         return FASTSIG_ERR_STATE_IO;
     if (!S_ISREG(sb.st_mode))
         return FASTSIG_ERR_STATE_CORRUPT;
-    size_t got = 0;
-    while (got < cap) {
-        ssize_t n = pread(fd, img + got, cap - got, (off_t)got);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0)
-            return FASTSIG_ERR_STATE_IO;
-        if (n == 0)
-            break;
-        got += (size_t)n;
-    }
+    ssize_t got = fs_file_read_all(fd, img, cap, 0);
+    if (got < 0)
+        return FASTSIG_ERR_STATE_IO;
     return got == FS_STATE_FILE_SIZE && sb.st_size == FS_STATE_FILE_SIZE
                ? FASTSIG_OK
                : FASTSIG_ERR_STATE_CORRUPT;
@@ -236,17 +122,17 @@ static int read_checked(int fd, const uint8_t *key_id, uint64_t max, fs_state_sl
 /* Reads under a shared lock and checks the key. */
 static int read_locked(int fd, const uint8_t *key_id, uint64_t max, fs_state_slot *cur)
 {
-    if (lock_file(fd, F_RDLCK) != 0)
+    if (fs_file_lock(fd, F_RDLCK, 1) != 0)
         return FASTSIG_ERR_STATE_IO;
     int rc = read_checked(fd, key_id, max, cur);
-    unlock_file(fd);
+    fs_file_unlock(fd);
     return rc;
 }
 
 /* A new file description of st->path for st->fd (st->mu held). */
 static int reopen(fastsig_state *st)
 {
-    int fd = open_file(st->path, O_RDWR, 0);
+    int fd = fs_file_open(st->path, O_RDWR, 0);
     if (fd < 0)
         return errno == ENOENT ? FASTSIG_ERR_STATE_MISSING : FASTSIG_ERR_STATE_IO;
     close(st->fd);
@@ -261,14 +147,14 @@ static int reopen(fastsig_state *st)
 static int lock_path_file(fastsig_state *st, short type)
 {
     for (int tries = 0; tries < 8; tries++) {
-        if (lock_file(st->fd, type) != 0)
+        if (fs_file_lock(st->fd, type, 1) != 0)
             return FASTSIG_ERR_STATE_IO;
         struct stat now, ours;
         int missing = stat(st->path, &now) != 0, e = errno;
         if (!missing && fstat(st->fd, &ours) == 0 && now.st_dev == ours.st_dev &&
             now.st_ino == ours.st_ino)
             return FASTSIG_OK;
-        unlock_file(st->fd);
+        fs_file_unlock(st->fd);
         if (missing)
             return e == ENOENT || e == ENOTDIR ? FASTSIG_ERR_STATE_MISSING : FASTSIG_ERR_STATE_IO;
         int rc = reopen(st);
@@ -304,11 +190,12 @@ static int update(fastsig_state *st, update_step step, void *arg)
         cur.seq++;
         cur.next = next;
         fs_state_slot_encode(&cur, rec);
-        if (write_all(st->fd, rec, sizeof(rec), (off_t)(1 - pos) * FS_STATE_SLOT_STRIDE) != 0 ||
-            sync_file(st->fd, 1) != 0)
+        off_t older = (off_t)(1 - pos) * FS_STATE_SLOT_STRIDE;
+        if (fs_file_write_all(st->fd, rec, sizeof(rec), older) != 0 ||
+            fs_file_sync(st->fd, 1) != 0)
             rc = FASTSIG_ERR_STATE_IO;
     }
-    unlock_file(st->fd);
+    fs_file_unlock(st->fd);
     return rc;
 }
 
@@ -348,10 +235,10 @@ static int sync_dir_of(const char *path)
         memcpy(dir, path, (size_t)(slash - path)), dir[slash - path] = 0;
     else
         return errno = ENAMETOOLONG, -1;
-    int dfd = open_file(dir, O_RDONLY | O_DIRECTORY, 0);
+    int dfd = fs_file_open(dir, O_RDONLY | O_DIRECTORY, 0);
     if (dfd < 0)
         return -1;
-    int r = sync_file(dfd, 0);
+    int r = fs_file_sync(dfd, 0);
     int saved = errno;
     close(dfd);
     errno = saved;
@@ -384,10 +271,10 @@ int fastsig_state_create(const char *path, const uint8_t key_id[FASTSIG_STATE_KE
     s.seq = 0;
     fs_state_slot_encode(&s, img + FS_STATE_SLOT_STRIDE);
 
-    int fd = open_file(tmp, O_WRONLY | O_CREAT | O_EXCL, 0600);
+    int fd = fs_file_open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0600);
     if (fd < 0)
         return errno_to_create_err(errno);
-    int ok = write_all(fd, img, sizeof(img), 0) == 0 && sync_file(fd, 0) == 0;
+    int ok = fs_file_write_all(fd, img, sizeof(img), 0) == 0 && fs_file_sync(fd, 0) == 0;
     int saved = errno;
     if (close(fd) != 0 && ok)
         ok = 0, saved = errno;
@@ -420,7 +307,7 @@ int fastsig_state_open(const char *path, const uint8_t key_id[FASTSIG_STATE_KEY_
     if (path == NULL || key_id == NULL || out == NULL)
         return FASTSIG_ERR_NULL_ARG;
     *out = NULL;
-    int fd = open_file(path, O_RDWR, 0);
+    int fd = fs_file_open(path, O_RDWR, 0);
     if (fd < 0)
         return errno == ENOENT ? FASTSIG_ERR_STATE_MISSING : FASTSIG_ERR_STATE_IO;
     fs_state_slot cur;
@@ -619,7 +506,7 @@ int fastsig_state_query(fastsig_state *st, uint64_t *next, uint64_t *remaining,
     int rc = own_process(st, current_pid());
     if (rc == FASTSIG_OK && (rc = lock_path_file(st, F_RDLCK)) == FASTSIG_OK) {
         rc = read_checked(st->fd, st->key_id, st->max, &cur);
-        unlock_file(st->fd);
+        fs_file_unlock(st->fd);
     }
     if (rc == FASTSIG_OK)
         put_counts(&cur, st->pool_end - st->pool_next, st->pool_next, next, remaining, max);
@@ -632,7 +519,7 @@ int fastsig_state_peek(const char *path, const uint8_t key_id[FASTSIG_STATE_KEY_
 {
     if (path == NULL || key_id == NULL)
         return FASTSIG_ERR_NULL_ARG;
-    int fd = open_file(path, O_RDONLY, 0);
+    int fd = fs_file_open(path, O_RDONLY, 0);
     if (fd < 0)
         return errno == ENOENT ? FASTSIG_ERR_STATE_MISSING : FASTSIG_ERR_STATE_IO;
     fs_state_slot cur;
@@ -648,14 +535,14 @@ int fastsig_state_inspect(const char *path, fastsig_state_info *info)
     if (path == NULL || info == NULL)
         return FASTSIG_ERR_NULL_ARG;
     memset(info, 0, sizeof(*info));
-    int fd = open_file(path, O_RDONLY, 0);
+    int fd = fs_file_open(path, O_RDONLY, 0);
     if (fd < 0)
         return errno == ENOENT ? FASTSIG_ERR_STATE_MISSING : FASTSIG_ERR_STATE_IO;
     uint8_t img[FS_STATE_FILE_SIZE + 1];
-    int rc = lock_file(fd, F_RDLCK) == 0 ? FASTSIG_OK : FASTSIG_ERR_STATE_IO;
+    int rc = fs_file_lock(fd, F_RDLCK, 1) == 0 ? FASTSIG_OK : FASTSIG_ERR_STATE_IO;
     if (rc == FASTSIG_OK) {
         rc = read_image(fd, img); /* a short file reads as zeros: invalid slots */
-        unlock_file(fd);
+        fs_file_unlock(fd);
     }
     close(fd);
     if (rc == FASTSIG_ERR_STATE_IO)

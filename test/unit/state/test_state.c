@@ -48,7 +48,7 @@ static void test_slot_round_trip(void)
     CU_ASSERT_EQUAL(rec[16], 0x08); /* little-endian */
     CU_ASSERT_EQUAL_FATAL(fs_state_slot_decode(rec, &t), 0);
     CU_ASSERT(t.seq == s.seq && t.max == s.max && t.next == s.next);
-    CU_ASSERT_EQUAL(memcmp(t.key_id, s.key_id, FS_STATE_KEY_ID_LEN), 0);
+    CU_ASSERT_EQUAL(memcmp(t.key_id, s.key_id, FASTSIG_STATE_KEY_ID_LEN), 0);
 }
 
 /* ---- round trips ------------------------------------------------------------ */
