@@ -167,7 +167,6 @@ void hbsa_free(void *key)
     if (x->sk != NULL)
         OPENSSL_secure_clear_free(x->sk, x->sklen);
     OPENSSL_free(x->path);
-    OPENSSL_free(x->ltkm);
     pthread_mutex_destroy(&x->mu);
     OPENSSL_free(x);
 }
@@ -188,6 +187,14 @@ int hbsa_pub_encode(const void *key, unsigned char *out, size_t *len)
     }
     *len = x->pklen;
     return FASTSIG_OK;
+}
+
+void hbsa_sizes(const void *key, FS_KEYSIZES *out)
+{
+    const HBSA_KEY *x = key;
+    out->bits = 8 * x->p->n;
+    out->security_bits = 8 * x->p->n;
+    out->max_sig = hbs_sig_bytes(x->p);
 }
 
 const char *hbsa_param_name(const void *key)

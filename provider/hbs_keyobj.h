@@ -18,6 +18,7 @@
 #include <stdint.h>
 #include "sigalgs.h"
 #include "hbs/params.h"
+#include "hbs/wotsp_scheme.h"
 #include "hbs/xmss.h"
 #include "state/statefile.h"
 
@@ -35,8 +36,7 @@ typedef struct {
     uint64_t saved;          /* XMSS: hbs_cache_changes when the cache file was
                               * last read or written (moved: write it at free) */
     int cache_err;           /* XMSS: result of the last cache file write */
-    uint8_t *ltkm;           /* WOTSP: its L-tree's keys and bitmasks (public,
-                              * made at the first verify, published atomically) */
+    hbs_wotsp_verify_cache vcache; /* WOTSP: its L-tree's masks, made at the first verify */
     uint64_t batch;          /* key's reservation block (default 64) */
     pthread_mutex_t mu;      /* a context batch applied around one take */
 } HBSA_KEY;
@@ -67,6 +67,7 @@ uint32_t hbsa_be32(const unsigned char *b);
 /* ---- FS_ADAPTER hooks shared by the three ---- */
 void hbsa_free(void *key);
 int hbsa_has_private(const void *key);
+void hbsa_sizes(const void *key, FS_KEYSIZES *out);
 int hbsa_pub_encode(const void *key, unsigned char *out, size_t *len);
 const char *hbsa_param_name(const void *key);
 int hbsa_state(const void *key, FS_STATEINFO *out);

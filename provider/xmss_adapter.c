@@ -188,14 +188,6 @@ static int xmss_priv_decode(const FS_SIGALG *alg, const unsigned char *in, size_
     return FASTSIG_OK;
 }
 
-static void xmss_sizes(const void *key, FS_KEYSIZES *out)
-{
-    const HBSA_KEY *x = key;
-    out->bits = 8 * x->p->n;
-    out->security_bits = 8 * x->p->n;
-    out->max_sig = hbs_sig_bytes(x->p);
-}
-
 static int xmss_sign(void *key, const FS_SIGOPTS *o, unsigned char *sig, size_t *siglen,
                      const unsigned char *msg, size_t msglen)
 {
@@ -235,7 +227,7 @@ static int xmss_pub_decode(const FS_SIGALG *alg, const unsigned char *in, size_t
  * row whose adapter is its own, and an XMSS key must not pass for XMSS^MT. */
 #define XMSS_HOOKS                                                                       \
     .gen = xmss_gen, .free = xmss_free, .has_private = hbsa_has_private,                 \
-    .sizes = xmss_sizes, .pub_encode = hbsa_pub_encode, .pub_decode = xmss_pub_decode,   \
+    .sizes = hbsa_sizes, .pub_encode = hbsa_pub_encode, .pub_decode = xmss_pub_decode,   \
     .priv_encode = xmss_priv_encode, .priv_decode = xmss_priv_decode,                    \
     .sign = xmss_sign, .verify = xmss_verify, .gen_settable = gen_settable,              \
     HBSA_COMMON_HOOKS

@@ -6,7 +6,7 @@
 #include "fastsig_err.h"
 #include "hbs/xmss.h"
 #include "hbs/hbs_key.h"
-#include "hbs/wots.h"
+#include "hbs/wots_chain.h"
 
 static void wipe(void *p, size_t len)
 {
