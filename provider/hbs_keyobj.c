@@ -10,9 +10,9 @@
 #include "hbs_keyobj.h"
 #include "fastsig_err.h"
 
-uint32_t hbsa_be32(const unsigned char *b)
+const hbs_params *hbsa_params_of_key(int kind, const unsigned char *in, size_t len)
 {
-    return (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
+    return len < 4 ? NULL : hbs_params_by_oid(kind, (uint32_t)hbs_get_be(in, 4));
 }
 
 HBSA_KEY *hbsa_new(const hbs_params *p)
@@ -24,7 +24,6 @@ HBSA_KEY *hbsa_new(const hbs_params *p)
     x->pklen = 4 + 2 * (size_t)p->n;
     x->st_err = FASTSIG_ERR_BAD_KEY;
     x->batch = FASTSIG_STATE_DEFAULT_BATCH;
-    pthread_mutex_init(&x->mu, NULL);
     return x;
 }
 
@@ -80,8 +79,6 @@ void hbsa_attach(HBSA_KEY *x)
     if ((x->st_err = hbs_key_id(x->pk, x->pklen, x->key_id)) != FASTSIG_OK)
         return;
     x->st_err = fastsig_state_open(x->path, x->key_id, &x->st);
-    if (x->st != NULL && x->batch != FASTSIG_STATE_DEFAULT_BATCH)
-        fastsig_state_set_batch(x->st, x->batch);
 }
 
 int hbsa_state_new(HBSA_KEY *x, const char *state_opt, uint64_t max)
@@ -126,20 +123,43 @@ int hbsa_priv_frame(const HBSA_KEY *x, const uint8_t *core, size_t corelen,
 
 int hbsa_take(HBSA_KEY *x, const FS_SIGOPTS *o, uint64_t *idx)
 {
-    uint64_t want = o != NULL && o->v[0] > 0 ? (uint64_t)o->v[0] : 0;
-    int err;
-
+    /* a signature context's own block size, else the key's */
+    uint64_t batch = o != NULL && o->batch > 0 ? o->batch
+                                               : __atomic_load_n(&x->batch, __ATOMIC_RELAXED);
     if (x->st == NULL)
         return x->st_err;
-    if (want == 0 || want == x->batch)
-        return fastsig_state_take(x->st, idx);
-    /* a signature context's own block size, for this take only */
-    pthread_mutex_lock(&x->mu);
-    fastsig_state_set_batch(x->st, want);
-    err = fastsig_state_take(x->st, idx);
-    fastsig_state_set_batch(x->st, x->batch);
-    pthread_mutex_unlock(&x->mu);
-    return err;
+    return fastsig_state_take_batch(x->st, batch, idx);
+}
+
+/* idx is durably spent by now (WOTSP: the one index, 0). */
+static int sign_at(HBSA_KEY *x, uint64_t idx, const unsigned char *msg, size_t msglen,
+                   unsigned char *sig, size_t siglen)
+{
+    if (x->p->kind == HBS_KIND_WOTSP)
+        return hbs_wotsp_sign(x->sk, x->sklen, msg, msglen, sig, siglen);
+    return hbs_sign(x->k, idx, msg, msglen, sig, siglen);
+}
+
+int hbsa_sign(void *key, const FS_SIGOPTS *o, int prehashed, unsigned char *sig,
+              size_t *siglen, const unsigned char *msg, size_t msglen)
+{
+    HBSA_KEY *x = key;
+    size_t need = hbs_sig_bytes(x->p);
+    uint64_t idx;
+    int err;
+
+    if (!hbsa_has_private(x))
+        return FASTSIG_ERR_BAD_KEY;
+    if (*siglen < need)
+        return FASTSIG_ERR_BAD_LENGTH; /* before anything is spent */
+    if ((err = hbsa_take(x, o, &idx)) != FASTSIG_OK)
+        return err; /* WOTSP: OTS_USED once the one index is spent */
+    if ((err = sign_at(x, idx, msg, msglen, sig, need)) != FASTSIG_OK) {
+        OPENSSL_cleanse(sig, need);
+        return err;
+    }
+    *siglen = need;
+    return FASTSIG_OK;
 }
 
 int hbsa_pub_decode(int kind, const unsigned char *in, size_t len, void **key)
@@ -147,7 +167,7 @@ int hbsa_pub_decode(int kind, const unsigned char *in, size_t len, void **key)
     const hbs_params *p;
     HBSA_KEY *x;
 
-    if (len < 4 || (p = hbs_params_by_oid(kind, hbsa_be32(in))) == NULL
+    if ((p = hbsa_params_of_key(kind, in, len)) == NULL
         || len != 4 + 2 * (size_t)p->n)
         return FASTSIG_ERR_BAD_KEY;
     if ((x = hbsa_new(p)) == NULL)
@@ -167,7 +187,6 @@ void hbsa_free(void *key)
     if (x->sk != NULL)
         OPENSSL_secure_clear_free(x->sk, x->sklen);
     OPENSSL_free(x->path);
-    pthread_mutex_destroy(&x->mu);
     OPENSSL_free(x);
 }
 

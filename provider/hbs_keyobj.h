@@ -14,7 +14,6 @@
 #ifndef FASTSIG_HBS_KEYOBJ_H
 #define FASTSIG_HBS_KEYOBJ_H
 
-#include <pthread.h>
 #include <stdint.h>
 #include "sigalgs.h"
 #include "hbs/params.h"
@@ -37,14 +36,15 @@ typedef struct {
                               * last read or written (moved: write it at free) */
     int cache_err;           /* XMSS: result of the last cache file write */
     hbs_wotsp_verify_cache vcache; /* WOTSP: its L-tree's masks, made at the first verify */
-    uint64_t batch;          /* key's reservation block (default 64) */
-    pthread_mutex_t mu;      /* a context batch applied around one take */
+    uint64_t batch;          /* key's reservation block (default 64; atomic) */
 } HBSA_KEY;
 
 /* ---- building blocks for the adapters ---- */
 HBSA_KEY *hbsa_new(const hbs_params *p);
 /* Row by name for kind, or NULL. */
 const hbs_params *hbsa_params(int kind, const char *name);
+/* Row of kind named by the oid in a key encoding's first 4 bytes, or NULL. */
+const hbs_params *hbsa_params_of_key(int kind, const unsigned char *in, size_t len);
 /* The 3n seed bytes: the caller's (-pkeyopt seed:) or OpenSSL's RNG. */
 int hbsa_seed(const FS_GENOPTS *o, const hbs_params *p, uint8_t *seed);
 /* After x->pk is set: the key id, the state path (o->state, else the
@@ -58,17 +58,22 @@ void hbsa_attach(HBSA_KEY *x);
 /* Frames core bytes and x->path into out (see above). */
 int hbsa_priv_frame(const HBSA_KEY *x, const uint8_t *core, size_t corelen,
                     unsigned char *out, size_t *len);
-/* Takes one durably spent index (honours a context batch option). */
+/* Takes one durably spent index, reserving blocks of the context's batch
+ * option when set, else of the key's. */
 int hbsa_take(HBSA_KEY *x, const FS_SIGOPTS *o, uint64_t *idx);
 /* Decodes a public key of kind (oid || root || PUB_SEED). */
 int hbsa_pub_decode(int kind, const unsigned char *in, size_t len, void **key);
-uint32_t hbsa_be32(const unsigned char *b);
 
 /* ---- FS_ADAPTER hooks shared by the three ---- */
 void hbsa_free(void *key);
 int hbsa_has_private(const void *key);
 void hbsa_sizes(const void *key, FS_KEYSIZES *out);
 int hbsa_pub_encode(const void *key, unsigned char *out, size_t *len);
+/* The signing rule of every stateful row: the length checked before
+ * anything is spent, one index durably taken (hbsa_take), then the core of
+ * the key's kind signs with it; a failed signature leaves no bytes. */
+int hbsa_sign(void *key, const FS_SIGOPTS *o, int prehashed, unsigned char *sig,
+              size_t *siglen, const unsigned char *msg, size_t msglen);
 const char *hbsa_param_name(const void *key);
 int hbsa_state(const void *key, FS_STATEINFO *out);
 void hbsa_sigopts_default(const FS_SIGALG *alg, FS_SIGOPTS *o);

@@ -10,7 +10,7 @@
 #include "fastsig_err.h"
 #include "fastsig/provider.h"
 
-/* Signature-context option v[0]: reservation block size, 0 = the key's. */
+/* Signature-context option: reservation block size (FS_SIGOPTS.batch). */
 const OSSL_PARAM hbsa_ctx_params[] = {
     OSSL_PARAM_uint64(FASTSIG_PKEY_PARAM_BATCH, NULL),
     OSSL_PARAM_END
@@ -55,14 +55,14 @@ int hbsa_ctx_set(FS_SIGOPTS *o, const OSSL_PARAM params[])
     if (r < 0)
         return FASTSIG_ERR_BAD_PARAM;
     if (r > 0)
-        o->v[0] = (int)v;
+        o->batch = v;
     return FASTSIG_OK;
 }
 
 int hbsa_ctx_get(const FS_SIGOPTS *o, OSSL_PARAM params[])
 {
     OSSL_PARAM *p = OSSL_PARAM_locate(params, FASTSIG_PKEY_PARAM_BATCH);
-    if (p != NULL && !OSSL_PARAM_set_uint64(p, (uint64_t)o->v[0]))
+    if (p != NULL && !OSSL_PARAM_set_uint64(p, o->batch))
         return FASTSIG_ERR_BAD_PARAM;
     return FASTSIG_OK;
 }
@@ -72,7 +72,7 @@ int hbsa_get_params(const void *key, OSSL_PARAM params[])
     const HBSA_KEY *x = key;
     OSSL_PARAM *p;
     if ((p = OSSL_PARAM_locate(params, FASTSIG_PKEY_PARAM_BATCH)) != NULL
-        && !OSSL_PARAM_set_uint64(p, x->batch))
+        && !OSSL_PARAM_set_uint64(p, __atomic_load_n(&x->batch, __ATOMIC_RELAXED)))
         return FASTSIG_ERR_BAD_PARAM;
     if ((p = OSSL_PARAM_locate(params, FASTSIG_PKEY_PARAM_STATE)) != NULL && x->path != NULL
         && !OSSL_PARAM_set_utf8_string(p, x->path))
@@ -87,13 +87,8 @@ int hbsa_set_params(void *key, const OSSL_PARAM params[])
     int r = get_batch(params, &v);
     if (r < 0)
         return FASTSIG_ERR_BAD_PARAM;
-    if (r > 0) {
-        pthread_mutex_lock(&x->mu);
-        x->batch = v;
-        if (x->st != NULL)
-            fastsig_state_set_batch(x->st, v);
-        pthread_mutex_unlock(&x->mu);
-    }
+    if (r > 0) /* read by hbsa_take at every signature, maybe in another thread */
+        __atomic_store_n(&x->batch, v, __ATOMIC_RELAXED);
     return FASTSIG_OK;
 }
 

@@ -22,7 +22,7 @@ typedef struct {
     FS_SIGOPTS opts;
     unsigned char *msg;     /* streaming: the message so far */
     size_t msglen, msgcap;
-    int digest_param; /* a "digest" ctx param was accepted (see FS_SIGOPTS) */
+    int digest_param; /* a "digest" ctx param was accepted: one-shot data is prehashed */
 } FS_SIGCTX;
 
 static const OSSL_PARAM generic_gettable[] = {
@@ -35,8 +35,7 @@ static const OSSL_PARAM empty_params[] = { OSSL_PARAM_END };
 int fs_signature_init(void)
 {
     for (size_t i = 0; i < fs_nsigalgs; i++)
-        if (fs_sigalgs[i].ad != NULL
-            && !fs_params_merge(ctx_gettable[i], PARAMS_CAP, generic_gettable,
+        if (!fs_params_merge(ctx_gettable[i], PARAMS_CAP, generic_gettable,
                                 fs_sigalgs[i].ad->ctx_gettable))
             return 0;
     return 1;
@@ -151,9 +150,7 @@ static int sign_data(FS_SIGCTX *c, int prehashed, unsigned char *sig, size_t *si
         return 1;
     }
     *siglen = sigsize;
-    c->opts.prehashed = prehashed;
-    err = c->alg->ad->sign(core, &c->opts, sig, siglen, tbs, tbslen);
-    c->opts.prehashed = 0;
+    err = c->alg->ad->sign(core, &c->opts, prehashed, sig, siglen, tbs, tbslen);
     if (err != FASTSIG_OK) {
         *siglen = 0;
         FS_ERR(c->provctx, err);
@@ -172,9 +169,7 @@ static int verify_data(FS_SIGCTX *c, int prehashed, const unsigned char *sig, si
         FS_ERR(c->provctx, FASTSIG_ERR_BAD_KEY);
         return 0;
     }
-    c->opts.prehashed = prehashed;
-    err = c->alg->ad->verify(core, &c->opts, sig, siglen, tbs, tbslen);
-    c->opts.prehashed = 0;
+    err = c->alg->ad->verify(core, &c->opts, prehashed, sig, siglen, tbs, tbslen);
     if (err != FASTSIG_OK) {
         FS_ERR(c->provctx, err);
         return 0;
@@ -331,8 +326,7 @@ static int sig_get_ctx_params(void *vctx, OSSL_PARAM params[])
     }                                                                            \
     static const OSSL_PARAM *sig_settable_##i(void *vctx, void *provctx)         \
     {                                                                            \
-        return (i) < fs_nsigalgs && fs_sigalgs[i].ad != NULL                     \
-               && fs_sigalgs[i].ad->ctx_settable != NULL                         \
+        return (i) < fs_nsigalgs && fs_sigalgs[i].ad->ctx_settable != NULL       \
                ? fs_sigalgs[i].ad->ctx_settable : empty_params;                  \
     }                                                                            \
     static const OSSL_DISPATCH sig_fns_##i[] = {                                 \

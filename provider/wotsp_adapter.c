@@ -100,7 +100,7 @@ static int priv_decode(const FS_SIGALG *alg, const unsigned char *in, size_t len
     HBSA_KEY *x;
     int err;
 
-    if (len < 4 || (p = hbs_params_by_oid(HBS_KIND_WOTSP, hbsa_be32(in))) == NULL)
+    if ((p = hbsa_params_of_key(HBS_KIND_WOTSP, in, len)) == NULL)
         return FASTSIG_ERR_BAD_KEY;
     if ((x = new_private(p)) == NULL)
         return FASTSIG_ERR_NOMEM;
@@ -118,28 +118,10 @@ static int priv_decode(const FS_SIGALG *alg, const unsigned char *in, size_t len
     return FASTSIG_OK;
 }
 
-static int sign(void *key, const FS_SIGOPTS *o, unsigned char *sig, size_t *siglen,
-                const unsigned char *msg, size_t msglen)
-{
-    HBSA_KEY *x = key;
-    size_t need = hbs_sig_bytes(x->p);
-    uint64_t idx;
-    int err;
-
-    if (x->sk == NULL)
-        return FASTSIG_ERR_BAD_KEY;
-    if (*siglen < need)
-        return FASTSIG_ERR_BAD_LENGTH;
-    if ((err = hbsa_take(x, o, &idx)) != FASTSIG_OK)
-        return err; /* OTS_USED once the one index is spent */
-    if ((err = hbs_wotsp_sign(x->sk, x->sklen, msg, msglen, sig, need)) != FASTSIG_OK)
-        return err;
-    *siglen = need;
-    return FASTSIG_OK;
-}
-
-static int verify(const void *key, const FS_SIGOPTS *o, const unsigned char *sig, size_t siglen,
-                  const unsigned char *msg, size_t msglen)
+/* The one index (idx is 0) is spent by now. */
+static int verify(const void *key, const FS_SIGOPTS *o, int prehashed,
+                  const unsigned char *sig, size_t siglen, const unsigned char *msg,
+                  size_t msglen)
 {
     HBSA_KEY *x = (HBSA_KEY *)key; /* only its verify cache changes */
     return hbs_wotsp_verify_cached(&x->vcache, x->pk, x->pklen, msg, msglen, sig, siglen);
@@ -154,5 +136,5 @@ const FS_ADAPTER fs_wotsp_adapter = {
     .gen = gen, .free = wotsp_free, .has_private = hbsa_has_private, .sizes = hbsa_sizes,
     .pub_encode = hbsa_pub_encode, .pub_decode = pub_decode,
     .priv_encode = priv_encode, .priv_decode = priv_decode,
-    .sign = sign, .verify = verify, .gen_settable = gen_settable, HBSA_COMMON_HOOKS,
+    .sign = hbsa_sign, .verify = verify, .gen_settable = gen_settable, HBSA_COMMON_HOOKS,
 };

@@ -171,7 +171,7 @@ static int xmss_priv_decode(const FS_SIGALG *alg, const unsigned char *in, size_
     HBSA_KEY *x;
     int err;
 
-    if (len < 4 || (p = hbs_params_by_oid(kind, hbsa_be32(in))) == NULL)
+    if ((p = hbsa_params_of_key(kind, in, len)) == NULL)
         return FASTSIG_ERR_BAD_KEY;
     if ((x = hbsa_new(p)) == NULL)
         return FASTSIG_ERR_NOMEM;
@@ -188,30 +188,9 @@ static int xmss_priv_decode(const FS_SIGALG *alg, const unsigned char *in, size_
     return FASTSIG_OK;
 }
 
-static int xmss_sign(void *key, const FS_SIGOPTS *o, unsigned char *sig, size_t *siglen,
-                     const unsigned char *msg, size_t msglen)
-{
-    HBSA_KEY *x = key;
-    size_t need = hbs_sig_bytes(x->p);
-    uint64_t idx;
-    int err;
-
-    if (x->k == NULL)
-        return FASTSIG_ERR_BAD_KEY;
-    if (*siglen < need)
-        return FASTSIG_ERR_BAD_LENGTH; /* before anything is spent */
-    if ((err = hbsa_take(x, o, &idx)) != FASTSIG_OK)
-        return err;
-    if ((err = hbs_sign(x->k, idx, msg, msglen, sig, need)) != FASTSIG_OK) {
-        OPENSSL_cleanse(sig, need);
-        return err;
-    }
-    *siglen = need;
-    return FASTSIG_OK;
-}
-
-static int xmss_verify(const void *key, const FS_SIGOPTS *o, const unsigned char *sig,
-                       size_t siglen, const unsigned char *msg, size_t msglen)
+static int xmss_verify(const void *key, const FS_SIGOPTS *o, int prehashed,
+                       const unsigned char *sig, size_t siglen, const unsigned char *msg,
+                       size_t msglen)
 {
     const HBSA_KEY *x = key;
     return hbs_verify_p(x->p, x->pk, x->pklen, msg, msglen, sig, siglen);
@@ -229,7 +208,7 @@ static int xmss_pub_decode(const FS_SIGALG *alg, const unsigned char *in, size_t
     .gen = xmss_gen, .free = xmss_free, .has_private = hbsa_has_private,                 \
     .sizes = hbsa_sizes, .pub_encode = hbsa_pub_encode, .pub_decode = xmss_pub_decode,   \
     .priv_encode = xmss_priv_encode, .priv_decode = xmss_priv_decode,                    \
-    .sign = xmss_sign, .verify = xmss_verify, .gen_settable = gen_settable,              \
+    .sign = hbsa_sign, .verify = xmss_verify, .gen_settable = gen_settable,              \
     HBSA_COMMON_HOOKS
 const FS_ADAPTER fs_xmss_adapter = { XMSS_HOOKS };
 const FS_ADAPTER fs_xmssmt_adapter = { XMSS_HOOKS };

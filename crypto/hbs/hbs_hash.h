@@ -27,9 +27,6 @@ int hbs_ctx_init(hbs_ctx *c, const hbs_params *p, const uint8_t *pub_seed,
                  const uint8_t *sk_seed, const uint8_t *sk_prf);
 void hbs_ctx_clear(hbs_ctx *c);
 
-/* The engine descriptor of a row (FASTSIG_ERR_UNSUPPORTED for a bad row). */
-int hbs_hash_params_of(const hbs_params *p, fs_hash_params *hp);
-
 /* r = PRF(SK_PRF, toByte(idx, 32)) (RFC 8391 4.1.9). */
 int hbs_prf_msg(const hbs_ctx *c, uint8_t *r, uint64_t idx);
 /* out = H_msg(r || root || toByte(idx, n), msg). */

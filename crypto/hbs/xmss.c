@@ -138,11 +138,6 @@ uint64_t hbs_cache_changes(hbs_key *k)
     return v;
 }
 
-void hbs_key_set_threads(hbs_key *k, unsigned threads)
-{
-    k->threads = clamp_threads(threads);
-}
-
 /* ---- building subtrees ---------------------------------------------------- */
 
 /* Bottom subtree `sub` of layer L (global numbering) into nodes. */

@@ -25,7 +25,7 @@ struct fastsig_state {
     uint8_t key_id[FASTSIG_STATE_KEY_ID_LEN];
     uint64_t max;
     uint64_t batch;        /* largest block take() reserves */
-    uint64_t ramp;         /* size of take()'s next block: 1 first, then batch */
+    int first_block;       /* take()'s next block is this process's first: one index */
     pid_t pool_pid;        /* the block [pool_next, pool_end) is this pid's */
     uint64_t pool_next, pool_end;
 };
@@ -33,8 +33,8 @@ struct fastsig_state {
 /* ---- which process we are ------------------------------------------------ */
 
 /* A block belongs to the pid that reserved it, so every take() must know its
- * pid, but getpid() is a system call (~2.4 us in this VM: a tenth of a
- * signature). A page marked MADV_WIPEONFORK reads as zeros in any child,
+ * pid, but getpid() is a system call, a noticeable share of a fast
+ * signature. A page marked MADV_WIPEONFORK reads as zeros in any child,
  * however it was forked (fork, _Fork, clone: no atfork handler needed), so
  * the cached pid is trusted while the page says "armed"; without the madvise
  * flag every call asks getpid(). */
@@ -323,7 +323,7 @@ int fastsig_state_open(const char *path, const uint8_t key_id[FASTSIG_STATE_KEY_
         memcpy(st->key_id, key_id, FASTSIG_STATE_KEY_ID_LEN);
         st->max = cur.max;
         st->batch = FASTSIG_STATE_DEFAULT_BATCH;
-        st->ramp = 1;
+        st->first_block = 1;
         st->pool_pid = st->fd_pid;
         *out = st;
         return FASTSIG_OK;
@@ -348,7 +348,7 @@ static int own_process(fastsig_state *st, pid_t pid)
     if (st->pool_pid != pid) {
         st->pool_pid = pid;
         st->pool_next = st->pool_end = 0;
-        st->ramp = 1;
+        st->first_block = 1;
     }
     if (st->fd_pid == pid)
         return FASTSIG_OK;
@@ -410,7 +410,7 @@ static int release_locked(fastsig_state *st)
         return FASTSIG_OK; /* nothing of ours (a child never gives back the parent's) */
     struct release_arg a = { st->pool_next, st->pool_end };
     st->pool_end = st->pool_next; /* empty from now on, whatever happens */
-    st->ramp = 1;
+    st->first_block = 1;
     return update(st, release_step, &a);
 }
 
@@ -436,23 +436,28 @@ int fastsig_state_set_batch(fastsig_state *st, uint64_t batch)
         return FASTSIG_ERR_BAD_PARAM;
     pthread_mutex_lock(&st->mu);
     st->batch = batch;
-    if (st->ramp > batch)
-        st->ramp = batch;
     pthread_mutex_unlock(&st->mu);
     return FASTSIG_OK;
 }
 
 int fastsig_state_take(fastsig_state *st, uint64_t *idx)
 {
+    return fastsig_state_take_batch(st, 0, idx);
+}
+
+int fastsig_state_take_batch(fastsig_state *st, uint64_t batch, uint64_t *idx)
+{
     if (st == NULL || idx == NULL)
         return FASTSIG_ERR_NULL_ARG;
     pthread_mutex_lock(&st->mu);
     int rc = own_process(st, current_pid());
     if (rc == FASTSIG_OK && st->pool_next == st->pool_end) {
-        uint64_t want = st->ramp < st->batch ? st->ramp : st->batch;
+        /* the first block is one index (a process that signs once reserves
+         * exactly one), every later one a whole batch */
+        uint64_t want = st->first_block ? 1 : batch != 0 ? batch : st->batch;
         rc = reserve_locked(st, want, NULL, NULL);
-        if (rc == FASTSIG_OK) /* after the first block: whole batches */
-            st->ramp = st->batch;
+        if (rc == FASTSIG_OK)
+            st->first_block = 0;
     }
     if (rc == FASTSIG_OK)
         *idx = st->pool_next++;
