@@ -84,7 +84,8 @@ void hbsa_attach(HBSA_KEY *x)
 int hbsa_state_new(HBSA_KEY *x, const char *state_opt, uint64_t max)
 {
     int err;
-    if ((err = hbs_key_id(x->pk, x->pklen, x->key_id)) != FASTSIG_OK || (err = state_path(x, state_opt)) != FASTSIG_OK
+    if ((err = hbs_key_id(x->pk, x->pklen, x->key_id)) != FASTSIG_OK
+        || (err = state_path(x, state_opt)) != FASTSIG_OK
         || (err = fastsig_state_create(x->path, x->key_id, max, 0, 0)) != FASTSIG_OK)
         return err;
     hbsa_attach(x);

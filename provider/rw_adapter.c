@@ -18,7 +18,6 @@
 #include "fastsig/provider.h"
 #include "rw/rw.h"
 
-enum { VARIANT_RW = 0, VARIANT_P1363 = 1 };
 
 static int rw_gen(const FS_SIGALG *alg, const FS_GENOPTS *o, void **key)
 {
@@ -117,7 +116,7 @@ static int rw_do_verify(const void *key, const FS_SIGOPTS *o, int prehashed,
 {
     int format = o->rw_format;
 
-    if (o->rw_variant == VARIANT_RW)
+    if (o->rw_variant == FS_RW_VARIANT)
         format = siglen == rw_sig_len(key, RW_FMT_EXPANDED) ? RW_FMT_EXPANDED : RW_FMT_COMPACT;
     return rw_verify(key, format, rw_flags(o, prehashed), msg, msglen, sig, siglen);
 }
@@ -133,12 +132,12 @@ static void rw_sigopts_default(const FS_SIGALG *alg, FS_SIGOPTS *o)
 {
     memset(o, 0, sizeof(*o));
     o->rw_variant = alg->variant;
-    o->rw_format = alg->variant == VARIANT_P1363 ? RW_FMT_P1363_SHA256 : RW_FMT_COMPACT;
+    o->rw_format = alg->variant == FS_RW_P1363_VARIANT ? RW_FMT_P1363_SHA256 : RW_FMT_COMPACT;
 }
 
 static int rw_ctx_digest(FS_SIGOPTS *o, const char *mdname)
 {
-    if (o->rw_variant != VARIANT_P1363)
+    if (o->rw_variant != FS_RW_P1363_VARIANT)
         return FASTSIG_ERR_UNSUPPORTED; /* RW hashes the message itself */
     if (OPENSSL_strcasecmp(mdname, "SHA1") == 0 || OPENSSL_strcasecmp(mdname, "SHA-1") == 0)
         o->rw_format = RW_FMT_P1363_SHA1;
@@ -164,7 +163,7 @@ static int rw_ctx_set(FS_SIGOPTS *o, const OSSL_PARAM params[])
     const char *s;
 
     if ((p = OSSL_PARAM_locate_const(params, FASTSIG_SIG_PARAM_RW_FORMAT)) != NULL) {
-        if (!OSSL_PARAM_get_utf8_string_ptr(p, &s) || o->rw_variant != VARIANT_RW)
+        if (!OSSL_PARAM_get_utf8_string_ptr(p, &s) || o->rw_variant != FS_RW_VARIANT)
             return FASTSIG_ERR_BAD_PARAM;
         if (strcmp(s, "compact") == 0)
             o->rw_format = RW_FMT_COMPACT;
@@ -205,7 +204,7 @@ static int rw_ctx_get(const FS_SIGOPTS *o, OSSL_PARAM params[])
                                               ? "probabilistic" : "exact"))
         return FASTSIG_ERR_BAD_PARAM;
     if ((p = OSSL_PARAM_locate(params, OSSL_SIGNATURE_PARAM_DIGEST)) != NULL
-        && o->rw_variant == VARIANT_P1363
+        && o->rw_variant == FS_RW_P1363_VARIANT
         && !OSSL_PARAM_set_utf8_string(p, f == RW_FMT_P1363_SHA1 ? "SHA1" : "SHA256"))
         return FASTSIG_ERR_BAD_PARAM;
     return FASTSIG_OK;

@@ -166,8 +166,9 @@ struct fs_sigalg {
     const FS_ADAPTER *ad;     /* required: a missing adapter fails the link */
 };
 
-/* FS_SIGALG.variant of the XMSS and XMSS^MT rows (xmss_adapter.c). */
-enum { FS_XMSS_VARIANT = 0, FS_XMSSMT_VARIANT = 1 };
+/* FS_SIGALG.variant of the rows that share an adapter. */
+enum { FS_RW_VARIANT = 0, FS_RW_P1363_VARIANT = 1 };    /* rw_adapter.c */
+enum { FS_XMSS_VARIANT = 0, FS_XMSSMT_VARIANT = 1 };    /* xmss_adapter.c */
 
 #define FS_SIGALG_ROW(name, ln, oid, flags, variant, adapter, desc) \
     { name, ln, oid, name ":" ln ":" oid, desc, flags, variant, adapter }

@@ -133,6 +133,15 @@ static int sig_verify_init(void *vctx, void *provkey, const OSSL_PARAM params[])
     return sig_init(vctx, provkey, params, 0);
 }
 
+/* 1 for FASTSIG_OK, else the error raised and 0 (OpenSSL's convention). */
+static int reported(const FS_SIGCTX *c, int err)
+{
+    if (err == FASTSIG_OK)
+        return 1;
+    FS_ERR(c->provctx, err);
+    return 0;
+}
+
 static int sign_data(FS_SIGCTX *c, int prehashed, unsigned char *sig, size_t *siglen,
                      size_t sigsize, const unsigned char *tbs, size_t tbslen)
 {
@@ -140,41 +149,27 @@ static int sign_data(FS_SIGCTX *c, int prehashed, unsigned char *sig, size_t *si
     FS_KEYSIZES sz;
     int err;
 
-    if (core == NULL) {
-        FS_ERR(c->provctx, FASTSIG_ERR_BAD_KEY);
-        return 0;
-    }
+    if (core == NULL)
+        return reported(c, FASTSIG_ERR_BAD_KEY);
     if (sig == NULL) { /* size query: an upper bound, nothing spent */
         c->alg->ad->sizes(core, &sz);
         *siglen = sz.max_sig;
         return 1;
     }
     *siglen = sigsize;
-    err = c->alg->ad->sign(core, &c->opts, prehashed, sig, siglen, tbs, tbslen);
-    if (err != FASTSIG_OK) {
+    if ((err = c->alg->ad->sign(core, &c->opts, prehashed, sig, siglen, tbs, tbslen)) != FASTSIG_OK)
         *siglen = 0;
-        FS_ERR(c->provctx, err);
-        return 0;
-    }
-    return 1;
+    return reported(c, err);
 }
 
 static int verify_data(FS_SIGCTX *c, int prehashed, const unsigned char *sig, size_t siglen,
                        const unsigned char *tbs, size_t tbslen)
 {
     void *core = fs_key_core(c->key);
-    int err;
 
-    if (core == NULL) {
-        FS_ERR(c->provctx, FASTSIG_ERR_BAD_KEY);
-        return 0;
-    }
-    err = c->alg->ad->verify(core, &c->opts, prehashed, sig, siglen, tbs, tbslen);
-    if (err != FASTSIG_OK) {
-        FS_ERR(c->provctx, err);
-        return 0;
-    }
-    return 1;
+    if (core == NULL)
+        return reported(c, FASTSIG_ERR_BAD_KEY);
+    return reported(c, c->alg->ad->verify(core, &c->opts, prehashed, sig, siglen, tbs, tbslen));
 }
 
 /* One-shot EVP_PKEY_sign/verify: the data is a digest when one was chosen. */

@@ -1,7 +1,8 @@
 /* wots_chain.h - the WOTS+ building block (RFC 8391 section 3) that XMSS
  * trees and the one-time scheme (wotsp_scheme.h) stand on: one-time keys at
- * an address, with NIST SP 800-208 secret derivation, expressed as batches: every chain of a key (and of several keys) is handed
- * to the multi-lane engine in one call.
+ * an address, with NIST SP 800-208 secret derivation, expressed as
+ * batches: every chain of a key (and of several keys) is handed to the
+ * multi-lane engine in one call.
  *
  * Contract: `ots` is the OTS hash address of a key (layer, tree, type OTS,
  * OTS address set; words 5..7 are ignored). Chain i's secret start is

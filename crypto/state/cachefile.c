@@ -63,7 +63,7 @@ int fastsig_cache_load(const char *state_path, uint8_t **buf, size_t *len)
     int fd = fs_file_open(path, O_RDONLY, 0);
     free(path);
     if (fd < 0)
-        return errno == ENOENT ? FASTSIG_ERR_STATE_MISSING : FASTSIG_ERR_STATE_IO;
+        return fs_file_open_error();
     if (fs_file_lock(fd, F_RDLCK, 1) != 0) {
         close_keep_errno(fd, 0);
         return FASTSIG_ERR_STATE_IO;

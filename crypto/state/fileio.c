@@ -5,6 +5,7 @@
 #include <pthread.h>
 #include <string.h>
 #include <unistd.h>
+#include "fastsig_err.h"
 #include "fileio.h"
 #include "statefile_hook.h"
 
@@ -26,6 +27,11 @@ int fs_file_open(const char *path, int flags, mode_t mode)
     while ((fd = open(path, flags | O_CLOEXEC, mode)) < 0 && errno == EINTR)
         ;
     return fd;
+}
+
+int fs_file_open_error(void)
+{
+    return errno == ENOENT ? FASTSIG_ERR_STATE_MISSING : FASTSIG_ERR_STATE_IO;
 }
 
 #ifdef F_OFD_SETLKW

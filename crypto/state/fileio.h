@@ -14,6 +14,10 @@
 /* open(2) with O_CLOEXEC added, retried on EINTR. */
 int fs_file_open(const char *path, int flags, mode_t mode);
 
+/* The fastsig_err code of a failed fs_file_open, from errno: STATE_MISSING
+ * when there is no such file, else STATE_IO. */
+int fs_file_open_error(void);
+
 /* Locks the whole file, F_RDLCK or F_WRLCK: OFD locks where the kernel has
  * them (descriptors of one process exclude each other too), else classic
  * POSIX locks plus a process mutex that excludes this process's threads.

@@ -129,12 +129,27 @@ static int read_locked(int fd, const uint8_t *key_id, uint64_t max, fs_state_slo
     return rc;
 }
 
+/* Opens path and reads its state for key_id under a shared lock; *fd stays
+ * open only on success. */
+static int open_checked(const char *path, int flags, const uint8_t *key_id, int *fd,
+                        fs_state_slot *cur)
+{
+    if ((*fd = fs_file_open(path, flags, 0)) < 0)
+        return fs_file_open_error();
+    int rc = read_locked(*fd, key_id, 0, cur);
+    if (rc != FASTSIG_OK) {
+        close(*fd);
+        *fd = -1;
+    }
+    return rc;
+}
+
 /* A new file description of st->path for st->fd (st->mu held). */
 static int reopen(fastsig_state *st)
 {
     int fd = fs_file_open(st->path, O_RDWR, 0);
     if (fd < 0)
-        return errno == ENOENT ? FASTSIG_ERR_STATE_MISSING : FASTSIG_ERR_STATE_IO;
+        return fs_file_open_error();
     close(st->fd);
     st->fd = fd;
     return FASTSIG_OK;
@@ -168,8 +183,9 @@ static int lock_path_file(fastsig_state *st, short type)
  * value; returns 0 to write it, 1 to leave the file as it is, or an error. */
 typedef int (*update_step)(const fs_state_slot *cur, uint64_t *next, void *arg);
 
-/* Exclusive lock (of the file the path names), read, validate, step, write the older slot with seq + 1,
- * fdatasync, unlock. Nothing the step decided counts unless this returns 0. */
+/* Exclusive lock (of the file the path names), read, validate, step, write
+ * the older slot with seq + 1, fdatasync, unlock. Nothing the step decided
+ * counts unless this returns 0. */
 static int update(fastsig_state *st, update_step step, void *arg)
 {
     fs_state_slot cur;
@@ -307,14 +323,14 @@ int fastsig_state_open(const char *path, const uint8_t key_id[FASTSIG_STATE_KEY_
     if (path == NULL || key_id == NULL || out == NULL)
         return FASTSIG_ERR_NULL_ARG;
     *out = NULL;
-    int fd = fs_file_open(path, O_RDWR, 0);
-    if (fd < 0)
-        return errno == ENOENT ? FASTSIG_ERR_STATE_MISSING : FASTSIG_ERR_STATE_IO;
     fs_state_slot cur;
-    int rc = read_locked(fd, key_id, 0, &cur);
-    fastsig_state *st = rc ? NULL : calloc(1, sizeof(*st));
-    char *abs = rc ? NULL : realpath(path, NULL);
-    if (rc == FASTSIG_OK && st != NULL && (abs != NULL || (abs = strdup(path)) != NULL)) {
+    int fd;
+    int rc = open_checked(path, O_RDWR, key_id, &fd, &cur);
+    if (rc != FASTSIG_OK)
+        return rc;
+    fastsig_state *st = calloc(1, sizeof(*st));
+    char *abs = realpath(path, NULL);
+    if (st != NULL && (abs != NULL || (abs = strdup(path)) != NULL)) {
         pthread_mutex_init(&st->mu, NULL);
         st->refs = 1;
         st->fd = fd;
@@ -331,7 +347,7 @@ int fastsig_state_open(const char *path, const uint8_t key_id[FASTSIG_STATE_KEY_
     free(st);
     free(abs);
     close(fd);
-    return rc ? rc : FASTSIG_ERR_NOMEM;
+    return FASTSIG_ERR_NOMEM;
 }
 
 fastsig_state *fastsig_state_ref(fastsig_state *st)
@@ -524,15 +540,14 @@ int fastsig_state_peek(const char *path, const uint8_t key_id[FASTSIG_STATE_KEY_
 {
     if (path == NULL || key_id == NULL)
         return FASTSIG_ERR_NULL_ARG;
-    int fd = fs_file_open(path, O_RDONLY, 0);
-    if (fd < 0)
-        return errno == ENOENT ? FASTSIG_ERR_STATE_MISSING : FASTSIG_ERR_STATE_IO;
     fs_state_slot cur;
-    int rc = read_locked(fd, key_id, 0, &cur);
+    int fd;
+    int rc = open_checked(path, O_RDONLY, key_id, &fd, &cur);
+    if (rc != FASTSIG_OK)
+        return rc;
     close(fd);
-    if (rc == FASTSIG_OK)
-        put_counts(&cur, 0, 0, next, remaining, max);
-    return rc;
+    put_counts(&cur, 0, 0, next, remaining, max);
+    return FASTSIG_OK;
 }
 
 int fastsig_state_inspect(const char *path, fastsig_state_info *info)
@@ -542,7 +557,7 @@ int fastsig_state_inspect(const char *path, fastsig_state_info *info)
     memset(info, 0, sizeof(*info));
     int fd = fs_file_open(path, O_RDONLY, 0);
     if (fd < 0)
-        return errno == ENOENT ? FASTSIG_ERR_STATE_MISSING : FASTSIG_ERR_STATE_IO;
+        return fs_file_open_error();
     uint8_t img[FS_STATE_FILE_SIZE + 1];
     int rc = fs_file_lock(fd, F_RDLCK, 1) == 0 ? FASTSIG_OK : FASTSIG_ERR_STATE_IO;
     if (rc == FASTSIG_OK) {
