@@ -122,7 +122,7 @@ int hbsa_priv_frame(const HBSA_KEY *x, const uint8_t *core, size_t corelen,
     return FASTSIG_OK;
 }
 
-int hbsa_take(HBSA_KEY *x, const FS_SIGOPTS *o, uint64_t *idx)
+static int take(HBSA_KEY *x, const FS_SIGOPTS *o, uint64_t *idx)
 {
     /* a signature context's own block size, else the key's */
     uint64_t batch = o != NULL && o->batch > 0 ? o->batch
@@ -153,7 +153,7 @@ int hbsa_sign(void *key, const FS_SIGOPTS *o, int prehashed, unsigned char *sig,
         return FASTSIG_ERR_BAD_KEY;
     if (*siglen < need)
         return FASTSIG_ERR_BAD_LENGTH; /* before anything is spent */
-    if ((err = hbsa_take(x, o, &idx)) != FASTSIG_OK)
+    if ((err = take(x, o, &idx)) != FASTSIG_OK)
         return err; /* WOTSP: OTS_USED once the one index is spent */
     if ((err = sign_at(x, idx, msg, msglen, sig, need)) != FASTSIG_OK) {
         OPENSSL_cleanse(sig, need);

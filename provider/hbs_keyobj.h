@@ -50,17 +50,14 @@ int hbsa_seed(const FS_GENOPTS *o, const hbs_params *p, uint8_t *seed);
 /* After x->pk is set: the key id, the state path (o->state, else the
  * default directory) and a new state file of max indices, opened. */
 int hbsa_state_new(HBSA_KEY *x, const char *state_opt, uint64_t max);
-/* Splits a private encoding into core bytes and path; sets x->path, the key
- * id (x->pk must be set by the caller first: call hbsa_attach after). */
+/* Checks the framing of a private encoding whose core is corelen bytes and
+ * copies out its state path (*path, allocated). */
 int hbsa_priv_split(const unsigned char *in, size_t len, size_t corelen, char **path);
 /* Opens x's state (errors kept in st_err: the key still verifies). */
 void hbsa_attach(HBSA_KEY *x);
 /* Frames core bytes and x->path into out (see above). */
 int hbsa_priv_frame(const HBSA_KEY *x, const uint8_t *core, size_t corelen,
                     unsigned char *out, size_t *len);
-/* Takes one durably spent index, reserving blocks of the context's batch
- * option when set, else of the key's. */
-int hbsa_take(HBSA_KEY *x, const FS_SIGOPTS *o, uint64_t *idx);
 /* Decodes a public key of kind (oid || root || PUB_SEED). */
 int hbsa_pub_decode(int kind, const unsigned char *in, size_t len, void **key);
 
@@ -70,8 +67,9 @@ int hbsa_has_private(const void *key);
 void hbsa_sizes(const void *key, FS_KEYSIZES *out);
 int hbsa_pub_encode(const void *key, unsigned char *out, size_t *len);
 /* The signing rule of every stateful row: the length checked before
- * anything is spent, one index durably taken (hbsa_take), then the core of
- * the key's kind signs with it; a failed signature leaves no bytes. */
+ * anything is spent, one index durably taken (blocks of the context's batch
+ * option when set, else of the key's), then the core of the key's kind
+ * signs with it; a failed signature leaves no bytes. */
 int hbsa_sign(void *key, const FS_SIGOPTS *o, int prehashed, unsigned char *sig,
               size_t *siglen, const unsigned char *msg, size_t msglen);
 const char *hbsa_param_name(const void *key);

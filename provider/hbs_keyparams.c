@@ -87,7 +87,7 @@ int hbsa_set_params(void *key, const OSSL_PARAM params[])
     int r = get_batch(params, &v);
     if (r < 0)
         return FASTSIG_ERR_BAD_PARAM;
-    if (r > 0) /* read by hbsa_take at every signature, maybe in another thread */
+    if (r > 0) /* read by hbsa_sign at every signature, maybe in another thread */
         __atomic_store_n(&x->batch, v, __ATOMIC_RELAXED);
     return FASTSIG_OK;
 }

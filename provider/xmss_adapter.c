@@ -15,13 +15,19 @@
 #include "fastsig/provider.h"
 #include "state/cachefile.h"
 
-/* FS_SIGALG.variant of the two rows (sigalgs.c). */
-static const int kinds[] = { [FS_XMSS_VARIANT] = HBS_KIND_XMSS,
-                             [FS_XMSSMT_VARIANT] = HBS_KIND_XMSSMT };
+/* Per row, by FS_SIGALG.variant (sigalgs.c): the kind and the parameter
+ * set generated when none is named. */
+static const struct {
+    int kind;
+    const char *default_param;
+} rows[] = {
+    [FS_XMSS_VARIANT] = { HBS_KIND_XMSS, "XMSS-SHA2_10_256" },
+    [FS_XMSSMT_VARIANT] = { HBS_KIND_XMSSMT, "XMSSMT-SHA2_20/4_256" },
+};
 
 static int kind_of(const FS_SIGALG *alg)
 {
-    return kinds[alg->variant];
+    return rows[alg->variant].kind;
 }
 
 /* ---- tree-node cache file ---- */
@@ -105,10 +111,8 @@ static const OSSL_PARAM gen_settable[] = {
 
 static int xmss_gen(const FS_SIGALG *alg, const FS_GENOPTS *o, void **key)
 {
-    int kind = kind_of(alg);
-    const char *name = o->param != NULL ? o->param
-                       : kind == HBS_KIND_XMSS ? "XMSS-SHA2_10_256" : "XMSSMT-SHA2_20/4_256";
-    const hbs_params *p = hbsa_params(kind, name);
+    const char *name = o->param != NULL ? o->param : rows[alg->variant].default_param;
+    const hbs_params *p = hbsa_params(kind_of(alg), name);
     uint8_t seed[3 * HBS_MAX_N];
     HBSA_PROGRESS pg = { o, 0 };
     HBSA_KEY *x;
