@@ -4,6 +4,7 @@
  * keymgmt_gen.c, import/export in keymgmt_io.c.
  * Per-row entry points are generated for each slot by FS_FOR_EACH_SLOT;
  * everything else works on FS_KEY, which names its row. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <openssl/core_names.h>
@@ -44,8 +45,8 @@ static const OSSL_PARAM empty_params[] = { OSSL_PARAM_END };
 static OSSL_PARAM gettable[FS_MAX_SIGALGS][FS_KM_PARAMS_CAP];
 static OSSL_PARAM keytypes[FS_MAX_SIGALGS][FS_KM_PARAMS_CAP];
 
-int fs_params_merge(OSSL_PARAM *dst, size_t cap, const OSSL_PARAM *a,
-                    const OSSL_PARAM *b)
+/* dst gets a's entries then b's (either may be NULL), END-terminated. */
+static int merge(OSSL_PARAM *dst, size_t cap, const OSSL_PARAM *a, const OSSL_PARAM *b)
 {
     size_t n = 0;
     for (const OSSL_PARAM *l = a; l != NULL; l = (l == a ? b : NULL))
@@ -58,16 +59,24 @@ int fs_params_merge(OSSL_PARAM *dst, size_t cap, const OSSL_PARAM *a,
     return 1;
 }
 
-int fs_keymgmt_init(void)
+int fs_params_merge_rows(OSSL_PARAM *dst, size_t cap, const OSSL_PARAM *generic, size_t list)
 {
     for (size_t i = 0; i < fs_nsigalgs; i++) {
-        const FS_ADAPTER *ad = fs_sigalgs[i].ad;
-        if (!fs_params_merge(gettable[i], FS_KM_PARAMS_CAP, generic_gettable, ad->gettable)
-            || !fs_params_merge(keytypes[i], FS_KM_PARAMS_CAP, generic_keytypes,
-                                ad->import_types))
+        const char *ad = (const char *)fs_sigalgs[i].ad;
+        const OSSL_PARAM *own = *(const OSSL_PARAM *const *)(ad + list);
+        if (!merge(dst + i * cap, cap, generic, own))
             return 0;
     }
-    return fs_km_gen_tables_init();
+    return 1;
+}
+
+int fs_keymgmt_init(void)
+{
+    return fs_params_merge_rows(gettable[0], FS_KM_PARAMS_CAP, generic_gettable,
+                                offsetof(FS_ADAPTER, gettable))
+           && fs_params_merge_rows(keytypes[0], FS_KM_PARAMS_CAP, generic_keytypes,
+                                   offsetof(FS_ADAPTER, import_types))
+           && fs_km_gen_tables_init();
 }
 
 /* ---- key objects ---- */

@@ -1,6 +1,7 @@
 /* keymgmt_gen.c - key generation of every fastsig signature algorithm
  * (keymgmt.h): the generation context, its `-pkeyopt` parameters, and the
  * call into the row's adapter. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <limits.h>
@@ -23,11 +24,8 @@ static OSSL_PARAM gen_settable[FS_MAX_SIGALGS][FS_KM_PARAMS_CAP];
 
 int fs_km_gen_tables_init(void)
 {
-    for (size_t i = 0; i < fs_nsigalgs; i++)
-        if (!fs_params_merge(gen_settable[i], FS_KM_PARAMS_CAP, generic_gen_settable,
-                             fs_sigalgs[i].ad->gen_settable))
-            return 0;
-    return 1;
+    return fs_params_merge_rows(gen_settable[0], FS_KM_PARAMS_CAP, generic_gen_settable,
+                                offsetof(FS_ADAPTER, gen_settable));
 }
 
 typedef struct {

@@ -201,9 +201,10 @@ extern const char *const fs_decoder_props[FS_DEC_KINDS];
  * before the tables are handed out (algs.c). */
 int fs_keymgmt_init(void);
 int fs_signature_init(void);
-/* dst gets a's entries then b's (either may be NULL), END-terminated. */
-int fs_params_merge(OSSL_PARAM *dst, size_t cap, const OSSL_PARAM *a,
-                    const OSSL_PARAM *b);
+/* For every row i: the parameter list dst + i * cap gets generic's entries
+ * then those of the row adapter's list at byte offset `list` of FS_ADAPTER
+ * (e.g. offsetof(FS_ADAPTER, gettable); NULL there adds none). */
+int fs_params_merge_rows(OSSL_PARAM *dst, size_t cap, const OSSL_PARAM *generic, size_t list);
 
 /* Calls X(slot) for every slot: the glue's per-row entry points. */
 #define FS_FOR_EACH_SLOT(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7) \

@@ -4,6 +4,7 @@
  * final. A context holds no reservation: a stateful key's index is taken
  * inside adapter->sign, so dupctx (which OpenSSL 3.0 uses for every
  * DigestSignFinal) can never duplicate one. */
+#include <stddef.h>
 #include <string.h>
 #include <openssl/core_names.h>
 #include <openssl/params.h>
@@ -34,11 +35,8 @@ static const OSSL_PARAM empty_params[] = { OSSL_PARAM_END };
 
 int fs_signature_init(void)
 {
-    for (size_t i = 0; i < fs_nsigalgs; i++)
-        if (!fs_params_merge(ctx_gettable[i], PARAMS_CAP, generic_gettable,
-                                fs_sigalgs[i].ad->ctx_gettable))
-            return 0;
-    return 1;
+    return fs_params_merge_rows(ctx_gettable[0], PARAMS_CAP, generic_gettable,
+                                offsetof(FS_ADAPTER, ctx_gettable));
 }
 
 static void *sig_newctx(void *provctx, const FS_SIGALG *alg)
