@@ -154,6 +154,7 @@ void hbs_wotsp_verify_cache_clear(hbs_wotsp_verify_cache *cache)
         return;
     free(cache->ltree_masks);
     cache->ltree_masks = NULL;
+    cache->p = NULL;
 }
 
 int hbs_wotsp_verify(const uint8_t *pk, size_t pklen, const uint8_t *msg, size_t msglen,
@@ -170,9 +171,14 @@ int hbs_wotsp_verify_cached(hbs_wotsp_verify_cache *cache, const uint8_t *pk, si
         return FASTSIG_ERR_NULL_ARG;
     if (pklen < 4)
         return FASTSIG_ERR_BAD_LENGTH;
-    const hbs_params *p = hbs_wotsp_params_of(pk, pklen);
-    if (p == NULL)
-        return FASTSIG_ERR_BAD_KEY;
+    /* the cache's row when it has one for this oid: no table search */
+    const hbs_params *p = cache != NULL ? __atomic_load_n(&cache->p, __ATOMIC_ACQUIRE) : NULL;
+    if (p == NULL || p->oid != hbs_get_be(pk, 4)) {
+        if ((p = hbs_wotsp_params_of(pk, pklen)) == NULL)
+            return FASTSIG_ERR_BAD_KEY;
+        if (cache != NULL)
+            __atomic_store_n(&cache->p, p, __ATOMIC_RELEASE);
+    }
     if (pklen != hbs_pk_bytes(p))
         return FASTSIG_ERR_BAD_LENGTH;
     if (siglen != hbs_sig_bytes(p))

@@ -42,6 +42,7 @@ int hbs_wotsp_verify(const uint8_t *pk, size_t pklen, const uint8_t *msg, size_t
  * data. Threads may share one cache (the first one published stays). Zero
  * it before use; clear it when done. */
 typedef struct {
+    const hbs_params *p;  /* pk's row, found at the first verify */
     uint8_t *ltree_masks; /* NULL until the first verify */
 } hbs_wotsp_verify_cache;
 

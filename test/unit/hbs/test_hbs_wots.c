@@ -236,7 +236,7 @@ static void test_wotsp_scheme(void)
         CU_ASSERT_EQUAL(hbs_wotsp_verify(pk, pkl, msg, sizeof(msg), sig, sgl), FASTSIG_OK);
         CU_ASSERT_EQUAL(hbs_wotsp_verify(pk, pkl, msg, 99, sig, sgl), FASTSIG_ERR_VERIFY);
         /* with the L-tree masks made once and kept: the same answers */
-        hbs_wotsp_verify_cache vc = { NULL };
+        hbs_wotsp_verify_cache vc = { NULL, NULL };
         for (int k = 0; k < 2; k++) {
             CU_ASSERT_EQUAL(hbs_wotsp_verify_cached(&vc, pk, pkl, msg, sizeof(msg), sig, sgl),
                             FASTSIG_OK);
