@@ -10,7 +10,8 @@
 #include "hbs_keyobj.h"
 #include "fastsig_err.h"
 
-const hbs_params *hbsa_params_of_key(int kind, const unsigned char *in, size_t len)
+/* Row of kind named by the oid in a key encoding's first 4 bytes, or NULL. */
+static const hbs_params *params_of_key(int kind, const unsigned char *in, size_t len)
 {
     return len < 4 ? NULL : hbs_params_by_oid(kind, (uint32_t)hbs_get_be(in, 4));
 }
@@ -104,6 +105,24 @@ int hbsa_priv_split(const unsigned char *in, size_t len, size_t corelen, char **
            ? FASTSIG_OK : FASTSIG_ERR_NOMEM;
 }
 
+int hbsa_priv_begin(int kind, const unsigned char *in, size_t len, HBSA_KEY **out)
+{
+    const hbs_params *p = params_of_key(kind, in, len);
+    HBSA_KEY *x;
+    int err;
+
+    if (p == NULL)
+        return FASTSIG_ERR_BAD_KEY;
+    if ((x = hbsa_new(p)) == NULL)
+        return FASTSIG_ERR_NOMEM;
+    if ((err = hbsa_priv_split(in, len, hbs_sk_bytes(p), &x->path)) != FASTSIG_OK) {
+        hbsa_free(x);
+        return err;
+    }
+    *out = x;
+    return FASTSIG_OK;
+}
+
 int hbsa_priv_frame(const HBSA_KEY *x, const uint8_t *core, size_t corelen,
                     unsigned char *out, size_t *len)
 {
@@ -168,7 +187,7 @@ int hbsa_pub_decode(int kind, const unsigned char *in, size_t len, void **key)
     const hbs_params *p;
     HBSA_KEY *x;
 
-    if ((p = hbsa_params_of_key(kind, in, len)) == NULL
+    if ((p = params_of_key(kind, in, len)) == NULL
         || len != 4 + 2 * (size_t)p->n)
         return FASTSIG_ERR_BAD_KEY;
     if ((x = hbsa_new(p)) == NULL)

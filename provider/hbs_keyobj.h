@@ -43,8 +43,6 @@ typedef struct {
 HBSA_KEY *hbsa_new(const hbs_params *p);
 /* Row by name for kind, or NULL. */
 const hbs_params *hbsa_params(int kind, const char *name);
-/* Row of kind named by the oid in a key encoding's first 4 bytes, or NULL. */
-const hbs_params *hbsa_params_of_key(int kind, const unsigned char *in, size_t len);
 /* The 3n seed bytes: the caller's (-pkeyopt seed:) or OpenSSL's RNG. */
 int hbsa_seed(const FS_GENOPTS *o, const hbs_params *p, uint8_t *seed);
 /* After x->pk is set: the key id, the state path (o->state, else the
@@ -53,6 +51,10 @@ int hbsa_state_new(HBSA_KEY *x, const char *state_opt, uint64_t max);
 /* Checks the framing of a private encoding whose core is corelen bytes and
  * copies out its state path (*path, allocated). */
 int hbsa_priv_split(const unsigned char *in, size_t len, size_t corelen, char **path);
+/* The start of every private decode: a key object of the row the encoding's
+ * oid names (kind's oid space), its framing checked and its state path set;
+ * the core bytes (in, hbs_sk_bytes) are the caller's to check. */
+int hbsa_priv_begin(int kind, const unsigned char *in, size_t len, HBSA_KEY **out);
 /* Opens x's state (errors kept in st_err: the key still verifies). */
 void hbsa_attach(HBSA_KEY *x);
 /* Frames core bytes and x->path into out (see above). */

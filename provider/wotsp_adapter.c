@@ -96,19 +96,18 @@ static int priv_encode(const void *key, unsigned char *out, size_t *len)
 
 static int priv_decode(const FS_SIGALG *alg, const unsigned char *in, size_t len, void **key)
 {
-    const hbs_params *p;
     HBSA_KEY *x;
     int err;
 
-    if ((p = hbsa_params_of_key(HBS_KIND_WOTSP, in, len)) == NULL)
-        return FASTSIG_ERR_BAD_KEY;
-    if ((x = new_private(p)) == NULL)
-        return FASTSIG_ERR_NOMEM;
+    if ((err = hbsa_priv_begin(HBS_KIND_WOTSP, in, len, &x)) != FASTSIG_OK)
+        return err;
+    x->sklen = hbs_sk_bytes(x->p);
     /* the stored root must be the seeds' (a wrong one would make every
      * signature fail to verify only after the one index was spent): the
      * core checks it */
-    if ((err = hbsa_priv_split(in, len, x->sklen, &x->path)) != FASTSIG_OK
-        || (err = hbs_wotsp_pk_from_sk(in, x->sklen, x->pk, x->pklen)) != FASTSIG_OK) {
+    err = (x->sk = OPENSSL_secure_malloc(x->sklen)) == NULL
+          ? FASTSIG_ERR_NOMEM : hbs_wotsp_pk_from_sk(in, x->sklen, x->pk, x->pklen);
+    if (err != FASTSIG_OK) {
         wotsp_free(x);
         return err;
     }

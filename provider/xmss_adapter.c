@@ -170,17 +170,13 @@ static int xmss_priv_decode(const FS_SIGALG *alg, const unsigned char *in, size_
                             void **key)
 {
     int kind = kind_of(alg);
-    const hbs_params *p;
     uint64_t idx;
     HBSA_KEY *x;
     int err;
 
-    if ((p = hbsa_params_of_key(kind, in, len)) == NULL)
-        return FASTSIG_ERR_BAD_KEY;
-    if ((x = hbsa_new(p)) == NULL)
-        return FASTSIG_ERR_NOMEM;
-    if ((err = hbsa_priv_split(in, len, hbs_sk_bytes(p), &x->path)) != FASTSIG_OK
-        || (err = hbs_key_from_sk(kind, in, hbs_sk_bytes(p), &idx, &x->k)) != FASTSIG_OK
+    if ((err = hbsa_priv_begin(kind, in, len, &x)) != FASTSIG_OK)
+        return err;
+    if ((err = hbs_key_from_sk(kind, in, hbs_sk_bytes(x->p), &idx, &x->k)) != FASTSIG_OK
         || (err = hbs_key_export_pk(x->k, x->pk, x->pklen)) != FASTSIG_OK) {
         xmss_free(x);
         return err == FASTSIG_ERR_BAD_LENGTH ? FASTSIG_ERR_BAD_KEY : err;
