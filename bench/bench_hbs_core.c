@@ -1,6 +1,6 @@
-/* bench_hbs_core.c - the WOTS+ core (crypto/hbs/wotsp.h) without the
+/* bench_hbs_core.c - the WOTS+ core (crypto/hbs/wotsp_scheme.h) without the
  * provider and without state I/O, beside OpenSSL Ed25519 through EVP in the
- * same run: the rows issue #5's targets are stated for. The EVP rows, state
+ * same run: the rows the speed targets are stated for. The EVP rows, state
  * included, are bench_wots.c's. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,7 +9,7 @@
 #include "bench.h"
 #include "bench_hbs.h"
 #include "hbs/params.h"
-#include "hbs/wotsp.h"
+#include "hbs/wotsp_scheme.h"
 
 #define MSG_LEN 64
 #define CAP 8192

@@ -1,7 +1,7 @@
 /* algs.c - what the provider offers, one table per operation.
  *
  * The signature algorithms come from the descriptor table (sigalgs.h): each
- * row with a linked adapter yields a keymgmt, a signature, the encoders and
+ * row yields a keymgmt, a signature, the encoders and
  * the decoders under its name list, all pointing at the generic glue.
  * The tables are built once, on the first query. */
 #include <openssl/core_names.h>
@@ -9,11 +9,12 @@
 #include "prov.h"
 #include "oids.h"
 #include "sigalgs.h"
+#include "fastsig/provider.h"
 
-#define FS_PROPS "provider=fastsig"
+#define FS_PROPS "provider=" FASTSIG_PROVIDER_NAME
 
 static const OSSL_ALGORITHM digests[] = {
-    { "TZ:TILLICH-ZEMOR:" FS_OID_TZ, FS_PROPS, fs_tz_digest_functions,
+    { FASTSIG_MD_TZ ":TILLICH-ZEMOR:" FS_OID_TZ, FS_PROPS, fs_tz_digest_functions,
       "Tillich-Zemor hash (SL2 over GF(2^127)); NOT collision resistant" },
     { NULL, NULL, NULL, NULL }
 };
@@ -33,8 +34,6 @@ static void build_tables(void)
         return;
     for (size_t i = 0; i < fs_nsigalgs; i++) {
         const FS_SIGALG *a = &fs_sigalgs[i];
-        if (a->ad == NULL)
-            continue; /* adapter not linked into this build */
         keymgmt[nk] = (OSSL_ALGORITHM){ a->names, FS_PROPS, fs_keymgmt_dispatch[i],
                                         a->description };
         signature[nk++] = (OSSL_ALGORITHM){ a->names, FS_PROPS, fs_signature_dispatch[i],

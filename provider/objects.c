@@ -33,8 +33,6 @@ int fs_register_objects(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in)
             return 0;
     for (size_t i = 0; i < fs_nsigalgs; i++) {
         const FS_SIGALG *a = &fs_sigalgs[i];
-        if (a->ad == NULL)
-            continue;
         if (!obj_create(handle, a->oid, a->name, a->ln)
             || !add_sigid(handle, a->oid, NULL, a->oid))
             return 0;

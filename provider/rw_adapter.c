@@ -2,8 +2,7 @@
  * rows "RW" (variant 0: compact / expanded) and "RW-P1363" (variant 1:
  * IEEE 1363 EMSA2 with SHA-1 or SHA-256) share this adapter and one key type.
  *
- * Signature-context options (FS_SIGOPTS.v): [0] rw_format, [1] rw flags,
- * [2] the row's variant. RW verification picks compact or expanded from the
+ * Signature-context options: FS_SIGOPTS.rw_*. RW verification picks compact or expanded from the
  * signature length (both are exact lengths), so X.509 verification needs no
  * context parameter. Import/export parameters: "n" (public); "p", "q" and,
  * on export, the CRT values "u", "dp", "dq" (BIGNUMs) and "prf" (octets). */
@@ -19,8 +18,6 @@
 #include "fastsig/provider.h"
 #include "rw/rw.h"
 
-enum { OPT_FORMAT, OPT_FLAGS, OPT_VARIANT };
-enum { VARIANT_RW = 0, VARIANT_P1363 = 1 };
 
 static int rw_gen(const FS_SIGALG *alg, const FS_GENOPTS *o, void **key)
 {
@@ -102,25 +99,26 @@ static int rw_priv_decode(const FS_SIGALG *alg, const unsigned char *in, size_t 
 }
 
 /* EVP_PKEY_sign after a digest was chosen hands RW-P1363 the digest H(M). */
-static unsigned rw_flags(const FS_SIGOPTS *o)
+static unsigned rw_flags(const FS_SIGOPTS *o, int prehashed)
 {
-    return (unsigned)o->v[OPT_FLAGS] | (o->prehashed ? RW_SIGN_PREHASHED : 0u);
+    return o->rw_flags | (prehashed ? RW_SIGN_PREHASHED : 0u);
 }
 
-static int rw_do_sign(void *key, const FS_SIGOPTS *o, unsigned char *sig, size_t *siglen,
-                      const unsigned char *msg, size_t msglen)
+static int rw_do_sign(void *key, const FS_SIGOPTS *o, int prehashed, unsigned char *sig,
+                      size_t *siglen, const unsigned char *msg, size_t msglen)
 {
-    return rw_sign(key, o->v[OPT_FORMAT], rw_flags(o), msg, msglen, sig, siglen);
+    return rw_sign(key, o->rw_format, rw_flags(o, prehashed), msg, msglen, sig, siglen);
 }
 
-static int rw_do_verify(const void *key, const FS_SIGOPTS *o, const unsigned char *sig,
-                        size_t siglen, const unsigned char *msg, size_t msglen)
+static int rw_do_verify(const void *key, const FS_SIGOPTS *o, int prehashed,
+                        const unsigned char *sig, size_t siglen, const unsigned char *msg,
+                        size_t msglen)
 {
-    int format = o->v[OPT_FORMAT];
+    int format = o->rw_format;
 
-    if (o->v[OPT_VARIANT] == VARIANT_RW)
+    if (o->rw_variant == FS_RW_VARIANT)
         format = siglen == rw_sig_len(key, RW_FMT_EXPANDED) ? RW_FMT_EXPANDED : RW_FMT_COMPACT;
-    return rw_verify(key, format, rw_flags(o), msg, msglen, sig, siglen);
+    return rw_verify(key, format, rw_flags(o, prehashed), msg, msglen, sig, siglen);
 }
 
 static int rw_check(const void *key, int want_private)
@@ -133,20 +131,20 @@ static int rw_check(const void *key, int want_private)
 static void rw_sigopts_default(const FS_SIGALG *alg, FS_SIGOPTS *o)
 {
     memset(o, 0, sizeof(*o));
-    o->v[OPT_VARIANT] = alg->variant;
-    o->v[OPT_FORMAT] = alg->variant == VARIANT_P1363 ? RW_FMT_P1363_SHA256 : RW_FMT_COMPACT;
+    o->rw_variant = alg->variant;
+    o->rw_format = alg->variant == FS_RW_P1363_VARIANT ? RW_FMT_P1363_SHA256 : RW_FMT_COMPACT;
 }
 
 static int rw_ctx_digest(FS_SIGOPTS *o, const char *mdname)
 {
-    if (o->v[OPT_VARIANT] != VARIANT_P1363)
+    if (o->rw_variant != FS_RW_P1363_VARIANT)
         return FASTSIG_ERR_UNSUPPORTED; /* RW hashes the message itself */
     if (OPENSSL_strcasecmp(mdname, "SHA1") == 0 || OPENSSL_strcasecmp(mdname, "SHA-1") == 0)
-        o->v[OPT_FORMAT] = RW_FMT_P1363_SHA1;
+        o->rw_format = RW_FMT_P1363_SHA1;
     else if (OPENSSL_strcasecmp(mdname, "SHA256") == 0
              || OPENSSL_strcasecmp(mdname, "SHA2-256") == 0
              || OPENSSL_strcasecmp(mdname, "SHA-256") == 0)
-        o->v[OPT_FORMAT] = RW_FMT_P1363_SHA256;
+        o->rw_format = RW_FMT_P1363_SHA256;
     else
         return FASTSIG_ERR_UNSUPPORTED;
     return FASTSIG_OK;
@@ -165,12 +163,12 @@ static int rw_ctx_set(FS_SIGOPTS *o, const OSSL_PARAM params[])
     const char *s;
 
     if ((p = OSSL_PARAM_locate_const(params, FASTSIG_SIG_PARAM_RW_FORMAT)) != NULL) {
-        if (!OSSL_PARAM_get_utf8_string_ptr(p, &s) || o->v[OPT_VARIANT] != VARIANT_RW)
+        if (!OSSL_PARAM_get_utf8_string_ptr(p, &s) || o->rw_variant != FS_RW_VARIANT)
             return FASTSIG_ERR_BAD_PARAM;
         if (strcmp(s, "compact") == 0)
-            o->v[OPT_FORMAT] = RW_FMT_COMPACT;
+            o->rw_format = RW_FMT_COMPACT;
         else if (strcmp(s, "expanded") == 0)
-            o->v[OPT_FORMAT] = RW_FMT_EXPANDED;
+            o->rw_format = RW_FMT_EXPANDED;
         else
             return FASTSIG_ERR_BAD_PARAM;
     }
@@ -178,9 +176,9 @@ static int rw_ctx_set(FS_SIGOPTS *o, const OSSL_PARAM params[])
         if (!OSSL_PARAM_get_utf8_string_ptr(p, &s))
             return FASTSIG_ERR_BAD_PARAM;
         if (strcmp(s, "exact") == 0)
-            o->v[OPT_FLAGS] &= ~(int)RW_VERIFY_PROBABILISTIC;
+            o->rw_flags &= ~RW_VERIFY_PROBABILISTIC;
         else if (strcmp(s, "probabilistic") == 0)
-            o->v[OPT_FLAGS] |= (int)RW_VERIFY_PROBABILISTIC;
+            o->rw_flags |= RW_VERIFY_PROBABILISTIC;
         else
             return FASTSIG_ERR_BAD_PARAM;
     }
@@ -195,18 +193,18 @@ static int rw_ctx_set(FS_SIGOPTS *o, const OSSL_PARAM params[])
 static int rw_ctx_get(const FS_SIGOPTS *o, OSSL_PARAM params[])
 {
     OSSL_PARAM *p;
-    int f = o->v[OPT_FORMAT];
+    int f = o->rw_format;
 
     if ((p = OSSL_PARAM_locate(params, FASTSIG_SIG_PARAM_RW_FORMAT)) != NULL
         && !OSSL_PARAM_set_utf8_string(p, f == RW_FMT_EXPANDED ? "expanded"
                                           : f == RW_FMT_COMPACT ? "compact" : "p1363"))
         return FASTSIG_ERR_BAD_PARAM;
     if ((p = OSSL_PARAM_locate(params, FASTSIG_SIG_PARAM_RW_VERIFY)) != NULL
-        && !OSSL_PARAM_set_utf8_string(p, (o->v[OPT_FLAGS] & RW_VERIFY_PROBABILISTIC)
+        && !OSSL_PARAM_set_utf8_string(p, (o->rw_flags & RW_VERIFY_PROBABILISTIC)
                                               ? "probabilistic" : "exact"))
         return FASTSIG_ERR_BAD_PARAM;
     if ((p = OSSL_PARAM_locate(params, OSSL_SIGNATURE_PARAM_DIGEST)) != NULL
-        && o->v[OPT_VARIANT] == VARIANT_P1363
+        && o->rw_variant == FS_RW_P1363_VARIANT
         && !OSSL_PARAM_set_utf8_string(p, f == RW_FMT_P1363_SHA1 ? "SHA1" : "SHA256"))
         return FASTSIG_ERR_BAD_PARAM;
     return FASTSIG_OK;

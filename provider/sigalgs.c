@@ -6,20 +6,24 @@
 #include "oids.h"
 #include "sigalgs.h"
 #include "fastsig_err.h"
+#include "fastsig/provider.h"
 
 /* One row per OpenSSL algorithm; parameter sets live in the cores' tables.
  * Key OID == signature OID, parameters absent (RFC 9802 style for all). */
 const FS_SIGALG fs_sigalgs[] = {
-    FS_SIGALG_ROW("RW", "Rabin-Williams", FS_OID_RW, 0, 0, &fs_rw_adapter,
+    FS_SIGALG_ROW(FASTSIG_SIG_RW, "Rabin-Williams", FS_OID_RW, 0, FS_RW_VARIANT, &fs_rw_adapter,
                   "Rabin-Williams signatures (tweaked square roots, SHAKE256 full-domain hash)"),
-    FS_SIGALG_ROW("RW-P1363", "Rabin-Williams-IEEE1363", FS_OID_RW_P1363, 0, 1,
-                  &fs_rw_adapter, "Rabin-Williams, IEEE 1363 IFSP-RW with EMSA2"),
-    FS_SIGALG_ROW("WOTSP", "WOTS-plus", FS_OID_WOTSP, FS_SIGALG_STATEFUL, 0,
+    FS_SIGALG_ROW(FASTSIG_SIG_RW_P1363, "Rabin-Williams-IEEE1363", FS_OID_RW_P1363, 0,
+                  FS_RW_P1363_VARIANT, &fs_rw_adapter,
+                  "Rabin-Williams, IEEE 1363 IFSP-RW with EMSA2"),
+    FS_SIGALG_ROW(FASTSIG_SIG_WOTSP, "WOTS-plus", FS_OID_WOTSP, FS_SIGALG_STATEFUL, 0,
                   &fs_wotsp_adapter, "WOTS+ one-time signatures (RFC 8391 section 3)"),
-    FS_SIGALG_ROW("XMSS", "id-alg-xmss-hashsig", FS_OID_XMSS, FS_SIGALG_STATEFUL, 0,
-                  &fs_xmss_adapter, "XMSS stateful hash-based signatures (RFC 8391, RFC 9802)"),
-    FS_SIGALG_ROW("XMSSMT", "id-alg-xmssmt-hashsig", FS_OID_XMSSMT, FS_SIGALG_STATEFUL, 0,
-                  &fs_xmssmt_adapter, "XMSS^MT stateful hash-based signatures (RFC 8391, RFC 9802)"),
+    FS_SIGALG_ROW(FASTSIG_SIG_XMSS, "id-alg-xmss-hashsig", FS_OID_XMSS, FS_SIGALG_STATEFUL,
+                  FS_XMSS_VARIANT, &fs_xmss_adapter,
+                  "XMSS stateful hash-based signatures (RFC 8391, RFC 9802)"),
+    FS_SIGALG_ROW(FASTSIG_SIG_XMSSMT, "id-alg-xmssmt-hashsig", FS_OID_XMSSMT, FS_SIGALG_STATEFUL,
+                  FS_XMSSMT_VARIANT, &fs_xmssmt_adapter,
+                  "XMSS^MT stateful hash-based signatures (RFC 8391, RFC 9802)"),
 };
 const size_t fs_nsigalgs = sizeof(fs_sigalgs) / sizeof(fs_sigalgs[0]);
 _Static_assert(sizeof(fs_sigalgs) / sizeof(fs_sigalgs[0]) <= FS_MAX_SIGALGS,

@@ -4,6 +4,7 @@
  * final. A context holds no reservation: a stateful key's index is taken
  * inside adapter->sign, so dupctx (which OpenSSL 3.0 uses for every
  * DigestSignFinal) can never duplicate one. */
+#include <stddef.h>
 #include <string.h>
 #include <openssl/core_names.h>
 #include <openssl/params.h>
@@ -22,7 +23,7 @@ typedef struct {
     FS_SIGOPTS opts;
     unsigned char *msg;     /* streaming: the message so far */
     size_t msglen, msgcap;
-    int digest_param; /* a "digest" ctx param was accepted (see FS_SIGOPTS) */
+    int digest_param; /* a "digest" ctx param was accepted: one-shot data is prehashed */
 } FS_SIGCTX;
 
 static const OSSL_PARAM generic_gettable[] = {
@@ -34,12 +35,8 @@ static const OSSL_PARAM empty_params[] = { OSSL_PARAM_END };
 
 int fs_signature_init(void)
 {
-    for (size_t i = 0; i < fs_nsigalgs; i++)
-        if (fs_sigalgs[i].ad != NULL
-            && !fs_params_merge(ctx_gettable[i], PARAMS_CAP, generic_gettable,
-                                fs_sigalgs[i].ad->ctx_gettable))
-            return 0;
-    return 1;
+    return fs_params_merge_rows(ctx_gettable[0], PARAMS_CAP, generic_gettable,
+                                offsetof(FS_ADAPTER, ctx_gettable));
 }
 
 static void *sig_newctx(void *provctx, const FS_SIGALG *alg)
@@ -134,6 +131,15 @@ static int sig_verify_init(void *vctx, void *provkey, const OSSL_PARAM params[])
     return sig_init(vctx, provkey, params, 0);
 }
 
+/* 1 for FASTSIG_OK, else the error raised and 0 (OpenSSL's convention). */
+static int reported(const FS_SIGCTX *c, int err)
+{
+    if (err == FASTSIG_OK)
+        return 1;
+    FS_ERR(c->provctx, err);
+    return 0;
+}
+
 static int sign_data(FS_SIGCTX *c, int prehashed, unsigned char *sig, size_t *siglen,
                      size_t sigsize, const unsigned char *tbs, size_t tbslen)
 {
@@ -141,45 +147,27 @@ static int sign_data(FS_SIGCTX *c, int prehashed, unsigned char *sig, size_t *si
     FS_KEYSIZES sz;
     int err;
 
-    if (core == NULL) {
-        FS_ERR(c->provctx, FASTSIG_ERR_BAD_KEY);
-        return 0;
-    }
+    if (core == NULL)
+        return reported(c, FASTSIG_ERR_BAD_KEY);
     if (sig == NULL) { /* size query: an upper bound, nothing spent */
         c->alg->ad->sizes(core, &sz);
         *siglen = sz.max_sig;
         return 1;
     }
     *siglen = sigsize;
-    c->opts.prehashed = prehashed;
-    err = c->alg->ad->sign(core, &c->opts, sig, siglen, tbs, tbslen);
-    c->opts.prehashed = 0;
-    if (err != FASTSIG_OK) {
+    if ((err = c->alg->ad->sign(core, &c->opts, prehashed, sig, siglen, tbs, tbslen)) != FASTSIG_OK)
         *siglen = 0;
-        FS_ERR(c->provctx, err);
-        return 0;
-    }
-    return 1;
+    return reported(c, err);
 }
 
 static int verify_data(FS_SIGCTX *c, int prehashed, const unsigned char *sig, size_t siglen,
                        const unsigned char *tbs, size_t tbslen)
 {
     void *core = fs_key_core(c->key);
-    int err;
 
-    if (core == NULL) {
-        FS_ERR(c->provctx, FASTSIG_ERR_BAD_KEY);
-        return 0;
-    }
-    c->opts.prehashed = prehashed;
-    err = c->alg->ad->verify(core, &c->opts, sig, siglen, tbs, tbslen);
-    c->opts.prehashed = 0;
-    if (err != FASTSIG_OK) {
-        FS_ERR(c->provctx, err);
-        return 0;
-    }
-    return 1;
+    if (core == NULL)
+        return reported(c, FASTSIG_ERR_BAD_KEY);
+    return reported(c, c->alg->ad->verify(core, &c->opts, prehashed, sig, siglen, tbs, tbslen));
 }
 
 /* One-shot EVP_PKEY_sign/verify: the data is a digest when one was chosen. */
@@ -331,8 +319,7 @@ static int sig_get_ctx_params(void *vctx, OSSL_PARAM params[])
     }                                                                            \
     static const OSSL_PARAM *sig_settable_##i(void *vctx, void *provctx)         \
     {                                                                            \
-        return (i) < fs_nsigalgs && fs_sigalgs[i].ad != NULL                     \
-               && fs_sigalgs[i].ad->ctx_settable != NULL                         \
+        return (i) < fs_nsigalgs && fs_sigalgs[i].ad->ctx_settable != NULL       \
                ? fs_sigalgs[i].ad->ctx_settable : empty_params;                  \
     }                                                                            \
     static const OSSL_DISPATCH sig_fns_##i[] = {                                 \

@@ -1,7 +1,214 @@
-/* xmss_adapter.c - the XMSS row's adapter: crypto/hbs XMSS keys with
- * crypto/state behind the generic glue. Everything but the kind (which
- * picks the parameter-set oid space) is shared with the other hash-based
- * adapters in hbs_adapter.c. */
-#include "hbs_adapter.h"
+/* xmss_adapter.c - the XMSS and XMSS^MT rows' adapters: crypto/hbs keys
+ * (hbs_keyobj.h) with their tree-node cache file (crypto/state/cachefile.h:
+ * public nodes, authenticated by the core with a key derived from SK_SEED,
+ * rebuilt when missing or bad). The two rows differ only in the kind, which
+ * picks the parameter-set oid space; the row's variant says which. */
+#define _GNU_SOURCE /* CPU_COUNT */
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <openssl/crypto.h>
+#include <openssl/params.h>
+#include "hbs_keyobj.h"
+#include "fastsig_err.h"
+#include "fastsig/provider.h"
+#include "state/cachefile.h"
 
-HBSA_DEFINE_XMSS_ADAPTER(fs_xmss_adapter, HBS_KIND_XMSS)
+/* Per row, by FS_SIGALG.variant (sigalgs.c): the kind and the parameter
+ * set generated when none is named. */
+static const struct {
+    int kind;
+    const char *default_param;
+} rows[] = {
+    [FS_XMSS_VARIANT] = { HBS_KIND_XMSS, "XMSS-SHA2_10_256" },
+    [FS_XMSSMT_VARIANT] = { HBS_KIND_XMSSMT, "XMSSMT-SHA2_20/4_256" },
+};
+
+static int kind_of(const FS_SIGALG *alg)
+{
+    return rows[alg->variant].kind;
+}
+
+/* ---- tree-node cache file ---- */
+
+/* Best effort, and reported in x->cache_err rather than as a failure: the
+ * cache is public and only spares work (a signer without it rebuilds the
+ * nodes it needs), so neither key generation nor signing should fail for
+ * it. The key shows a failed write in `openssl pkey -text`. */
+static void cache_save(HBSA_KEY *x)
+{
+    uint8_t *buf = NULL;
+    size_t len = 0;
+    int err = hbs_cache_export(x->k, &buf, &len);
+
+    if (err == FASTSIG_OK)
+        err = fastsig_cache_save(x->path, buf, len);
+    free(buf);
+    x->cache_err = err;
+    x->saved = hbs_cache_changes(x->k);
+}
+
+/* A missing, mismatching or damaged cache is no error: the core refuses
+ * bytes that do not check, then signing rebuilds what it needs and this
+ * process rewrites the file when it frees the key (a process that changes
+ * nothing, e.g. one that only reads the key or signs inside an XMSS tree
+ * kept whole, leaves it alone). */
+static void cache_load(HBSA_KEY *x)
+{
+    uint8_t *buf = NULL;
+    size_t len = 0;
+
+    if (fastsig_cache_load(x->path, &buf, &len) == FASTSIG_OK)
+        hbs_cache_import(x->k, buf, len);
+    free(buf);
+    x->saved = hbs_cache_changes(x->k); /* signing that changes nothing writes nothing */
+}
+
+static void xmss_free(void *key)
+{
+    HBSA_KEY *x = key;
+    /* the last write: nobody is left to tell when it fails (the next signer
+     * rebuilds) */
+    if (x != NULL && x->k != NULL && x->st != NULL && hbs_cache_changes(x->k) != x->saved)
+        cache_save(x);
+    hbsa_free(x);
+}
+
+/* ---- key generation, private key, signing ---- */
+
+/* genpkey prints a '.' per call with potential 0 and a newline for 3:
+ * about 40 dots over a key generation. */
+typedef struct {
+    const FS_GENOPTS *o;
+    uint64_t shown;
+} HBSA_PROGRESS;
+
+static int progress(void *arg, uint64_t done, uint64_t total)
+{
+    HBSA_PROGRESS *g = arg;
+    uint64_t step = total > 0 ? done * 40 / total : 40;
+    int go = 1;
+    for (; g->shown < step && go; g->shown++)
+        go = g->o->progress(g->o->progress_arg, 0, (int)g->shown);
+    return !go; /* hbs: nonzero = stop; FS_GENOPTS: 0 = stop */
+}
+
+/* Key-generation threads by default: the CPUs this process may run on
+ * (its affinity mask, so taskset and cpusets count), at most 8. */
+static unsigned default_threads(void)
+{
+    cpu_set_t set;
+    long n = sched_getaffinity(0, sizeof(set), &set) == 0 ? CPU_COUNT(&set)
+                                                          : sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > 8 ? 8 : (unsigned)n;
+}
+
+static const OSSL_PARAM gen_settable[] = {
+    OSSL_PARAM_uint(FASTSIG_PKEY_PARAM_THREADS, NULL),
+    OSSL_PARAM_END
+};
+
+static int xmss_gen(const FS_SIGALG *alg, const FS_GENOPTS *o, void **key)
+{
+    const char *name = o->param != NULL ? o->param : rows[alg->variant].default_param;
+    const hbs_params *p = hbsa_params(kind_of(alg), name);
+    uint8_t seed[3 * HBS_MAX_N];
+    HBSA_PROGRESS pg = { o, 0 };
+    HBSA_KEY *x;
+    int err;
+
+    if (p == NULL || o->mode != NULL)
+        return FASTSIG_ERR_UNSUPPORTED;
+    if ((err = hbsa_seed(o, p, seed)) != FASTSIG_OK)
+        return err;
+    if ((x = hbsa_new(p)) == NULL) {
+        OPENSSL_cleanse(seed, sizeof(seed));
+        return FASTSIG_ERR_NOMEM;
+    }
+    err = hbs_keygen(p, seed, 3 * (size_t)p->n, o->threads ? o->threads : default_threads(),
+                     progress, &pg, &x->k);
+    OPENSSL_cleanse(seed, sizeof(seed));
+    if (err == FASTSIG_OK) {
+        o->progress(o->progress_arg, 3, 0);
+        err = hbs_key_export_pk(x->k, x->pk, x->pklen);
+    }
+    if (err == FASTSIG_OK)
+        err = hbsa_state_new(x, o->state, hbs_last_index(p) + 1);
+    if (err != FASTSIG_OK) {
+        xmss_free(x);
+        return err;
+    }
+    cache_save(x); /* so that the first signer process starts warm */
+    *key = x;
+    return FASTSIG_OK;
+}
+
+static int xmss_priv_encode(const void *key, unsigned char *out, size_t *len)
+{
+    const HBSA_KEY *x = key;
+    uint8_t core[4 + 8 + 4 * HBS_MAX_N];
+    size_t sk = hbs_sk_bytes(x->p);
+    uint64_t next = 0;
+    int err;
+
+    if (x->k == NULL)
+        return FASTSIG_ERR_BAD_KEY;
+    if (out == NULL)
+        return hbsa_priv_frame(x, core, sk, NULL, len);
+    /* informational only (never read back): the state's next index */
+    if (x->st == NULL || fastsig_state_query(x->st, &next, NULL, NULL) != FASTSIG_OK
+        || next > hbs_last_index(x->p))
+        next = 0;
+    if ((err = hbs_key_export_sk(x->k, next, core, sk)) == FASTSIG_OK)
+        err = hbsa_priv_frame(x, core, sk, out, len);
+    OPENSSL_cleanse(core, sizeof(core));
+    return err;
+}
+
+static int xmss_priv_decode(const FS_SIGALG *alg, const unsigned char *in, size_t len,
+                            void **key)
+{
+    int kind = kind_of(alg);
+    uint64_t idx;
+    HBSA_KEY *x;
+    int err;
+
+    if ((err = hbsa_priv_begin(kind, in, len, &x)) != FASTSIG_OK)
+        return err;
+    if ((err = hbs_key_from_sk(kind, in, hbs_sk_bytes(x->p), &idx, &x->k)) != FASTSIG_OK
+        || (err = hbs_key_export_pk(x->k, x->pk, x->pklen)) != FASTSIG_OK) {
+        xmss_free(x);
+        return err == FASTSIG_ERR_BAD_LENGTH ? FASTSIG_ERR_BAD_KEY : err;
+    }
+    hbsa_attach(x); /* an unusable state still gives a key (verify, public export) */
+    if (x->st != NULL)
+        cache_load(x);
+    *key = x;
+    return FASTSIG_OK;
+}
+
+static int xmss_verify(const void *key, const FS_SIGOPTS *o, int prehashed,
+                       const unsigned char *sig, size_t siglen, const unsigned char *msg,
+                       size_t msglen)
+{
+    const HBSA_KEY *x = key;
+    return hbs_verify_p(x->p, x->pk, x->pklen, msg, msglen, sig, siglen);
+}
+
+static int xmss_pub_decode(const FS_SIGALG *alg, const unsigned char *in, size_t len,
+                           void **key)
+{
+    return hbsa_pub_decode(kind_of(alg), in, len, key);
+}
+
+/* Two tables (not one shared by both rows): the glue lets a key serve a
+ * row whose adapter is its own, and an XMSS key must not pass for XMSS^MT. */
+#define XMSS_HOOKS                                                                       \
+    .gen = xmss_gen, .free = xmss_free, .has_private = hbsa_has_private,                 \
+    .sizes = hbsa_sizes, .pub_encode = hbsa_pub_encode, .pub_decode = xmss_pub_decode,   \
+    .priv_encode = xmss_priv_encode, .priv_decode = xmss_priv_decode,                    \
+    .sign = hbsa_sign, .verify = xmss_verify, .gen_settable = gen_settable,              \
+    HBSA_COMMON_HOOKS
+const FS_ADAPTER fs_xmss_adapter = { XMSS_HOOKS };
+const FS_ADAPTER fs_xmssmt_adapter = { XMSS_HOOKS };

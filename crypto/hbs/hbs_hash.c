@@ -3,7 +3,8 @@
 #include "fastsig_err.h"
 #include "hbs/hbs_hash.h"
 
-int hbs_hash_params_of(const hbs_params *p, fs_hash_params *hp)
+/* The engine descriptor of a row (FASTSIG_ERR_UNSUPPORTED for a bad row). */
+static int hash_params_of(const hbs_params *p, fs_hash_params *hp)
 {
     static const fs_hash_family fam[HBS_FAMILY_COUNT] = {
         [HBS_SHA2_256] = FS_HASH_SHA256,     [HBS_SHA2_512] = FS_HASH_SHA512,
@@ -19,12 +20,18 @@ int hbs_hash_params_of(const hbs_params *p, fs_hash_params *hp)
     return fs_hash_params_check(hp);
 }
 
+int hbs_key_id(const uint8_t *pk, size_t pklen, uint8_t id[FASTSIG_STATE_KEY_ID_LEN])
+{
+    fs_hash_params hp = { FS_HASH_SHA256, FASTSIG_STATE_KEY_ID_LEN, 32 };
+    return fs_hash_many(&hp, id, pk, pklen, 1);
+}
+
 int hbs_ctx_init(hbs_ctx *c, const hbs_params *p, const uint8_t *pub_seed,
                  const uint8_t *sk_seed, const uint8_t *sk_prf)
 {
     memset(c, 0, sizeof(*c));
     c->p = p;
-    int rc = hbs_hash_params_of(p, &c->hp);
+    int rc = hash_params_of(p, &c->hp);
     if (rc == FASTSIG_OK)
         rc = fs_hash_seeds_init(&c->seeds, &c->hp, pub_seed, sk_seed);
     if (rc == FASTSIG_OK && sk_prf != NULL) {

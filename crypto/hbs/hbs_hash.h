@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include "hash/hash.h"
 #include "hbs/params.h"
+#include "state/statefile.h"
 
 typedef struct {
     const hbs_params *p;
@@ -26,14 +27,15 @@ int hbs_ctx_init(hbs_ctx *c, const hbs_params *p, const uint8_t *pub_seed,
                  const uint8_t *sk_seed, const uint8_t *sk_prf);
 void hbs_ctx_clear(hbs_ctx *c);
 
-/* The engine descriptor of a row (FASTSIG_ERR_UNSUPPORTED for a bad row). */
-int hbs_hash_params_of(const hbs_params *p, fs_hash_params *hp);
-
 /* r = PRF(SK_PRF, toByte(idx, 32)) (RFC 8391 4.1.9). */
 int hbs_prf_msg(const hbs_ctx *c, uint8_t *r, uint64_t idx);
 /* out = H_msg(r || root || toByte(idx, n), msg). */
 int hbs_hash_msg(const hbs_ctx *c, uint8_t *out, const uint8_t *r, const uint8_t *root,
                  uint64_t idx, const uint8_t *msg, size_t msglen);
+
+/* The id a state file binds to: SHA-256 of the public key bytes (for every
+ * kind: oid || root || PUB_SEED). */
+int hbs_key_id(const uint8_t *pk, size_t pklen, uint8_t id[FASTSIG_STATE_KEY_ID_LEN]);
 
 /* Big-endian toByte(v, len) for len <= 8 (more bytes: leading zeros). */
 void hbs_put_be(uint8_t *out, size_t len, uint64_t v);

@@ -55,36 +55,35 @@ static void fill_wots(hbs_params *p, unsigned f, unsigned w)
     p->len = (uint16_t)(p->len1 + p->len2);
 }
 
+/* An XMSS (d = 1) or XMSS^MT row of family f. */
+static void tree_row(size_t r, int kind, unsigned f, uint32_t oid, unsigned h, unsigned d)
+{
+    hbs_params *p = &rows[r];
+    fill_wots(p, f, 16);
+    p->kind = kind;
+    p->oid = oid;
+    p->h = (uint8_t)h;
+    p->d = (uint8_t)d;
+    p->tree_h = (uint8_t)(h / d);
+    p->idx_bytes = (uint8_t)(kind == HBS_KIND_XMSS ? 4 : (h + 7) / 8);
+    if (kind == HBS_KIND_XMSS)
+        snprintf(names[r], sizeof(names[r]), "XMSS-%s_%u_%u", families[f].tag, h,
+                 (unsigned)families[f].bits);
+    else
+        snprintf(names[r], sizeof(names[r]), "XMSSMT-%s_%u/%u_%u", families[f].tag, h, d,
+                 (unsigned)families[f].bits);
+    p->name = names[r];
+}
+
 static void build(void)
 {
     size_t r = 0;
     for (unsigned f = 0; f < HBS_FAMILY_COUNT; f++)
-        for (unsigned i = 0; i < 3; i++, r++) {
-            hbs_params *p = &rows[r];
-            fill_wots(p, f, 16);
-            p->kind = HBS_KIND_XMSS;
-            p->oid = 1 + 3 * f + i;
-            p->h = p->tree_h = xmss_heights[i];
-            p->d = 1;
-            p->idx_bytes = 4;
-            snprintf(names[r], sizeof(names[r]), "XMSS-%s_%u_%u", families[f].tag,
-                     (unsigned)p->h, (unsigned)families[f].bits);
-            p->name = names[r];
-        }
+        for (unsigned i = 0; i < 3; i++, r++)
+            tree_row(r, HBS_KIND_XMSS, f, 1 + 3 * f + i, xmss_heights[i], 1);
     for (unsigned f = 0; f < HBS_FAMILY_COUNT; f++)
-        for (unsigned j = 0; j < 8; j++, r++) {
-            hbs_params *p = &rows[r];
-            fill_wots(p, f, 16);
-            p->kind = HBS_KIND_XMSSMT;
-            p->oid = 1 + 8 * f + j;
-            p->h = mt_hd[j][0];
-            p->d = mt_hd[j][1];
-            p->tree_h = (uint8_t)(p->h / p->d);
-            p->idx_bytes = (uint8_t)((p->h + 7) / 8);
-            snprintf(names[r], sizeof(names[r]), "XMSSMT-%s_%u/%u_%u", families[f].tag,
-                     (unsigned)p->h, (unsigned)p->d, (unsigned)families[f].bits);
-            p->name = names[r];
-        }
+        for (unsigned j = 0; j < 8; j++, r++)
+            tree_row(r, HBS_KIND_XMSSMT, f, 1 + 8 * f + j, mt_hd[j][0], mt_hd[j][1]);
     for (unsigned f = 0; f < HBS_FAMILY_COUNT; f++)
         for (unsigned k = 0; k < 3; k++, r++) {
             hbs_params *p = &rows[r];

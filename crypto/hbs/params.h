@@ -14,7 +14,7 @@
  *   sk  = oid(4) || idx(idx_bytes) || SK_SEED(n) || SK_PRF(n) || root(n) || PUB_SEED(n)
  *   sig = idx(idx_bytes) || R(n) || d x (WOTS+ sig(len*n) || auth(tree_h*n))
  * idx_bytes is 4 for XMSS and ceil(h/8) for XMSS^MT (RFC 8391). A WOTS+
- * row (wotsp.h) has no index: pk = oid || root || PUB_SEED, sk = oid ||
+ * row (wotsp_scheme.h) has no index: pk = oid || root || PUB_SEED, sk = oid ||
  * SK_SEED || SK_PRF || root || PUB_SEED, sig = R || WOTS+ sig. */
 #ifndef FASTSIG_HBS_PARAMS_H
 #define FASTSIG_HBS_PARAMS_H

@@ -4,7 +4,7 @@
 #include <string.h>
 #include "fastsig_err.h"
 #include "hbs/tree.h"
-#include "hbs/wots.h"
+#include "hbs/wots_chain.h"
 
 /* Leaves per batch: 16 keys keep every engine lane busy (16 * len chains)
  * while the scratch stays in L2. */

@@ -6,7 +6,7 @@
 #include "fastsig_err.h"
 #include "hbs/xmss.h"
 #include "hbs/hbs_key.h"
-#include "hbs/wots.h"
+#include "hbs/wots_chain.h"
 
 static void wipe(void *p, size_t len)
 {
@@ -138,11 +138,6 @@ uint64_t hbs_cache_changes(hbs_key *k)
     return v;
 }
 
-void hbs_key_set_threads(hbs_key *k, unsigned threads)
-{
-    k->threads = clamp_threads(threads);
-}
-
 /* ---- building subtrees ---------------------------------------------------- */
 
 /* Bottom subtree `sub` of layer L (global numbering) into nodes. */
@@ -217,20 +212,30 @@ static int sign_root(hbs_key *k, unsigned L, uint64_t tree, const uint8_t *root,
 
 /* Makes layer L's cache hold what signing at global leaf g of that layer
  * needs: its bottom subtree, its tree's top, its root's signature. */
+/* When the nodes prepared ahead (*ahead: all 2^height leaves of `want`
+ * done) are the ones needed now, they become current and the old current
+ * buffer is reused for the next preparation; 1 when that happened. */
+static int take_ahead(hbs_key *k, uint8_t **cur, uint8_t **ahead, uint64_t *ahead_id,
+                      uint32_t *ahead_done, uint64_t want, unsigned height)
+{
+    if (*ahead == NULL || *ahead_id != want || *ahead_done != ((uint32_t)1 << height))
+        return 0;
+    k->changes++;
+    uint8_t *t = *cur;
+    *cur = *ahead;
+    *ahead = t;
+    *ahead_done = 0;
+    *ahead_id = 0;
+    return 1;
+}
+
 static int ensure_layer(hbs_key *k, unsigned L, uint64_t g)
 {
     hbs_layer *ly = &k->layers[L];
     uint64_t sub = g >> ly->b, tree = g >> ly->t;
     int rc = FASTSIG_OK;
     if (ly->t > ly->b && !(ly->top_ok && ly->top_tree == tree)) {
-        if (ly->ntop != NULL && ly->ntop_tree == tree &&
-            ly->ntop_done == ((uint32_t)1 << ly->t)) {
-            k->changes++;
-            uint8_t *t = ly->top;
-            ly->top = ly->ntop;
-            ly->ntop = t;
-            ly->ntop_done = 0;
-            ly->ntop_tree = 0;
+        if (take_ahead(k, &ly->top, &ly->ntop, &ly->ntop_tree, &ly->ntop_done, tree, ly->t)) {
             ly->top_tree = tree;
             ly->top_ok = 1;
         } else {
@@ -238,15 +243,7 @@ static int ensure_layer(hbs_key *k, unsigned L, uint64_t g)
         }
     }
     if (rc == FASTSIG_OK && !(ly->cur_ok && ly->cur_sub == sub)) {
-        if (ly->next != NULL && ly->next_sub == sub &&
-            ly->next_done == ((uint32_t)1 << ly->b)) {
-            k->changes++;
-            uint8_t *t = ly->cur;
-            ly->cur = ly->next;
-            ly->next = t;
-            ly->next_done = 0;
-            ly->next_sub = 0;
-        } else {
+        if (!take_ahead(k, &ly->cur, &ly->next, &ly->next_sub, &ly->next_done, sub, ly->b)) {
             ly->cur_ok = 0;
             rc = build_subtree(k, L, sub, ly->cur, k->threads);
         }
@@ -439,16 +436,24 @@ int hbs_keygen(const hbs_params *p, const uint8_t *seed, size_t seedlen, unsigne
     return FASTSIG_OK;
 }
 
+/* The XMSS / XMSS^MT row named by the oid in a key's first 4 bytes. */
+static int tree_row_of(int kind, const uint8_t *key, size_t len, const hbs_params **p)
+{
+    if (len < 4)
+        return FASTSIG_ERR_BAD_LENGTH;
+    *p = hbs_params_by_oid(kind, (uint32_t)hbs_get_be(key, 4));
+    return *p == NULL || kind == HBS_KIND_WOTSP ? FASTSIG_ERR_BAD_KEY : FASTSIG_OK;
+}
+
 int hbs_key_from_sk(int kind, const uint8_t *sk, size_t sklen, uint64_t *idx, hbs_key **out)
 {
     if (sk == NULL || out == NULL)
         return FASTSIG_ERR_NULL_ARG;
     *out = NULL;
-    if (sklen < 4)
-        return FASTSIG_ERR_BAD_LENGTH;
-    const hbs_params *p = hbs_params_by_oid(kind, (uint32_t)hbs_get_be(sk, 4));
-    if (p == NULL || kind == HBS_KIND_WOTSP)
-        return FASTSIG_ERR_BAD_KEY;
+    const hbs_params *p;
+    int rc = tree_row_of(kind, sk, sklen, &p);
+    if (rc != FASTSIG_OK)
+        return rc;
     if (sklen != hbs_sk_bytes(p))
         return FASTSIG_ERR_BAD_LENGTH;
     const uint8_t *s = sk + 4 + p->idx_bytes;
@@ -456,7 +461,7 @@ int hbs_key_from_sk(int kind, const uint8_t *sk, size_t sklen, uint64_t *idx, hb
     if (i > hbs_last_index(p) + (p->h < 64)) /* idx 2^h = exhausted, still a key */
         return FASTSIG_ERR_BAD_KEY;
     hbs_key *k;
-    int rc = key_new(p, s, s + p->n, s + 3 * p->n, &k);
+    rc = key_new(p, s, s + p->n, s + 3 * p->n, &k);
     if (rc != FASTSIG_OK)
         return rc;
     memcpy(k->root, s + 2 * p->n, p->n);
@@ -620,10 +625,7 @@ int hbs_verify(int kind, const uint8_t *pk, size_t pklen, const uint8_t *msg, si
 {
     if (pk == NULL)
         return FASTSIG_ERR_NULL_ARG;
-    if (pklen < 4)
-        return FASTSIG_ERR_BAD_LENGTH;
-    const hbs_params *p = hbs_params_by_oid(kind, (uint32_t)hbs_get_be(pk, 4));
-    if (p == NULL || kind == HBS_KIND_WOTSP)
-        return FASTSIG_ERR_BAD_KEY;
-    return hbs_verify_p(p, pk, pklen, msg, msglen, sig, siglen);
+    const hbs_params *p;
+    int rc = tree_row_of(kind, pk, pklen, &p);
+    return rc != FASTSIG_OK ? rc : hbs_verify_p(p, pk, pklen, msg, msglen, sig, siglen);
 }

@@ -61,9 +61,6 @@ int hbs_keygen(const hbs_params *p, const uint8_t *seed, size_t seedlen, unsigne
 int hbs_key_from_sk(int kind, const uint8_t *sk, size_t sklen, uint64_t *idx, hbs_key **out);
 void hbs_key_free(hbs_key *k);
 const hbs_params *hbs_key_params(const hbs_key *k);
-/* Threads for trees computed on demand while signing (default 2; clamped
- * to 1 .. HBS_MAX_THREADS). */
-void hbs_key_set_threads(hbs_key *k, unsigned threads);
 
 /* Bottom subtrees and layer-root signatures this key object computed on
  * demand rather than ahead (key generation included): signing in order

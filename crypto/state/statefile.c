@@ -1,6 +1,6 @@
 /* statefile.c - state handles: locking, durable slot updates, the
  * process-local reservation block. The contract is in statefile.h. */
-#define _GNU_SOURCE /* F_OFD_SETLKW, renameat2 */
+#define _GNU_SOURCE /* renameat2, MADV_WIPEONFORK */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -13,10 +13,8 @@
 #include <unistd.h>
 #include "fastsig_err.h"
 #include "statefile.h"
-#include "statefile_hook.h"
+#include "fileio.h"
 #include "stateslot.h"
-
-int (*fs_state_io_hook)(enum fs_state_io_op op);
 
 struct fastsig_state {
     pthread_mutex_t mu;    /* guards everything below */
@@ -27,120 +25,16 @@ struct fastsig_state {
     uint8_t key_id[FASTSIG_STATE_KEY_ID_LEN];
     uint64_t max;
     uint64_t batch;        /* largest block take() reserves */
-    uint64_t ramp;         /* size of take()'s next block: 1 first, then batch */
+    int first_block;       /* take()'s next block is this process's first: one index */
     pid_t pool_pid;        /* the block [pool_next, pool_end) is this pid's */
     uint64_t pool_next, pool_end;
 };
 
-/* ---- system calls, with the test hook in front ---------------------------- */
-
-static int injected(enum fs_state_io_op op)
-{
-    int e = fs_state_io_hook ? fs_state_io_hook(op) : 0;
-    if (e != 0)
-        errno = e;
-    return e != 0;
-}
-
-#ifdef F_OFD_SETLKW
-static int use_ofd = 1;
-#else
-static const int use_ofd = 0;
-#endif
-/* Classic POSIX locks do not exclude threads of one process: without OFD
- * locks, this mutex does while the lock is held. */
-static pthread_mutex_t posix_lock_mu = PTHREAD_MUTEX_INITIALIZER;
-
-/* Locks the whole file (F_RDLCK or F_WRLCK), waiting; 0 or -1 with errno. */
-static int lock_file(int fd, short type)
-{
-    if (injected(FS_STATE_IO_LOCK))
-        return -1;
-    struct flock fl;
-    memset(&fl, 0, sizeof(fl));
-    fl.l_type = type;
-    fl.l_whence = SEEK_SET;
-#ifdef F_OFD_SETLKW
-    if (use_ofd) {
-        int r;
-        while ((r = fcntl(fd, F_OFD_SETLKW, &fl)) != 0 && errno == EINTR)
-            ;
-        if (r == 0 || errno != EINVAL)
-            return r;
-        use_ofd = 0; /* kernel without OFD locks */
-    }
-#endif
-    pthread_mutex_lock(&posix_lock_mu);
-    int r;
-    while ((r = fcntl(fd, F_SETLKW, &fl)) != 0 && errno == EINTR)
-        ;
-    if (r != 0)
-        pthread_mutex_unlock(&posix_lock_mu);
-    return r;
-}
-
-static void unlock_file(int fd)
-{
-    int saved = errno;
-    struct flock fl;
-    memset(&fl, 0, sizeof(fl));
-    fl.l_type = F_UNLCK;
-    fl.l_whence = SEEK_SET;
-#ifdef F_OFD_SETLKW
-    if (use_ofd) {
-        fcntl(fd, F_OFD_SETLK, &fl);
-        errno = saved;
-        return;
-    }
-#endif
-    fcntl(fd, F_SETLK, &fl);
-    pthread_mutex_unlock(&posix_lock_mu);
-    errno = saved;
-}
-
-static int open_file(const char *path, int flags, mode_t mode)
-{
-    if (injected(FS_STATE_IO_OPEN))
-        return -1;
-    int fd;
-    while ((fd = open(path, flags | O_CLOEXEC, mode)) < 0 && errno == EINTR)
-        ;
-    return fd;
-}
-
-/* Writes all of buf at off; 0 or -1 with errno (ENOSPC for a short write). */
-static int write_all(int fd, const uint8_t *buf, size_t len, off_t off)
-{
-    if (injected(FS_STATE_IO_WRITE))
-        return -1;
-    while (len > 0) {
-        ssize_t n = pwrite(fd, buf, len, off);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0) {
-            if (n == 0)
-                errno = ENOSPC;
-            return -1;
-        }
-        buf += n;
-        len -= (size_t)n;
-        off += n;
-    }
-    return 0;
-}
-
-static int sync_file(int fd, int data_only)
-{
-    if (injected(FS_STATE_IO_SYNC))
-        return -1;
-    return data_only ? fdatasync(fd) : fsync(fd);
-}
-
 /* ---- which process we are ------------------------------------------------ */
 
 /* A block belongs to the pid that reserved it, so every take() must know its
- * pid, but getpid() is a system call (~2.4 us in this VM: a tenth of a
- * signature). A page marked MADV_WIPEONFORK reads as zeros in any child,
+ * pid, but getpid() is a system call, a noticeable share of a fast
+ * signature. A page marked MADV_WIPEONFORK reads as zeros in any child,
  * however it was forked (fork, _Fork, clone: no atfork handler needed), so
  * the cached pid is trusted while the page says "armed"; without the madvise
  * flag every call asks getpid(). */
@@ -187,21 +81,13 @@ static int read_image(int fd, uint8_t *img)
     const size_t cap = FS_STATE_FILE_SIZE + 1; /* one byte more: the size must be exact */
     struct stat sb;
     memset(img, 0, cap);
-    if (injected(FS_STATE_IO_READ) || fstat(fd, &sb) != 0)
+    if (fstat(fd, &sb) != 0)
         return FASTSIG_ERR_STATE_IO;
     if (!S_ISREG(sb.st_mode))
         return FASTSIG_ERR_STATE_CORRUPT;
-    size_t got = 0;
-    while (got < cap) {
-        ssize_t n = pread(fd, img + got, cap - got, (off_t)got);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0)
-            return FASTSIG_ERR_STATE_IO;
-        if (n == 0)
-            break;
-        got += (size_t)n;
-    }
+    ssize_t got = fs_file_read_all(fd, img, cap, 0);
+    if (got < 0)
+        return FASTSIG_ERR_STATE_IO;
     return got == FS_STATE_FILE_SIZE && sb.st_size == FS_STATE_FILE_SIZE
                ? FASTSIG_OK
                : FASTSIG_ERR_STATE_CORRUPT;
@@ -236,19 +122,34 @@ static int read_checked(int fd, const uint8_t *key_id, uint64_t max, fs_state_sl
 /* Reads under a shared lock and checks the key. */
 static int read_locked(int fd, const uint8_t *key_id, uint64_t max, fs_state_slot *cur)
 {
-    if (lock_file(fd, F_RDLCK) != 0)
+    if (fs_file_lock(fd, F_RDLCK, 1) != 0)
         return FASTSIG_ERR_STATE_IO;
     int rc = read_checked(fd, key_id, max, cur);
-    unlock_file(fd);
+    fs_file_unlock(fd);
+    return rc;
+}
+
+/* Opens path and reads its state for key_id under a shared lock; *fd stays
+ * open only on success. */
+static int open_checked(const char *path, int flags, const uint8_t *key_id, int *fd,
+                        fs_state_slot *cur)
+{
+    if ((*fd = fs_file_open(path, flags, 0)) < 0)
+        return fs_file_open_error();
+    int rc = read_locked(*fd, key_id, 0, cur);
+    if (rc != FASTSIG_OK) {
+        close(*fd);
+        *fd = -1;
+    }
     return rc;
 }
 
 /* A new file description of st->path for st->fd (st->mu held). */
 static int reopen(fastsig_state *st)
 {
-    int fd = open_file(st->path, O_RDWR, 0);
+    int fd = fs_file_open(st->path, O_RDWR, 0);
     if (fd < 0)
-        return errno == ENOENT ? FASTSIG_ERR_STATE_MISSING : FASTSIG_ERR_STATE_IO;
+        return fs_file_open_error();
     close(st->fd);
     st->fd = fd;
     return FASTSIG_OK;
@@ -261,14 +162,14 @@ static int reopen(fastsig_state *st)
 static int lock_path_file(fastsig_state *st, short type)
 {
     for (int tries = 0; tries < 8; tries++) {
-        if (lock_file(st->fd, type) != 0)
+        if (fs_file_lock(st->fd, type, 1) != 0)
             return FASTSIG_ERR_STATE_IO;
         struct stat now, ours;
         int missing = stat(st->path, &now) != 0, e = errno;
         if (!missing && fstat(st->fd, &ours) == 0 && now.st_dev == ours.st_dev &&
             now.st_ino == ours.st_ino)
             return FASTSIG_OK;
-        unlock_file(st->fd);
+        fs_file_unlock(st->fd);
         if (missing)
             return e == ENOENT || e == ENOTDIR ? FASTSIG_ERR_STATE_MISSING : FASTSIG_ERR_STATE_IO;
         int rc = reopen(st);
@@ -282,8 +183,9 @@ static int lock_path_file(fastsig_state *st, short type)
  * value; returns 0 to write it, 1 to leave the file as it is, or an error. */
 typedef int (*update_step)(const fs_state_slot *cur, uint64_t *next, void *arg);
 
-/* Exclusive lock (of the file the path names), read, validate, step, write the older slot with seq + 1,
- * fdatasync, unlock. Nothing the step decided counts unless this returns 0. */
+/* Exclusive lock (of the file the path names), read, validate, step, write
+ * the older slot with seq + 1, fdatasync, unlock. Nothing the step decided
+ * counts unless this returns 0. */
 static int update(fastsig_state *st, update_step step, void *arg)
 {
     fs_state_slot cur;
@@ -304,11 +206,12 @@ static int update(fastsig_state *st, update_step step, void *arg)
         cur.seq++;
         cur.next = next;
         fs_state_slot_encode(&cur, rec);
-        if (write_all(st->fd, rec, sizeof(rec), (off_t)(1 - pos) * FS_STATE_SLOT_STRIDE) != 0 ||
-            sync_file(st->fd, 1) != 0)
+        off_t older = (off_t)(1 - pos) * FS_STATE_SLOT_STRIDE;
+        if (fs_file_write_all(st->fd, rec, sizeof(rec), older) != 0 ||
+            fs_file_sync(st->fd, 1) != 0)
             rc = FASTSIG_ERR_STATE_IO;
     }
-    unlock_file(st->fd);
+    fs_file_unlock(st->fd);
     return rc;
 }
 
@@ -348,10 +251,10 @@ static int sync_dir_of(const char *path)
         memcpy(dir, path, (size_t)(slash - path)), dir[slash - path] = 0;
     else
         return errno = ENAMETOOLONG, -1;
-    int dfd = open_file(dir, O_RDONLY | O_DIRECTORY, 0);
+    int dfd = fs_file_open(dir, O_RDONLY | O_DIRECTORY, 0);
     if (dfd < 0)
         return -1;
-    int r = sync_file(dfd, 0);
+    int r = fs_file_sync(dfd, 0);
     int saved = errno;
     close(dfd);
     errno = saved;
@@ -384,10 +287,10 @@ int fastsig_state_create(const char *path, const uint8_t key_id[FASTSIG_STATE_KE
     s.seq = 0;
     fs_state_slot_encode(&s, img + FS_STATE_SLOT_STRIDE);
 
-    int fd = open_file(tmp, O_WRONLY | O_CREAT | O_EXCL, 0600);
+    int fd = fs_file_open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0600);
     if (fd < 0)
         return errno_to_create_err(errno);
-    int ok = write_all(fd, img, sizeof(img), 0) == 0 && sync_file(fd, 0) == 0;
+    int ok = fs_file_write_all(fd, img, sizeof(img), 0) == 0 && fs_file_sync(fd, 0) == 0;
     int saved = errno;
     if (close(fd) != 0 && ok)
         ok = 0, saved = errno;
@@ -420,14 +323,14 @@ int fastsig_state_open(const char *path, const uint8_t key_id[FASTSIG_STATE_KEY_
     if (path == NULL || key_id == NULL || out == NULL)
         return FASTSIG_ERR_NULL_ARG;
     *out = NULL;
-    int fd = open_file(path, O_RDWR, 0);
-    if (fd < 0)
-        return errno == ENOENT ? FASTSIG_ERR_STATE_MISSING : FASTSIG_ERR_STATE_IO;
     fs_state_slot cur;
-    int rc = read_locked(fd, key_id, 0, &cur);
-    fastsig_state *st = rc ? NULL : calloc(1, sizeof(*st));
-    char *abs = rc ? NULL : realpath(path, NULL);
-    if (rc == FASTSIG_OK && st != NULL && (abs != NULL || (abs = strdup(path)) != NULL)) {
+    int fd;
+    int rc = open_checked(path, O_RDWR, key_id, &fd, &cur);
+    if (rc != FASTSIG_OK)
+        return rc;
+    fastsig_state *st = calloc(1, sizeof(*st));
+    char *abs = realpath(path, NULL);
+    if (st != NULL && (abs != NULL || (abs = strdup(path)) != NULL)) {
         pthread_mutex_init(&st->mu, NULL);
         st->refs = 1;
         st->fd = fd;
@@ -436,7 +339,7 @@ int fastsig_state_open(const char *path, const uint8_t key_id[FASTSIG_STATE_KEY_
         memcpy(st->key_id, key_id, FASTSIG_STATE_KEY_ID_LEN);
         st->max = cur.max;
         st->batch = FASTSIG_STATE_DEFAULT_BATCH;
-        st->ramp = 1;
+        st->first_block = 1;
         st->pool_pid = st->fd_pid;
         *out = st;
         return FASTSIG_OK;
@@ -444,7 +347,7 @@ int fastsig_state_open(const char *path, const uint8_t key_id[FASTSIG_STATE_KEY_
     free(st);
     free(abs);
     close(fd);
-    return rc ? rc : FASTSIG_ERR_NOMEM;
+    return FASTSIG_ERR_NOMEM;
 }
 
 fastsig_state *fastsig_state_ref(fastsig_state *st)
@@ -461,7 +364,7 @@ static int own_process(fastsig_state *st, pid_t pid)
     if (st->pool_pid != pid) {
         st->pool_pid = pid;
         st->pool_next = st->pool_end = 0;
-        st->ramp = 1;
+        st->first_block = 1;
     }
     if (st->fd_pid == pid)
         return FASTSIG_OK;
@@ -523,7 +426,7 @@ static int release_locked(fastsig_state *st)
         return FASTSIG_OK; /* nothing of ours (a child never gives back the parent's) */
     struct release_arg a = { st->pool_next, st->pool_end };
     st->pool_end = st->pool_next; /* empty from now on, whatever happens */
-    st->ramp = 1;
+    st->first_block = 1;
     return update(st, release_step, &a);
 }
 
@@ -549,23 +452,28 @@ int fastsig_state_set_batch(fastsig_state *st, uint64_t batch)
         return FASTSIG_ERR_BAD_PARAM;
     pthread_mutex_lock(&st->mu);
     st->batch = batch;
-    if (st->ramp > batch)
-        st->ramp = batch;
     pthread_mutex_unlock(&st->mu);
     return FASTSIG_OK;
 }
 
 int fastsig_state_take(fastsig_state *st, uint64_t *idx)
 {
+    return fastsig_state_take_batch(st, 0, idx);
+}
+
+int fastsig_state_take_batch(fastsig_state *st, uint64_t batch, uint64_t *idx)
+{
     if (st == NULL || idx == NULL)
         return FASTSIG_ERR_NULL_ARG;
     pthread_mutex_lock(&st->mu);
     int rc = own_process(st, current_pid());
     if (rc == FASTSIG_OK && st->pool_next == st->pool_end) {
-        uint64_t want = st->ramp < st->batch ? st->ramp : st->batch;
+        /* the first block is one index (a process that signs once reserves
+         * exactly one), every later one a whole batch */
+        uint64_t want = st->first_block ? 1 : batch != 0 ? batch : st->batch;
         rc = reserve_locked(st, want, NULL, NULL);
-        if (rc == FASTSIG_OK) /* after the first block: whole batches */
-            st->ramp = st->batch;
+        if (rc == FASTSIG_OK)
+            st->first_block = 0;
     }
     if (rc == FASTSIG_OK)
         *idx = st->pool_next++;
@@ -619,7 +527,7 @@ int fastsig_state_query(fastsig_state *st, uint64_t *next, uint64_t *remaining,
     int rc = own_process(st, current_pid());
     if (rc == FASTSIG_OK && (rc = lock_path_file(st, F_RDLCK)) == FASTSIG_OK) {
         rc = read_checked(st->fd, st->key_id, st->max, &cur);
-        unlock_file(st->fd);
+        fs_file_unlock(st->fd);
     }
     if (rc == FASTSIG_OK)
         put_counts(&cur, st->pool_end - st->pool_next, st->pool_next, next, remaining, max);
@@ -632,15 +540,14 @@ int fastsig_state_peek(const char *path, const uint8_t key_id[FASTSIG_STATE_KEY_
 {
     if (path == NULL || key_id == NULL)
         return FASTSIG_ERR_NULL_ARG;
-    int fd = open_file(path, O_RDONLY, 0);
-    if (fd < 0)
-        return errno == ENOENT ? FASTSIG_ERR_STATE_MISSING : FASTSIG_ERR_STATE_IO;
     fs_state_slot cur;
-    int rc = read_locked(fd, key_id, 0, &cur);
+    int fd;
+    int rc = open_checked(path, O_RDONLY, key_id, &fd, &cur);
+    if (rc != FASTSIG_OK)
+        return rc;
     close(fd);
-    if (rc == FASTSIG_OK)
-        put_counts(&cur, 0, 0, next, remaining, max);
-    return rc;
+    put_counts(&cur, 0, 0, next, remaining, max);
+    return FASTSIG_OK;
 }
 
 int fastsig_state_inspect(const char *path, fastsig_state_info *info)
@@ -648,14 +555,14 @@ int fastsig_state_inspect(const char *path, fastsig_state_info *info)
     if (path == NULL || info == NULL)
         return FASTSIG_ERR_NULL_ARG;
     memset(info, 0, sizeof(*info));
-    int fd = open_file(path, O_RDONLY, 0);
+    int fd = fs_file_open(path, O_RDONLY, 0);
     if (fd < 0)
-        return errno == ENOENT ? FASTSIG_ERR_STATE_MISSING : FASTSIG_ERR_STATE_IO;
+        return fs_file_open_error();
     uint8_t img[FS_STATE_FILE_SIZE + 1];
-    int rc = lock_file(fd, F_RDLCK) == 0 ? FASTSIG_OK : FASTSIG_ERR_STATE_IO;
+    int rc = fs_file_lock(fd, F_RDLCK, 1) == 0 ? FASTSIG_OK : FASTSIG_ERR_STATE_IO;
     if (rc == FASTSIG_OK) {
         rc = read_image(fd, img); /* a short file reads as zeros: invalid slots */
-        unlock_file(fd);
+        fs_file_unlock(fd);
     }
     close(fd);
     if (rc == FASTSIG_ERR_STATE_IO)

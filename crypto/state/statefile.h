@@ -37,8 +37,9 @@
  *   (default FASTSIG_STATE_DEFAULT_BATCH), so a process that signs once
  *   spends one fdatasync and reserves exactly one index, and a signing loop
  *   pays one fdatasync per `batch` signatures from its second signature on
- *   (a doubling ramp 1, 2, 4, ... cost six fdatasyncs, ~300 us each here,
- *   in a loop's first 63 signatures). Near the end a block is shorter.
+ *   (a doubling ramp 1, 2, 4, ... would cost six fdatasyncs in a loop's
+ *   first 63 signatures). A caller may name its own block size for one
+ *   take (fastsig_state_take_batch). Near the end a block is shorter.
  *   fastsig_state_release() (and the last fastsig_state_close()) gives the
  *   unused tail back, in one more update, only if the file's `next` still
  *   equals the block's end, i.e. nobody reserved beyond it. A crash burns the
@@ -118,6 +119,11 @@ int fastsig_state_set_batch(fastsig_state *st, uint64_t batch);
 /* Hands out one durably spent index: from this process's block, or after
  * reserving a new block. Thread-safe. On error *idx is untouched. */
 int fastsig_state_take(fastsig_state *st, uint64_t *idx);
+
+/* The same with `batch` (>= 1; 0: the handle's) as the size of a block this
+ * call reserves, for this call only: the handle's batch is left as it is
+ * (e.g. a signature context's own block size over a shared key). */
+int fastsig_state_take_batch(fastsig_state *st, uint64_t batch, uint64_t *idx);
 
 /* Durably spends up to `want` (>= 1) more indices for this process now:
  * [*first, *first + *count), *count <= want (less only near the end). The

@@ -1,14 +1,15 @@
-/* statefile_hook.h - fault injection for the state file's system calls, for
- * tests only (ENOSPC, EIO and friends cannot be provoked reliably on a real
- * filesystem). Not part of the public contract. */
+/* statefile_hook.h - fault injection for the system calls of every file
+ * crypto/state keeps (state files and node-cache files, all through
+ * fileio.c), for tests only (ENOSPC, EIO and friends cannot be provoked
+ * reliably on a real filesystem). Not part of the public contract. */
 #ifndef FASTSIG_STATEFILE_HOOK_H
 #define FASTSIG_STATEFILE_HOOK_H
 
 enum fs_state_io_op {
-    FS_STATE_IO_OPEN,   /* open of the state file or a temporary */
+    FS_STATE_IO_OPEN,   /* open of a state file, a temporary or a cache file */
     FS_STATE_IO_LOCK,   /* fcntl lock */
-    FS_STATE_IO_READ,   /* pread of the slots */
-    FS_STATE_IO_WRITE,  /* pwrite/write of a slot or a new file */
+    FS_STATE_IO_READ,   /* pread of the slots or of a cache */
+    FS_STATE_IO_WRITE,  /* pwrite of a slot, a new file or a cache */
     FS_STATE_IO_SYNC,   /* fdatasync/fsync of the file or directory */
 };
 

@@ -6,8 +6,8 @@ static const uint8_t slot_magic[8] = { 'F', 'S', 'I', 'G', 'S', 'T', 'A', 'T' };
 
 uint64_t fs_state_crc64(const uint8_t *p, size_t len)
 {
-    /* bitwise: the records are tiny and this is off every hot path's cost
-     * (one fdatasync is ~1e5 times slower) */
+    /* bitwise: the records are tiny, and every update that checksums one
+     * also pays an fdatasync that dwarfs it */
     uint64_t crc = ~UINT64_C(0);
     for (size_t i = 0; i < len; i++) {
         crc ^= p[i];
@@ -47,7 +47,7 @@ void fs_state_slot_encode(const fs_state_slot *s, uint8_t out[FS_STATE_SLOT_LEN]
     put64(out + 16, s->seq);
     put64(out + 24, s->max);
     put64(out + 32, s->next);
-    memcpy(out + 40, s->key_id, FS_STATE_KEY_ID_LEN);
+    memcpy(out + 40, s->key_id, FASTSIG_STATE_KEY_ID_LEN);
     put64(out + 120, fs_state_crc64(out, 120));
 }
 
@@ -63,7 +63,7 @@ int fs_state_slot_decode(const uint8_t in[FS_STATE_SLOT_LEN], fs_state_slot *s)
     s->seq = get64(in + 16);
     s->max = get64(in + 24);
     s->next = get64(in + 32);
-    memcpy(s->key_id, in + 40, FS_STATE_KEY_ID_LEN);
+    memcpy(s->key_id, in + 40, FASTSIG_STATE_KEY_ID_LEN);
     if (s->max == 0 || s->max > FS_STATE_MAX_LIMIT || s->next > s->max)
         return -1;
     return 0;
@@ -79,7 +79,7 @@ int fs_state_image_decode(const uint8_t img[FS_STATE_FILE_SIZE], fs_state_slot *
             !all_zero(p + FS_STATE_SLOT_LEN, FS_STATE_SLOT_STRIDE - FS_STATE_SLOT_LEN))
             return -1;
     }
-    if (s[0].max != s[1].max || memcmp(s[0].key_id, s[1].key_id, FS_STATE_KEY_ID_LEN) != 0)
+    if (s[0].max != s[1].max || memcmp(s[0].key_id, s[1].key_id, FASTSIG_STATE_KEY_ID_LEN) != 0)
         return -1;
     int newer;
     if (s[0].seq + 1 == s[1].seq)

@@ -22,8 +22,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "statefile.h" /* FASTSIG_STATE_KEY_ID_LEN */
 
-#define FS_STATE_KEY_ID_LEN 32
 #define FS_STATE_SLOT_LEN 128
 #define FS_STATE_SLOT_STRIDE 512
 #define FS_STATE_FILE_SIZE (2 * FS_STATE_SLOT_STRIDE)
@@ -34,7 +34,7 @@ typedef struct {
     uint64_t seq;
     uint64_t max;
     uint64_t next;
-    uint8_t key_id[FS_STATE_KEY_ID_LEN];
+    uint8_t key_id[FASTSIG_STATE_KEY_ID_LEN];
 } fs_state_slot;
 
 /* CRC-64/XZ (ECMA-182 polynomial, reflected, init and xorout all ones). */

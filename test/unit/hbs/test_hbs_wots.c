@@ -7,8 +7,8 @@
 #include "fastsig_err.h"
 #include "hbs/params.h"
 #include "hbs/tree.h"
-#include "hbs/wots.h"
-#include "hbs/wotsp.h"
+#include "hbs/wots_chain.h"
+#include "hbs/wotsp_scheme.h"
 
 /* ---- parameter table ------------------------------------------------------ */
 
@@ -215,7 +215,7 @@ static void test_no_sk_seed(void)
     CU_ASSERT_EQUAL(hbs_ctx_init(&c, &bad, seed, NULL, NULL), FASTSIG_ERR_UNSUPPORTED);
 }
 
-/* The one-time scheme of wotsp.h on every WOTSP row. */
+/* The one-time scheme of wotsp_scheme.h on every WOTSP row. */
 static void test_wotsp_scheme(void)
 {
     for (size_t i = 0; i < hbs_params_count(); i++) {
@@ -235,6 +235,17 @@ static void test_wotsp_scheme(void)
         CU_ASSERT_EQUAL(hbs_wotsp_sign(sk, skl, msg, sizeof(msg), sig, sgl), FASTSIG_OK);
         CU_ASSERT_EQUAL(hbs_wotsp_verify(pk, pkl, msg, sizeof(msg), sig, sgl), FASTSIG_OK);
         CU_ASSERT_EQUAL(hbs_wotsp_verify(pk, pkl, msg, 99, sig, sgl), FASTSIG_ERR_VERIFY);
+        /* with the L-tree masks made once and kept: the same answers */
+        hbs_wotsp_verify_cache vc = { NULL, NULL };
+        for (int k = 0; k < 2; k++) {
+            CU_ASSERT_EQUAL(hbs_wotsp_verify_cached(&vc, pk, pkl, msg, sizeof(msg), sig, sgl),
+                            FASTSIG_OK);
+            CU_ASSERT_PTR_NOT_NULL(vc.ltree_masks);
+            CU_ASSERT_EQUAL(hbs_wotsp_verify_cached(&vc, pk, pkl, msg, 99, sig, sgl),
+                            FASTSIG_ERR_VERIFY);
+        }
+        hbs_wotsp_verify_cache_clear(&vc);
+        CU_ASSERT_PTR_NULL(vc.ltree_masks);
         CU_ASSERT_EQUAL(hbs_wotsp_verify(pk, pkl, msg, sizeof(msg), sig, sgl - 1),
                         FASTSIG_ERR_BAD_SIGNATURE);
         sig[sgl] = 0;

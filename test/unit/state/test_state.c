@@ -3,6 +3,7 @@
  * read-only state, injected I/O failures, default paths. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <dirent.h>
 #include <stdio.h>
@@ -13,6 +14,7 @@
 #include <unistd.h>
 #include "testutil.h"
 #include "fastsig_err.h"
+#include "state/cachefile.h"
 #include "state/statefile.h"
 #include "state/statefile_hook.h"
 #include "state/stateslot.h"
@@ -48,7 +50,7 @@ static void test_slot_round_trip(void)
     CU_ASSERT_EQUAL(rec[16], 0x08); /* little-endian */
     CU_ASSERT_EQUAL_FATAL(fs_state_slot_decode(rec, &t), 0);
     CU_ASSERT(t.seq == s.seq && t.max == s.max && t.next == s.next);
-    CU_ASSERT_EQUAL(memcmp(t.key_id, s.key_id, FS_STATE_KEY_ID_LEN), 0);
+    CU_ASSERT_EQUAL(memcmp(t.key_id, s.key_id, FASTSIG_STATE_KEY_ID_LEN), 0);
 }
 
 /* ---- round trips ------------------------------------------------------------ */
@@ -72,7 +74,7 @@ static void test_create_open_take(void)
     CU_ASSERT_EQUAL(fastsig_state_query(st, &next, &rem, &max), FASTSIG_OK);
     CU_ASSERT(next == 10 && rem == 90 && max == 100);
     CU_ASSERT_EQUAL(fastsig_state_close(st), FASTSIG_OK);
-    /* the ramp reserved 1+2+4+8 = 15; close gave back 10..14 */
+    /* blocks of 1 then 64 were reserved; close gave back 10..64 */
     CU_ASSERT_EQUAL(sf_file_next(path, 1), 10);
     st = must_open(path, 1);
     CU_ASSERT(fastsig_state_take(st, &idx) == FASTSIG_OK && idx == 10);
@@ -271,6 +273,29 @@ static void test_exhaustion_at_last_index(void)
         CU_ASSERT(fastsig_state_take(st, &idx) == FASTSIG_OK && idx == i);
     CU_ASSERT_EQUAL(fastsig_state_take(st, &idx), FASTSIG_ERR_KEY_EXHAUSTED);
     fastsig_state_close(st);
+}
+
+/* A call's own block size leaves the handle's as it was: after blocks of 3
+ * taken for one caller, a plain take() reserves the handle's 8 again. */
+static void test_take_batch_is_per_call(void)
+{
+    char path[PATH_MAX];
+    uint64_t idx;
+    CU_ASSERT_EQUAL_FATAL(sf_create(path, "perbatch.state", 9, 100, 0), FASTSIG_OK);
+    fastsig_state *st = must_open(path, 9);
+    CU_ASSERT_FATAL(st != NULL);
+    CU_ASSERT_EQUAL(fastsig_state_set_batch(st, 8), FASTSIG_OK);
+    CU_ASSERT(fastsig_state_take_batch(st, 3, &idx) == FASTSIG_OK && idx == 0);
+    CU_ASSERT_EQUAL(sf_file_next(path, 9), 1); /* the first block is one index */
+    for (uint64_t i = 1; i < 4; i++)
+        CU_ASSERT(fastsig_state_take_batch(st, 3, &idx) == FASTSIG_OK && idx == i);
+    CU_ASSERT_EQUAL(sf_file_next(path, 9), 4);
+    CU_ASSERT(fastsig_state_take(st, &idx) == FASTSIG_OK && idx == 4);
+    CU_ASSERT_EQUAL(sf_file_next(path, 9), 12);
+    CU_ASSERT(fastsig_state_take_batch(st, 0, &idx) == FASTSIG_OK && idx == 5); /* 0: 8 */
+    CU_ASSERT_EQUAL(fastsig_state_take_batch(st, 3, NULL), FASTSIG_ERR_NULL_ARG);
+    CU_ASSERT_EQUAL(fastsig_state_close(st), FASTSIG_OK);
+    CU_ASSERT_EQUAL(sf_file_next(path, 9), 6);
 }
 
 static void check_tail(const char *name, uint64_t max, uint64_t start, unsigned n,
@@ -715,6 +740,7 @@ static const fs_test file_tests[] = {
     { "one-time key: second take refused, across handles and processes", test_one_time_key },
     { "last index handed out, then exhausted", test_exhaustion_at_last_index },
     { "64-bit indices near 2^32, 2^60 and 2^63", test_64bit_indices },
+    { "a call's own batch leaves the handle's", test_take_batch_is_per_call },
     { NULL, NULL },
 };
 
@@ -726,6 +752,66 @@ static const fs_test refusal_tests[] = {
     { "read-only file and directory", test_read_only },
     { "injected I/O failures hand out nothing", test_io_failures_hand_out_nothing },
     { "full tmpfs", test_full_tmpfs },
+    { NULL, NULL },
+};
+
+/* ---- node-cache file --------------------------------------------------------- */
+
+static void test_cache_file(void)
+{
+    char state[PATH_MAX], cache[PATH_MAX + 8];
+    uint8_t a[300], *got = NULL;
+    size_t len = 0;
+    for (size_t i = 0; i < sizeof(a); i++)
+        a[i] = (uint8_t)(i * 7 + 1);
+    sf_path(state, "cached.state");
+    snprintf(cache, sizeof(cache), "%s.cache", state);
+    unlink(cache);
+    CU_ASSERT_EQUAL(fastsig_cache_load(state, &got, &len), FASTSIG_ERR_STATE_MISSING);
+    CU_ASSERT_PTR_NULL(got);
+
+    /* round trip; a shorter write leaves no tail of the longer one */
+    CU_ASSERT_EQUAL(fastsig_cache_save(state, a, sizeof(a)), FASTSIG_OK);
+    CU_ASSERT_EQUAL_FATAL(fastsig_cache_load(state, &got, &len), FASTSIG_OK);
+    CU_ASSERT(len == sizeof(a) && memcmp(got, a, len) == 0);
+    free(got);
+    CU_ASSERT_EQUAL(fastsig_cache_save(state, a + 100, 50), FASTSIG_OK);
+    CU_ASSERT_EQUAL_FATAL(fastsig_cache_load(state, &got, &len), FASTSIG_OK);
+    CU_ASSERT(len == 50 && memcmp(got, a + 100, len) == 0);
+    free(got);
+    struct stat sb;
+    CU_ASSERT(stat(cache, &sb) == 0 && (sb.st_mode & 0777) == 0600);
+
+    /* a writer that finds the file locked leaves it to the lock holder */
+    int fd = open(cache, O_RDWR);
+    struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+    CU_ASSERT_FATAL(fd >= 0 && fcntl(fd, F_OFD_SETLK, &fl) == 0);
+    CU_ASSERT_EQUAL(fastsig_cache_save(state, a, sizeof(a)), FASTSIG_OK);
+    close(fd);
+    CU_ASSERT(stat(cache, &sb) == 0 && sb.st_size == 50);
+
+    /* the state file's fault hook reaches the cache too; errno is kept */
+    fail_op = FS_STATE_IO_WRITE;
+    fail_errno = ENOSPC;
+    fail_after = 0;
+    fs_state_io_hook = failing_hook;
+    CU_ASSERT_EQUAL(fastsig_cache_save(state, a, sizeof(a)), FASTSIG_ERR_STATE_IO);
+    CU_ASSERT_EQUAL(errno, ENOSPC);
+    fail_op = FS_STATE_IO_READ;
+    fail_errno = EIO;
+    fail_after = 0;
+    CU_ASSERT_EQUAL(fastsig_cache_load(state, &got, &len), FASTSIG_ERR_STATE_IO);
+    CU_ASSERT_PTR_NULL(got);
+    fs_state_io_hook = NULL;
+
+    /* empty: refused */
+    CU_ASSERT_EQUAL(truncate(cache, 0), 0);
+    CU_ASSERT_EQUAL(fastsig_cache_load(state, &got, &len), FASTSIG_ERR_STATE_CORRUPT);
+    CU_ASSERT_PTR_NULL(got);
+}
+
+static const fs_test cache_tests[] = {
+    { "save, load, locked writer, injected failures", test_cache_file },
     { NULL, NULL },
 };
 
@@ -741,6 +827,7 @@ int main(void)
         { "state file", file_tests },
         { "state refusals", refusal_tests },
         { "state paths", path_tests },
+        { "node-cache file", cache_tests },
         { NULL, NULL },
     };
     sf_dir();

@@ -1,6 +1,8 @@
-/* wots.h - WOTS+ (RFC 8391 section 3) with NIST SP 800-208 secret derivation,
- * expressed as batches: every chain of a key (and of several keys) is handed
- * to the multi-lane engine in one call.
+/* wots_chain.h - the WOTS+ building block (RFC 8391 section 3) that XMSS
+ * trees and the one-time scheme (wotsp_scheme.h) stand on: one-time keys at
+ * an address, with NIST SP 800-208 secret derivation, expressed as
+ * batches: every chain of a key (and of several keys) is handed to the
+ * multi-lane engine in one call.
  *
  * Contract: `ots` is the OTS hash address of a key (layer, tree, type OTS,
  * OTS address set; words 5..7 are ignored). Chain i's secret start is
@@ -8,8 +10,8 @@
  * A public key is the len chain ends (len * n bytes, before any L-tree); a
  * signature is len * n bytes; msg is n bytes (a digest). Signing needs a ctx
  * initialised with SK_SEED. Returns FASTSIG_OK or a fastsig_err code. */
-#ifndef FASTSIG_HBS_WOTS_H
-#define FASTSIG_HBS_WOTS_H
+#ifndef FASTSIG_HBS_WOTS_CHAIN_H
+#define FASTSIG_HBS_WOTS_CHAIN_H
 
 #include <stddef.h>
 #include <stdint.h>

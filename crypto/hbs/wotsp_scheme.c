@@ -1,10 +1,11 @@
-/* wotsp.c - see wotsp.h. */
+/* wotsp_scheme.c - see wotsp_scheme.h. */
+#include <stdlib.h>
 #include <string.h>
 #include "fastsig_err.h"
 #include "hbs/hbs_hash.h"
 #include "hbs/tree.h"
-#include "hbs/wots.h"
-#include "hbs/wotsp.h"
+#include "hbs/wots_chain.h"
+#include "hbs/wotsp_scheme.h"
 
 const hbs_params *hbs_wotsp_params_of(const uint8_t *key, size_t keylen)
 {
@@ -127,33 +128,77 @@ int hbs_wotsp_sign(const uint8_t *sk, size_t sklen, const uint8_t *msg, size_t m
     return rc;
 }
 
+/* The L-tree masks of the cache, made and published on first use; NULL when
+ * out of memory. */
+static const uint8_t *cached_masks(hbs_wotsp_verify_cache *cache, const hbs_ctx *c,
+                                   const hbs_adrs *lt)
+{
+    uint8_t *km = __atomic_load_n(&cache->ltree_masks, __ATOMIC_ACQUIRE), *mine;
+    if (km != NULL)
+        return km;
+    if ((mine = malloc(hbs_ltree_masks_bytes(c->p))) == NULL
+        || hbs_ltree_masks(c, mine, lt) != FASTSIG_OK) {
+        free(mine);
+        return NULL;
+    }
+    if (__atomic_compare_exchange_n(&cache->ltree_masks, &km, mine, 0, __ATOMIC_ACQ_REL,
+                                    __ATOMIC_ACQUIRE))
+        return mine;
+    free(mine); /* another thread's came first: km holds it */
+    return km;
+}
+
+void hbs_wotsp_verify_cache_clear(hbs_wotsp_verify_cache *cache)
+{
+    if (cache == NULL)
+        return;
+    free(cache->ltree_masks);
+    cache->ltree_masks = NULL;
+    cache->p = NULL;
+}
+
 int hbs_wotsp_verify(const uint8_t *pk, size_t pklen, const uint8_t *msg, size_t msglen,
                      const uint8_t *sig, size_t siglen)
+{
+    return hbs_wotsp_verify_cached(NULL, pk, pklen, msg, msglen, sig, siglen);
+}
+
+int hbs_wotsp_verify_cached(hbs_wotsp_verify_cache *cache, const uint8_t *pk, size_t pklen,
+                            const uint8_t *msg, size_t msglen, const uint8_t *sig,
+                            size_t siglen)
 {
     if (pk == NULL || sig == NULL || (msg == NULL && msglen != 0))
         return FASTSIG_ERR_NULL_ARG;
     if (pklen < 4)
         return FASTSIG_ERR_BAD_LENGTH;
-    const hbs_params *p = hbs_wotsp_params_of(pk, pklen);
-    if (p == NULL)
-        return FASTSIG_ERR_BAD_KEY;
+    /* the cache's row when it has one for this oid: no table search */
+    const hbs_params *p = cache != NULL ? __atomic_load_n(&cache->p, __ATOMIC_ACQUIRE) : NULL;
+    if (p == NULL || p->oid != hbs_get_be(pk, 4)) {
+        if ((p = hbs_wotsp_params_of(pk, pklen)) == NULL)
+            return FASTSIG_ERR_BAD_KEY;
+        if (cache != NULL)
+            __atomic_store_n(&cache->p, p, __ATOMIC_RELEASE);
+    }
     if (pklen != hbs_pk_bytes(p))
         return FASTSIG_ERR_BAD_LENGTH;
     if (siglen != hbs_sig_bytes(p))
         return FASTSIG_ERR_BAD_SIGNATURE;
     size_t n = p->n;
     const uint8_t *root = pk + 4;
+    const uint8_t *km = NULL;
     hbs_ctx c;
     uint8_t digest[HBS_MAX_N], node[HBS_MAX_N], wpk[HBS_MAX_LEN * HBS_MAX_N];
     hbs_adrs ots, lt;
     key_adrs(&ots, &lt);
     int rc = hbs_ctx_init(&c, p, pk + 4 + n, NULL, NULL);
+    if (rc == FASTSIG_OK && cache != NULL && (km = cached_masks(cache, &c, &lt)) == NULL)
+        rc = FASTSIG_ERR_NOMEM;
     if (rc == FASTSIG_OK)
         rc = hbs_hash_msg(&c, digest, sig, root, 0, msg, msglen);
     if (rc == FASTSIG_OK)
         rc = hbs_wots_pk_from_sig(&c, wpk, sig + n, digest, &ots);
     if (rc == FASTSIG_OK)
-        rc = hbs_ltree(&c, node, wpk, &lt, 1);
+        rc = km != NULL ? hbs_ltree_with(&c, node, wpk, km) : hbs_ltree(&c, node, wpk, &lt, 1);
     hbs_ctx_clear(&c);
     if (rc != FASTSIG_OK)
         return rc;

@@ -1,8 +1,8 @@
-/* wots.c - see wots.h. */
+/* wots_chain.c - see wots_chain.h. */
 #include <stdlib.h>
 #include <string.h>
 #include "fastsig_err.h"
-#include "hbs/wots.h"
+#include "hbs/wots_chain.h"
 
 void hbs_wots_digits(const hbs_params *p, const uint8_t *msg, uint32_t *digits)
 {

@@ -1,4 +1,4 @@
-/* wotsp.h - WOTS+ as a one-time signature scheme of its own (fastsig's
+/* wotsp_scheme.h - WOTS+ as a one-time signature scheme of its own (fastsig's
  * construction; no standard defines one): XMSS reduced to a single leaf.
  *
  * Contract
@@ -20,8 +20,8 @@
  *   not name a WOTSP row or a sk whose root does not match its seeds,
  *   FASTSIG_ERR_BAD_SIGNATURE for a signature of the wrong length,
  *   FASTSIG_ERR_VERIFY for one that does not verify. */
-#ifndef FASTSIG_HBS_WOTSP_H
-#define FASTSIG_HBS_WOTSP_H
+#ifndef FASTSIG_HBS_WOTSP_SCHEME_H
+#define FASTSIG_HBS_WOTSP_SCHEME_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -35,6 +35,22 @@ int hbs_wotsp_sign(const uint8_t *sk, size_t sklen, const uint8_t *msg, size_t m
                    uint8_t *sig, size_t siglen);
 int hbs_wotsp_verify(const uint8_t *pk, size_t pklen, const uint8_t *msg, size_t msglen,
                      const uint8_t *sig, size_t siglen);
+
+/* For a public key that verifies again and again: the keys and bitmasks of
+ * its L-tree are the same for every signature, so they are made once (at
+ * the first verify) instead of 3 (len - 1) PRF calls per verify. Public
+ * data. Threads may share one cache (the first one published stays). Zero
+ * it before use; clear it when done. */
+typedef struct {
+    const hbs_params *p;  /* pk's row, found at the first verify */
+    uint8_t *ltree_masks; /* NULL until the first verify */
+} hbs_wotsp_verify_cache;
+
+/* hbs_wotsp_verify with a cache (NULL: none). The cache must belong to pk. */
+int hbs_wotsp_verify_cached(hbs_wotsp_verify_cache *cache, const uint8_t *pk, size_t pklen,
+                            const uint8_t *msg, size_t msglen, const uint8_t *sig,
+                            size_t siglen);
+void hbs_wotsp_verify_cache_clear(hbs_wotsp_verify_cache *cache);
 /* The row named by the oid in the first 4 bytes of a WOTSP pk or sk, or NULL. */
 const hbs_params *hbs_wotsp_params_of(const uint8_t *key, size_t keylen);
 

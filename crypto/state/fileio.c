@@ -1,0 +1,141 @@
+/* fileio.c - see fileio.h. */
+#define _GNU_SOURCE /* F_OFD_SETLKW */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <string.h>
+#include <unistd.h>
+#include "fastsig_err.h"
+#include "fileio.h"
+#include "statefile_hook.h"
+
+int (*fs_state_io_hook)(enum fs_state_io_op op);
+
+static int injected(enum fs_state_io_op op)
+{
+    int e = fs_state_io_hook ? fs_state_io_hook(op) : 0;
+    if (e != 0)
+        errno = e;
+    return e != 0;
+}
+
+int fs_file_open(const char *path, int flags, mode_t mode)
+{
+    if (injected(FS_STATE_IO_OPEN))
+        return -1;
+    int fd;
+    while ((fd = open(path, flags | O_CLOEXEC, mode)) < 0 && errno == EINTR)
+        ;
+    return fd;
+}
+
+int fs_file_open_error(void)
+{
+    return errno == ENOENT ? FASTSIG_ERR_STATE_MISSING : FASTSIG_ERR_STATE_IO;
+}
+
+#ifdef F_OFD_SETLKW
+static int use_ofd = 1;
+#else
+static const int use_ofd = 0;
+#endif
+/* Classic POSIX locks do not exclude threads of one process: without OFD
+ * locks, this mutex does while the lock is held. */
+static pthread_mutex_t posix_lock_mu = PTHREAD_MUTEX_INITIALIZER;
+
+static int set_lock(int fd, int cmd, short type)
+{
+    struct flock fl;
+    int r;
+    memset(&fl, 0, sizeof(fl));
+    fl.l_type = type;
+    fl.l_whence = SEEK_SET;
+    while ((r = fcntl(fd, cmd, &fl)) != 0 && errno == EINTR)
+        ;
+    return r;
+}
+
+int fs_file_lock(int fd, short type, int wait)
+{
+    if (injected(FS_STATE_IO_LOCK))
+        return -1;
+#ifdef F_OFD_SETLKW
+    if (use_ofd) {
+        int r = set_lock(fd, wait ? F_OFD_SETLKW : F_OFD_SETLK, type);
+        if (r == 0 || errno != EINVAL)
+            return r;
+        use_ofd = 0; /* kernel without OFD locks */
+    }
+#endif
+    if (wait)
+        pthread_mutex_lock(&posix_lock_mu);
+    else if (pthread_mutex_trylock(&posix_lock_mu) != 0)
+        return errno = EAGAIN, -1;
+    int r = set_lock(fd, wait ? F_SETLKW : F_SETLK, type);
+    if (r != 0) {
+        int saved = errno;
+        pthread_mutex_unlock(&posix_lock_mu);
+        errno = saved;
+    }
+    return r;
+}
+
+void fs_file_unlock(int fd)
+{
+    int saved = errno;
+#ifdef F_OFD_SETLKW
+    if (use_ofd) {
+        set_lock(fd, F_OFD_SETLK, F_UNLCK);
+        errno = saved;
+        return;
+    }
+#endif
+    set_lock(fd, F_SETLK, F_UNLCK);
+    pthread_mutex_unlock(&posix_lock_mu);
+    errno = saved;
+}
+
+int fs_file_write_all(int fd, const uint8_t *buf, size_t len, off_t off)
+{
+    if (injected(FS_STATE_IO_WRITE))
+        return -1;
+    while (len > 0) {
+        ssize_t n = pwrite(fd, buf, len, off);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            if (n == 0)
+                errno = ENOSPC;
+            return -1;
+        }
+        buf += n;
+        len -= (size_t)n;
+        off += n;
+    }
+    return 0;
+}
+
+ssize_t fs_file_read_all(int fd, uint8_t *buf, size_t len, off_t off)
+{
+    if (injected(FS_STATE_IO_READ))
+        return -1;
+    size_t got = 0;
+    while (got < len) {
+        ssize_t n = pread(fd, buf + got, len - got, off + (off_t)got);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return -1;
+        if (n == 0)
+            break;
+        got += (size_t)n;
+    }
+    return (ssize_t)got;
+}
+
+int fs_file_sync(int fd, int data_only)
+{
+    if (injected(FS_STATE_IO_SYNC))
+        return -1;
+    return data_only ? fdatasync(fd) : fsync(fd);
+}

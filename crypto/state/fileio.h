@@ -1,0 +1,36 @@
+/* fileio.h - the system calls behind every file crypto/state keeps (state
+ * files and node-cache files): open, whole-file locks, full reads and
+ * writes, syncs. Each passes the one test fault hook (statefile_hook.h)
+ * first, so a test can fail any of them for either kind of file. Internal
+ * to crypto/state. Functions return 0 (or a descriptor / a count) on
+ * success, -1 with errno set on failure. */
+#ifndef FASTSIG_FILEIO_H
+#define FASTSIG_FILEIO_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/* open(2) with O_CLOEXEC added, retried on EINTR. */
+int fs_file_open(const char *path, int flags, mode_t mode);
+
+/* The fastsig_err code of a failed fs_file_open, from errno: STATE_MISSING
+ * when there is no such file, else STATE_IO. */
+int fs_file_open_error(void);
+
+/* Locks the whole file, F_RDLCK or F_WRLCK: OFD locks where the kernel has
+ * them (descriptors of one process exclude each other too), else classic
+ * POSIX locks plus a process mutex that excludes this process's threads.
+ * wait = 0: fail with EAGAIN instead of waiting. Release with
+ * fs_file_unlock (closing the descriptor alone would keep the mutex). */
+int fs_file_lock(int fd, short type, int wait);
+void fs_file_unlock(int fd); /* keeps errno */
+
+/* All of len bytes at off; a short write fails with ENOSPC. */
+int fs_file_write_all(int fd, const uint8_t *buf, size_t len, off_t off);
+/* Up to len bytes at off, stopping early only at end of file: the count. */
+ssize_t fs_file_read_all(int fd, uint8_t *buf, size_t len, off_t off);
+/* fdatasync (data_only) or fsync. */
+int fs_file_sync(int fd, int data_only);
+
+#endif

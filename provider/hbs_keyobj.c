@@ -1,0 +1,253 @@
+/* hbs_keyobj.c - the key object of the stateful hash-based adapters (WOTSP,
+ * XMSS, XMSS^MT; hbs_keyobj.h): making and freeing it, where its state file
+ * lives, the private-key framing, taking an index, the public key. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <openssl/crypto.h>
+#include "prov.h"
+#include "hbs_keyobj.h"
+#include "fastsig_err.h"
+
+/* Row of kind named by the oid in a key encoding's first 4 bytes, or NULL. */
+static const hbs_params *params_of_key(int kind, const unsigned char *in, size_t len)
+{
+    return len < 4 ? NULL : hbs_params_by_oid(kind, (uint32_t)hbs_get_be(in, 4));
+}
+
+HBSA_KEY *hbsa_new(const hbs_params *p)
+{
+    HBSA_KEY *x = OPENSSL_zalloc(sizeof(*x));
+    if (x == NULL)
+        return NULL;
+    x->p = p;
+    x->pklen = 4 + 2 * (size_t)p->n;
+    x->st_err = FASTSIG_ERR_BAD_KEY;
+    x->batch = FASTSIG_STATE_DEFAULT_BATCH;
+    return x;
+}
+
+const hbs_params *hbsa_params(int kind, const char *name)
+{
+    const hbs_params *p = hbs_params_by_name(name);
+    return p != NULL && p->kind == kind ? p : NULL;
+}
+
+int hbsa_seed(const FS_GENOPTS *o, const hbs_params *p, uint8_t *seed)
+{
+    size_t len = 3 * (size_t)p->n;
+    if (o->bits != 0)
+        return FASTSIG_ERR_UNSUPPORTED;
+    if (o->seed != NULL) {
+        if (o->seedlen != len)
+            return FASTSIG_ERR_BAD_LENGTH;
+        memcpy(seed, o->seed, len);
+        return FASTSIG_OK;
+    }
+    return o->rng(o->rng_arg, seed, len) ? FASTSIG_OK : FASTSIG_ERR_RNG;
+}
+
+/* The state path stored in the key: absolute, so the key works from any
+ * working directory. */
+static int state_path(HBSA_KEY *x, const char *opt)
+{
+    char buf[4096], dir[4096];
+    int err;
+
+    if (opt == NULL || opt[0] == '\0') {
+        const char *cfg = fs_config_state_dir();
+        if ((err = fastsig_state_default_dir(cfg, dir, sizeof(dir))) != FASTSIG_OK
+            || (err = fastsig_state_make_dir(dir)) != FASTSIG_OK
+            || (err = fastsig_state_default_path(cfg, x->key_id, buf, sizeof(buf))) != FASTSIG_OK)
+            return err;
+    } else if (opt[0] == '/') {
+        if (strlen(opt) >= sizeof(buf))
+            return FASTSIG_ERR_BAD_PARAM;
+        strcpy(buf, opt);
+    } else {
+        if (getcwd(dir, sizeof(dir)) == NULL
+            || (size_t)snprintf(buf, sizeof(buf), "%s/%s", dir, opt) >= sizeof(buf))
+            return FASTSIG_ERR_BAD_PARAM;
+    }
+    if (strlen(buf) > 0xffff)
+        return FASTSIG_ERR_BAD_PARAM;
+    return (x->path = OPENSSL_strdup(buf)) != NULL ? FASTSIG_OK : FASTSIG_ERR_NOMEM;
+}
+
+void hbsa_attach(HBSA_KEY *x)
+{
+    if ((x->st_err = hbs_key_id(x->pk, x->pklen, x->key_id)) != FASTSIG_OK)
+        return;
+    x->st_err = fastsig_state_open(x->path, x->key_id, &x->st);
+}
+
+int hbsa_state_new(HBSA_KEY *x, const char *state_opt, uint64_t max)
+{
+    int err;
+    if ((err = hbs_key_id(x->pk, x->pklen, x->key_id)) != FASTSIG_OK
+        || (err = state_path(x, state_opt)) != FASTSIG_OK
+        || (err = fastsig_state_create(x->path, x->key_id, max, 0, 0)) != FASTSIG_OK)
+        return err;
+    hbsa_attach(x);
+    return x->st_err;
+}
+
+int hbsa_priv_split(const unsigned char *in, size_t len, size_t corelen, char **path)
+{
+    size_t pl;
+    if (len < corelen + 2)
+        return FASTSIG_ERR_BAD_KEY;
+    pl = (size_t)in[corelen] << 8 | in[corelen + 1];
+    if (len != corelen + 2 + pl || pl == 0 || memchr(in + corelen + 2, 0, pl) != NULL)
+        return FASTSIG_ERR_BAD_KEY;
+    return (*path = OPENSSL_strndup((const char *)in + corelen + 2, pl)) != NULL
+           ? FASTSIG_OK : FASTSIG_ERR_NOMEM;
+}
+
+int hbsa_priv_begin(int kind, const unsigned char *in, size_t len, HBSA_KEY **out)
+{
+    const hbs_params *p = params_of_key(kind, in, len);
+    HBSA_KEY *x;
+    int err;
+
+    if (p == NULL)
+        return FASTSIG_ERR_BAD_KEY;
+    if ((x = hbsa_new(p)) == NULL)
+        return FASTSIG_ERR_NOMEM;
+    if ((err = hbsa_priv_split(in, len, hbs_sk_bytes(p), &x->path)) != FASTSIG_OK) {
+        hbsa_free(x);
+        return err;
+    }
+    *out = x;
+    return FASTSIG_OK;
+}
+
+int hbsa_priv_frame(const HBSA_KEY *x, const uint8_t *core, size_t corelen,
+                    unsigned char *out, size_t *len)
+{
+    size_t pl = x->path != NULL ? strlen(x->path) : 0, need = corelen + 2 + pl;
+    if (x->path == NULL)
+        return FASTSIG_ERR_BAD_KEY;
+    if (out != NULL) {
+        if (*len < need)
+            return FASTSIG_ERR_BAD_LENGTH;
+        memcpy(out, core, corelen);
+        out[corelen] = (unsigned char)(pl >> 8);
+        out[corelen + 1] = (unsigned char)pl;
+        memcpy(out + corelen + 2, x->path, pl);
+    }
+    *len = need;
+    return FASTSIG_OK;
+}
+
+static int take(HBSA_KEY *x, const FS_SIGOPTS *o, uint64_t *idx)
+{
+    /* a signature context's own block size, else the key's */
+    uint64_t batch = o != NULL && o->batch > 0 ? o->batch
+                                               : __atomic_load_n(&x->batch, __ATOMIC_RELAXED);
+    if (x->st == NULL)
+        return x->st_err;
+    return fastsig_state_take_batch(x->st, batch, idx);
+}
+
+/* idx is durably spent by now (WOTSP: the one index, 0). */
+static int sign_at(HBSA_KEY *x, uint64_t idx, const unsigned char *msg, size_t msglen,
+                   unsigned char *sig, size_t siglen)
+{
+    if (x->p->kind == HBS_KIND_WOTSP)
+        return hbs_wotsp_sign(x->sk, x->sklen, msg, msglen, sig, siglen);
+    return hbs_sign(x->k, idx, msg, msglen, sig, siglen);
+}
+
+int hbsa_sign(void *key, const FS_SIGOPTS *o, int prehashed, unsigned char *sig,
+              size_t *siglen, const unsigned char *msg, size_t msglen)
+{
+    HBSA_KEY *x = key;
+    size_t need = hbs_sig_bytes(x->p);
+    uint64_t idx;
+    int err;
+
+    if (!hbsa_has_private(x))
+        return FASTSIG_ERR_BAD_KEY;
+    if (*siglen < need)
+        return FASTSIG_ERR_BAD_LENGTH; /* before anything is spent */
+    if ((err = take(x, o, &idx)) != FASTSIG_OK)
+        return err; /* WOTSP: OTS_USED once the one index is spent */
+    if ((err = sign_at(x, idx, msg, msglen, sig, need)) != FASTSIG_OK) {
+        OPENSSL_cleanse(sig, need);
+        return err;
+    }
+    *siglen = need;
+    return FASTSIG_OK;
+}
+
+int hbsa_pub_decode(int kind, const unsigned char *in, size_t len, void **key)
+{
+    const hbs_params *p;
+    HBSA_KEY *x;
+
+    if ((p = params_of_key(kind, in, len)) == NULL
+        || len != 4 + 2 * (size_t)p->n)
+        return FASTSIG_ERR_BAD_KEY;
+    if ((x = hbsa_new(p)) == NULL)
+        return FASTSIG_ERR_NOMEM;
+    memcpy(x->pk, in, len);
+    *key = x;
+    return FASTSIG_OK;
+}
+
+void hbsa_free(void *key)
+{
+    HBSA_KEY *x = key;
+    if (x == NULL)
+        return;
+    fastsig_state_close(x->st);
+    hbs_key_free(x->k);
+    if (x->sk != NULL)
+        OPENSSL_secure_clear_free(x->sk, x->sklen);
+    OPENSSL_free(x->path);
+    OPENSSL_free(x);
+}
+
+int hbsa_has_private(const void *key)
+{
+    const HBSA_KEY *x = key;
+    return x->k != NULL || x->sk != NULL;
+}
+
+int hbsa_pub_encode(const void *key, unsigned char *out, size_t *len)
+{
+    const HBSA_KEY *x = key;
+    if (out != NULL) {
+        if (*len < x->pklen)
+            return FASTSIG_ERR_BAD_LENGTH;
+        memcpy(out, x->pk, x->pklen);
+    }
+    *len = x->pklen;
+    return FASTSIG_OK;
+}
+
+void hbsa_sizes(const void *key, FS_KEYSIZES *out)
+{
+    const HBSA_KEY *x = key;
+    out->bits = 8 * x->p->n;
+    out->security_bits = 8 * x->p->n;
+    out->max_sig = hbs_sig_bytes(x->p);
+}
+
+const char *hbsa_param_name(const void *key)
+{
+    return ((const HBSA_KEY *)key)->p->name;
+}
+
+int hbsa_state(const void *key, FS_STATEINFO *out)
+{
+    const HBSA_KEY *x = key;
+    if (!hbsa_has_private(x))
+        return FASTSIG_ERR_BAD_KEY;
+    if (x->st == NULL)
+        return x->st_err;
+    return fastsig_state_query(x->st, &out->index, &out->remaining, &out->max);
+}
+

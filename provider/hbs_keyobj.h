@@ -1,0 +1,97 @@
+/* hbs_keyobj.h - the key object of the stateful hash-based adapters (WOTSP,
+ * XMSS, XMSS^MT: wotsp_adapter.c, xmss_adapter.c) over crypto/hbs and
+ * crypto/state, and the FS_ADAPTER hooks they have in common
+ * (hbs_keyobj.c: the object; hbs_keyparams.c: its parameters and text).
+ *
+ * Private key (PKCS#8 privateKey contents):
+ *   sk core || BE16(len) || state file path (len bytes, absolute)
+ * sk core: XMSS / XMSS^MT: oid || idx || SK_SEED || SK_PRF || root || PUB_SEED
+ * (RFC 8391 reference layout; idx is informational, written as the state's
+ * next index and NEVER read back: the state file decides);
+ * WOTSP: oid || SK_SEED || SK_PRF || root || PUB_SEED.
+ * Public key: oid || root || PUB_SEED (WOTSP: root = the L-tree of the
+ * WOTS+ public key). Key id of the state file: SHA-256(public key). */
+#ifndef FASTSIG_HBS_KEYOBJ_H
+#define FASTSIG_HBS_KEYOBJ_H
+
+#include <stdint.h>
+#include "sigalgs.h"
+#include "hbs/params.h"
+#include "hbs/wotsp_scheme.h"
+#include "hbs/xmss.h"
+#include "state/statefile.h"
+
+typedef struct {
+    const hbs_params *p;
+    uint8_t pk[4 + 2 * HBS_MAX_N];
+    size_t pklen;
+    uint8_t key_id[FASTSIG_STATE_KEY_ID_LEN];
+    hbs_key *k;              /* XMSS / XMSS^MT private core, NULL if public */
+    uint8_t *sk;             /* WOTSP private core (secure heap), NULL if public */
+    size_t sklen;
+    char *path;              /* state file; NULL for a public key */
+    fastsig_state *st;       /* NULL: unusable, st_err says why */
+    int st_err;
+    uint64_t saved;          /* XMSS: hbs_cache_changes when the cache file was
+                              * last read or written (moved: write it at free) */
+    int cache_err;           /* XMSS: result of the last cache file write */
+    hbs_wotsp_verify_cache vcache; /* WOTSP: its L-tree's masks, made at the first verify */
+    uint64_t batch;          /* key's reservation block (default 64; atomic) */
+} HBSA_KEY;
+
+/* ---- building blocks for the adapters ---- */
+HBSA_KEY *hbsa_new(const hbs_params *p);
+/* Row by name for kind, or NULL. */
+const hbs_params *hbsa_params(int kind, const char *name);
+/* The 3n seed bytes: the caller's (-pkeyopt seed:) or OpenSSL's RNG. */
+int hbsa_seed(const FS_GENOPTS *o, const hbs_params *p, uint8_t *seed);
+/* After x->pk is set: the key id, the state path (o->state, else the
+ * default directory) and a new state file of max indices, opened. */
+int hbsa_state_new(HBSA_KEY *x, const char *state_opt, uint64_t max);
+/* Checks the framing of a private encoding whose core is corelen bytes and
+ * copies out its state path (*path, allocated). */
+int hbsa_priv_split(const unsigned char *in, size_t len, size_t corelen, char **path);
+/* The start of every private decode: a key object of the row the encoding's
+ * oid names (kind's oid space), its framing checked and its state path set;
+ * the core bytes (in, hbs_sk_bytes) are the caller's to check. */
+int hbsa_priv_begin(int kind, const unsigned char *in, size_t len, HBSA_KEY **out);
+/* Opens x's state (errors kept in st_err: the key still verifies). */
+void hbsa_attach(HBSA_KEY *x);
+/* Frames core bytes and x->path into out (see above). */
+int hbsa_priv_frame(const HBSA_KEY *x, const uint8_t *core, size_t corelen,
+                    unsigned char *out, size_t *len);
+/* Decodes a public key of kind (oid || root || PUB_SEED). */
+int hbsa_pub_decode(int kind, const unsigned char *in, size_t len, void **key);
+
+/* ---- FS_ADAPTER hooks shared by the three ---- */
+void hbsa_free(void *key);
+int hbsa_has_private(const void *key);
+void hbsa_sizes(const void *key, FS_KEYSIZES *out);
+int hbsa_pub_encode(const void *key, unsigned char *out, size_t *len);
+/* The signing rule of every stateful row: the length checked before
+ * anything is spent, one index durably taken (blocks of the context's batch
+ * option when set, else of the key's), then the core of the key's kind
+ * signs with it; a failed signature leaves no bytes. */
+int hbsa_sign(void *key, const FS_SIGOPTS *o, int prehashed, unsigned char *sig,
+              size_t *siglen, const unsigned char *msg, size_t msglen);
+const char *hbsa_param_name(const void *key);
+int hbsa_state(const void *key, FS_STATEINFO *out);
+void hbsa_sigopts_default(const FS_SIGALG *alg, FS_SIGOPTS *o);
+int hbsa_ctx_set(FS_SIGOPTS *o, const OSSL_PARAM params[]);
+int hbsa_ctx_get(const FS_SIGOPTS *o, OSSL_PARAM params[]);
+int hbsa_get_params(const void *key, OSSL_PARAM params[]);
+int hbsa_set_params(void *key, const OSSL_PARAM params[]);
+int hbsa_text(const void *key, int selection, BIO *out);
+extern const OSSL_PARAM hbsa_ctx_params[];
+extern const OSSL_PARAM hbsa_key_gettable[];
+extern const OSSL_PARAM hbsa_key_settable[];
+
+/* The hooks above, for an FS_ADAPTER initializer. */
+#define HBSA_COMMON_HOOKS                                                                \
+    .param_name = hbsa_param_name, .state = hbsa_state,                                  \
+    .sigopts_default = hbsa_sigopts_default, .ctx_settable = hbsa_ctx_params,            \
+    .ctx_set = hbsa_ctx_set, .ctx_gettable = hbsa_ctx_params, .ctx_get = hbsa_ctx_get,   \
+    .gettable = hbsa_key_gettable, .get_params = hbsa_get_params,                        \
+    .settable = hbsa_key_settable, .set_params = hbsa_set_params, .text = hbsa_text
+
+#endif

@@ -1,0 +1,106 @@
+/* hbs_keyparams.c - the parameters and text of the stateful hash-based keys
+ * (hbs_keyobj.h): the reservation block ("batch") of a key and of a
+ * signature context, the state path, `openssl pkey -text` lines. */
+#include <stdlib.h>
+#include <string.h>
+#include <openssl/core_names.h>
+#include <openssl/params.h>
+#include "prov.h"
+#include "hbs_keyobj.h"
+#include "fastsig_err.h"
+#include "fastsig/provider.h"
+
+/* Signature-context option: reservation block size (FS_SIGOPTS.batch). */
+const OSSL_PARAM hbsa_ctx_params[] = {
+    OSSL_PARAM_uint64(FASTSIG_PKEY_PARAM_BATCH, NULL),
+    OSSL_PARAM_END
+};
+const OSSL_PARAM hbsa_key_gettable[] = {
+    OSSL_PARAM_uint64(FASTSIG_PKEY_PARAM_BATCH, NULL),
+    OSSL_PARAM_utf8_string(FASTSIG_PKEY_PARAM_STATE, NULL, 0),
+    OSSL_PARAM_END
+};
+const OSSL_PARAM hbsa_key_settable[] = {
+    OSSL_PARAM_uint64(FASTSIG_PKEY_PARAM_BATCH, NULL),
+    OSSL_PARAM_END
+};
+
+void hbsa_sigopts_default(const FS_SIGALG *alg, FS_SIGOPTS *o)
+{
+    memset(o, 0, sizeof(*o));
+}
+
+static int get_batch(const OSSL_PARAM params[], uint64_t *v)
+{
+    const OSSL_PARAM *p = OSSL_PARAM_locate_const(params, FASTSIG_PKEY_PARAM_BATCH);
+    if (p == NULL)
+        return 0;
+    if (p->data_type == OSSL_PARAM_UTF8_STRING) { /* -pkeyopt / -sigopt text */
+        char *end = NULL;
+        if (p->data == NULL || ((const char *)p->data)[0] == '-')
+            return -1;
+        *v = strtoull(p->data, &end, 10);
+        if (end == p->data || *end != '\0')
+            return -1;
+    } else if (!OSSL_PARAM_get_uint64(p, v)) {
+        return -1;
+    }
+    return *v >= 1 && *v <= (1u << 30) ? 1 : -1;
+}
+
+int hbsa_ctx_set(FS_SIGOPTS *o, const OSSL_PARAM params[])
+{
+    uint64_t v = 0;
+    int r = get_batch(params, &v);
+    if (r < 0)
+        return FASTSIG_ERR_BAD_PARAM;
+    if (r > 0)
+        o->batch = v;
+    return FASTSIG_OK;
+}
+
+int hbsa_ctx_get(const FS_SIGOPTS *o, OSSL_PARAM params[])
+{
+    OSSL_PARAM *p = OSSL_PARAM_locate(params, FASTSIG_PKEY_PARAM_BATCH);
+    if (p != NULL && !OSSL_PARAM_set_uint64(p, o->batch))
+        return FASTSIG_ERR_BAD_PARAM;
+    return FASTSIG_OK;
+}
+
+int hbsa_get_params(const void *key, OSSL_PARAM params[])
+{
+    const HBSA_KEY *x = key;
+    OSSL_PARAM *p;
+    if ((p = OSSL_PARAM_locate(params, FASTSIG_PKEY_PARAM_BATCH)) != NULL
+        && !OSSL_PARAM_set_uint64(p, __atomic_load_n(&x->batch, __ATOMIC_RELAXED)))
+        return FASTSIG_ERR_BAD_PARAM;
+    if ((p = OSSL_PARAM_locate(params, FASTSIG_PKEY_PARAM_STATE)) != NULL && x->path != NULL
+        && !OSSL_PARAM_set_utf8_string(p, x->path))
+        return FASTSIG_ERR_BAD_PARAM;
+    return FASTSIG_OK;
+}
+
+int hbsa_set_params(void *key, const OSSL_PARAM params[])
+{
+    HBSA_KEY *x = key;
+    uint64_t v = 0;
+    int r = get_batch(params, &v);
+    if (r < 0)
+        return FASTSIG_ERR_BAD_PARAM;
+    if (r > 0) /* read by hbsa_sign at every signature, maybe in another thread */
+        __atomic_store_n(&x->batch, v, __ATOMIC_RELAXED);
+    return FASTSIG_OK;
+}
+
+int hbsa_text(const void *key, int selection, BIO *out)
+{
+    const HBSA_KEY *x = key;
+    if ((selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) && x->path != NULL
+        && BIO_printf(out, "state file: %s\n", x->path) <= 0)
+        return FASTSIG_ERR_INTERNAL;
+    if (x->cache_err != FASTSIG_OK
+        && BIO_printf(out, "node cache: not written (%s)\n", fastsig_strerror(x->cache_err)) <= 0)
+        return FASTSIG_ERR_INTERNAL;
+    return fs_text_hex(out, "pub", x->pk, x->pklen) ? FASTSIG_OK : FASTSIG_ERR_INTERNAL;
+}
+
