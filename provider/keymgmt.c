@@ -25,6 +25,7 @@ static const OSSL_PARAM generic_gettable[] = {
     OSSL_PARAM_int(OSSL_PKEY_PARAM_SECURITY_BITS, NULL),
     OSSL_PARAM_int(OSSL_PKEY_PARAM_MAX_SIZE, NULL),
     OSSL_PARAM_utf8_string(OSSL_PKEY_PARAM_MANDATORY_DIGEST, NULL, 0),
+    OSSL_PARAM_utf8_string(OSSL_PKEY_PARAM_DEFAULT_DIGEST, NULL, 0),
     OSSL_PARAM_octet_string(OSSL_PKEY_PARAM_PUB_KEY, NULL, 0),
     OSSL_PARAM_octet_string(OSSL_PKEY_PARAM_ENCODED_PUBLIC_KEY, NULL, 0),
     OSSL_PARAM_utf8_string(FASTSIG_PKEY_PARAM_PARAM, NULL, 0),
@@ -218,11 +219,14 @@ static int km_get_params(void *keydata, OSSL_PARAM params[])
         return 0;
     }
     ad->sizes(core, &sz);
-    /* MANDATORY_DIGEST "": no digest, the message is signed whole (as Ed25519). */
+    /* A row without a digest signs the message whole (as Ed25519): MANDATORY_DIGEST
+     * "". A digest-then-sign row answers DEFAULT_DIGEST only, so that a given
+     * digest is signed as such (EVP_PKEY_sign, pkeyutl without -rawin). */
     if (!put_int(params, OSSL_PKEY_PARAM_BITS, sz.bits)
         || !put_int(params, OSSL_PKEY_PARAM_SECURITY_BITS, sz.security_bits)
         || !put_int(params, OSSL_PKEY_PARAM_MAX_SIZE, (int)sz.max_sig)
-        || !put_utf8(params, OSSL_PKEY_PARAM_MANDATORY_DIGEST, "")
+        || (k->alg->md == NULL && !put_utf8(params, OSSL_PKEY_PARAM_MANDATORY_DIGEST, ""))
+        || (k->alg->md != NULL && !put_utf8(params, OSSL_PKEY_PARAM_DEFAULT_DIGEST, k->alg->md))
         || !put_pub(params, OSSL_PKEY_PARAM_PUB_KEY, k)
         || !put_pub(params, OSSL_PKEY_PARAM_ENCODED_PUBLIC_KEY, k)
         || !put_utf8(params, FASTSIG_PKEY_PARAM_PARAM,

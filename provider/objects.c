@@ -1,7 +1,8 @@
 /* objects.c - register fastsig's OIDs and signature ids with the core, so
  * that OBJ_* lookups, `openssl x509 -text` and `openssl verify` know them.
  * Signature algorithms come from the descriptor table: short name = the
- * algorithm name, signature OID = key OID, no digest (signed whole). */
+ * algorithm name, signature OID = key OID, with the row's digest (RW-P1363:
+ * SHA-256) or none (the message is signed whole). */
 #include "prov.h"
 #include "oids.h"
 #include "sigalgs.h"
@@ -34,7 +35,7 @@ int fs_register_objects(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in)
     for (size_t i = 0; i < fs_nsigalgs; i++) {
         const FS_SIGALG *a = &fs_sigalgs[i];
         if (!obj_create(handle, a->oid, a->name, a->ln)
-            || !add_sigid(handle, a->oid, NULL, a->oid))
+            || !add_sigid(handle, a->oid, a->md, a->oid))
             return 0;
     }
     return 1;

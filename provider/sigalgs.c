@@ -13,9 +13,9 @@
 const FS_SIGALG fs_sigalgs[] = {
     FS_SIGALG_ROW(FASTSIG_SIG_RW, "Rabin-Williams", FS_OID_RW, 0, FS_RW_VARIANT, &fs_rw_adapter,
                   "Rabin-Williams signatures (tweaked square roots, SHAKE256 full-domain hash)"),
-    FS_SIGALG_ROW(FASTSIG_SIG_RW_P1363, "Rabin-Williams-IEEE1363", FS_OID_RW_P1363, 0,
-                  FS_RW_P1363_VARIANT, &fs_rw_adapter,
-                  "Rabin-Williams, IEEE 1363 IFSP-RW with EMSA2"),
+    FS_SIGALG_ROW_MD(FASTSIG_SIG_RW_P1363, "Rabin-Williams-IEEE1363", FS_OID_RW_P1363, 0,
+                     FS_RW_P1363_VARIANT, &fs_rw_adapter, "SHA256",
+                     "Rabin-Williams, IEEE 1363 IFSP-RW with EMSA2"),
     FS_SIGALG_ROW(FASTSIG_SIG_WOTSP, "WOTS-plus", FS_OID_WOTSP, FS_SIGALG_STATEFUL, 0,
                   &fs_wotsp_adapter, "WOTS+ one-time signatures (RFC 8391 section 3)"),
     FS_SIGALG_ROW(FASTSIG_SIG_XMSS, "id-alg-xmss-hashsig", FS_OID_XMSS, FS_SIGALG_STATEFUL,

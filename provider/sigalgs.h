@@ -164,6 +164,12 @@ struct fs_sigalg {
     unsigned flags;
     int variant;              /* adapter-private, e.g. RW vs RW-P1363 */
     const FS_ADAPTER *ad;     /* required: a missing adapter fails the link */
+    /* Digest-then-sign rows (RW-P1363): the digest a signature takes unless
+     * one is named, reported as the key's DEFAULT_DIGEST and registered with
+     * the OID (X.509 and CMS find the algorithm by digest and key). NULL: the
+     * message is signed whole, MANDATORY_DIGEST none (OpenSSL 3.5's pkeyutl
+     * then reads its input as the message, as for Ed25519). */
+    const char *md;
 };
 
 /* FS_SIGALG.variant of the rows that share an adapter. */
@@ -171,7 +177,9 @@ enum { FS_RW_VARIANT = 0, FS_RW_P1363_VARIANT = 1 };    /* rw_adapter.c */
 enum { FS_XMSS_VARIANT = 0, FS_XMSSMT_VARIANT = 1 };    /* xmss_adapter.c */
 
 #define FS_SIGALG_ROW(name, ln, oid, flags, variant, adapter, desc) \
-    { name, ln, oid, name ":" ln ":" oid, desc, flags, variant, adapter }
+    { name, ln, oid, name ":" ln ":" oid, desc, flags, variant, adapter, NULL }
+#define FS_SIGALG_ROW_MD(name, ln, oid, flags, variant, adapter, md, desc) \
+    { name, ln, oid, name ":" ln ":" oid, desc, flags, variant, adapter, md }
 
 /* The table and its size. */
 #define FS_MAX_SIGALGS 16
