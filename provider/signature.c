@@ -1,7 +1,10 @@
 /* signature.c - the one signature implementation of every fastsig
  * signature algorithm. The message is always signed whole (no pre-hash):
- * streaming digest-sign/verify buffers it and hands it to the adapter at
- * final. A context holds no reservation: a stateful key's index is taken
+ * streaming digest-sign/verify, and OpenSSL 3.5's message signing
+ * (EVP_PKEY_sign_message_*), buffer it and hand it to the adapter at final.
+ * Buffering, not hashing as it comes: XMSS's H_msg starts with a randomizer
+ * made from the index, and an index taken at init would be spent by a caller
+ * that never finishes. A context holds no reservation: a stateful key's index is taken
  * inside adapter->sign, so dupctx (which OpenSSL 3.0 uses for every
  * DigestSignFinal) can never duplicate one. */
 #include <stddef.h>
@@ -24,19 +27,33 @@ typedef struct {
     unsigned char *msg;     /* streaming: the message so far */
     size_t msglen, msgcap;
     int digest_param; /* a "digest" ctx param was accepted: one-shot data is prehashed */
+    int message;      /* initialised for message signing: one-shot data is the message */
+    unsigned char *sig; /* verify_message_final's signature ("signature" ctx param) */
+    size_t siglen;
 } FS_SIGCTX;
 
 static const OSSL_PARAM generic_gettable[] = {
     OSSL_PARAM_octet_string(OSSL_SIGNATURE_PARAM_ALGORITHM_ID, NULL, 0),
     OSSL_PARAM_END
 };
+#ifdef OSSL_FUNC_SIGNATURE_SIGN_MESSAGE_INIT
+#define FS_HAVE_MESSAGE_API 1 /* OpenSSL 3.5 headers */
+#endif
+static const OSSL_PARAM generic_settable[] = {
+#ifdef FS_HAVE_MESSAGE_API
+    OSSL_PARAM_octet_string(OSSL_SIGNATURE_PARAM_SIGNATURE, NULL, 0),
+#endif
+    OSSL_PARAM_END
+};
 static OSSL_PARAM ctx_gettable[FS_MAX_SIGALGS][PARAMS_CAP];
-static const OSSL_PARAM empty_params[] = { OSSL_PARAM_END };
+static OSSL_PARAM ctx_settable[FS_MAX_SIGALGS][PARAMS_CAP];
 
 int fs_signature_init(void)
 {
     return fs_params_merge_rows(ctx_gettable[0], PARAMS_CAP, generic_gettable,
-                                offsetof(FS_ADAPTER, ctx_gettable));
+                                offsetof(FS_ADAPTER, ctx_gettable))
+           && fs_params_merge_rows(ctx_settable[0], PARAMS_CAP, generic_settable,
+                                   offsetof(FS_ADAPTER, ctx_settable));
 }
 
 static void *sig_newctx(void *provctx, const FS_SIGALG *alg)
@@ -58,6 +75,7 @@ static void sig_freectx(void *vctx)
         return;
     fs_key_free(c->key);
     OPENSSL_clear_free(c->msg, c->msgcap);
+    OPENSSL_free(c->sig);
     OPENSSL_free(c);
 }
 
@@ -68,8 +86,10 @@ static void *sig_dupctx(void *vctx)
         return NULL;
     c->key = NULL;
     c->msg = NULL;
+    c->sig = NULL;
     if ((src->key != NULL && (c->key = fs_key_share(src->key)) == NULL)
-        || (src->msgcap != 0 && (c->msg = OPENSSL_memdup(src->msg, src->msgcap)) == NULL)) {
+        || (src->msgcap != 0 && (c->msg = OPENSSL_memdup(src->msg, src->msgcap)) == NULL)
+        || (src->sig != NULL && (c->sig = OPENSSL_memdup(src->sig, src->siglen)) == NULL)) {
         sig_freectx(c);
         return NULL;
     }
@@ -79,12 +99,32 @@ static void *sig_dupctx(void *vctx)
 static int sig_set_ctx_params(void *vctx, const OSSL_PARAM params[])
 {
     FS_SIGCTX *c = vctx;
+    const OSSL_PARAM *p;
     int err;
 
-    if (params == NULL || c->alg->ad->ctx_set == NULL)
+    if (params == NULL)
+        return 1;
+#ifdef FS_HAVE_MESSAGE_API
+    if ((p = OSSL_PARAM_locate_const(params, OSSL_SIGNATURE_PARAM_SIGNATURE)) != NULL) {
+        OPENSSL_free(c->sig);
+        c->sig = NULL;
+        c->siglen = 0;
+        if (!OSSL_PARAM_get_octet_string(p, (void **)&c->sig, 0, &c->siglen)) {
+            FS_ERR(c->provctx, FASTSIG_ERR_BAD_PARAM);
+            return 0;
+        }
+    }
+#endif
+    if (c->alg->ad->ctx_set == NULL)
         return 1;
     if ((err = c->alg->ad->ctx_set(&c->opts, params)) != FASTSIG_OK) {
-        FS_ERR(c->provctx, err);
+        const char *md = NULL;
+        if ((p = OSSL_PARAM_locate_const(params, OSSL_SIGNATURE_PARAM_DIGEST)) != NULL
+            && OSSL_PARAM_get_utf8_string_ptr(p, &md))
+            FS_ERR_MSG(c->provctx, err, "%s: digest %s refused (this algorithm signs the "
+                       "message whole, or takes other digests)", c->alg->name, md);
+        else
+            FS_ERR(c->provctx, err);
         return 0;
     }
     if (c->alg->ad->ctx_digest != NULL
@@ -118,6 +158,10 @@ static int sig_init(FS_SIGCTX *c, void *provkey, const OSSL_PARAM params[], int 
     }
     c->msglen = 0;
     c->digest_param = 0;
+    c->message = 0;
+    OPENSSL_free(c->sig);
+    c->sig = NULL;
+    c->siglen = 0;
     return sig_set_ctx_params(c, params);
 }
 
@@ -170,19 +214,20 @@ static int verify_data(FS_SIGCTX *c, int prehashed, const unsigned char *sig, si
     return reported(c, c->alg->ad->verify(core, &c->opts, prehashed, sig, siglen, tbs, tbslen));
 }
 
-/* One-shot EVP_PKEY_sign/verify: the data is a digest when one was chosen. */
+/* One-shot EVP_PKEY_sign/verify: the data is a digest when one was chosen,
+ * unless the context was made for message signing. */
 static int sig_sign(void *vctx, unsigned char *sig, size_t *siglen, size_t sigsize,
                     const unsigned char *tbs, size_t tbslen)
 {
     FS_SIGCTX *c = vctx;
-    return sign_data(c, c->digest_param, sig, siglen, sigsize, tbs, tbslen);
+    return sign_data(c, c->digest_param && !c->message, sig, siglen, sigsize, tbs, tbslen);
 }
 
 static int sig_verify(void *vctx, const unsigned char *sig, size_t siglen,
                       const unsigned char *tbs, size_t tbslen)
 {
     FS_SIGCTX *c = vctx;
-    return verify_data(c, c->digest_param, sig, siglen, tbs, tbslen);
+    return verify_data(c, c->digest_param && !c->message, sig, siglen, tbs, tbslen);
 }
 
 /* ---- streaming (EVP_DigestSign, EVP_DigestVerify): buffer the message ---- */
@@ -271,6 +316,49 @@ static int dsig_verify(void *vctx, const unsigned char *sig, size_t siglen,
     return verify_data(vctx, 0, sig, siglen, tbs, tbslen);
 }
 
+#ifdef FS_HAVE_MESSAGE_API
+/* ---- message signing (OpenSSL 3.5): the message whole, in one piece or streamed ---- */
+
+static int msig_init(FS_SIGCTX *c, void *provkey, const OSSL_PARAM params[], int signing)
+{
+    if (!sig_init(c, provkey, params, signing))
+        return 0;
+    c->message = 1;
+    return 1;
+}
+
+static int msig_sign_init(void *vctx, void *provkey, const OSSL_PARAM params[])
+{
+    return msig_init(vctx, provkey, params, 1);
+}
+
+static int msig_verify_init(void *vctx, void *provkey, const OSSL_PARAM params[])
+{
+    return msig_init(vctx, provkey, params, 0);
+}
+
+/* The signature came through the "signature" parameter (EVP_PKEY_CTX_set_signature). */
+static int msig_verify_final(void *vctx)
+{
+    FS_SIGCTX *c = vctx;
+    if (c->sig == NULL) {
+        FS_ERR_MSG(c->provctx, FASTSIG_ERR_BAD_PARAM, "no signature to verify was set");
+        return 0;
+    }
+    return verify_data(c, 0, c->sig, c->siglen, c->msg, c->msglen);
+}
+
+#define MESSAGE_FNS                                                              \
+    { OSSL_FUNC_SIGNATURE_SIGN_MESSAGE_INIT, (void (*)(void))msig_sign_init },   \
+    { OSSL_FUNC_SIGNATURE_SIGN_MESSAGE_UPDATE, (void (*)(void))dsig_update },    \
+    { OSSL_FUNC_SIGNATURE_SIGN_MESSAGE_FINAL, (void (*)(void))dsig_sign_final }, \
+    { OSSL_FUNC_SIGNATURE_VERIFY_MESSAGE_INIT, (void (*)(void))msig_verify_init }, \
+    { OSSL_FUNC_SIGNATURE_VERIFY_MESSAGE_UPDATE, (void (*)(void))dsig_update },  \
+    { OSSL_FUNC_SIGNATURE_VERIFY_MESSAGE_FINAL, (void (*)(void))msig_verify_final },
+#else
+#define MESSAGE_FNS
+#endif
+
 /* ---- context parameters ---- */
 
 /* DER AlgorithmIdentifier: the row's OID, parameters absent (RFC 9802). */
@@ -319,8 +407,7 @@ static int sig_get_ctx_params(void *vctx, OSSL_PARAM params[])
     }                                                                            \
     static const OSSL_PARAM *sig_settable_##i(void *vctx, void *provctx)         \
     {                                                                            \
-        return (i) < fs_nsigalgs && fs_sigalgs[i].ad->ctx_settable != NULL       \
-               ? fs_sigalgs[i].ad->ctx_settable : empty_params;                  \
+        return ctx_settable[i];                                                  \
     }                                                                            \
     static const OSSL_DISPATCH sig_fns_##i[] = {                                 \
         { OSSL_FUNC_SIGNATURE_NEWCTX, (void (*)(void))sig_newctx_##i },          \
@@ -346,7 +433,8 @@ static int sig_get_ctx_params(void *vctx, OSSL_PARAM params[])
     { OSSL_FUNC_SIGNATURE_DIGEST_VERIFY_FINAL, (void (*)(void))dsig_verify_final }, \
     { OSSL_FUNC_SIGNATURE_DIGEST_VERIFY, (void (*)(void))dsig_verify },          \
     { OSSL_FUNC_SIGNATURE_GET_CTX_PARAMS, (void (*)(void))sig_get_ctx_params },  \
-    { OSSL_FUNC_SIGNATURE_SET_CTX_PARAMS, (void (*)(void))sig_set_ctx_params },
+    { OSSL_FUNC_SIGNATURE_SET_CTX_PARAMS, (void (*)(void))sig_set_ctx_params }, \
+    MESSAGE_FNS
 
 FS_FOR_EACH_SLOT(SLOT_FNS)
 

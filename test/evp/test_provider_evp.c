@@ -14,6 +14,7 @@
 #include <openssl/x509.h>
 #include <openssl/provider.h>
 #include <openssl/core_names.h>
+#include <openssl/core_dispatch.h>
 #include <openssl/encoder.h>
 #include <openssl/decoder.h>
 #include "testutil.h"
@@ -27,6 +28,7 @@ struct alg {
     const char *name, *oid;
     const char *gen[2][2];   /* name/value pairs for EVP_PKEY_CTX_set_params */
     int stateful;
+    const char *default_md;  /* digest-then-sign rows: their default digest */
     EVP_PKEY *key;           /* generated once */
     int reachable;
     char state[256];         /* state file of the last key generated */
@@ -36,7 +38,7 @@ static struct alg algs[] = {
     { .name = FASTSIG_SIG_RW, .oid = "2.25.77497230020247565797983039438780865004.2",
       .gen = { { "bits", "2048" } } },
     { .name = FASTSIG_SIG_RW_P1363, .oid = "2.25.77497230020247565797983039438780865004.2.1",
-      .gen = { { "bits", "2048" } } },
+      .gen = { { "bits", "2048" } }, .default_md = "SHA256" },
     { .name = FASTSIG_SIG_WOTSP, .oid = "2.25.77497230020247565797983039438780865004.1",
       .stateful = 1 },
     { .name = FASTSIG_SIG_XMSS, .oid = "1.3.6.1.5.5.7.6.34",
@@ -196,13 +198,19 @@ static void test_params(void)
             OSSL_PARAM_construct_int(OSSL_PKEY_PARAM_BITS, &bits),
             OSSL_PARAM_construct_int(OSSL_PKEY_PARAM_SECURITY_BITS, &sec),
             OSSL_PARAM_construct_int(OSSL_PKEY_PARAM_MAX_SIZE, &maxsz),
-            OSSL_PARAM_construct_utf8_string(OSSL_PKEY_PARAM_MANDATORY_DIGEST, md, sizeof(md)),
             OSSL_PARAM_construct_end()
         };
         CU_ASSERT_FATAL(EVP_PKEY_get_params(a->key, p));
         CU_ASSERT(bits > 0 && sec >= 112 && maxsz > 0);
         CU_ASSERT_EQUAL(EVP_PKEY_get_size(a->key), maxsz);
-        CU_ASSERT_STRING_EQUAL(md, "");
+        /* signed whole: no digest, mandatorily ("UNDEF", 2); RW-P1363: its default (1) */
+        if (a->default_md != NULL) {
+            CU_ASSERT_EQUAL(EVP_PKEY_get_default_digest_name(a->key, md, sizeof(md)), 1);
+            CU_ASSERT_STRING_EQUAL(md, a->default_md);
+        } else {
+            CU_ASSERT_EQUAL(EVP_PKEY_get_default_digest_name(a->key, md, sizeof(md)), 2);
+            CU_ASSERT_STRING_EQUAL(md, "UNDEF");
+        }
         if (a->stateful) {
             uint64_t idx = 0, rem = 0, max = 0;
             OSSL_PARAM s[] = {
@@ -321,6 +329,113 @@ static void test_streaming_dupctx(void)
         EVP_PKEY_free(k);
     }
 }
+
+#ifdef OSSL_FUNC_SIGNATURE_SIGN_MESSAGE_INIT
+/* OpenSSL 3.5's message signing: EVP_PKEY_sign_message_init with the row's
+ * signature algorithm, one-shot (EVP_PKEY_sign over the whole message) and
+ * streamed (update in pieces, final); verification the same two ways, the
+ * streamed one with the signature set first (EVP_PKEY_CTX_set_signature).
+ * Each signature also verifies through EVP_DigestVerify, and a changed piece
+ * of the message, a flipped signature bit or a missing signature fail. */
+static int msg_sign(EVP_PKEY *k, EVP_SIGNATURE *alg, int pieces, unsigned char **sig,
+                    size_t *siglen)
+{
+    EVP_PKEY_CTX *pc = EVP_PKEY_CTX_new_from_pkey(libctx, k, NULL);
+    int ok = pc != NULL && EVP_PKEY_sign_message_init(pc, alg, NULL) == 1;
+
+    *sig = NULL;
+    *siglen = 0;
+    if (ok && pieces == 0) {
+        ok = EVP_PKEY_sign(pc, NULL, siglen, msg, sizeof(msg)) == 1
+             && (*sig = OPENSSL_malloc(*siglen)) != NULL
+             && EVP_PKEY_sign(pc, *sig, siglen, msg, sizeof(msg)) == 1;
+    } else if (ok) {
+        size_t step = sizeof(msg) / pieces + 1;
+        for (size_t off = 0; ok && off < sizeof(msg); off += step)
+            ok = EVP_PKEY_sign_message_update(pc, msg + off,
+                                              off + step > sizeof(msg) ? sizeof(msg) - off
+                                                                       : step) == 1;
+        ok = ok && EVP_PKEY_sign_message_final(pc, NULL, siglen) == 1
+             && (*sig = OPENSSL_malloc(*siglen)) != NULL
+             && EVP_PKEY_sign_message_final(pc, *sig, siglen) == 1;
+    }
+    if (!ok) { /* nothing of a refused signature is kept */
+        OPENSSL_free(*sig);
+        *sig = NULL;
+    }
+    EVP_PKEY_CTX_free(pc);
+    ERR_clear_error();
+    return ok;
+}
+
+/* 1 when the streamed message (with byte `bad` changed, if < sizeof(msg)) verifies. */
+static int msg_verify(EVP_PKEY *k, EVP_SIGNATURE *alg, const unsigned char *sig,
+                      size_t siglen, size_t bad, int set_sig)
+{
+    EVP_PKEY_CTX *pc = EVP_PKEY_CTX_new_from_pkey(libctx, k, NULL);
+    unsigned char m[sizeof(msg)];
+    int ok;
+
+    memcpy(m, msg, sizeof(m));
+    if (bad < sizeof(m))
+        m[bad] ^= 0x20;
+    ok = pc != NULL && EVP_PKEY_verify_message_init(pc, alg, NULL) == 1
+         && (!set_sig || EVP_PKEY_CTX_set_signature(pc, sig, siglen) == 1)
+         && EVP_PKEY_verify_message_update(pc, m, 7) == 1
+         && EVP_PKEY_verify_message_update(pc, m + 7, sizeof(m) - 7) == 1
+         && EVP_PKEY_verify_message_final(pc) == 1;
+    EVP_PKEY_CTX_free(pc);
+    ERR_clear_error();
+    return ok;
+}
+
+static void test_message_api(void)
+{
+    FOR_EACH_ALG(a) {
+        EVP_SIGNATURE *alg = EVP_SIGNATURE_fetch(libctx, a->name, NULL);
+        EVP_PKEY *k = signing_key(a, 2);
+        unsigned char *sig;
+        size_t siglen;
+
+        CU_ASSERT_PTR_NOT_NULL_FATAL(alg);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(k);
+        for (int pieces = 0; pieces <= 3; pieces += 3) {
+            if (a->stateful && remaining(k) == 0) { /* one-time key: a fresh one */
+                EVP_PKEY_free(k);
+                CU_ASSERT_PTR_NOT_NULL_FATAL(k = gen_key(a));
+            }
+            CU_ASSERT_FATAL(msg_sign(k, alg, pieces, &sig, &siglen));
+            CU_ASSERT(verify_msg(k, msg, sizeof(msg), sig, siglen));
+            CU_ASSERT(msg_verify(k, alg, sig, siglen, sizeof(msg), 1));
+            CU_ASSERT(!msg_verify(k, alg, sig, siglen, 3, 1));
+            CU_ASSERT(!msg_verify(k, alg, sig, siglen, sizeof(msg) - 2, 1));
+            CU_ASSERT(!msg_verify(k, alg, sig, siglen, sizeof(msg), 0));
+            sig[siglen / 2] ^= 0x01;
+            CU_ASSERT(!msg_verify(k, alg, sig, siglen, sizeof(msg), 1));
+            sig[siglen / 2] ^= 0x01;
+            /* one-shot verification of the whole message */
+            EVP_PKEY_CTX *pc = EVP_PKEY_CTX_new_from_pkey(libctx, k, NULL);
+            CU_ASSERT(EVP_PKEY_verify_message_init(pc, alg, NULL) == 1);
+            CU_ASSERT(EVP_PKEY_verify(pc, sig, siglen, msg, sizeof(msg)) == 1);
+            CU_ASSERT(EVP_PKEY_verify(pc, sig, siglen, msg, sizeof(msg) - 1) != 1);
+            ERR_clear_error();
+            EVP_PKEY_CTX_free(pc);
+            OPENSSL_free(sig);
+        }
+        if (a->stateful) { /* an exhausted one-time key refuses, nothing leaves */
+            EVP_PKEY *w = gen_key(a);
+            if (w != NULL && remaining(w) == 1) {
+                CU_ASSERT(msg_sign(w, alg, 0, &sig, &siglen));
+                OPENSSL_free(sig);
+                CU_ASSERT(!msg_sign(w, alg, 3, &sig, &siglen));
+            }
+            EVP_PKEY_free(w);
+        }
+        EVP_PKEY_free(k);
+        EVP_SIGNATURE_free(alg);
+    }
+}
+#endif
 
 /* EVP_PKEY_dup shares the key's state; a public copy cannot sign. */
 static void test_dup_match(void)
@@ -693,6 +808,9 @@ static const fs_test tests[] = {
     { "key params", test_params },
     { "sign/verify, tampering", test_sign_verify },
     { "streaming digest-sign + dupctx", test_streaming_dupctx },
+#ifdef OSSL_FUNC_SIGNATURE_SIGN_MESSAGE_INIT
+    { "message signing API (OpenSSL 3.5)", test_message_api },
+#endif
     { "EVP_PKEY_dup shares state, match", test_dup_match },
     { "encode/decode round trips", test_encode_decode },
     { "PEM/DER application APIs", test_pem_der_apis },
