@@ -32,5 +32,18 @@ need_vectors() {
     not_ok "known-answer vectors not found: looked in $VECTORS (set FASTSIG_VECTORS)"
     return 1
 }
+# genkey ALG FILE: a key of ALG with small, quick parameters (a stateful
+# key's state file beside it)
+genkey() {
+    local alg=$1 out=$2 opts=()
+    case $alg in
+        RW | RW-P1363) opts=(-pkeyopt bits:2048) ;;
+        XMSS) opts=(-pkeyopt param:XMSS-SHA2_10_256 -pkeyopt "state:$out.state") ;;
+        XMSSMT) opts=(-pkeyopt param:XMSSMT-SHA2_20/4_256 -pkeyopt "state:$out.state") ;;
+        *) opts=(-pkeyopt "state:$out.state") ;;
+    esac
+    openssl genpkey "${PROV[@]}" -algorithm "$alg" "${opts[@]}" -out "$out"
+}
+
 # summary NAME: the closing line, and the exit status
 summary() { echo "$1: $PASSED passed, $FAILED failed"; [ "$FAILED" -eq 0 ]; }

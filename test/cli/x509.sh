@@ -7,18 +7,6 @@
 # (WOTS+ is one-time: a key cannot sign both its certificate and a leaf).
 source "$(dirname "$0")/lib.sh"
 
-# genkey ALG FILE: a key of ALG with the options a test wants
-genkey() {
-    local alg=$1 out=$2 opts=()
-    case $alg in
-        RW | RW-P1363) opts=(-pkeyopt bits:2048) ;;
-        XMSS) opts=(-pkeyopt param:XMSS-SHA2_10_256 -pkeyopt "state:$out.state") ;;
-        XMSSMT) opts=(-pkeyopt param:XMSSMT-SHA2_20/4_256 -pkeyopt "state:$out.state") ;;
-        *) opts=(-pkeyopt "state:$out.state") ;;
-    esac
-    openssl genpkey "${PROV[@]}" -algorithm "$alg" "${opts[@]}" -out "$out"
-}
-
 # flip_last_byte IN OUT: the DER certificate with its last signature byte changed
 flip_last_byte() {
     openssl x509 "${PROV[@]}" -in "$1" -outform DER -out "$WORK/flip.der"
