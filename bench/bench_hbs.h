@@ -27,6 +27,8 @@ double bench_hbs_op_ns(bench_fn fn, void *arg, size_t iters);
 int bench_hbs_compare_fixed(const bench_spec *s, bench_fn fn, void *arg, size_t iters, bench_fn base,
                             void *base_arg);
 int bench_hbs_tmpdir(char *dir, size_t len);
+/* bench_rw.c: a key of alg with the "bits" generation parameter (0: default). */
+EVP_PKEY *bench_rw_keygen(OSSL_LIB_CTX *lc, const char *alg, const char *props, size_t bits);
 void bench_hbs_rmdir(const char *dir);
 
 #endif

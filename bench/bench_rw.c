@@ -16,11 +16,14 @@
 #include <openssl/params.h>
 #include <openssl/rsa.h>
 #include "bench.h"
+#include "bench_hbs.h"
 
 #define MSG_LEN 64
 static unsigned char msg[MSG_LEN];
 
-static EVP_PKEY *keygen(OSSL_LIB_CTX *lc, const char *alg, const char *props, size_t bits)
+/* A key of alg (bits: the "bits" generation parameter, 0 = the default);
+ * also the RW key of bench_pq.c. */
+EVP_PKEY *bench_rw_keygen(OSSL_LIB_CTX *lc, const char *alg, const char *props, size_t bits)
 {
     EVP_PKEY *k = NULL;
     EVP_PKEY_CTX *c = EVP_PKEY_CTX_new_from_name(lc, alg, props);
@@ -139,7 +142,7 @@ static double keygen_ns(OSSL_LIB_CTX *lc, const char *alg, const char *props, si
     double t[8];
     for (int i = 0; i < n; i++) {
         double t0 = bench_now_ns();
-        EVP_PKEY *k = keygen(lc, alg, props, bits);
+        EVP_PKEY *k = bench_rw_keygen(lc, alg, props, bits);
         t[i] = bench_now_ns() - t0;
         if (k == NULL)
             fprintf(stderr, "bench_rw: %s keygen failed\n", alg);
@@ -155,7 +158,7 @@ static void bench_rw(void)
     OSSL_LIB_CTX *lc = bench_libctx();
     for (size_t i = 0; i < MSG_LEN; i++)
         msg[i] = (unsigned char)(i * 7 + 1);
-    EVP_PKEY *ed = keygen(lc, "ED25519", "provider=default", 0);
+    EVP_PKEY *ed = bench_rw_keygen(lc, "ED25519", "provider=default", 0);
     struct sign_job ed_sign = { lc, ed, NULL, NULL, { 0 } };
     struct ed_job ed_ver = { lc, ed, { 0 }, 64 };
     run_sign(&ed_sign, 1);
@@ -171,8 +174,8 @@ static void bench_rw(void)
             bench_spec ks = { "rw-keygen", names[s], "ms", rsa_name, 0 };
             bench_report(&ks, ours, theirs);
         }
-        EVP_PKEY *rw = keygen(lc, "RW", "provider=fastsig", sizes[s]);
-        EVP_PKEY *rsa = keygen(lc, "RSA", "provider=default", sizes[s]);
+        EVP_PKEY *rw = bench_rw_keygen(lc, "RW", "provider=fastsig", sizes[s]);
+        EVP_PKEY *rsa = bench_rw_keygen(lc, "RSA", "provider=default", sizes[s]);
         if (rw == NULL || rsa == NULL) {
             fprintf(stderr, "bench_rw: no %s key (is the RW glue built?)\n", names[s]);
             EVP_PKEY_free(rw);
