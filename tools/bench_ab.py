@@ -2,6 +2,7 @@
 """bench_ab.py - A/B of two fastsig builds, interleaved in one run.
 
     tools/bench_ab.py BUILD_A BUILD_B [--pairs N] [--filter S] [--quick] [--json-out F]
+                      [--save-b F]
 
 Runs BUILD_A/bench/fastsig-bench --json and BUILD_B/bench/fastsig-bench --json
 alternately (A B A B ...; each with FASTSIG_MODULE_DIR set to its own build),
@@ -10,7 +11,8 @@ median over pairs of B's speedup against its same-run OpenSSL baseline divided b
 A's (a ratio that a machine whose clock moves with its load leaves alone).
 Times: rows in MB/s are turned into time per byte; every other unit is a time.
 A row is flagged SLOWER when B is more than --tolerance (default 3%) slower on
-both measures.
+both measures. --save-b keeps B's last run as fastsig-bench --json printed it
+(input for tools/bench_chart.py).
 """
 import argparse
 import json
@@ -25,7 +27,7 @@ def run(build, args):
     cmd = [os.path.join(build, "bench", "fastsig-bench"), "--json"] + args
     out = subprocess.run(cmd, env=env, check=True, stdout=subprocess.PIPE,
                          stderr=subprocess.DEVNULL, text=True).stdout
-    rows = {}
+    rows = {"_raw": out}
     for line in out.splitlines():
         line = line.strip()
         if line.startswith("{"):
@@ -48,6 +50,7 @@ def main():
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--tolerance", type=float, default=0.03)
     ap.add_argument("--json-out")
+    ap.add_argument("--save-b")
     o = ap.parse_args()
     args = (["--filter", o.filter] if o.filter else []) + (["--quick"] if o.quick else [])
     runs = {"a": [], "b": []}
@@ -55,7 +58,10 @@ def main():
         for side in ("a", "b"):
             print(f"pair {i + 1}/{o.pairs}: {side.upper()}", file=sys.stderr, flush=True)
             runs[side].append(run(getattr(o, side), args))
-    keys = [k for k in runs["a"][0] if all(k in r for r in runs["a"] + runs["b"])]
+    if o.save_b:
+        with open(o.save_b, "w") as f:
+            f.write(runs["b"][-1]["_raw"])
+    keys = [k for k in runs["a"][0] if k != "_raw" and all(k in r for r in runs["a"] + runs["b"])]
     slower = 0
     result = []
     print(f"{'op':22} {'variant':26} {'A best':>11} {'B best':>11} {'B/A time':>9} {'B/A vs base':>11}")
