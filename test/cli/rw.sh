@@ -106,4 +106,20 @@ check_fails "the other message's digest does not verify" openssl pkeyutl "${PROV
 check_fails "plain RW refuses a digest" openssl pkeyutl "${PROV[@]}" -sign -inkey "$K" \
     -in "$WORK/d-sha256" -pkeyopt digest:sha256 -out "$WORK/x.sig"
 
+# Known answers (test/vectors/rw/cli): a fixed RW-P1363 key signs a given digest, and a message
+# through dgst, with the same bytes on every OpenSSL version (RW-P1363 is deterministic).
+if need_vectors; then
+    kat=$VECTORS/rw/cli
+    for md in sha1 sha256; do
+        openssl dgst -"$md" -binary "$kat/message.txt" >"$WORK/kat-$md"
+        check "known answer: pkeyutl -pkeyopt digest:$md" openssl pkeyutl "${PROV[@]}" -sign \
+            -inkey "$kat/p1363-key.pem" -in "$WORK/kat-$md" -pkeyopt "digest:$md" -out "$WORK/kat-$md.sig"
+        check "known answer: the $md signature's bytes" cmp "$WORK/kat-$md.sig" "$kat/p1363-$md.sig"
+        check "known answer: dgst -$md -sign" openssl dgst "${PROV[@]}" -"$md" -sign \
+            "$kat/p1363-key.pem" -out "$WORK/kat-dgst-$md.sig" "$kat/message.txt"
+        check "known answer: dgst -$md signature's bytes" cmp "$WORK/kat-dgst-$md.sig" \
+            "$kat/p1363-$md.sig"
+    done
+fi
+
 summary rw

@@ -27,6 +27,14 @@ void evp_load(int with_default)
         CU_ASSERT_PTR_NOT_NULL_FATAL(prov_default = OSSL_PROVIDER_load(libctx, "default"));
 }
 
+uint64_t evp_remaining(EVP_PKEY *k)
+{
+    uint64_t r = 0;
+    OSSL_PARAM p[] = { OSSL_PARAM_construct_uint64(FASTSIG_PKEY_PARAM_REMAINING, &r),
+                       OSSL_PARAM_construct_end() };
+    return EVP_PKEY_get_params(k, p) ? r : 0;
+}
+
 void evp_unload(void)
 {
     /* unload first: on OpenSSL 3.0 freeing the context with the providers

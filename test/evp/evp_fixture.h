@@ -5,6 +5,8 @@
 #define FASTSIG_EVP_FIXTURE_H
 
 #include <openssl/crypto.h>
+#include <stdint.h>
+#include <openssl/evp.h>
 #include <openssl/provider.h>
 
 extern OSSL_LIB_CTX *libctx;
@@ -15,6 +17,8 @@ const char *evp_module_dir(void);
 /* New libctx that finds modules in evp_module_dir(); loads fastsig and, when
  * with_default, the default provider (CUnit fatal assertions). */
 void evp_load(int with_default);
+/* A stateful key's signatures left (its "remaining" parameter), 0 if none. */
+uint64_t evp_remaining(EVP_PKEY *k);
 /* Unloads the providers (asserting each unload) and frees libctx. */
 void evp_unload(void);
 

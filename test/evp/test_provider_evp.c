@@ -90,18 +90,10 @@ done:
     return k;
 }
 
-static uint64_t remaining(EVP_PKEY *k)
-{
-    uint64_t r = 0;
-    OSSL_PARAM p[] = { OSSL_PARAM_construct_uint64(FASTSIG_PKEY_PARAM_REMAINING, &r),
-                       OSSL_PARAM_construct_end() };
-    return EVP_PKEY_get_params(k, p) ? r : 0;
-}
-
 /* A key of a that can still sign `need` times (one-time keys: a fresh one). */
 static EVP_PKEY *signing_key(struct alg *a, uint64_t need)
 {
-    if (!a->stateful || remaining(a->key) >= need) {
+    if (!a->stateful || evp_remaining(a->key) >= need) {
         EVP_PKEY_up_ref(a->key);
         return a->key;
     }
@@ -266,7 +258,7 @@ static void test_sign_verify(void)
         EVP_MD_CTX_free(v);
 
         /* EVP_PKEY_sign / EVP_PKEY_verify: the input is the message itself */
-        if (!a->stateful || remaining(k) > 0) {
+        if (!a->stateful || evp_remaining(k) > 0) {
             EVP_PKEY_CTX *pc = EVP_PKEY_CTX_new_from_pkey(libctx, k, NULL);
             unsigned char *s2;
             size_t l2 = 0;
@@ -295,7 +287,7 @@ static void test_streaming_dupctx(void)
         EVP_MD_CTX *c1 = EVP_MD_CTX_new(), *c2 = EVP_MD_CTX_new();
         unsigned char *s1, *s2;
         size_t l1 = 0, l2 = 0;
-        uint64_t before = a->stateful ? remaining(k) : 0;
+        uint64_t before = a->stateful ? evp_remaining(k) : 0;
         int ok1, ok2;
 
         CU_ASSERT_FATAL(EVP_DigestSignInit_ex(c1, NULL, NULL, libctx, NULL, k, NULL) == 1);
@@ -317,7 +309,7 @@ static void test_streaming_dupctx(void)
             CU_ASSERT(verify_msg(k, msg, sizeof(msg), s2, l2));
             if (a->stateful) { /* two indices spent, two different signatures */
                 CU_ASSERT(l1 != l2 || memcmp(s1, s2, l1) != 0);
-                CU_ASSERT_EQUAL(remaining(k), before - 2);
+                CU_ASSERT_EQUAL(evp_remaining(k), before - 2);
             }
         }
         if (ok1)
@@ -400,7 +392,7 @@ static void test_message_api(void)
         CU_ASSERT_PTR_NOT_NULL_FATAL(alg);
         CU_ASSERT_PTR_NOT_NULL_FATAL(k);
         for (int pieces = 0; pieces <= 3; pieces += 3) {
-            if (a->stateful && remaining(k) == 0) { /* one-time key: a fresh one */
+            if (a->stateful && evp_remaining(k) == 0) { /* one-time key: a fresh one */
                 EVP_PKEY_free(k);
                 CU_ASSERT_PTR_NOT_NULL_FATAL(k = gen_key(a));
             }
@@ -424,7 +416,7 @@ static void test_message_api(void)
         }
         if (a->stateful) { /* an exhausted one-time key refuses, nothing leaves */
             EVP_PKEY *w = gen_key(a);
-            if (w != NULL && remaining(w) == 1) {
+            if (w != NULL && evp_remaining(w) == 1) {
                 CU_ASSERT(msg_sign(w, alg, 0, &sig, &siglen));
                 OPENSSL_free(sig);
                 CU_ASSERT(!msg_sign(w, alg, 3, &sig, &siglen));
@@ -449,11 +441,11 @@ static void test_dup_match(void)
         CU_ASSERT_PTR_NOT_NULL_FATAL(other);
         CU_ASSERT_EQUAL(EVP_PKEY_eq(k, d), 1);
         CU_ASSERT_NOT_EQUAL(EVP_PKEY_eq(k, other), 1);
-        uint64_t before = a->stateful ? remaining(k) : 0;
+        uint64_t before = a->stateful ? evp_remaining(k) : 0;
         CU_ASSERT(sign_msg(d, msg, sizeof(msg), &sig, &siglen));
         CU_ASSERT(verify_msg(k, msg, sizeof(msg), sig, siglen));
         if (a->stateful)
-            CU_ASSERT_EQUAL(remaining(k), before - 1); /* one counter */
+            CU_ASSERT_EQUAL(evp_remaining(k), before - 1); /* one counter */
         OPENSSL_free(sig);
         ERR_clear_error();
         EVP_PKEY_free(d);
@@ -519,7 +511,7 @@ static void check_roundtrip(struct alg *a, const char *type, const char *structu
         /* the decoded public key verifies what the original signs (while it can) */
         unsigned char *sig;
         size_t siglen;
-        if (!priv && (!a->stateful || remaining(a->key) > 0)) {
+        if (!priv && (!a->stateful || evp_remaining(a->key) > 0)) {
             CU_ASSERT(sign_msg(a->key, msg, sizeof(msg), &sig, &siglen));
             CU_ASSERT(verify_msg(k, msg, sizeof(msg), sig, siglen));
             OPENSSL_free(sig);
@@ -765,7 +757,7 @@ static void test_unusable_state(void)
         BIO *b = BIO_new(BIO_s_mem());
 
         CU_ASSERT_PTR_NOT_NULL_FATAL(k);
-        CU_ASSERT_FATAL(sign_msg(k, msg, sizeof(msg), &sig, &siglen) || remaining(k) == 0);
+        CU_ASSERT_FATAL(sign_msg(k, msg, sizeof(msg), &sig, &siglen) || evp_remaining(k) == 0);
         snprintf(moved, sizeof(moved), "%s.moved", a->state);
         CU_ASSERT_FATAL(rename(a->state, moved) == 0);
         CU_ASSERT(!sign_msg(k, msg, sizeof(msg), &sig2, &siglen2));
