@@ -12,8 +12,9 @@ typedef struct fs_provctx {
     OSSL_LIB_CTX *libctx; /* child of the core's library context */
 } FS_PROVCTX;
 
-/* Errors: `reason` is a fastsig_err code (crypto/fastsig_err.h); its text is
- * registered with the core as the reason string. fmt may be NULL. */
+/* Errors: `reason` is a fastsig_err code (include/fastsig/fastsig_err.h);
+ * its text is registered with the core as the reason string. fmt may be
+ * NULL. */
 void fs_err_init(const OSSL_DISPATCH *in);
 void fs_raise(const FS_PROVCTX *ctx, int reason, const char *file, int line,
               const char *func, const char *fmt, ...);

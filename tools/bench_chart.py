@@ -1,17 +1,18 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """bench_chart.py - the README's speed chart from `fastsig-bench --json` output.
 
     build/bench/fastsig-bench --json > bench.json
-    python3 tools/bench_chart.py bench.json doc/bench.svg [--png /tmp/bench.png]
+    tools/bench_chart.py bench.json doc/bench.svg [--png /tmp/bench.png]
 
 Draws the headline rows (HEADLINES below) as "x times OpenSSL's built-in",
 each ratio taken from one bench row: fastsig and its OpenSSL baseline were
 timed in the same process, interleaved, so the ratio holds across machines
 and load better than either time alone. A headline row that the input lacks
 is an error (a chart that silently lost a bar would mislead); --partial
-draws what is there. Needs matplotlib (Debian: python3-matplotlib). The SVG
-is deterministic: fixed hash salt, no date, so an unchanged input gives an
-unchanged file.
+draws what is there. Needs matplotlib from Debian's python3-matplotlib, hence
+the shebang /usr/bin/python3 (a pyenv or venv python3 first on PATH lacks
+it). The SVG is deterministic: fixed hash salt, no date, so an unchanged
+input gives an unchanged file.
 """
 import argparse
 import json

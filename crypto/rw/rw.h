@@ -1,8 +1,9 @@
 /* rw.h - Rabin-Williams signatures (GMP): the core API the provider calls.
  *
  * Plain C11, no OpenSSL types. Every function that can fail returns
- * FASTSIG_OK (0) or a crypto/fastsig_err.h code. Randomness (key generation
- * only) comes from a caller-supplied callback; signing is deterministic.
+ * FASTSIG_OK (0) or a fastsig_err.h code (include/fastsig/). Randomness (key
+ * generation only) comes from a caller-supplied callback; signing is
+ * deterministic.
  * An rw_key is immutable once loaded: sign and verify on one key may run in
  * any number of threads at once.
  *
