@@ -22,7 +22,7 @@ check_eq "installed headers are exactly the public ones" \
     "fastsig_err.h gf127.h provider.h sl2.h tz.h "
 check_eq "no other header is installed anywhere" \
     "$(find "$DEST" -name '*.h' ! -path '*/include/fastsig/*' | wc -l)" 0
-for internal in wots.h wotsp.h tree.h adrs.h params.h xmss.h hash.h keccak.h rw.h statefile.h; do
+for internal in wots_chain.h wotsp_scheme.h tree.h adrs.h params.h xmss.h hash.h keccak.h rw.h statefile.h; do
     check "internal header $internal is not installed" test -z "$(find "$DEST" -name "$internal")"
 done
 
