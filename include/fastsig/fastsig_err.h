@@ -13,7 +13,7 @@
     X(FASTSIG_ERR_BAD_LENGTH,     2, "wrong length")                           \
     X(FASTSIG_ERR_NOMEM,          3, "out of memory")                          \
     X(FASTSIG_ERR_TZ_BIT127,      4, "TZ element has bit 127 set")             \
-    X(FASTSIG_ERR_TZ_SINGULAR,    5, "TZ matrix is not invertible")            \
+    X(FASTSIG_ERR_TZ_SINGULAR,    5, "TZ matrix is singular or not in SL2")    \
     X(FASTSIG_ERR_BAD_HEX,        6, "malformed hexadecimal")                  \
     X(FASTSIG_ERR_BAD_PARAM,      7, "invalid parameter")                      \
     X(FASTSIG_ERR_UNSUPPORTED,    8, "unsupported parameter set or operation") \
