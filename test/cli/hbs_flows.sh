@@ -139,6 +139,20 @@ hbs_flows() {
         "$d/k.pem" "$d/msg" "$d/none.sig"
     mv "$d/k.state.away" "$d/k.state"
 
+    # --- no regular file at the state or cache path: refused, never a hang ---
+    mkfifo "$d/fifo.state"
+    timeout 20 openssl genpkey "${PROV[@]}" -algorithm "$alg" -pkeyopt "state:$d/fifo.state" \
+        -out "$d/fifo.pem" >"$WORK/out" 2>"$WORK/err"
+    local rc=$?
+    check_eq "$alg: genpkey with a FIFO as state: fails at once (not by the timeout)" \
+        "$([ "$rc" -ne 0 ] && [ "$rc" -ne 124 ] && echo refused)" refused
+    mkfifo "$d/fc.state.cache"
+    check "$alg: genpkey with a FIFO as the cache file does not hang" timeout 20 openssl genpkey \
+        "${PROV[@]}" -algorithm "$alg" -pkeyopt "state:$d/fc.state" -out "$d/fc.pem"
+    check "$alg: ... the key signs with the FIFO still there" timeout 20 openssl pkeyutl \
+        "${PROV[@]}" -sign -rawin -inkey "$d/fc.pem" -in "$d/msg" -out "$d/fc.sig"
+    check "$alg: ... and the FIFO is left alone" test -p "$d/fc.state.cache"
+
     # --- default state directory: environment, then provider config ---
     mkdir -p "$d/envdir" "$d/cnfdir"
     check "$alg: FASTSIG_STATE_DIR picks the default state directory" \
