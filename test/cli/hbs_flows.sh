@@ -142,7 +142,7 @@ hbs_flows() {
     # --- no regular file at the state or cache path: refused, never a hang ---
     mkfifo "$d/fifo.state"
     timeout 20 openssl genpkey "${PROV[@]}" -algorithm "$alg" -pkeyopt "state:$d/fifo.state" \
-        -out "$d/fifo.pem" >"$WORK/out" 2>"$WORK/err"
+        -out "$d/fifo.pem" >"$WORK/out" 2>"$d/fifo.err"
     local rc=$?
     check_eq "$alg: genpkey with a FIFO as state: fails at once (not by the timeout)" \
         "$([ "$rc" -ne 0 ] && [ "$rc" -ne 124 ] && echo refused)" refused
@@ -152,6 +152,25 @@ hbs_flows() {
     check "$alg: ... the key signs with the FIFO still there" timeout 20 openssl pkeyutl \
         "${PROV[@]}" -sign -rawin -inkey "$d/fc.pem" -in "$d/msg" -out "$d/fc.sig"
     check "$alg: ... and the FIFO is left alone" test -p "$d/fc.state.cache"
+
+    # --- state errors name the path and the system's reason ---
+    check "$alg: the FIFO refusal names the path" grep -qF "state file $d/fifo.state" "$d/fifo.err"
+    mkdir -p "$d/sub"
+    check "$alg: genpkey with state in a subdirectory" openssl genpkey "${PROV[@]}" \
+        -algorithm "$alg" -pkeyopt "state:$d/sub/k.state" -out "$d/sub.pem"
+    rm -rf "$d/sub"
+    touch "$d/sub" # the state's directory is now a plain file: ENOTDIR, even for root
+    check_sign_refused "$alg: a state path under a plain file is refused" \
+        "state file $d/sub/k.state: Not a directory" "$d/sub.pem" "$d/msg" "$d/none.sig"
+    rm -f "$d/sub"
+    mkdir -p "$d/sub/k.state"
+    check_sign_refused "$alg: a directory at the state path is refused" \
+        "state file $d/sub/k.state: Is a directory" "$d/sub.pem" "$d/msg" "$d/none.sig"
+    check_fails "$alg: genpkey with state: under a plain file fails" openssl genpkey "${PROV[@]}" \
+        -algorithm "$alg" -pkeyopt "state:$d/msg/k.state" -out "$d/none.pem"
+    cp "$WORK/err" "$WORK/prev.err"
+    check "$alg: ... naming the path and the reason" \
+        grep -qF "state file $d/msg/k.state: Not a directory" "$WORK/prev.err"
 
     # --- default state directory: environment, then provider config ---
     mkdir -p "$d/envdir" "$d/cnfdir"
