@@ -50,17 +50,19 @@ int hbsa_seed(const FS_GENOPTS *o, const hbs_params *p, uint8_t *seed)
 }
 
 /* The state path stored in the key: absolute, so the key works from any
- * working directory. */
+ * working directory, and the same file from every one (a relative
+ * FASTSIG_STATE_DIR or state_dir is resolved once, here: copies of a
+ * directory of keys used from two places must not get two states). */
 static int state_path(HBSA_KEY *x, const char *opt)
 {
-    char buf[4096], dir[4096];
+    char buf[4096], dir[4096], real[4096];
     int err;
 
     if (opt == NULL || opt[0] == '\0') {
-        const char *cfg = fs_config_state_dir();
-        if ((err = fastsig_state_default_dir(cfg, dir, sizeof(dir))) != FASTSIG_OK
+        if ((err = fastsig_state_default_dir(fs_config_state_dir(), dir, sizeof(dir))) != FASTSIG_OK
             || (err = fastsig_state_make_dir(dir)) != FASTSIG_OK
-            || (err = fastsig_state_default_path(cfg, x->key_id, buf, sizeof(buf))) != FASTSIG_OK)
+            || (err = fastsig_state_resolve_dir(dir, real, sizeof(real))) != FASTSIG_OK
+            || (err = fastsig_state_key_path(real, x->key_id, buf, sizeof(buf))) != FASTSIG_OK)
             return err;
     } else if (opt[0] == '/') {
         if (strlen(opt) >= sizeof(buf))

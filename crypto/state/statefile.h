@@ -175,6 +175,15 @@ int fastsig_state_default_path(const char *config_dir,
                                const uint8_t key_id[FASTSIG_STATE_KEY_ID_LEN], char *out,
                                size_t outlen);
 
+/* <dir>/<key id as 64 lowercase hex digits>.state (dir may be out). */
+int fastsig_state_key_path(const char *dir, const uint8_t key_id[FASTSIG_STATE_KEY_ID_LEN],
+                           char *out, size_t outlen);
+
+/* The absolute path of an existing directory, every symlink, "." and ".."
+ * resolved (realpath): what a key stores, so that it names one file from
+ * any working directory. STATE_NO_DIR when it does not exist. */
+int fastsig_state_resolve_dir(const char *dir, char *out, size_t outlen);
+
 /* Creates dir and its missing parents with mode 0700 (like mkdir -p);
  * existing directories are left as they are. STATE_IO on failure. */
 int fastsig_state_make_dir(const char *dir);

@@ -179,6 +179,22 @@ hbs_flows() {
     check_eq "$alg: ... one <key id>.state there" "$(ls "$d/envdir" | grep -c '^[0-9a-f]\{64\}\.state$')" 1
     check "$alg: ... the key signs from elsewhere" env -u FASTSIG_STATE_DIR openssl pkeyutl \
         "${PROV[@]}" -sign -rawin -inkey "$d/env.pem" -in "$d/msg" -out "$d/env.sig"
+    # a relative FASTSIG_STATE_DIR: the key stores the resolved absolute path,
+    # so the key used from another working directory spends the same state
+    mkdir -p "$d/rel/a" "$d/rel/b"
+    check "$alg: genpkey with a relative FASTSIG_STATE_DIR" env -C "$d/rel/a" FASTSIG_STATE_DIR=st \
+        openssl genpkey "${PROV[@]}" -algorithm "$alg" -out "$d/rel/k.pem"
+    local reldir
+    reldir=$(realpath "$d/rel/a/st")
+    check "$alg: ... pkey -text shows the absolute, resolved state path" grep -q \
+        "^state file: $reldir/[0-9a-f]\{64\}\.state\$" \
+        <(env -C "$d/rel/b" openssl pkey "${PROV[@]}" -in "$d/rel/k.pem" -noout -text)
+    check "$alg: ... the key signs from another directory with the same setting" env -C "$d/rel/b" \
+        FASTSIG_STATE_DIR=st openssl pkeyutl "${PROV[@]}" -sign -rawin -inkey "$d/rel/k.pem" \
+        -in "$d/msg" -out "$d/rel.sig"
+    check_eq "$alg: ... spending the one state: index 1 seen from the first directory" \
+        "$(cd "$d/rel/a" && state_line "$d/rel/k.pem" | sed 's/,.*//')" "state: index 1"
+    check_eq "$alg: ... and no second state directory" "$(ls -d "$d/rel/b/st" 2>/dev/null)" ""
     cat >"$d/fastsig.cnf" <<EOF
 openssl_conf = openssl_init
 [openssl_init]
