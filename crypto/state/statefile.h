@@ -71,7 +71,9 @@
  * Errors (fastsig_err.h): FASTSIG_ERR_STATE_MISSING (no such file),
  * STATE_WRONG_KEY (another key's state), STATE_CORRUPT (bad size, slot,
  * checksum or disagreement), STATE_IO (cannot open read-write, lock, read,
- * write or sync; errno is left as the failing call set it), STATE_EXISTS,
+ * write or sync; errno is left as the failing call set it), STATE_NOT_FILE
+ * (a FIFO, device, symlink, ... at the path: refused without waiting on it),
+ * STATE_EXISTS,
  * STATE_NO_DIR (creation), KEY_EXHAUSTED (no index left), OTS_USED (the same
  * for a key with max == 1), NULL_ARG / BAD_PARAM / NOMEM. */
 #ifndef FASTSIG_STATEFILE_H
