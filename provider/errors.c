@@ -1,5 +1,7 @@
 /* errors.c - raise OpenSSL errors with fastsig's reason strings. */
 #include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
 #include "prov.h"
 #include "fastsig_err.h"
 
@@ -24,15 +26,50 @@ void fs_err_init(const OSSL_DISPATCH *in)
     }
 }
 
+/* The core's state functions return codes, not strings: the adapter notes
+ * the file and errno here right where a state call failed, and the raise
+ * further up (which sees only the code) adds them. */
+static _Thread_local struct {
+    int reason; /* 0: nothing noted */
+    int sys_errno;
+    char path[4096];
+} state_detail;
+
+void fs_err_state_detail(int reason, const char *path, int sys_errno)
+{
+    state_detail.reason = reason;
+    state_detail.sys_errno = sys_errno;
+    snprintf(state_detail.path, sizeof(state_detail.path), "%s", path != NULL ? path : "?");
+}
+
+/* c_vset_error takes a va_list only: this passes the detail through one. */
+static void set_error(const FS_PROVCTX *ctx, int reason, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    c_vset_error(ctx->handle, (uint32_t)reason, fmt, ap);
+    va_end(ap);
+}
+
 void fs_raise(const FS_PROVCTX *ctx, int reason, const char *file, int line,
               const char *func, const char *fmt, ...)
 {
     va_list ap;
+    int detail = state_detail.reason != 0 && state_detail.reason == reason;
+    state_detail.reason = 0; /* one raise consumes it, and no later one reuses it */
     if (ctx == NULL || c_new_error == NULL || c_vset_error == NULL)
         return;
     c_new_error(ctx->handle);
     if (c_set_error_debug != NULL)
         c_set_error_debug(ctx->handle, file, line, func);
+    if (fmt == NULL && detail) {
+        if (state_detail.sys_errno != 0)
+            set_error(ctx, reason, "state file %s: %s", state_detail.path,
+                      strerror(state_detail.sys_errno));
+        else
+            set_error(ctx, reason, "state file %s", state_detail.path);
+        return;
+    }
     va_start(ap, fmt);
     c_vset_error(ctx->handle, (uint32_t)reason, fmt, ap);
     va_end(ap);

@@ -1,6 +1,7 @@
 /* hbs_keyobj.c - the key object of the stateful hash-based adapters (WOTSP,
  * XMSS, XMSS^MT; hbs_keyobj.h): making and freeing it, where its state file
  * lives, the private-key framing, taking an index, the public key. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,17 +50,19 @@ int hbsa_seed(const FS_GENOPTS *o, const hbs_params *p, uint8_t *seed)
 }
 
 /* The state path stored in the key: absolute, so the key works from any
- * working directory. */
+ * working directory, and the same file from every one (a relative
+ * FASTSIG_STATE_DIR or state_dir is resolved once, here: copies of a
+ * directory of keys used from two places must not get two states). */
 static int state_path(HBSA_KEY *x, const char *opt)
 {
-    char buf[4096], dir[4096];
+    char buf[4096], dir[4096], real[4096];
     int err;
 
     if (opt == NULL || opt[0] == '\0') {
-        const char *cfg = fs_config_state_dir();
-        if ((err = fastsig_state_default_dir(cfg, dir, sizeof(dir))) != FASTSIG_OK
+        if ((err = fastsig_state_default_dir(fs_config_state_dir(), dir, sizeof(dir))) != FASTSIG_OK
             || (err = fastsig_state_make_dir(dir)) != FASTSIG_OK
-            || (err = fastsig_state_default_path(cfg, x->key_id, buf, sizeof(buf))) != FASTSIG_OK)
+            || (err = fastsig_state_resolve_dir(dir, real, sizeof(real))) != FASTSIG_OK
+            || (err = fastsig_state_key_path(real, x->key_id, buf, sizeof(buf))) != FASTSIG_OK)
             return err;
     } else if (opt[0] == '/') {
         if (strlen(opt) >= sizeof(buf))
@@ -75,22 +78,46 @@ static int state_path(HBSA_KEY *x, const char *opt)
     return (x->path = OPENSSL_strdup(buf)) != NULL ? FASTSIG_OK : FASTSIG_ERR_NOMEM;
 }
 
+/* Notes x's state file and the cause beside a state error (see
+ * fs_err_state_detail) and returns err. The state calls leave errno as the
+ * failing system call set it for these codes; for the others (corrupt,
+ * another key's, not a regular file, ...) the reason says it all. */
+static int state_error(const HBSA_KEY *x, int err, int sys_errno)
+{
+    switch (err) {
+    case FASTSIG_ERR_STATE_IO:
+    case FASTSIG_ERR_STATE_MISSING:
+    case FASTSIG_ERR_STATE_NO_DIR:
+        fs_err_state_detail(err, x->path, sys_errno);
+        break;
+    case FASTSIG_ERR_STATE_CORRUPT:
+    case FASTSIG_ERR_STATE_WRONG_KEY:
+    case FASTSIG_ERR_STATE_EXISTS:
+    case FASTSIG_ERR_STATE_NOT_FILE:
+        fs_err_state_detail(err, x->path, 0);
+        break;
+    }
+    return err;
+}
+
 void hbsa_attach(HBSA_KEY *x)
 {
     if ((x->st_err = hbs_key_id(x->pk, x->pklen, x->key_id)) != FASTSIG_OK)
         return;
     x->st_err = fastsig_state_open(x->path, x->key_id, &x->st);
+    x->st_errno = errno; /* reported when a signature is asked for */
 }
 
 int hbsa_state_new(HBSA_KEY *x, const char *state_opt, uint64_t max)
 {
     int err;
     if ((err = hbs_key_id(x->pk, x->pklen, x->key_id)) != FASTSIG_OK
-        || (err = state_path(x, state_opt)) != FASTSIG_OK
-        || (err = fastsig_state_create(x->path, x->key_id, max, 0, 0)) != FASTSIG_OK)
+        || (err = state_path(x, state_opt)) != FASTSIG_OK)
         return err;
+    if ((err = fastsig_state_create(x->path, x->key_id, max, 0, 0)) != FASTSIG_OK)
+        return state_error(x, err, errno);
     hbsa_attach(x);
-    return x->st_err;
+    return x->st_err == FASTSIG_OK ? FASTSIG_OK : state_error(x, x->st_err, x->st_errno);
 }
 
 int hbsa_priv_split(const unsigned char *in, size_t len, size_t corelen, char **path)
@@ -147,8 +174,9 @@ static int take(HBSA_KEY *x, const FS_SIGOPTS *o, uint64_t *idx)
     uint64_t batch = o != NULL && o->batch > 0 ? o->batch
                                                : __atomic_load_n(&x->batch, __ATOMIC_RELAXED);
     if (x->st == NULL)
-        return x->st_err;
-    return fastsig_state_take_batch(x->st, batch, idx);
+        return state_error(x, x->st_err, x->st_errno);
+    int err = fastsig_state_take_batch(x->st, batch, idx);
+    return err == FASTSIG_OK ? err : state_error(x, err, errno);
 }
 
 /* idx is durably spent by now (WOTSP: the one index, 0). */

@@ -32,6 +32,7 @@ typedef struct {
     char *path;              /* state file; NULL for a public key */
     fastsig_state *st;       /* NULL: unusable, st_err says why */
     int st_err;
+    int st_errno;            /* errno of the failure st_err records */
     uint64_t saved;          /* XMSS: hbs_cache_changes when the cache file was
                               * last read or written (moved: write it at free) */
     int cache_err;           /* XMSS: result of the last cache file write */

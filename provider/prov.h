@@ -23,6 +23,11 @@ void fs_raise(const FS_PROVCTX *ctx, int reason, const char *file, int line,
 #define FS_ERR_MSG(ctx, reason, ...) \
     fs_raise((ctx), (reason), OPENSSL_FILE, OPENSSL_LINE, OPENSSL_FUNC, __VA_ARGS__)
 const OSSL_ITEM *fs_reason_strings(void);
+/* What a state error was about: the file and the system's errno (0: none
+ * that says more than the reason). Kept for this thread until the next
+ * error is raised; a raise of the same reason without a message then says
+ * "state file PATH: strerror(errno)". */
+void fs_err_state_detail(int reason, const char *path, int sys_errno);
 
 /* Provider configuration read once at init (fastsig.c): the `state_dir`
  * key of the provider's section in openssl.cnf / provider.cnf, or NULL. */

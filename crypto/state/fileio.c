@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "fastsig_err.h"
 #include "fileio.h"
@@ -19,18 +20,52 @@ static int injected(enum fs_state_io_op op)
     return e != 0;
 }
 
+/* Set by the last fs_file_open of this thread that refused a path for not
+ * being a regular file (or directory, when one was asked for). */
+static _Thread_local int open_not_file;
+
 int fs_file_open(const char *path, int flags, mode_t mode)
 {
+    open_not_file = 0;
     if (injected(FS_STATE_IO_OPEN))
         return -1;
+    int want_dir = (flags & O_DIRECTORY) != 0;
+    /* O_NONBLOCK: opening a FIFO must not wait for its other end.
+     * O_NOFOLLOW: a link's target (a device, another key's file) is not ours;
+     * a directory may be a link (e.g. a symlinked home). */
+    flags |= O_CLOEXEC | O_NONBLOCK | (want_dir ? 0 : O_NOFOLLOW);
     int fd;
-    while ((fd = open(path, flags | O_CLOEXEC, mode)) < 0 && errno == EINTR)
+    while ((fd = open(path, flags, mode)) < 0 && errno == EINTR)
         ;
+    if (fd < 0) {
+        /* ELOOP: a symlink; ENXIO: a FIFO without reader opened for
+         * writing, or a device without its driver (never a regular file).
+         * A directory opened for writing stays STATE_IO with EISDIR. */
+        open_not_file = (errno == ELOOP && !want_dir) || errno == ENXIO;
+        return -1;
+    }
+    struct stat sb;
+    int fl;
+    if (fstat(fd, &sb) != 0 || (fl = fcntl(fd, F_GETFL)) < 0
+        || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) != 0) {
+        int saved = errno;
+        close(fd);
+        errno = saved;
+        return -1;
+    }
+    if (want_dir ? !S_ISDIR(sb.st_mode) : !S_ISREG(sb.st_mode)) {
+        close(fd);
+        open_not_file = 1;
+        errno = S_ISDIR(sb.st_mode) ? EISDIR : EINVAL;
+        return -1;
+    }
     return fd;
 }
 
 int fs_file_open_error(void)
 {
+    if (open_not_file)
+        return FASTSIG_ERR_STATE_NOT_FILE;
     return errno == ENOENT ? FASTSIG_ERR_STATE_MISSING : FASTSIG_ERR_STATE_IO;
 }
 

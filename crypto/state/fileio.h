@@ -11,11 +11,17 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-/* open(2) with O_CLOEXEC added, retried on EINTR. */
+/* open(2) with O_CLOEXEC and O_NONBLOCK added (cleared again after the
+ * open) and O_NOFOLLOW unless O_DIRECTORY is asked for, retried on EINTR.
+ * Opens only a regular file (a directory with O_DIRECTORY): a FIFO, device,
+ * socket, symlink or directory fails at once (errno EISDIR for a directory,
+ * ELOOP for a link, ENXIO for a FIFO opened for writing, else EINVAL). A
+ * directory opened for writing fails in open(2) itself (EISDIR). */
 int fs_file_open(const char *path, int flags, mode_t mode);
 
-/* The fastsig_err code of a failed fs_file_open, from errno: STATE_MISSING
- * when there is no such file, else STATE_IO. */
+/* The fastsig_err code of this thread's last failed fs_file_open:
+ * STATE_NOT_FILE when the path is no regular file, STATE_MISSING when there
+ * is no such file (from errno), else STATE_IO. */
 int fs_file_open_error(void);
 
 /* Locks the whole file, F_RDLCK or F_WRLCK: OFD locks where the kernel has

@@ -71,7 +71,9 @@
  * Errors (fastsig_err.h): FASTSIG_ERR_STATE_MISSING (no such file),
  * STATE_WRONG_KEY (another key's state), STATE_CORRUPT (bad size, slot,
  * checksum or disagreement), STATE_IO (cannot open read-write, lock, read,
- * write or sync; errno is left as the failing call set it), STATE_EXISTS,
+ * write or sync; errno is left as the failing call set it), STATE_NOT_FILE
+ * (a FIFO, device, symlink, ... at the path: refused without waiting on it),
+ * STATE_EXISTS,
  * STATE_NO_DIR (creation), KEY_EXHAUSTED (no index left), OTS_USED (the same
  * for a key with max == 1), NULL_ARG / BAD_PARAM / NOMEM. */
 #ifndef FASTSIG_STATEFILE_H
@@ -174,6 +176,15 @@ int fastsig_state_default_dir(const char *config_dir, char *out, size_t outlen);
 int fastsig_state_default_path(const char *config_dir,
                                const uint8_t key_id[FASTSIG_STATE_KEY_ID_LEN], char *out,
                                size_t outlen);
+
+/* <dir>/<key id as 64 lowercase hex digits>.state (dir may be out). */
+int fastsig_state_key_path(const char *dir, const uint8_t key_id[FASTSIG_STATE_KEY_ID_LEN],
+                           char *out, size_t outlen);
+
+/* The absolute path of an existing directory, every symlink, "." and ".."
+ * resolved (realpath): what a key stores, so that it names one file from
+ * any working directory. STATE_NO_DIR when it does not exist. */
+int fastsig_state_resolve_dir(const char *dir, char *out, size_t outlen);
 
 /* Creates dir and its missing parents with mode 0700 (like mkdir -p);
  * existing directories are left as they are. STATE_IO on failure. */

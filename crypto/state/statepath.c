@@ -47,19 +47,16 @@ int fastsig_state_default_dir(const char *config_dir, char *out, size_t outlen)
     return n < 0 || (size_t)n >= outlen ? FASTSIG_ERR_BAD_PARAM : FASTSIG_OK;
 }
 
-int fastsig_state_default_path(const char *config_dir,
-                               const uint8_t key_id[FASTSIG_STATE_KEY_ID_LEN], char *out,
-                               size_t outlen)
+int fastsig_state_key_path(const char *dir, const uint8_t key_id[FASTSIG_STATE_KEY_ID_LEN],
+                           char *out, size_t outlen)
 {
-    if (key_id == NULL || out == NULL)
+    if (dir == NULL || key_id == NULL || out == NULL)
         return FASTSIG_ERR_NULL_ARG;
-    int rc = fastsig_state_default_dir(config_dir, out, outlen);
-    if (rc != FASTSIG_OK)
-        return rc;
-    size_t len = strlen(out);
+    size_t len = strlen(dir);
     size_t need = len + 1 + 2 * FASTSIG_STATE_KEY_ID_LEN + sizeof(FASTSIG_STATE_FILE_SUFFIX);
     if (need > outlen)
         return FASTSIG_ERR_BAD_PARAM;
+    memmove(out, dir, len); /* dir may be out */
     char *p = out + len;
     *p++ = '/';
     for (size_t i = 0; i < FASTSIG_STATE_KEY_ID_LEN; i++) {
@@ -68,6 +65,29 @@ int fastsig_state_default_path(const char *config_dir,
     }
     memcpy(p, FASTSIG_STATE_FILE_SUFFIX, sizeof(FASTSIG_STATE_FILE_SUFFIX));
     return FASTSIG_OK;
+}
+
+int fastsig_state_default_path(const char *config_dir,
+                               const uint8_t key_id[FASTSIG_STATE_KEY_ID_LEN], char *out,
+                               size_t outlen)
+{
+    if (key_id == NULL || out == NULL)
+        return FASTSIG_ERR_NULL_ARG;
+    int rc = fastsig_state_default_dir(config_dir, out, outlen);
+    return rc != FASTSIG_OK ? rc : fastsig_state_key_path(out, key_id, out, outlen);
+}
+
+int fastsig_state_resolve_dir(const char *dir, char *out, size_t outlen)
+{
+    if (dir == NULL || out == NULL)
+        return FASTSIG_ERR_NULL_ARG;
+    char *real = realpath(dir, NULL);
+    if (real == NULL)
+        return errno == ENOENT || errno == ENOTDIR ? FASTSIG_ERR_STATE_NO_DIR
+                                                   : FASTSIG_ERR_STATE_IO;
+    int n = snprintf(out, outlen, "%s", real);
+    free(real);
+    return (size_t)n >= outlen ? FASTSIG_ERR_BAD_PARAM : FASTSIG_OK;
 }
 
 int fastsig_state_make_dir(const char *dir)

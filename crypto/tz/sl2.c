@@ -20,6 +20,14 @@ void sl2_mul(sl2 *r, const sl2 *a, const sl2 *b)
     *r = t;
 }
 
+int sl2_in_group(const sl2 *a)
+{
+    /* det = ad + bc in characteristic 2; constant time like the rest */
+    gf127 det = gf127_add(gf127_mul(a->m[0], a->m[3]), gf127_mul(a->m[1], a->m[2]));
+    uint64_t diff = (det.lo ^ 1) | det.hi;
+    return (int)((((diff | (0 - diff)) >> 63) & 1) ^ 1);
+}
+
 /* In characteristic 2, [[a,b],[c,d]]^-1 = det^-1 * [[d,b],[c,a]]. Hash
  * states have det 1, but parsed digests are arbitrary, so divide. */
 int sl2_inv(sl2 *r, const sl2 *a)

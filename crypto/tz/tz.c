@@ -31,7 +31,14 @@ int tz_ctx_set_digest(tz_ctx *ctx, const uint8_t digest[TZ_DIGEST_SIZE])
 {
     if (ctx == NULL || digest == NULL)
         return FASTSIG_ERR_NULL_ARG;
-    return sl2_from_bytes(&ctx->state, digest) ? FASTSIG_ERR_TZ_BIT127 : FASTSIG_OK;
+    sl2 t;
+    if (sl2_from_bytes(&t, digest))
+        return FASTSIG_ERR_TZ_BIT127;
+    /* a prefix outside SL2 (e.g. singular) would degenerate every later digest */
+    if (!sl2_in_group(&t))
+        return FASTSIG_ERR_TZ_SINGULAR;
+    ctx->state = t;
+    return FASTSIG_OK;
 }
 
 /* Column-major order is a transpose of the row-major digest. */

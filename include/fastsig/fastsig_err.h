@@ -13,7 +13,7 @@
     X(FASTSIG_ERR_BAD_LENGTH,     2, "wrong length")                           \
     X(FASTSIG_ERR_NOMEM,          3, "out of memory")                          \
     X(FASTSIG_ERR_TZ_BIT127,      4, "TZ element has bit 127 set")             \
-    X(FASTSIG_ERR_TZ_SINGULAR,    5, "TZ matrix is not invertible")            \
+    X(FASTSIG_ERR_TZ_SINGULAR,    5, "TZ matrix is singular or not in SL2")    \
     X(FASTSIG_ERR_BAD_HEX,        6, "malformed hexadecimal")                  \
     X(FASTSIG_ERR_BAD_PARAM,      7, "invalid parameter")                      \
     X(FASTSIG_ERR_UNSUPPORTED,    8, "unsupported parameter set or operation") \
@@ -31,7 +31,8 @@
     X(FASTSIG_ERR_FAULT,         20, "fault detected: signature withheld")     \
     X(FASTSIG_ERR_INTERNAL,      21, "internal error")                         \
     X(FASTSIG_ERR_STATE_EXISTS,  22, "signature state file already exists")   \
-    X(FASTSIG_ERR_STATE_NO_DIR,  23, "signature state directory does not exist")
+    X(FASTSIG_ERR_STATE_NO_DIR,  23, "signature state directory does not exist") \
+    X(FASTSIG_ERR_STATE_NOT_FILE, 24, "signature state path is not a regular file")
 
 enum fastsig_err {
     FASTSIG_OK = 0,

@@ -17,6 +17,8 @@ typedef struct {
 void sl2_identity(sl2 *r);
 /* r = a * b; r may alias a or b. */
 void sl2_mul(sl2 *r, const sl2 *a, const sl2 *b);
+/* 1 when det(a) = 1 (a is in SL2, as every hash state is), else 0. */
+int sl2_in_group(const sl2 *a);
 /* r = a^-1. Returns 0, or -1 (r untouched) when det(a) = 0. */
 int sl2_inv(sl2 *r, const sl2 *a);
 

@@ -33,7 +33,8 @@ void tz_final(const tz_ctx *ctx, uint8_t out[TZ_DIGEST_SIZE]);
 void tz_hash(const void *data, size_t len, uint8_t out[TZ_DIGEST_SIZE]);
 
 /* Continue hashing from a prior digest: afterwards ctx is as if it had
- * hashed the message whose digest is `digest`. */
+ * hashed the message whose digest is `digest`. Refuses (TZ_SINGULAR) a
+ * matrix outside SL2: no message hashes to it. ctx is unchanged on error. */
 int tz_ctx_set_digest(tz_ctx *ctx, const uint8_t digest[TZ_DIGEST_SIZE]);
 /* tzhash's MarshalBinary of a running state: column-major c00||c10||c01||c11. */
 void tz_ctx_marshal(const tz_ctx *ctx, uint8_t out[TZ_DIGEST_SIZE]);

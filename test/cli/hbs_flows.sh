@@ -139,6 +139,39 @@ hbs_flows() {
         "$d/k.pem" "$d/msg" "$d/none.sig"
     mv "$d/k.state.away" "$d/k.state"
 
+    # --- no regular file at the state or cache path: refused, never a hang ---
+    mkfifo "$d/fifo.state"
+    timeout 20 openssl genpkey "${PROV[@]}" -algorithm "$alg" -pkeyopt "state:$d/fifo.state" \
+        -out "$d/fifo.pem" >"$WORK/out" 2>"$d/fifo.err"
+    local rc=$?
+    check_eq "$alg: genpkey with a FIFO as state: fails at once (not by the timeout)" \
+        "$([ "$rc" -ne 0 ] && [ "$rc" -ne 124 ] && echo refused)" refused
+    mkfifo "$d/fc.state.cache"
+    check "$alg: genpkey with a FIFO as the cache file does not hang" timeout 20 openssl genpkey \
+        "${PROV[@]}" -algorithm "$alg" -pkeyopt "state:$d/fc.state" -out "$d/fc.pem"
+    check "$alg: ... the key signs with the FIFO still there" timeout 20 openssl pkeyutl \
+        "${PROV[@]}" -sign -rawin -inkey "$d/fc.pem" -in "$d/msg" -out "$d/fc.sig"
+    check "$alg: ... and the FIFO is left alone" test -p "$d/fc.state.cache"
+
+    # --- state errors name the path and the system's reason ---
+    check "$alg: the FIFO refusal names the path" grep -qF "state file $d/fifo.state" "$d/fifo.err"
+    mkdir -p "$d/sub"
+    check "$alg: genpkey with state in a subdirectory" openssl genpkey "${PROV[@]}" \
+        -algorithm "$alg" -pkeyopt "state:$d/sub/k.state" -out "$d/sub.pem"
+    rm -rf "$d/sub"
+    touch "$d/sub" # the state's directory is now a plain file: ENOTDIR, even for root
+    check_sign_refused "$alg: a state path under a plain file is refused" \
+        "state file $d/sub/k.state: Not a directory" "$d/sub.pem" "$d/msg" "$d/none.sig"
+    rm -f "$d/sub"
+    mkdir -p "$d/sub/k.state"
+    check_sign_refused "$alg: a directory at the state path is refused" \
+        "state file $d/sub/k.state: Is a directory" "$d/sub.pem" "$d/msg" "$d/none.sig"
+    check_fails "$alg: genpkey with state: under a plain file fails" openssl genpkey "${PROV[@]}" \
+        -algorithm "$alg" -pkeyopt "state:$d/msg/k.state" -out "$d/none.pem"
+    cp "$WORK/err" "$WORK/prev.err"
+    check "$alg: ... naming the path and the reason" \
+        grep -qF "state file $d/msg/k.state: Not a directory" "$WORK/prev.err"
+
     # --- default state directory: environment, then provider config ---
     mkdir -p "$d/envdir" "$d/cnfdir"
     check "$alg: FASTSIG_STATE_DIR picks the default state directory" \
@@ -146,6 +179,22 @@ hbs_flows() {
     check_eq "$alg: ... one <key id>.state there" "$(ls "$d/envdir" | grep -c '^[0-9a-f]\{64\}\.state$')" 1
     check "$alg: ... the key signs from elsewhere" env -u FASTSIG_STATE_DIR openssl pkeyutl \
         "${PROV[@]}" -sign -rawin -inkey "$d/env.pem" -in "$d/msg" -out "$d/env.sig"
+    # a relative FASTSIG_STATE_DIR: the key stores the resolved absolute path,
+    # so the key used from another working directory spends the same state
+    mkdir -p "$d/rel/a" "$d/rel/b"
+    check "$alg: genpkey with a relative FASTSIG_STATE_DIR" env -C "$d/rel/a" FASTSIG_STATE_DIR=st \
+        openssl genpkey "${PROV[@]}" -algorithm "$alg" -out "$d/rel/k.pem"
+    local reldir
+    reldir=$(realpath "$d/rel/a/st")
+    check "$alg: ... pkey -text shows the absolute, resolved state path" grep -q \
+        "^state file: $reldir/[0-9a-f]\{64\}\.state\$" \
+        <(env -C "$d/rel/b" openssl pkey "${PROV[@]}" -in "$d/rel/k.pem" -noout -text)
+    check "$alg: ... the key signs from another directory with the same setting" env -C "$d/rel/b" \
+        FASTSIG_STATE_DIR=st openssl pkeyutl "${PROV[@]}" -sign -rawin -inkey "$d/rel/k.pem" \
+        -in "$d/msg" -out "$d/rel.sig"
+    check_eq "$alg: ... spending the one state: index 1 seen from the first directory" \
+        "$(cd "$d/rel/a" && state_line "$d/rel/k.pem" | sed 's/,.*//')" "state: index 1"
+    check_eq "$alg: ... and no second state directory" "$(ls -d "$d/rel/b/st" 2>/dev/null)" ""
     cat >"$d/fastsig.cnf" <<EOF
 openssl_conf = openssl_init
 [openssl_init]

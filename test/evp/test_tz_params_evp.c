@@ -163,6 +163,40 @@ static void test_bad_prefix(void)
     EVP_MD_CTX_free(c);
 }
 
+/* Prefixes outside SL2 (determinant not 1) are refused, and a valid
+ * prefix still continues the digest afterwards. */
+static void test_prefix_not_sl2(void)
+{
+    uint8_t ha[64], want[64], got[64], bad[3][64] = { { 0 } };
+    unsigned int len = 0;
+    CU_ASSERT_FATAL(evp_tz((const uint8_t *)"a", 1, ha));
+    CU_ASSERT_FATAL(evp_tz((const uint8_t *)"ab", 2, want));
+    bad[1][15] = 1; /* [[1,0],[0,0]]: singular, bit 127 clear */
+    bad[2][15] = 2; /* [[x,0],[0,1]]: determinant x */
+    bad[2][63] = 1;
+    EVP_MD_CTX *c = EVP_MD_CTX_new();
+    CU_ASSERT_FATAL(EVP_DigestInit_ex(c, md, NULL));
+    for (int i = 0; i < 3; i++) {
+        OSSL_PARAM set[] = {
+            OSSL_PARAM_construct_octet_string(FASTSIG_DIGEST_PARAM_TZ_PREFIX, bad[i], 64),
+            OSSL_PARAM_construct_end(),
+        };
+        CU_ASSERT_FALSE(EVP_MD_CTX_set_params(c, set));
+        CU_ASSERT(ERR_peek_last_error() != 0);
+        ERR_clear_error();
+    }
+    OSSL_PARAM set[] = {
+        OSSL_PARAM_construct_octet_string(FASTSIG_DIGEST_PARAM_TZ_PREFIX, ha, 64),
+        OSSL_PARAM_construct_end(),
+    };
+    CU_ASSERT(EVP_MD_CTX_set_params(c, set));
+    CU_ASSERT(EVP_DigestUpdate(c, "b", 1));
+    CU_ASSERT(EVP_DigestFinal_ex(c, got, &len));
+    CU_ASSERT_EQUAL(len, 64);
+    CU_ASSERT_EQUAL(memcmp(got, want, 64), 0);
+    EVP_MD_CTX_free(c);
+}
+
 /* Streaming through EVP in every piece size equals the one-shot digest
  * (the provider uses the dispatched kernel for every update). */
 static void test_streaming_sizes(void)
@@ -201,6 +235,7 @@ static const fs_test tests[] = {
     { "H(a||b) continued from H(a)", test_continue_from_prefix },
     { "running state after every update", test_running_state },
     { "bad prefixes refused, state kept", test_bad_prefix },
+    { "prefixes outside SL2 refused", test_prefix_not_sl2 },
     { "streaming updates of every size", test_streaming_sizes },
     { "unload", test_unload },
     { NULL, NULL },

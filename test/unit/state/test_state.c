@@ -582,6 +582,59 @@ static void test_read_only(void)
     CU_ASSERT_EQUAL(access(inner, F_OK), -1);
 }
 
+/* A FIFO, a directory or a symlink (here to a device) at the state or cache
+ * path: every open refuses it as no regular file, at once. Runs in a child
+ * under alarm() so that a regression fails instead of hanging the suite. */
+static int special_files_refused(void *arg)
+{
+    (void)arg;
+    char path[PATH_MAX], cache[PATH_MAX + 8], link_path[PATH_MAX];
+    uint8_t id[FASTSIG_STATE_KEY_ID_LEN], *buf = NULL;
+    size_t len;
+    uint64_t next;
+    fastsig_state_info info;
+    fastsig_state *st = NULL;
+    int bad = 0;
+    alarm(5);
+    sf_key(id, 21);
+    sf_path(path, "fifo.state");
+    unlink(path);
+    if (mkfifo(path, 0600) != 0)
+        return 100;
+    bad |= fastsig_state_open(path, id, &st) != FASTSIG_ERR_STATE_NOT_FILE;
+    bad |= (fastsig_state_peek(path, id, &next, NULL, NULL) != FASTSIG_ERR_STATE_NOT_FILE) << 1;
+    bad |= (fastsig_state_inspect(path, &info) != FASTSIG_ERR_STATE_NOT_FILE) << 2;
+    bad |= (fastsig_state_create(path, id, 10, 0, 0) != FASTSIG_ERR_STATE_EXISTS) << 3;
+    snprintf(cache, sizeof(cache), "%s.cache", path);
+    unlink(cache);
+    if (mkfifo(cache, 0600) != 0)
+        return 101;
+    bad |= (fastsig_cache_load(path, &buf, &len) != FASTSIG_ERR_STATE_NOT_FILE) << 4;
+    bad |= (fastsig_cache_save(path, (const uint8_t *)"x", 1) != FASTSIG_ERR_STATE_NOT_FILE) << 5;
+    unlink(cache);
+    if (mkdir(cache, 0700) != 0)
+        return 102;
+    bad |= (fastsig_cache_load(path, &buf, &len) != FASTSIG_ERR_STATE_NOT_FILE) << 6;
+    rmdir(cache);
+    sf_path(link_path, "devlink.state");
+    unlink(link_path);
+    if (symlink("/dev/zero", link_path) != 0)
+        return 103;
+    bad |= (fastsig_state_open(link_path, id, &st) != FASTSIG_ERR_STATE_NOT_FILE) << 7;
+    unlink(link_path);
+    unlink(path);
+    free(buf);
+    return bad;
+}
+
+static void test_special_files_refused(void)
+{
+    int bad = sf_in_child(special_files_refused, NULL, 0);
+    if (bad != 0)
+        fprintf(stderr, "special files: failed checks 0x%x\n", bad);
+    CU_ASSERT_EQUAL(bad, 0);
+}
+
 /* ---- injected failures ------------------------------------------------------ */
 
 static enum fs_state_io_op fail_op;
@@ -750,6 +803,8 @@ static const fs_test refusal_tests[] = {
     { "corrupt files: bit flips, truncation, forged records", test_corrupt_files },
     { "inspect a torn file and recover it", test_inspect_and_recover },
     { "read-only file and directory", test_read_only },
+    { "FIFO, directory or symlink at the state or cache path: refused, no hang",
+      test_special_files_refused },
     { "injected I/O failures hand out nothing", test_io_failures_hand_out_nothing },
     { "full tmpfs", test_full_tmpfs },
     { NULL, NULL },

@@ -311,6 +311,28 @@ static void test_bad_encodings(void)
     CU_ASSERT_STRING_EQUAL(fastsig_strerror(FASTSIG_ERR_TZ_BIT127), "TZ element has bit 127 set");
 }
 
+/* A prefix must be a hash state, an element of SL2 (determinant 1): a
+ * singular one would make every later digest of the context degenerate. */
+static void test_prefix_not_sl2(void)
+{
+    uint8_t good[64], bad[64], got[64], want[64];
+    tz_hash("ab", 2, want);
+    tz_hash("a", 1, good);
+    tz_ctx ctx;
+    CU_ASSERT_EQUAL_FATAL(tz_ctx_set_digest(&ctx, good), FASTSIG_OK);
+    memset(bad, 0, 64); /* all zero */
+    CU_ASSERT_EQUAL(tz_ctx_set_digest(&ctx, bad), FASTSIG_ERR_TZ_SINGULAR);
+    bad[15] = 1; /* [[1,0],[0,0]]: singular, bit 127 clear */
+    CU_ASSERT_EQUAL(tz_ctx_set_digest(&ctx, bad), FASTSIG_ERR_TZ_SINGULAR);
+    bad[63] = 1;
+    bad[15] = 2; /* [[x,0],[0,1]]: invertible, determinant x */
+    CU_ASSERT_EQUAL(tz_ctx_set_digest(&ctx, bad), FASTSIG_ERR_TZ_SINGULAR);
+    /* refused prefixes left the valid one in place */
+    tz_update(&ctx, "b", 1);
+    tz_final(&ctx, got);
+    CU_ASSERT_EQUAL(memcmp(got, want, 64), 0);
+}
+
 static void test_ct_equal(void)
 {
     uint8_t a[64], b[64];
@@ -337,6 +359,7 @@ static const fs_test core_tests[] = {
     { "split at every offset 0..256 equals one-shot", test_stream_splits },
     { "continue from a digest; H(a||b) = H(a)H(b)", test_continue_from_digest },
     { "bad encodings, singular, mismatch, nulls", test_bad_encodings },
+    { "prefix outside SL2 refused", test_prefix_not_sl2 },
     { "constant-time compare", test_ct_equal },
     { NULL, NULL }
 };
