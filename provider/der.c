@@ -7,6 +7,7 @@
 #include <openssl/asn1t.h>
 #include <openssl/x509.h>
 #include <openssl/objects.h>
+#include <openssl/params.h>
 #include "prov.h"
 #include "sigalgs.h"
 #include "fastsig_err.h"
@@ -173,4 +174,24 @@ int fs_der_parse_p8(const FS_SIGALG *alg, const unsigned char *der, size_t len,
         err = alg->ad->priv_decode(alg, pk, (size_t)pklen, core);
     PKCS8_PRIV_KEY_INFO_free(p8);
     return err;
+}
+
+/* DER AlgorithmIdentifier: the row's OID, parameters absent (RFC 9802). */
+int fs_der_algorithm_id(OSSL_PARAM *p, const FS_SIGALG *alg)
+{
+    X509_ALGOR *a = X509_ALGOR_new();
+    ASN1_OBJECT *oid = OBJ_txt2obj(alg->oid, 1);
+    unsigned char *der = NULL;
+    int len = -1, ok = 0;
+
+    if (a != NULL && oid != NULL && X509_ALGOR_set0(a, oid, V_ASN1_UNDEF, NULL)) {
+        oid = NULL;
+        len = i2d_X509_ALGOR(a, &der);
+    }
+    if (len > 0)
+        ok = OSSL_PARAM_set_octet_string(p, der, (size_t)len);
+    OPENSSL_free(der);
+    ASN1_OBJECT_free(oid);
+    X509_ALGOR_free(a);
+    return ok;
 }

@@ -249,6 +249,8 @@ int fs_key_to_text(BIO *out, const FS_KEY *k, int selection);
 /* DER of the two structures (der.c): key OID, parameters absent. */
 int fs_der_spki(const FS_KEY *k, unsigned char **der, size_t *len);
 int fs_der_p8(const FS_KEY *k, PKCS8_PRIV_KEY_INFO **p8);
+/* The signature AlgorithmIdentifier (the row's OID, parameters absent) into p. */
+int fs_der_algorithm_id(OSSL_PARAM *p, const FS_SIGALG *alg);
 /* Parse for one row. FS_NOT_MINE: not this row's structure or OID (not an
  * error: the next decoder tries); else FASTSIG_OK or a code. Exact DER:
  * no trailing bytes. */

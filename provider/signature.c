@@ -11,8 +11,6 @@
 #include <string.h>
 #include <openssl/core_names.h>
 #include <openssl/params.h>
-#include <openssl/x509.h>
-#include <openssl/objects.h>
 #include "prov.h"
 #include "sigalgs.h"
 #include "fastsig_err.h"
@@ -361,33 +359,13 @@ static int msig_verify_final(void *vctx)
 
 /* ---- context parameters ---- */
 
-/* DER AlgorithmIdentifier: the row's OID, parameters absent (RFC 9802). */
-static int set_algorithm_id(OSSL_PARAM *p, const FS_SIGALG *alg)
-{
-    X509_ALGOR *a = X509_ALGOR_new();
-    ASN1_OBJECT *oid = OBJ_txt2obj(alg->oid, 1);
-    unsigned char *der = NULL;
-    int len = -1, ok = 0;
-
-    if (a != NULL && oid != NULL && X509_ALGOR_set0(a, oid, V_ASN1_UNDEF, NULL)) {
-        oid = NULL;
-        len = i2d_X509_ALGOR(a, &der);
-    }
-    if (len > 0)
-        ok = OSSL_PARAM_set_octet_string(p, der, (size_t)len);
-    OPENSSL_free(der);
-    ASN1_OBJECT_free(oid);
-    X509_ALGOR_free(a);
-    return ok;
-}
-
 static int sig_get_ctx_params(void *vctx, OSSL_PARAM params[])
 {
     FS_SIGCTX *c = vctx;
     OSSL_PARAM *p;
 
     if ((p = OSSL_PARAM_locate(params, OSSL_SIGNATURE_PARAM_ALGORITHM_ID)) != NULL
-        && !set_algorithm_id(p, c->alg))
+        && !fs_der_algorithm_id(p, c->alg))
         return 0;
     if (c->alg->ad->ctx_get != NULL && c->alg->ad->ctx_get(&c->opts, params) != FASTSIG_OK)
         return 0;
