@@ -63,10 +63,13 @@ versions=$(apt-cache "${APT[@]}" showsrc openssl | sed -n 's/^Version: //p' | gr
 # The index can name a version whose files the mirror no longer serves: take the newest that downloads.
 got=
 for v in $versions; do
-    if (cd "$work/src" && apt-get "${APT[@]}" source --download-only -qq "openssl=$v" >&2); then
+    if (cd "$work/src" && apt-get "${APT[@]}" source --download-only -qq "openssl=$v" \
+            >"$work/fetch.log" 2>&1); then
         got=$v
         break
     fi
+    echo "== openssl $v is listed but not served ($(grep -m1 -o '[0-9]\{3\} [A-Za-z ]*' \
+        "$work/fetch.log" || echo 'download failed')); trying an older one" >&2
     rm -f "$work/src"/*
 done
 [ -n "$got" ] || die "no openssl $SERIES source package could be downloaded (tried: $(echo $versions))"
