@@ -22,11 +22,10 @@
  * every ternlog takes its latest input as the destination (via a copy when
  * that input is still needed; reg-to-reg copies are eliminated at rename):
  * in chi the lane whose rotate comes last in the row, in the column sums
- * row 4 (computed last). That alone made the kernel ~5-6% faster than the
- * same schedule with the destination picked for register convenience
- * (Zen 5, interleaved A/B: ~220 -> ~209 ns per call).
+ * row 4 (computed last): the destination choice shortens the round's
+ * dependency path (doc/performance.md, the kernel notes, has the figures).
  * Pi is done by renaming; the moves at the end (eliminated at rename) bring
- * lane i back to xmm i. Tried without gain (see the commit of 54bc6cd): a
+ * lane i back to xmm i. Tried without gain: a
  * 24-round unroll (20% slower: front-end bound), 2-4 round unrolls, list-
  * scheduled orders, next-round parities built during chi, vpshufb for the
  * byte rotates, other rotate forms (same 2 pipes). */
