@@ -33,6 +33,7 @@ static _Thread_local struct {
     int reason; /* 0: nothing noted */
     int sys_errno;
     char path[4096];
+    char why[128]; /* "" or the cause in words */
 } state_detail;
 
 void fs_err_state_detail(int reason, const char *path, int sys_errno)
@@ -40,6 +41,13 @@ void fs_err_state_detail(int reason, const char *path, int sys_errno)
     state_detail.reason = reason;
     state_detail.sys_errno = sys_errno;
     snprintf(state_detail.path, sizeof(state_detail.path), "%s", path != NULL ? path : "?");
+    state_detail.why[0] = '\0';
+}
+
+void fs_err_state_why(int reason, const char *path, const char *why)
+{
+    fs_err_state_detail(reason, path, 0);
+    snprintf(state_detail.why, sizeof(state_detail.why), "%s", why);
 }
 
 /* c_vset_error takes a va_list only: this passes the detail through one. */
@@ -63,9 +71,10 @@ void fs_raise(const FS_PROVCTX *ctx, int reason, const char *file, int line,
     if (c_set_error_debug != NULL)
         c_set_error_debug(ctx->handle, file, line, func);
     if (fmt == NULL && detail) {
-        if (state_detail.sys_errno != 0)
+        if (state_detail.sys_errno != 0 || state_detail.why[0] != '\0')
             set_error(ctx, reason, "state file %s: %s", state_detail.path,
-                      strerror(state_detail.sys_errno));
+                      state_detail.why[0] != '\0' ? state_detail.why
+                                                  : strerror(state_detail.sys_errno));
         else
             set_error(ctx, reason, "state file %s", state_detail.path);
         return;

@@ -2,6 +2,7 @@
  * XMSS, XMSS^MT; hbs_keyobj.h): making and freeing it, where its state file
  * lives, the private-key framing, taking an index, the public key. */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,6 +79,12 @@ static int state_path(HBSA_KEY *x, const char *opt)
     return (x->path = OPENSSL_strdup(buf)) != NULL ? FASTSIG_OK : FASTSIG_ERR_NOMEM;
 }
 
+/* The state's index count for row p: 2^h, 1 for a one-time key. */
+static uint64_t key_max(const hbs_params *p)
+{
+    return hbs_last_index(p) + 1;
+}
+
 /* Notes x's state file and the cause beside a state error (see
  * fs_err_state_detail) and returns err. The state calls leave errno as the
  * failing system call set it for these codes; for the others (corrupt,
@@ -96,25 +103,50 @@ static int state_error(const HBSA_KEY *x, int err, int sys_errno)
     case FASTSIG_ERR_STATE_NOT_FILE:
         fs_err_state_detail(err, x->path, 0);
         break;
+    case FASTSIG_ERR_STATE_MAX: {
+        char why[96];
+        snprintf(why, sizeof(why), "max %" PRIu64 " does not match the key's %" PRIu64,
+                 x->st_max, key_max(x->p));
+        fs_err_state_why(err, x->path, why);
+        break;
+    }
     }
     return err;
 }
 
 void hbsa_attach(HBSA_KEY *x)
 {
+    uint64_t max;
+
     if ((x->st_err = hbs_key_id(x->pk, x->pklen, x->key_id)) != FASTSIG_OK)
         return;
     x->st_err = fastsig_state_open(x->path, x->key_id, &x->st);
     x->st_errno = errno; /* reported when a signature is asked for */
+    if (x->st_err != FASTSIG_OK)
+        return;
+    /* The file's checksums prove it was written whole, not that its max is
+     * this key's: a larger one would hand out indices the key does not have
+     * (a one-time key signing twice), any other means a forged or foreign
+     * file. */
+    if ((x->st_err = fastsig_state_query(x->st, NULL, NULL, &max)) == FASTSIG_OK
+        && max != key_max(x->p)) {
+        x->st_err = FASTSIG_ERR_STATE_MAX;
+        x->st_max = max;
+    }
+    x->st_errno = 0;
+    if (x->st_err != FASTSIG_OK) {
+        fastsig_state_close(x->st);
+        x->st = NULL;
+    }
 }
 
-int hbsa_state_new(HBSA_KEY *x, const char *state_opt, uint64_t max)
+int hbsa_state_new(HBSA_KEY *x, const char *state_opt)
 {
     int err;
     if ((err = hbs_key_id(x->pk, x->pklen, x->key_id)) != FASTSIG_OK
         || (err = state_path(x, state_opt)) != FASTSIG_OK)
         return err;
-    if ((err = fastsig_state_create(x->path, x->key_id, max, 0, 0)) != FASTSIG_OK)
+    if ((err = fastsig_state_create(x->path, x->key_id, key_max(x->p), 0, 0)) != FASTSIG_OK)
         return state_error(x, err, errno);
     hbsa_attach(x);
     return x->st_err == FASTSIG_OK ? FASTSIG_OK : state_error(x, x->st_err, x->st_errno);
@@ -183,8 +215,9 @@ static int take(HBSA_KEY *x, const FS_SIGOPTS *o, uint64_t *idx)
 static int sign_at(HBSA_KEY *x, uint64_t idx, const unsigned char *msg, size_t msglen,
                    unsigned char *sig, size_t siglen)
 {
-    if (x->p->kind == HBS_KIND_WOTSP)
-        return hbs_wotsp_sign(x->sk, x->sklen, msg, msglen, sig, siglen);
+    if (x->p->kind == HBS_KIND_WOTSP) /* its one index, whatever a state says */
+        return idx == 0 ? hbs_wotsp_sign(x->sk, x->sklen, msg, msglen, sig, siglen)
+                        : FASTSIG_ERR_OTS_USED;
     return hbs_sign(x->k, idx, msg, msglen, sig, siglen);
 }
 
@@ -274,8 +307,12 @@ int hbsa_state(const void *key, FS_STATEINFO *out)
     const HBSA_KEY *x = key;
     if (!hbsa_has_private(x))
         return FASTSIG_ERR_BAD_KEY;
-    if (x->st == NULL)
+    if (x->st == NULL) {
+        if (x->st_err == FASTSIG_ERR_STATE_MAX)
+            snprintf(out->why, sizeof(out->why), "state file %s: max %" PRIu64
+                     " does not match the key's %" PRIu64, x->path, x->st_max, key_max(x->p));
         return x->st_err;
+    }
     return fastsig_state_query(x->st, &out->index, &out->remaining, &out->max);
 }
 

@@ -33,6 +33,7 @@ typedef struct {
     fastsig_state *st;       /* NULL: unusable, st_err says why */
     int st_err;
     int st_errno;            /* errno of the failure st_err records */
+    uint64_t st_max;         /* STATE_MAX: the max the refused file holds */
     uint64_t saved;          /* XMSS: hbs_cache_changes when the cache file was
                               * last read or written (moved: write it at free) */
     int cache_err;           /* XMSS: result of the last cache file write */
@@ -47,8 +48,8 @@ const hbs_params *hbsa_params(int kind, const char *name);
 /* The 3n seed bytes: the caller's (-pkeyopt seed:) or OpenSSL's RNG. */
 int hbsa_seed(const FS_GENOPTS *o, const hbs_params *p, uint8_t *seed);
 /* After x->pk is set: the key id, the state path (o->state, else the
- * default directory) and a new state file of max indices, opened. */
-int hbsa_state_new(HBSA_KEY *x, const char *state_opt, uint64_t max);
+ * default directory) and a new state file of the key's index count, opened. */
+int hbsa_state_new(HBSA_KEY *x, const char *state_opt);
 /* Checks the framing of a private encoding whose core is corelen bytes and
  * copies out its state path (*path, allocated). */
 int hbsa_priv_split(const unsigned char *in, size_t len, size_t corelen, char **path);

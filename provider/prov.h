@@ -28,6 +28,8 @@ const OSSL_ITEM *fs_reason_strings(void);
  * error is raised; a raise of the same reason without a message then says
  * "state file PATH: strerror(errno)". */
 void fs_err_state_detail(int reason, const char *path, int sys_errno);
+/* The same with the cause in words (for causes that are no errno). */
+void fs_err_state_why(int reason, const char *path, const char *why);
 
 /* Provider configuration read once at init (fastsig.c): the `state_dir`
  * key of the provider's section in openssl.cnf / provider.cnf, or NULL. */

@@ -85,6 +85,7 @@ typedef struct {
     uint64_t index;     /* next index the state would hand out */
     uint64_t remaining; /* signatures left */
     uint64_t max;       /* total signatures of the key (2^h) */
+    char why[4200];     /* unusable: the cause beyond the code ("" if none) */
 } FS_STATEINFO;
 
 struct fs_adapter {

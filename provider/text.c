@@ -42,9 +42,13 @@ int fs_key_to_text(BIO *out, const FS_KEY *k, int selection)
         && BIO_printf(out, "parameter set: %s\n", ad->param_name(core)) <= 0)
         return 0;
     if (priv && (k->alg->flags & FS_SIGALG_STATEFUL) && ad->state != NULL) {
+        st.why[0] = '\0';
         if ((err = ad->state(core, &st)) == FASTSIG_OK)
             ok = BIO_printf(out, "state: index %" PRIu64 ", remaining %" PRIu64
                             " of %" PRIu64 " signatures\n", st.index, st.remaining, st.max);
+        else if (st.why[0] != '\0')
+            ok = BIO_printf(out, "state: UNUSABLE (%s: %s): this key cannot sign\n",
+                            fastsig_strerror(err), st.why);
         else
             ok = BIO_printf(out, "state: UNUSABLE (%s): this key cannot sign\n",
                             fastsig_strerror(err));

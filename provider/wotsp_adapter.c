@@ -71,7 +71,7 @@ static int gen(const FS_SIGALG *alg, const FS_GENOPTS *o, void **key)
     OPENSSL_cleanse(seed, sizeof(seed));
     if (err == FASTSIG_OK) {
         o->progress(o->progress_arg, 3, 0);
-        err = hbsa_state_new(x, o->state, 1);
+        err = hbsa_state_new(x, o->state);
     }
     if (err != FASTSIG_OK) {
         wotsp_free(x);

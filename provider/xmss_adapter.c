@@ -134,7 +134,7 @@ static int xmss_gen(const FS_SIGALG *alg, const FS_GENOPTS *o, void **key)
         err = hbs_key_export_pk(x->k, x->pk, x->pklen);
     }
     if (err == FASTSIG_OK)
-        err = hbsa_state_new(x, o->state, hbs_last_index(p) + 1);
+        err = hbsa_state_new(x, o->state);
     if (err != FASTSIG_OK) {
         xmss_free(x);
         return err;

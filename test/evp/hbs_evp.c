@@ -206,6 +206,40 @@ int state_jump(EVP_PKEY *k, const char *state, uint64_t next)
                                 FASTSIG_STATE_OVERWRITE);
 }
 
+/* A state file with valid checksums but a forged `max` (each of maxes, for
+ * the same key id) is refused at load: the key decodes, shows no remaining
+ * signatures and signs nothing, however often asked. */
+void check_forged_max(const char *alg, const char *param, const uint64_t *maxes, size_t n)
+{
+    char state[600], *pem;
+    uint8_t id[FASTSIG_STATE_KEY_ID_LEN];
+    EVP_PKEY *k = gen_key(alg, param, NULL, NULL, state, sizeof(state)), *d;
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(k);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(pem = to_pem(k, 1));
+    key_id_of(k, id);
+    for (size_t i = 0; i < n; i++) {
+        int signed_count = 0;
+        CU_ASSERT_EQUAL_FATAL(fastsig_state_create(state, id, maxes[i], 0,
+                                                   FASTSIG_STATE_OVERWRITE), FASTSIG_OK);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(d = from_pem(pem, 1));
+        CU_ASSERT_EQUAL(key_u64(d, FASTSIG_PKEY_PARAM_REMAINING), UINT64_MAX);
+        for (int t = 0; t < 3; t++) {
+            unsigned char *sig;
+            size_t siglen;
+            int r = sign_msg(d, "forged", 6, &sig, &siglen, 0);
+            signed_count += r == 0;
+            CU_ASSERT_EQUAL(r, FASTSIG_ERR_STATE_MAX);
+            CU_ASSERT_PTR_NULL(sig);
+            OPENSSL_free(sig);
+        }
+        CU_ASSERT_EQUAL(signed_count, 0);
+        EVP_PKEY_free(d);
+    }
+    OPENSSL_free(pem);
+    EVP_PKEY_free(k);
+}
+
 /* The `next` recorded in a state file (UINT64_MAX if unreadable). */
 uint64_t state_file_next(const char *state)
 {

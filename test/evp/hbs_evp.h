@@ -42,6 +42,8 @@ void check_decoded_refuses(const char *pem, const void *msg, size_t msglen, int 
 
 /* Operator move: rewrite the key's state so that `next` is the next index. */
 int state_jump(EVP_PKEY *k, const char *state, uint64_t next);
+/* Forged `max` in a valid state file: the reloaded key signs nothing. */
+void check_forged_max(const char *alg, const char *param, const uint64_t *maxes, size_t n);
 /* The `next` recorded in a state file (UINT64_MAX if unreadable). */
 uint64_t state_file_next(const char *state);
 /* The index a signature carries in its first idx_bytes bytes. */

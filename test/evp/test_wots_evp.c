@@ -155,6 +155,14 @@ static void test_states(void)
     EVP_PKEY_free(b);
 }
 
+/* A one-time key's state rewritten with max = 5 (valid checksums) must not
+ * give five signatures. */
+static void test_forged_max(void)
+{
+    static const uint64_t maxes[] = { 5, 2 };
+    check_forged_max("WOTSP", NULL, maxes, sizeof(maxes) / sizeof(maxes[0]));
+}
+
 static const fs_test tests[] = {
     { "load provider", hbs_load },
     { "every set: sign once, verify, tamper, refuse the second", test_every_set },
@@ -162,6 +170,7 @@ static const fs_test tests[] = {
     { "second signature refused in another process and after a crash", test_other_process },
     { "8 processes race for the one index", test_race },
     { "missing and foreign state", test_states },
+    { "state with a forged max refused", test_forged_max },
     { "unload", hbs_unload },
     { NULL, NULL }
 };

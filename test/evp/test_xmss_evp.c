@@ -206,6 +206,15 @@ static void test_first_blocks_and_cache_file(void)
     OPENSSL_free(pem);
 }
 
+/* A state rewritten with valid checksums but a max other than 2^10 must not
+ * be trusted (too large would hand out indices the tree does not have, and
+ * any mismatch means the file is not this key's). */
+static void test_forged_max(void)
+{
+    static const uint64_t maxes[] = { 1025, 1023, 5 };
+    check_forged_max("XMSS", "XMSS-SHA2_10_256", maxes, sizeof(maxes) / sizeof(maxes[0]));
+}
+
 static void test_h16(void)
 {
     proc_key_make("XMSS", "XMSS-SHA2_16_256", 65536, 4, 100, soak() ? 300 : 60);
@@ -220,6 +229,7 @@ static const fs_test tests[] = {
     { "keygen threads option: same key on 1..3, bad values refused", test_threads },
     { "first block 1, then a batch; unchanged cache not rewritten",
       test_first_blocks_and_cache_file },
+    { "state with a forged max refused", test_forged_max },
     { "XMSS-SHA2_16_256 key", test_h16 },
     { NULL, NULL }
 };
