@@ -177,10 +177,10 @@ struct fs_sigalg {
 enum { FS_RW_VARIANT = 0, FS_RW_P1363_VARIANT = 1 };    /* rw_adapter.c */
 enum { FS_XMSS_VARIANT = 0, FS_XMSSMT_VARIANT = 1 };    /* xmss_adapter.c */
 
-#define FS_SIGALG_ROW(name, ln, oid, flags, variant, adapter, desc) \
-    { name, ln, oid, name ":" ln ":" oid, desc, flags, variant, adapter, NULL }
 #define FS_SIGALG_ROW_MD(name, ln, oid, flags, variant, adapter, md, desc) \
     { name, ln, oid, name ":" ln ":" oid, desc, flags, variant, adapter, md }
+#define FS_SIGALG_ROW(name, ln, oid, flags, variant, adapter, desc) \
+    FS_SIGALG_ROW_MD(name, ln, oid, flags, variant, adapter, NULL, desc)
 
 /* The table and its size. */
 #define FS_MAX_SIGALGS 16
