@@ -27,6 +27,7 @@ HBSA_KEY *hbsa_new(const hbs_params *p)
     x->pklen = 4 + 2 * (size_t)p->n;
     x->st_err = FASTSIG_ERR_BAD_KEY;
     x->batch = FASTSIG_STATE_DEFAULT_BATCH;
+    x->end = hbs_last_index(p) + 1;
     return x;
 }
 
@@ -104,9 +105,8 @@ static int state_error(const HBSA_KEY *x, int err, int sys_errno)
         fs_err_state_detail(err, x->path, 0);
         break;
     case FASTSIG_ERR_STATE_MAX: {
-        char why[96];
-        snprintf(why, sizeof(why), "max %" PRIu64 " does not match the key's %" PRIu64,
-                 x->st_max, key_max(x->p));
+        char why[128];
+        hbsa_range_why(x, why, sizeof(why));
         fs_err_state_why(err, x->path, why);
         break;
     }
@@ -114,9 +114,14 @@ static int state_error(const HBSA_KEY *x, int err, int sys_errno)
     return err;
 }
 
+int hbsa_state_error(const HBSA_KEY *x, int err, int sys_errno)
+{
+    return state_error(x, err, sys_errno);
+}
+
 void hbsa_attach(HBSA_KEY *x)
 {
-    uint64_t max;
+    uint64_t max, next;
 
     if ((x->st_err = hbs_key_id(x->pk, x->pklen, x->key_id)) != FASTSIG_OK)
         return;
@@ -128,11 +133,8 @@ void hbsa_attach(HBSA_KEY *x)
      * this key's: a larger one would hand out indices the key does not have
      * (a one-time key signing twice), any other means a forged or foreign
      * file. */
-    if ((x->st_err = fastsig_state_query(x->st, NULL, NULL, &max)) == FASTSIG_OK
-        && max != key_max(x->p)) {
-        x->st_err = FASTSIG_ERR_STATE_MAX;
-        x->st_max = max;
-    }
+    if ((x->st_err = fastsig_state_query(x->st, &next, NULL, &max)) == FASTSIG_OK)
+        x->st_err = hbsa_range_check(x, max, next);
     x->st_errno = 0;
     if (x->st_err != FASTSIG_OK) {
         fastsig_state_close(x->st);
@@ -152,29 +154,55 @@ int hbsa_state_new(HBSA_KEY *x, const char *state_opt)
     return x->st_err == FASTSIG_OK ? FASTSIG_OK : state_error(x, x->st_err, x->st_errno);
 }
 
-int hbsa_priv_split(const unsigned char *in, size_t len, size_t corelen, char **path)
+int hbsa_priv_split(const unsigned char *in, size_t len, size_t corelen, char **path,
+                    size_t *rangelen)
 {
     size_t pl;
     if (len < corelen + 2)
         return FASTSIG_ERR_BAD_KEY;
     pl = (size_t)in[corelen] << 8 | in[corelen + 1];
-    if (len != corelen + 2 + pl || pl == 0 || memchr(in + corelen + 2, 0, pl) != NULL)
+    if ((len != corelen + 2 + pl && len != corelen + 2 + pl + HBSA_RANGE_LEN) || pl == 0
+        || memchr(in + corelen + 2, 0, pl) != NULL)
         return FASTSIG_ERR_BAD_KEY;
+    *rangelen = len - (corelen + 2 + pl);
     return (*path = OPENSSL_strndup((const char *)in + corelen + 2, pl)) != NULL
            ? FASTSIG_OK : FASTSIG_ERR_NOMEM;
+}
+
+/* The range field of a shard's private key (hbs_keyobj.h). */
+static void range_encode(const HBSA_KEY *x, unsigned char *out)
+{
+    out[0] = 1;
+    for (int i = 0; i < 8; i++) {
+        out[1 + i] = (unsigned char)(x->first >> (56 - 8 * i));
+        out[9 + i] = (unsigned char)(x->end >> (56 - 8 * i));
+    }
+}
+
+static int range_decode(HBSA_KEY *x, const unsigned char *in)
+{
+    uint64_t first = hbs_get_be(in + 1, 8), end = hbs_get_be(in + 9, 8);
+    /* a one-time key has nothing to share out */
+    if (in[0] != 1 || x->p->kind == HBS_KIND_WOTSP || first >= end || end > key_max(x->p))
+        return FASTSIG_ERR_BAD_KEY;
+    x->first = first;
+    x->end = end;
+    return FASTSIG_OK;
 }
 
 int hbsa_priv_begin(int kind, const unsigned char *in, size_t len, HBSA_KEY **out)
 {
     const hbs_params *p = params_of_key(kind, in, len);
     HBSA_KEY *x;
+    size_t rangelen = 0;
     int err;
 
     if (p == NULL)
         return FASTSIG_ERR_BAD_KEY;
     if ((x = hbsa_new(p)) == NULL)
         return FASTSIG_ERR_NOMEM;
-    if ((err = hbsa_priv_split(in, len, hbs_sk_bytes(p), &x->path)) != FASTSIG_OK) {
+    if ((err = hbsa_priv_split(in, len, hbs_sk_bytes(p), &x->path, &rangelen)) != FASTSIG_OK
+        || (rangelen > 0 && (err = range_decode(x, in + len - rangelen)) != FASTSIG_OK)) {
         hbsa_free(x);
         return err;
     }
@@ -185,7 +213,9 @@ int hbsa_priv_begin(int kind, const unsigned char *in, size_t len, HBSA_KEY **ou
 int hbsa_priv_frame(const HBSA_KEY *x, const uint8_t *core, size_t corelen,
                     unsigned char *out, size_t *len)
 {
-    size_t pl = x->path != NULL ? strlen(x->path) : 0, need = corelen + 2 + pl;
+    int whole = x->first == 0 && x->end == key_max(x->p);
+    size_t pl = x->path != NULL ? strlen(x->path) : 0;
+    size_t need = corelen + 2 + pl + (whole ? 0 : HBSA_RANGE_LEN);
     if (x->path == NULL)
         return FASTSIG_ERR_BAD_KEY;
     if (out != NULL) {
@@ -195,6 +225,8 @@ int hbsa_priv_frame(const HBSA_KEY *x, const uint8_t *core, size_t corelen,
         out[corelen] = (unsigned char)(pl >> 8);
         out[corelen + 1] = (unsigned char)pl;
         memcpy(out + corelen + 2, x->path, pl);
+        if (!whole)
+            range_encode(x, out + corelen + 2 + pl);
     }
     *len = need;
     return FASTSIG_OK;
@@ -308,11 +340,16 @@ int hbsa_state(const void *key, FS_STATEINFO *out)
     if (!hbsa_has_private(x))
         return FASTSIG_ERR_BAD_KEY;
     if (x->st == NULL) {
-        if (x->st_err == FASTSIG_ERR_STATE_MAX)
-            snprintf(out->why, sizeof(out->why), "state file %s: max %" PRIu64
-                     " does not match the key's %" PRIu64, x->path, x->st_max, key_max(x->p));
+        if (x->st_err == FASTSIG_ERR_STATE_MAX) {
+            char why[128];
+            hbsa_range_why(x, why, sizeof(why));
+            snprintf(out->why, sizeof(out->why), "state file %s: %s", x->path, why);
+        }
         return x->st_err;
     }
-    return fastsig_state_query(x->st, &out->index, &out->remaining, &out->max);
+    int err = fastsig_state_query(x->st, &out->index, &out->remaining, &out->max);
+    if (err == FASTSIG_OK)
+        out->max -= x->first; /* a shard's total is its range */
+    return err;
 }
 

@@ -4,7 +4,13 @@
  * (hbs_keyobj.c: the object; hbs_keyparams.c: its parameters and text).
  *
  * Private key (PKCS#8 privateKey contents):
- *   sk core || BE16(len) || state file path (len bytes, absolute)
+ *   sk core || BE16(len) || state file path (len bytes, absolute) [|| range]
+ * range (XMSS / XMSS^MT shards only, 17 bytes): 0x01 || BE64(first) ||
+ * BE64(end): the key signs indices first .. end - 1 only (0 < end <= 2^h,
+ * first < end). Absent: the whole key, 0 .. 2^h - 1 (keys written before
+ * shards existed have none and stay valid; the sk core is untouched, so a
+ * core that reads RFC 8391 bytes reads a shard's too). A whole key is
+ * always written without it.
  * sk core: XMSS / XMSS^MT: oid || idx || SK_SEED || SK_PRF || root || PUB_SEED
  * (RFC 8391 reference layout; idx is informational, written as the state's
  * next index and NEVER read back: the state file decides);
@@ -34,6 +40,9 @@ typedef struct {
     int st_err;
     int st_errno;            /* errno of the failure st_err records */
     uint64_t st_max;         /* STATE_MAX: the max the refused file holds */
+    uint64_t st_next;        /* ... and its next */
+    uint64_t first, end;     /* the indices this key signs: [first, end) (a shard's
+                              * range; the whole key: 0, 2^h) */
     uint64_t saved;          /* XMSS: hbs_cache_changes when the cache file was
                               * last read or written (moved: write it at free) */
     int cache_err;           /* XMSS: result of the last cache file write */
@@ -51,19 +60,43 @@ int hbsa_seed(const FS_GENOPTS *o, const hbs_params *p, uint8_t *seed);
  * default directory) and a new state file of the key's index count, opened. */
 int hbsa_state_new(HBSA_KEY *x, const char *state_opt);
 /* Checks the framing of a private encoding whose core is corelen bytes and
- * copies out its state path (*path, allocated). */
-int hbsa_priv_split(const unsigned char *in, size_t len, size_t corelen, char **path);
+ * copies out its state path (*path, allocated); *rangelen gets the length
+ * of what follows the path (0 or HBSA_RANGE_LEN). */
+#define HBSA_RANGE_LEN 17
+int hbsa_priv_split(const unsigned char *in, size_t len, size_t corelen, char **path,
+                    size_t *rangelen);
 /* The start of every private decode: a key object of the row the encoding's
  * oid names (kind's oid space), its framing checked and its state path set;
  * the core bytes (in, hbs_sk_bytes) are the caller's to check. */
 int hbsa_priv_begin(int kind, const unsigned char *in, size_t len, HBSA_KEY **out);
 /* Opens x's state (errors kept in st_err: the key still verifies). */
 void hbsa_attach(HBSA_KEY *x);
-/* Frames core bytes and x->path into out (see above). */
+/* Frames core bytes, x->path and x's range into out (see above). */
 int hbsa_priv_frame(const HBSA_KEY *x, const uint8_t *core, size_t corelen,
                     unsigned char *out, size_t *len);
 /* Decodes a public key of kind (oid || root || PUB_SEED). */
 int hbsa_pub_decode(int kind, const unsigned char *in, size_t len, void **key);
+
+/* Notes x's state file and the cause beside a state error err (see
+ * fs_err_state_detail) and returns err. */
+int hbsa_state_error(const HBSA_KEY *x, int err, int sys_errno);
+/* The state file's max / next do not fit x's range: STATE_MAX with why
+ * (why: whylen bytes) saying which. */
+int hbsa_range_check(HBSA_KEY *x, uint64_t max, uint64_t next);
+void hbsa_range_why(const HBSA_KEY *x, char *why, size_t whylen);
+
+/* hbs_shard.c: turns x (an XMSS / XMSS^MT private key with a usable state)
+ * into a shard of itself: range "A-B" (indices A .. B-1, inside the state's
+ * unspent part) or "+N" (the next N unspent ones) is carved from x's state
+ * (fastsig_state_carve: the parent's state moves on first) into a new state
+ * file, state_opt (a directory, or the file's path; NULL: beside the
+ * parent's), and x then signs from that file, inside that range only. */
+int hbsa_shard(HBSA_KEY *x, const char *range, const char *state_opt);
+/* The text form of x's range, "A-B" (out: at least 48 bytes). */
+void hbsa_range_text(const HBSA_KEY *x, char *out, size_t outlen);
+/* Indices of a bottom subtree: a shard starting at a multiple of it is
+ * signed with the cache prepared ahead from its first signature. */
+uint64_t hbsa_shard_align(const HBSA_KEY *x);
 
 /* ---- FS_ADAPTER hooks shared by the three ---- */
 void hbsa_free(void *key);

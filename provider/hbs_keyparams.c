@@ -1,6 +1,7 @@
 /* hbs_keyparams.c - the parameters and text of the stateful hash-based keys
  * (hbs_keyobj.h): the reservation block ("batch") of a key and of a
  * signature context, the state path, `openssl pkey -text` lines. */
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <openssl/core_names.h>
@@ -18,10 +19,14 @@ const OSSL_PARAM hbsa_ctx_params[] = {
 const OSSL_PARAM hbsa_key_gettable[] = {
     OSSL_PARAM_uint64(FASTSIG_PKEY_PARAM_BATCH, NULL),
     OSSL_PARAM_utf8_string(FASTSIG_PKEY_PARAM_STATE, NULL, 0),
+    OSSL_PARAM_utf8_string(FASTSIG_PKEY_PARAM_SHARD_RANGE, NULL, 0),
+    OSSL_PARAM_uint64(FASTSIG_PKEY_PARAM_SHARD_ALIGN, NULL),
     OSSL_PARAM_END
 };
 const OSSL_PARAM hbsa_key_settable[] = {
     OSSL_PARAM_uint64(FASTSIG_PKEY_PARAM_BATCH, NULL),
+    OSSL_PARAM_utf8_string(FASTSIG_PKEY_PARAM_SHARD_RANGE, NULL, 0),
+    OSSL_PARAM_utf8_string(FASTSIG_PKEY_PARAM_SHARD_STATE, NULL, 0),
     OSSL_PARAM_END
 };
 
@@ -77,7 +82,31 @@ int hbsa_get_params(const void *key, OSSL_PARAM params[])
     if ((p = OSSL_PARAM_locate(params, FASTSIG_PKEY_PARAM_STATE)) != NULL && x->path != NULL
         && !OSSL_PARAM_set_utf8_string(p, x->path))
         return FASTSIG_ERR_BAD_PARAM;
+    if ((p = OSSL_PARAM_locate(params, FASTSIG_PKEY_PARAM_SHARD_RANGE)) != NULL) {
+        char range[48];
+        hbsa_range_text(x, range, sizeof(range));
+        if (!OSSL_PARAM_set_utf8_string(p, range))
+            return FASTSIG_ERR_BAD_PARAM;
+    }
+    if ((p = OSSL_PARAM_locate(params, FASTSIG_PKEY_PARAM_SHARD_ALIGN)) != NULL
+        && !OSSL_PARAM_set_uint64(p, hbsa_shard_align(x)))
+        return FASTSIG_ERR_BAD_PARAM;
     return FASTSIG_OK;
+}
+
+/* SHARD_RANGE (and SHARD_STATE) set: carve (hbs_shard.c). */
+static int set_shard(HBSA_KEY *x, const OSSL_PARAM params[])
+{
+    const OSSL_PARAM *r = OSSL_PARAM_locate_const(params, FASTSIG_PKEY_PARAM_SHARD_RANGE);
+    const OSSL_PARAM *d = OSSL_PARAM_locate_const(params, FASTSIG_PKEY_PARAM_SHARD_STATE);
+    const char *range = NULL, *state = NULL;
+
+    if (r == NULL)
+        return d == NULL ? FASTSIG_OK : FASTSIG_ERR_BAD_PARAM; /* a state for no shard */
+    if (!OSSL_PARAM_get_utf8_string_ptr(r, &range)
+        || (d != NULL && !OSSL_PARAM_get_utf8_string_ptr(d, &state)))
+        return FASTSIG_ERR_BAD_PARAM;
+    return hbsa_shard(x, range, state);
 }
 
 int hbsa_set_params(void *key, const OSSL_PARAM params[])
@@ -89,7 +118,7 @@ int hbsa_set_params(void *key, const OSSL_PARAM params[])
         return FASTSIG_ERR_BAD_PARAM;
     if (r > 0) /* read by hbsa_sign at every signature, maybe in another thread */
         __atomic_store_n(&x->batch, v, __ATOMIC_RELAXED);
-    return FASTSIG_OK;
+    return set_shard(x, params);
 }
 
 int hbsa_text(const void *key, int selection, BIO *out)
@@ -97,6 +126,13 @@ int hbsa_text(const void *key, int selection, BIO *out)
     const HBSA_KEY *x = key;
     if ((selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) && x->path != NULL
         && BIO_printf(out, "state file: %s\n", x->path) <= 0)
+        return FASTSIG_ERR_INTERNAL;
+    /* a shard: its range (the state line above shows what is left of it) */
+    uint64_t all = hbs_last_index(x->p) + 1;
+    if ((selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) && (x->first != 0 || x->end != all)
+        && BIO_printf(out, "shard: indices %" PRIu64 " to %" PRIu64 " (%" PRIu64
+                      " of the key's %" PRIu64 ")\n",
+                      x->first, x->end - 1, x->end - x->first, all) <= 0)
         return FASTSIG_ERR_INTERNAL;
     if (x->cache_err != FASTSIG_OK
         && BIO_printf(out, "node cache: not written (%s)\n", fastsig_strerror(x->cache_err)) <= 0)

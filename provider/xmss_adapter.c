@@ -177,6 +177,7 @@ static int xmss_priv_decode(const FS_SIGALG *alg, const unsigned char *in, size_
     if ((err = hbsa_priv_begin(kind, in, len, &x)) != FASTSIG_OK)
         return err;
     if ((err = hbs_key_from_sk(kind, in, hbs_sk_bytes(x->p), &idx, &x->k)) != FASTSIG_OK
+        || (err = hbs_key_set_range(x->k, x->first, x->end)) != FASTSIG_OK /* a shard's */
         || (err = hbs_key_export_pk(x->k, x->pk, x->pklen)) != FASTSIG_OK) {
         xmss_free(x);
         return err == FASTSIG_ERR_BAD_LENGTH ? FASTSIG_ERR_BAD_KEY : err;

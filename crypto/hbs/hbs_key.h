@@ -40,6 +40,7 @@ struct hbs_key {
     hbs_ctx ctx;
     hbs_layer layers[HBS_MAX_D];
     unsigned threads;
+    uint64_t first, last;    /* the indices this key may sign (a shard's range) */
     uint64_t ondemand;       /* subtrees / root signatures made on demand */
     uint64_t changes;        /* bumped by every change to the cache (treecache.c) */
     pthread_mutex_t lock;

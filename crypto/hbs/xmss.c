@@ -97,6 +97,7 @@ static int key_new(const hbs_params *p, const uint8_t *sk_seed, const uint8_t *s
         return FASTSIG_ERR_NOMEM;
     k->p = *p;
     k->threads = 2;
+    k->last = hbs_last_index(p);
     pthread_mutex_init(&k->lock, NULL);
     memcpy(k->sk_seed, sk_seed, p->n);
     memcpy(k->sk_prf, sk_prf, p->n);
@@ -109,6 +110,18 @@ static int key_new(const hbs_params *p, const uint8_t *sk_seed, const uint8_t *s
         return rc;
     }
     *out = k;
+    return FASTSIG_OK;
+}
+
+int hbs_key_set_range(hbs_key *k, uint64_t first, uint64_t end)
+{
+    if (k == NULL)
+        return FASTSIG_ERR_NULL_ARG;
+    /* a range only shrinks: a shard never signs outside its parent's */
+    if (first >= end || first < k->first || end - 1 > k->last)
+        return FASTSIG_ERR_BAD_PARAM;
+    k->first = first;
+    k->last = end - 1;
     return FASTSIG_OK;
 }
 
@@ -556,7 +569,7 @@ int hbs_sign(hbs_key *k, uint64_t idx, const uint8_t *msg, size_t msglen, uint8_
         return FASTSIG_ERR_NULL_ARG;
     if (siglen != hbs_sig_bytes(&k->p))
         return FASTSIG_ERR_BAD_LENGTH;
-    if (idx > hbs_last_index(&k->p))
+    if (idx < k->first || idx > k->last)
         return FASTSIG_ERR_KEY_EXHAUSTED;
     pthread_mutex_lock(&k->lock);
     int rc = sign_locked(k, idx, msg, msglen, sig);

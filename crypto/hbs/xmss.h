@@ -35,9 +35,10 @@
  *   the key's cache is then left as it was).
  * - Errors: FASTSIG_ERR_BAD_LENGTH for a buffer of the wrong size,
  *   FASTSIG_ERR_BAD_KEY for a key whose oid or kind does not match,
- *   FASTSIG_ERR_KEY_EXHAUSTED for idx > 2^h - 1, FASTSIG_ERR_VERIFY when a
- *   well-formed signature does not verify, FASTSIG_ERR_BAD_SIGNATURE when its
- *   length or index is impossible. */
+ *   FASTSIG_ERR_KEY_EXHAUSTED for idx > 2^h - 1 or outside the key's range
+ *   (hbs_key_set_range), FASTSIG_ERR_VERIFY when a well-formed signature
+ *   does not verify, FASTSIG_ERR_BAD_SIGNATURE when its length or index is
+ *   impossible. */
 #ifndef FASTSIG_HBS_XMSS_H
 #define FASTSIG_HBS_XMSS_H
 
@@ -60,6 +61,11 @@ int hbs_keygen(const hbs_params *p, const uint8_t *seed, size_t seedlen, unsigne
  * import one or let signing build what it needs. */
 int hbs_key_from_sk(int kind, const uint8_t *sk, size_t sklen, uint64_t *idx, hbs_key **out);
 void hbs_key_free(hbs_key *k);
+/* Restricts the indices k signs to [first, end) (a shard of the key, see
+ * doc/state.md): hbs_sign refuses any other with FASTSIG_ERR_KEY_EXHAUSTED.
+ * The range only shrinks (BAD_PARAM for one not inside the current one or
+ * empty); a new key signs 0 .. 2^h - 1. */
+int hbs_key_set_range(hbs_key *k, uint64_t first, uint64_t end);
 const hbs_params *hbs_key_params(const hbs_key *k);
 
 /* Bottom subtrees and layer-root signatures this key object computed on

@@ -581,3 +581,39 @@ int fastsig_state_inspect(const char *path, fastsig_state_info *info)
     }
     return FASTSIG_OK;
 }
+
+/* ---- spending a range for a shard (shard.c) ------------------------------- */
+
+struct spend_arg {
+    uint64_t first, count;
+};
+
+static int spend_step(const fs_state_slot *cur, uint64_t *next, void *arg)
+{
+    struct spend_arg *a = arg;
+    if (a->first == FASTSIG_STATE_FROM_NEXT)
+        a->first = cur->next;
+    /* only unspent indices: [first, first + count) inside [next, max) */
+    if (a->first < cur->next || a->first >= cur->max || a->count > cur->max - a->first)
+        return FASTSIG_ERR_STATE_RANGE;
+    *next = a->first + a->count;
+    return 0;
+}
+
+int fastsig_state_spend_range(fastsig_state *st, uint64_t first, uint64_t count,
+                              uint64_t *got_first)
+{
+    if (st == NULL || got_first == NULL)
+        return FASTSIG_ERR_NULL_ARG;
+    if (count == 0)
+        return FASTSIG_ERR_BAD_PARAM;
+    struct spend_arg a = { first, count };
+    pthread_mutex_lock(&st->mu);
+    int rc = own_process(st, current_pid());
+    if (rc == FASTSIG_OK)
+        rc = update(st, spend_step, &a);
+    if (rc == FASTSIG_OK)
+        *got_first = a.first;
+    pthread_mutex_unlock(&st->mu);
+    return rc;
+}

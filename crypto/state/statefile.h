@@ -74,7 +74,7 @@
  * write or sync; errno is left as the failing call set it), STATE_NOT_FILE
  * (a FIFO, device, symlink, ... at the path: refused without waiting on it),
  * STATE_EXISTS,
- * STATE_NO_DIR (creation), KEY_EXHAUSTED (no index left), OTS_USED (the same
+ * STATE_NO_DIR (creation), STATE_RANGE (a shard's range), KEY_EXHAUSTED (no index left), OTS_USED (the same
  * for a key with max == 1), NULL_ARG / BAD_PARAM / NOMEM. */
 #ifndef FASTSIG_STATEFILE_H
 #define FASTSIG_STATEFILE_H
@@ -133,6 +133,17 @@ int fastsig_state_take_batch(fastsig_state *st, uint64_t batch, uint64_t *idx);
  * else it replaces it (the old remainder is burnt). take() hands them out. */
 int fastsig_state_reserve(fastsig_state *st, uint64_t want, uint64_t *first,
                           uint64_t *count);
+
+/* Spends [first, first + count) (count >= 1) durably in one update, for a
+ * shard (shard.h): first = FASTSIG_STATE_FROM_NEXT takes it from the file's
+ * `next`; otherwise it must lie inside the unspent [next, max) and the
+ * indices between next and first are burnt. The file's next becomes
+ * first + count. STATE_RANGE when the range is not inside [next, max).
+ * *got_first gets first. This process's block is left as it is (it lies
+ * below the range; it is not given back later since the file moved on). */
+#define FASTSIG_STATE_FROM_NEXT UINT64_MAX
+int fastsig_state_spend_range(fastsig_state *st, uint64_t first, uint64_t count,
+                              uint64_t *got_first);
 
 /* Gives back the unused tail of this process's block if nobody reserved
  * beyond it (one durable update), else burns it. The block is empty after. */

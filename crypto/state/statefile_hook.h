@@ -17,4 +17,9 @@ enum fs_state_io_op {
  * value with which the operation fails instead of being performed. */
 extern int (*fs_state_io_hook)(enum fs_state_io_op op);
 
+/* When set, fastsig_state_carve (shard.c) calls it between spending the
+ * parent's range and writing the shard's file: the crash window tests kill
+ * a process in. */
+extern void (*fs_state_carve_hook)(void);
+
 #endif

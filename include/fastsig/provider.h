@@ -45,6 +45,24 @@
 #define FASTSIG_PKEY_PARAM_REMAINING "remaining" /* signatures left */
 #define FASTSIG_PKEY_PARAM_MAX       "max"       /* signatures in total */
 
+/* Shards of XMSS / XMSS^MT keys (doc/state.md "Several signing hosts").
+ * EVP_PKEY_set_params with SHARD_RANGE on a private key carves that range
+ * out of the key's unspent indices and turns this key object (and every
+ * copy sharing it) into the shard: the key's state file moves past the range
+ * first (durably), then the shard's state file is written, and the object
+ * signs from it, inside the range only. Encode it (PEM_write_bio_PrivateKey,
+ * OSSL_ENCODER) to get the shard's key; load the key again for another shard.
+ * EVP_PKEY_get_params: the key's range and the alignment. */
+#define FASTSIG_PKEY_PARAM_SHARD_RANGE "shard-range" /* UTF-8 "A-B": indices A .. B-1;
+                                                     * set: also "+N", the next N */
+#define FASTSIG_PKEY_PARAM_SHARD_STATE "shard-state" /* UTF-8 (set, with shard-range): the
+                                                     * shard's state file, or a directory for
+                                                     * <key id>.<A>-<B>.state; default: the
+                                                     * key's state directory */
+#define FASTSIG_PKEY_PARAM_SHARD_ALIGN "shard-align" /* uint64 (get): a shard starting at a
+                                                     * multiple signs with the node cache
+                                                     * prepared from its first signature */
+
 /* Signature-context parameters. */
 #define FASTSIG_SIG_PARAM_RW_FORMAT  "rw-format" /* UTF-8: compact | expanded (RW) */
 #define FASTSIG_SIG_PARAM_RW_VERIFY  "rw-verify" /* UTF-8: exact | probabilistic (expanded) */

@@ -1,0 +1,58 @@
+/* shard.c - a range of a key's indices into a state file of its own
+ * (shard.h). */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "fastsig_err.h"
+#include "state/shard.h"
+#include "state/statefile_hook.h"
+
+void (*fs_state_carve_hook)(void);
+
+int fastsig_state_shard_path(const char *dir, const uint8_t key_id[FASTSIG_STATE_KEY_ID_LEN],
+                             uint64_t first, uint64_t end, char *out, size_t outlen)
+{
+    char base[4096], range[48];
+    const size_t suffix = sizeof(FASTSIG_STATE_FILE_SUFFIX) - 1;
+    int rc = fastsig_state_key_path(dir, key_id, base, sizeof(base));
+    if (rc != FASTSIG_OK)
+        return rc;
+    base[strlen(base) - suffix] = '\0'; /* "<dir>/<hex>" */
+    snprintf(range, sizeof(range), ".%" PRIu64 "-%" PRIu64, first, end);
+    if ((size_t)snprintf(out, outlen, "%s%s%s", base, range, FASTSIG_STATE_FILE_SUFFIX) >= outlen)
+        return FASTSIG_ERR_BAD_PARAM;
+    return FASTSIG_OK;
+}
+
+int fastsig_state_carve(fastsig_state *parent, const uint8_t key_id[FASTSIG_STATE_KEY_ID_LEN],
+                        uint64_t first, uint64_t count, const char *dir, const char *path,
+                        char *out, size_t outlen, uint64_t *got_first)
+{
+    struct stat sb;
+    int rc;
+
+    if (parent == NULL || key_id == NULL || out == NULL || got_first == NULL
+        || (path == NULL && dir == NULL))
+        return FASTSIG_ERR_NULL_ARG;
+    if (path != NULL) {
+        if ((size_t)snprintf(out, outlen, "%s", path) >= outlen)
+            return FASTSIG_ERR_BAD_PARAM;
+        if (lstat(path, &sb) == 0) /* refused before anything is spent */
+            return FASTSIG_ERR_STATE_EXISTS;
+    } else if ((rc = fastsig_state_shard_path(dir, key_id, UINT64_MAX, UINT64_MAX, out,
+                                              outlen)) != FASTSIG_OK) {
+        return rc; /* the longest name must fit before anything is spent */
+    }
+    if ((rc = fastsig_state_spend_range(parent, first, count, got_first)) != FASTSIG_OK)
+        return rc;
+    /* From here on the range is spent in the parent: whatever fails, it is
+     * lost, never handed out twice. */
+    if (fs_state_carve_hook != NULL)
+        fs_state_carve_hook();
+    if (path == NULL
+        && (rc = fastsig_state_shard_path(dir, key_id, *got_first, *got_first + count, out,
+                                          outlen)) != FASTSIG_OK)
+        return rc;
+    return fastsig_state_create(out, key_id, *got_first + count, *got_first, 0);
+}

@@ -1,0 +1,33 @@
+/* shard.h - carving a range of a key's unspent indices into a state file of
+ * its own (a shard: doc/state.md "Several signing hosts"). Plain POSIX, no
+ * OpenSSL; any stateful scheme whose indices are a counter can use it.
+ *
+ * The one rule: the parent's state is advanced past the range durably
+ * BEFORE the shard's file exists, so a crash between the two loses the
+ * range's indices and can never hand one out twice. A shard's file holds
+ * max = the range's end and next = its start (the key id is the parent's:
+ * one public key); the key encoding carries the start, and the key checks
+ * both against the file when it opens it. */
+#ifndef FASTSIG_STATE_SHARD_H
+#define FASTSIG_STATE_SHARD_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "state/statefile.h"
+
+/* <dir>/<key id as 64 lowercase hex digits>.<first>-<end>.state */
+int fastsig_state_shard_path(const char *dir, const uint8_t key_id[FASTSIG_STATE_KEY_ID_LEN],
+                             uint64_t first, uint64_t end, char *out, size_t outlen);
+
+/* Carves [first, first + count) out of parent's unspent indices (first =
+ * FASTSIG_STATE_FROM_NEXT: from its next; see fastsig_state_spend_range)
+ * into a new state file for key_id: `path` when non-NULL, else
+ * fastsig_state_shard_path(dir, ...). The file's name goes to out (outlen
+ * bytes), the range's start to *got_first. STATE_EXISTS (nothing spent)
+ * when `path` exists already; a failure after the parent moved (the shard's
+ * file could not be written) leaves the range spent and unused. */
+int fastsig_state_carve(fastsig_state *parent, const uint8_t key_id[FASTSIG_STATE_KEY_ID_LEN],
+                        uint64_t first, uint64_t count, const char *dir, const char *path,
+                        char *out, size_t outlen, uint64_t *got_first);
+
+#endif

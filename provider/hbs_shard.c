@@ -1,0 +1,148 @@
+/* hbs_shard.c - shards of XMSS / XMSS^MT keys (hbs_keyobj.h): a key object
+ * turned into the signer of a range of its key's indices, with a state file
+ * of its own; the range in the key encoding checked against that file. The
+ * file work is crypto/state/shard.c. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <openssl/crypto.h>
+#include "prov.h"
+#include "hbs_keyobj.h"
+#include "fastsig_err.h"
+#include "state/shard.h"
+
+int hbsa_range_check(HBSA_KEY *x, uint64_t max, uint64_t next)
+{
+    /* The file's checksums prove it was written whole, not that it is this
+     * key's: a larger max would hand out indices the key does not have (a
+     * one-time key signing twice), a next below a shard's first index ones
+     * that belong to the parent or another shard. */
+    x->st_max = max;
+    x->st_next = next;
+    return max == x->end && next >= x->first ? FASTSIG_OK : FASTSIG_ERR_STATE_MAX;
+}
+
+void hbsa_range_why(const HBSA_KEY *x, char *why, size_t whylen)
+{
+    if (x->st_max != x->end)
+        snprintf(why, whylen, "max %" PRIu64 " does not match the key's %" PRIu64, x->st_max,
+                 x->end);
+    else
+        snprintf(why, whylen, "next %" PRIu64 " is below the shard's first index %" PRIu64,
+                 x->st_next, x->first);
+}
+
+void hbsa_range_text(const HBSA_KEY *x, char *out, size_t outlen)
+{
+    snprintf(out, outlen, "%" PRIu64 "-%" PRIu64, x->first, x->end);
+}
+
+uint64_t hbsa_shard_align(const HBSA_KEY *x)
+{
+    unsigned b = x->p->tree_h < HBS_BOTTOM_H ? x->p->tree_h : HBS_BOTTOM_H;
+    return x->p->kind == HBS_KIND_WOTSP ? 1 : UINT64_C(1) << b;
+}
+
+/* "A-B" (indices A .. B-1) or "+N" (the next N unspent). */
+static int parse_range(const char *s, uint64_t *first, uint64_t *count)
+{
+    char *end = NULL;
+    uint64_t a, b;
+
+    if (s == NULL || s[0] == '-' || s[0] == ' ')
+        return FASTSIG_ERR_BAD_PARAM;
+    errno = 0;
+    if (s[0] == '+') {
+        if (s[1] < '0' || s[1] > '9')
+            return FASTSIG_ERR_BAD_PARAM;
+        *count = strtoull(s + 1, &end, 10);
+        *first = FASTSIG_STATE_FROM_NEXT;
+        return errno == 0 && *end == '\0' && *count > 0 ? FASTSIG_OK : FASTSIG_ERR_BAD_PARAM;
+    }
+    a = strtoull(s, &end, 10);
+    if (errno != 0 || end == s || *end != '-' || end[1] < '0' || end[1] > '9')
+        return FASTSIG_ERR_BAD_PARAM;
+    b = strtoull(end + 1, &end, 10);
+    if (errno != 0 || *end != '\0' || b <= a)
+        return FASTSIG_ERR_BAD_PARAM;
+    *first = a;
+    *count = b - a;
+    return FASTSIG_OK;
+}
+
+/* Where the shard's state goes: a directory (*dir) or a file (*file), both
+ * absolute; by default the parent's state directory. */
+static int shard_dest(const HBSA_KEY *x, const char *opt, char *dir, char *file, size_t len)
+{
+    struct stat sb;
+    const char *slash;
+
+    dir[0] = file[0] = '\0';
+    if (opt == NULL || opt[0] == '\0') {
+        slash = strrchr(x->path, '/');
+        if (slash == NULL || (size_t)(slash - x->path) >= len)
+            return FASTSIG_ERR_BAD_PARAM;
+        memcpy(dir, x->path, (size_t)(slash - x->path));
+        dir[slash - x->path] = '\0';
+        return FASTSIG_OK;
+    }
+    if (stat(opt, &sb) == 0 && S_ISDIR(sb.st_mode))
+        return fastsig_state_resolve_dir(opt, dir, len);
+    /* a file path: absolute, as every state path a key stores */
+    if (opt[0] == '/')
+        return (size_t)snprintf(file, len, "%s", opt) < len ? FASTSIG_OK : FASTSIG_ERR_BAD_PARAM;
+    if (getcwd(dir, len) == NULL || (size_t)snprintf(file, len, "%s/%s", dir, opt) >= len)
+        return FASTSIG_ERR_BAD_PARAM;
+    dir[0] = '\0';
+    return FASTSIG_OK;
+}
+
+int hbsa_shard(HBSA_KEY *x, const char *range, const char *state_opt)
+{
+    char dir[4096], file[4096], path[4096], *copy;
+    uint64_t first, count, got = UINT64_MAX;
+    int err;
+
+    if (x->k == NULL) /* a public key, or a one-time key: nothing to share out */
+        return x->sk != NULL ? FASTSIG_ERR_UNSUPPORTED : FASTSIG_ERR_BAD_KEY;
+    if ((err = parse_range(range, &first, &count)) != FASTSIG_OK
+        || (err = shard_dest(x, state_opt, dir, file, sizeof(dir))) != FASTSIG_OK)
+        return err;
+    if (x->st == NULL)
+        return hbsa_state_error(x, x->st_err, x->st_errno);
+    err = fastsig_state_carve(x->st, x->key_id, first, count, dir[0] ? dir : NULL,
+                              file[0] ? file : NULL, path, sizeof(path), &got);
+    if (err != FASTSIG_OK) {
+        if (err == FASTSIG_ERR_STATE_RANGE)
+            fs_err_state_why(err, x->path, "the range asked for is not inside the unspent"
+                             " indices [next, max) of this state");
+        else if (got == UINT64_MAX) /* the parent's file, or the shard's existed */
+            hbsa_state_error(x, err, errno);
+        else /* the parent moved on: the range is lost, never reissued */
+            fs_err_state_detail(err, path, errno);
+        return err;
+    }
+    if ((copy = OPENSSL_strdup(path)) == NULL)
+        return FASTSIG_ERR_NOMEM;
+    /* from here on this object is the shard */
+    fastsig_state_close(x->st);
+    x->st = NULL;
+    OPENSSL_free(x->path);
+    x->path = copy;
+    x->first = got;
+    x->end = got + count;
+    if ((err = hbs_key_set_range(x->k, x->first, x->end)) != FASTSIG_OK)
+        return err;
+    hbsa_attach(x);
+    if (x->st_err != FASTSIG_OK)
+        return hbsa_state_error(x, x->st_err, x->st_errno);
+    /* the node cache goes to the shard's cache file when the object is
+     * freed (xmss_adapter.c writes it when the count moved), so that the
+     * shard's first signer starts warm */
+    x->saved = hbs_cache_changes(x->k) - 1;
+    return FASTSIG_OK;
+}
