@@ -222,6 +222,37 @@ static void round_trip(const hbs_params *p, int full)
     hbs_key_free(k);
 }
 
+/* A shard's range: indices outside it are refused before anything is
+ * signed; one starting mid-subtree signs (and verifies) from its first
+ * index; the range only shrinks. */
+static void test_range(void)
+{
+    const hbs_params *p = hbs_params_by_name("XMSSMT-SHA2_20/4_256");
+    uint8_t seed[3 * HBS_MAX_N], sig1;
+    hbs_key *k = NULL;
+    size_t len = hbs_sig_bytes(p);
+    uint8_t *s = malloc(len);
+
+    fs_test_random(seed, sizeof(seed));
+    CU_ASSERT_EQUAL_FATAL(hbs_keygen(p, seed, 3u * p->n, 2, NULL, NULL, &k), FASTSIG_OK);
+    CU_ASSERT_EQUAL(hbs_key_set_range(k, 37, 100), FASTSIG_OK);
+    CU_ASSERT_EQUAL(hbs_sign(k, 36, msg_abc, 3, s, len), FASTSIG_ERR_KEY_EXHAUSTED);
+    CU_ASSERT_EQUAL(hbs_sign(k, 100, msg_abc, 3, s, len), FASTSIG_ERR_KEY_EXHAUSTED);
+    CU_ASSERT_EQUAL(hbs_sign(k, 0, msg_abc, 3, s, len), FASTSIG_ERR_KEY_EXHAUSTED);
+    sign_and_attack(k, 37);
+    sign_and_attack(k, 99);
+    CU_ASSERT_EQUAL(hbs_sign(k, 1, &sig1, 0, &sig1, 1), FASTSIG_ERR_BAD_LENGTH);
+    /* never widened, never empty */
+    CU_ASSERT_EQUAL(hbs_key_set_range(k, 30, 100), FASTSIG_ERR_BAD_PARAM);
+    CU_ASSERT_EQUAL(hbs_key_set_range(k, 37, 101), FASTSIG_ERR_BAD_PARAM);
+    CU_ASSERT_EQUAL(hbs_key_set_range(k, 50, 50), FASTSIG_ERR_BAD_PARAM);
+    CU_ASSERT_EQUAL(hbs_key_set_range(k, 50, 60), FASTSIG_OK);
+    CU_ASSERT_EQUAL(hbs_sign(k, 40, msg_abc, 3, s, len), FASTSIG_ERR_KEY_EXHAUSTED);
+    sign_and_attack(k, 59);
+    free(s);
+    hbs_key_free(k);
+}
+
 static void test_round_trips_xmss(void)
 {
     for (size_t i = 0; i < hbs_params_count(); i++)
@@ -565,6 +596,7 @@ int main(void)
         { "in order = on demand: XMSS^MT boundaries", test_in_order_mt },
         { "in order = on demand: XMSS^MT tall layers", test_in_order_mt_split },
         { "indices around 2^32 (h = 60)", test_index_2_32 },
+        { "a shard's range: outside refused, mid-subtree start", test_range },
         { "soak: full heights (FASTSIG_SOAK=1)", test_soak_full },
         { NULL, NULL },
     };
