@@ -1,0 +1,430 @@
+/* test_shard_evp.c - shards of XMSS / XMSS^MT keys through the documented
+ * EVP path (the "shard-range" / "shard-state" key parameters): carving, the
+ * range in the key encoding (and a key without one), a shard refusing
+ * indices outside its range (forged state files, before and after load), a
+ * shard of a shard, the parent and two shards of one XMSSMT-SHA2_20/4_256
+ * key signing in three processes at once (every signature verifies under
+ * the one public key, no index twice), and carving processes SIGKILLed at
+ * random times (100; FASTSIG_SOAK=1: 1000) with no index issued twice. */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <openssl/pem.h>
+#include <openssl/x509.h>
+#include "hbs_evp.h"
+#include "evp_fixture.h"
+#include "fastsig/provider.h"
+#include "fastsig_err.h"
+#include "state/statefile.h"
+
+#define XMSS10 "XMSS-SHA2_10_256"
+#define MT20 "XMSSMT-SHA2_20/4_256"
+
+/* Carves range into k (which becomes the shard); state: NULL = default. */
+static int carve(EVP_PKEY *k, const char *range, const char *state)
+{
+    OSSL_PARAM p[3];
+    int n = 0;
+    p[n++] = OSSL_PARAM_construct_utf8_string(FASTSIG_PKEY_PARAM_SHARD_RANGE, (char *)range, 0);
+    if (state != NULL)
+        p[n++] = OSSL_PARAM_construct_utf8_string(FASTSIG_PKEY_PARAM_SHARD_STATE,
+                                                  (char *)state, 0);
+    p[n] = OSSL_PARAM_construct_end();
+    return EVP_PKEY_set_params(k, p) == 1 ? 0 : last_reason();
+}
+
+static void range_of(EVP_PKEY *k, char *out, size_t len)
+{
+    OSSL_PARAM p[] = { OSSL_PARAM_utf8_string(FASTSIG_PKEY_PARAM_SHARD_RANGE, out, len),
+                       OSSL_PARAM_END };
+    out[0] = '\0';
+    CU_ASSERT(EVP_PKEY_get_params(k, p) == 1);
+}
+
+static void state_of(EVP_PKEY *k, char *out, size_t len)
+{
+    OSSL_PARAM p[] = { OSSL_PARAM_utf8_string(FASTSIG_PKEY_PARAM_STATE, out, len),
+                       OSSL_PARAM_END };
+    out[0] = '\0';
+    CU_ASSERT(EVP_PKEY_get_params(k, p) == 1);
+}
+
+/* Signs once; the index, or UINT64_MAX (and *reason) when refused. */
+static uint64_t sign_index(EVP_PKEY *k, size_t idx_bytes, int *reason)
+{
+    unsigned char *sig = NULL;
+    size_t siglen = 0;
+    uint64_t idx = UINT64_MAX;
+    int r = sign_msg(k, "shard", 5, &sig, &siglen, 0);
+    if (r == 0) {
+        CU_ASSERT_EQUAL(verify_msg(k, "shard", 5, sig, siglen), 1);
+        idx = sig_index(sig, idx_bytes);
+    }
+    if (reason != NULL)
+        *reason = r;
+    OPENSSL_free(sig);
+    return idx;
+}
+
+/* The privateKey octets of a PEM private key (PKCS#8, unencrypted). */
+static size_t pkcs8_octets(const char *pem, unsigned char *out, size_t cap)
+{
+    BIO *b = BIO_new_mem_buf(pem, -1);
+    PKCS8_PRIV_KEY_INFO *p8 = PEM_read_bio_PKCS8_PRIV_KEY_INFO(b, NULL, NULL, NULL);
+    const unsigned char *o = NULL;
+    int len = 0;
+    size_t n = 0;
+    BIO_free(b);
+    if (p8 != NULL && PKCS8_pkey_get0(NULL, &o, &len, NULL, p8) == 1 && (size_t)len <= cap) {
+        memcpy(out, o, (size_t)len);
+        n = (size_t)len;
+    }
+    PKCS8_PRIV_KEY_INFO_free(p8);
+    return n;
+}
+
+static uint64_t be64(const unsigned char *b)
+{
+    return sig_index(b, 8);
+}
+
+static void test_carve_and_sign(void)
+{
+    char state[600], range[48], sstate[600], *pem;
+    EVP_PKEY *k = gen_key("XMSS", XMSS10, NULL, NULL, state, sizeof(state)), *a, *b;
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(k);
+    range_of(k, range, sizeof(range));
+    CU_ASSERT_STRING_EQUAL(range, "0-1024");
+    CU_ASSERT_EQUAL(key_u64(k, FASTSIG_PKEY_PARAM_SHARD_ALIGN), 1024);
+    CU_ASSERT_EQUAL(sign_index(k, 4, NULL), 0); /* the parent signs: block [0, 1) */
+    CU_ASSERT_PTR_NOT_NULL_FATAL(pem = to_pem(k, 1));
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(a = from_pem(pem, 1));
+    CU_ASSERT_EQUAL(carve(a, "+100", NULL), 0);
+    range_of(a, range, sizeof(range));
+    CU_ASSERT_STRING_EQUAL(range, "1-101");
+    CU_ASSERT_EQUAL(key_u64(a, FASTSIG_PKEY_PARAM_INDEX), 1);
+    CU_ASSERT_EQUAL(key_u64(a, FASTSIG_PKEY_PARAM_REMAINING), 100);
+    CU_ASSERT_EQUAL(key_u64(a, FASTSIG_PKEY_PARAM_MAX), 100);
+    state_of(a, sstate, sizeof(sstate));
+    CU_ASSERT_PTR_NOT_NULL(strstr(sstate, ".1-101.state")); /* beside the parent's */
+    CU_ASSERT_EQUAL(state_file_next(state), 101);
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(b = from_pem(pem, 1));
+    CU_ASSERT_EQUAL(carve(b, "500-600", NULL), 0);
+    CU_ASSERT_EQUAL(state_file_next(state), 600);
+    /* spent, past the end, malformed: refused, the parent as it was */
+    EVP_PKEY *c = from_pem(pem, 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    CU_ASSERT_EQUAL(carve(c, "550-560", NULL), FASTSIG_ERR_STATE_RANGE);
+    CU_ASSERT_EQUAL(carve(c, "600-1025", NULL), FASTSIG_ERR_STATE_RANGE);
+    CU_ASSERT_EQUAL(carve(c, "+0", NULL), FASTSIG_ERR_BAD_PARAM);
+    CU_ASSERT_EQUAL(carve(c, "7-7", NULL), FASTSIG_ERR_BAD_PARAM);
+    CU_ASSERT_EQUAL(carve(c, "x", NULL), FASTSIG_ERR_BAD_PARAM);
+    CU_ASSERT_EQUAL(state_file_next(state), 600);
+    EVP_PKEY_free(c);
+
+    /* each signs inside its own range, the parent after all of them */
+    CU_ASSERT_EQUAL(sign_index(a, 4, NULL), 1);
+    CU_ASSERT_EQUAL(sign_index(b, 4, NULL), 500);
+    CU_ASSERT_EQUAL(sign_index(a, 4, NULL), 2);
+    CU_ASSERT_EQUAL(sign_index(k, 4, NULL), 600);
+    EVP_PKEY_free(a);
+    EVP_PKEY_free(b);
+    EVP_PKEY_free(k);
+    OPENSSL_free(pem);
+}
+
+/* Whole keys are written as before (no range field: keys from before shards
+ * decode as whole keys); a shard's key ends with 0x01 || BE64 first ||
+ * BE64 end, survives a PEM round trip and stays inside its range. */
+static void test_encoding(void)
+{
+    char state[600], sstate[600], range[48], *pem, *spem;
+    unsigned char o[2000];
+    size_t n, core = hbs_sk_bytes(hbs_params_by_name(XMSS10));
+    EVP_PKEY *k = gen_key("XMSS", XMSS10, NULL, NULL, state, sizeof(state)), *s, *d;
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(k);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(pem = to_pem(k, 1));
+    n = pkcs8_octets(pem, o, sizeof(o));
+    CU_ASSERT_EQUAL(n, core + 2 + strlen(state));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(s = from_pem(pem, 1));
+    CU_ASSERT_EQUAL(carve(s, "200-300", NULL), 0);
+    state_of(s, sstate, sizeof(sstate));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(spem = to_pem(s, 1));
+    n = pkcs8_octets(spem, o, sizeof(o));
+    CU_ASSERT_EQUAL_FATAL(n, core + 2 + strlen(sstate) + 17);
+    CU_ASSERT(o[n - 17] == 1 && be64(o + n - 16) == 200 && be64(o + n - 8) == 300);
+    EVP_PKEY_free(s); /* writes the shard's cache; its state stays at 200 */
+    CU_ASSERT_PTR_NOT_NULL_FATAL(d = from_pem(spem, 1));
+    range_of(d, range, sizeof(range));
+    CU_ASSERT_STRING_EQUAL(range, "200-300");
+    CU_ASSERT_EQUAL(sign_index(d, 4, NULL), 200);
+    EVP_PKEY_free(d);
+    /* the whole key still loads and signs (past the shard) */
+    CU_ASSERT_PTR_NOT_NULL_FATAL(d = from_pem(pem, 1));
+    CU_ASSERT_EQUAL(sign_index(d, 4, NULL), 300);
+    EVP_PKEY_free(d);
+    EVP_PKEY_free(k);
+    OPENSSL_free(pem);
+    OPENSSL_free(spem);
+}
+
+static void forge(EVP_PKEY *k, const char *path, uint64_t max, uint64_t next)
+{
+    uint8_t id[FASTSIG_STATE_KEY_ID_LEN];
+    unsigned char pub[200];
+    size_t len = 0;
+    unsigned int dl = 0;
+    CU_ASSERT_FATAL(get_pub(k, pub, sizeof(pub), &len));
+    CU_ASSERT_FATAL(EVP_Digest(pub, len, id, &dl, EVP_sha256(), NULL));
+    CU_ASSERT_EQUAL_FATAL(fastsig_state_create(path, id, max, next, FASTSIG_STATE_OVERWRITE),
+                          FASTSIG_OK);
+}
+
+/* A shard refuses indices outside [first, end), whatever its state file
+ * says: a forged max or a next below first is refused at load; a state
+ * rewritten under a loaded shard is refused by the core at signing. */
+static void test_refuses_outside(void)
+{
+    char state[600], sstate[600], *pem, *spem;
+    EVP_PKEY *k = gen_key("XMSS", XMSS10, NULL, NULL, state, sizeof(state)), *s, *d;
+    int r;
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(k);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(pem = to_pem(k, 1));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(s = from_pem(pem, 1));
+    OPENSSL_free(pem);
+    CU_ASSERT_EQUAL_FATAL(carve(s, "100-200", NULL), 0);
+    state_of(s, sstate, sizeof(sstate));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(spem = to_pem(s, 1));
+    EVP_PKEY_free(s);
+    const struct { uint64_t max, next; int reason; } bad[] = {
+        { 1024, 100, FASTSIG_ERR_STATE_MAX }, /* the whole key's max */
+        { 300, 100, FASTSIG_ERR_STATE_MAX },  /* past the shard's end */
+        { 200, 99, FASTSIG_ERR_STATE_MAX },   /* next below the start */
+        { 200, 0, FASTSIG_ERR_STATE_MAX },
+        { 200, 200, FASTSIG_ERR_KEY_EXHAUSTED }, /* next at the end */
+    };
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        forge(k, sstate, bad[i].max, bad[i].next);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(d = from_pem(spem, 1));
+        CU_ASSERT_EQUAL(sign_index(d, 4, &r), UINT64_MAX);
+        CU_ASSERT_EQUAL(r, bad[i].reason);
+        EVP_PKEY_free(d);
+    }
+    /* loaded while the state was right, then moved below the start: the
+     * core refuses the index the state hands out */
+    forge(k, sstate, 200, 150);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(d = from_pem(spem, 1));
+    CU_ASSERT_EQUAL(sign_index(d, 4, NULL), 150);
+    forge(k, sstate, 200, 5);
+    CU_ASSERT_EQUAL(sign_index(d, 4, &r), UINT64_MAX);
+    CU_ASSERT_EQUAL(r, FASTSIG_ERR_KEY_EXHAUSTED);
+    EVP_PKEY_free(d);
+    EVP_PKEY_free(k);
+    OPENSSL_free(spem);
+}
+
+/* A shard of a shard lies inside it, moves the shard on first, and a
+ * shard cannot take back what lies before it (never widened). */
+static void test_shard_of_shard(void)
+{
+    char state[600], range[48], *pem, *spem;
+    EVP_PKEY *k = gen_key("XMSSMT", MT20, NULL, NULL, state, sizeof(state)), *s, *g;
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(k);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(pem = to_pem(k, 1));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(s = from_pem(pem, 1));
+    CU_ASSERT_EQUAL_FATAL(carve(s, "4096-8192", NULL), 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(spem = to_pem(s, 1));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(g = from_pem(spem, 1));
+    CU_ASSERT_EQUAL(carve(g, "0-100", NULL), FASTSIG_ERR_STATE_RANGE);
+    CU_ASSERT_EQUAL(carve(g, "8000-8200", NULL), FASTSIG_ERR_STATE_RANGE);
+    CU_ASSERT_EQUAL(carve(g, "+1000", NULL), 0);
+    range_of(g, range, sizeof(range));
+    CU_ASSERT_STRING_EQUAL(range, "4096-5096");
+    CU_ASSERT_EQUAL(sign_index(g, 3, NULL), 4096);
+    CU_ASSERT_EQUAL(sign_index(s, 3, NULL), 5096);
+    CU_ASSERT_EQUAL(sign_index(k, 3, NULL), 8192);
+    EVP_PKEY_free(g);
+    EVP_PKEY_free(s);
+    EVP_PKEY_free(k);
+    OPENSSL_free(pem);
+    OPENSSL_free(spem);
+}
+
+/* Child: signs nsig messages "m<tag>-<i>" with the key in pem, writes the
+ * signatures one after the other to path. */
+static int sign_child(const char *pem, int tag, int nsig, const char *path)
+{
+    EVP_PKEY *k = from_pem(pem, 1);
+    FILE *f = fopen(path, "wb");
+    char msg[32];
+    int ok = k != NULL && f != NULL;
+    for (int i = 0; ok && i < nsig; i++) {
+        unsigned char *sig = NULL;
+        size_t siglen = 0;
+        snprintf(msg, sizeof(msg), "m%d-%d", tag, i);
+        ok = sign_msg(k, msg, strlen(msg), &sig, &siglen, 0) == 0
+             && fwrite(sig, 1, siglen, f) == siglen;
+        OPENSSL_free(sig);
+    }
+    ok = f != NULL && fclose(f) == 0 && ok;
+    EVP_PKEY_free(k);
+    return ok ? 0 : 1;
+}
+
+/* The parent key and two shards of it (two signers, one key) in three
+ * processes at once: every signature verifies under the parent's public
+ * key, and no index appears twice. */
+static void test_two_signers_one_key(void)
+{
+    enum { NSIGS = 150, NPROC = 3 };
+    char state[600], path[NPROC][640], *pem[NPROC];
+    const hbs_params *p = hbs_params_by_name(MT20);
+    size_t siglen = hbs_sig_bytes(p);
+    EVP_PKEY *k = gen_key("XMSSMT", MT20, NULL, NULL, state, sizeof(state)), *s;
+    static unsigned char seen[1 << 20];
+    unsigned char *sig = malloc(siglen);
+    int dup = 0, bad = 0, count = 0, status;
+    pid_t pid[NPROC];
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(k);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(pem[0] = to_pem(k, 1));
+    for (int i = 1; i < NPROC; i++) { /* [0, 1024), [1024, 2048): bottom subtrees of 32 */
+        CU_ASSERT_PTR_NOT_NULL_FATAL(s = from_pem(pem[0], 1));
+        CU_ASSERT_EQUAL_FATAL(carve(s, "+1024", NULL), 0);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(pem[i] = to_pem(s, 1));
+        EVP_PKEY_free(s);
+    }
+    for (int i = 0; i < NPROC; i++) {
+        snprintf(path[i], sizeof(path[i]), "%s.sigs%d", state, i);
+        if ((pid[i] = fork()) == 0)
+            _exit(sign_child(pem[i], i, NSIGS, path[i]));
+        CU_ASSERT_FATAL(pid[i] > 0);
+    }
+    for (int i = 0; i < NPROC; i++) {
+        CU_ASSERT(waitpid(pid[i], &status, 0) == pid[i] && WIFEXITED(status)
+                  && WEXITSTATUS(status) == 0);
+    }
+    memset(seen, 0, sizeof(seen));
+    for (int i = 0; i < NPROC; i++) {
+        FILE *f = fopen(path[i], "rb");
+        char msg[32];
+        CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+        for (int j = 0; fread(sig, 1, siglen, f) == siglen; j++) {
+            uint64_t idx = sig_index(sig, p->idx_bytes);
+            snprintf(msg, sizeof(msg), "m%d-%d", i, j);
+            bad += verify_msg(k, msg, strlen(msg), sig, siglen) != 1;
+            bad += i == 0 ? idx < 2048 : idx < 1024 * (uint64_t)(i - 1) || idx >= 1024 * (uint64_t)i;
+            dup += seen[idx]++ != 0;
+            count++;
+        }
+        fclose(f);
+        OPENSSL_free(pem[i]);
+    }
+    CU_ASSERT_EQUAL(count, NPROC * NSIGS);
+    CU_ASSERT_EQUAL(bad, 0);
+    CU_ASSERT_EQUAL(dup, 0);
+    free(sig);
+    EVP_PKEY_free(k);
+}
+
+/* Child: carve the next 2 indices of the key in pem and write the shard to
+ * <prefix>.<n>.pem (through a temporary name); killed at any moment. */
+static int carve_child(const char *pem, const char *prefix, int n)
+{
+    char tmp[700], out[700], *spem;
+    EVP_PKEY *k = from_pem(pem, 1);
+    FILE *f;
+    if (k == NULL || carve(k, "+2", NULL) != 0 || (spem = to_pem(k, 1)) == NULL)
+        return 1;
+    snprintf(tmp, sizeof(tmp), "%s.%d.tmp", prefix, n);
+    snprintf(out, sizeof(out), "%s.%d.pem", prefix, n);
+    if ((f = fopen(tmp, "w")) == NULL || fputs(spem, f) < 0 || fclose(f) != 0
+        || rename(tmp, out) != 0)
+        return 1;
+    EVP_PKEY_free(k);
+    return 0;
+}
+
+/* Carvers SIGKILLed at random moments; then the parent and every shard whose
+ * key was written sign until exhausted: no index twice. */
+static void test_sigkill_during_carve(void)
+{
+    char state[600], prefix[620], file[700], *pem;
+    int runs = soak() ? 1000 : 100, dup = 0, done = 0, status;
+    uint64_t span = 1;
+    EVP_PKEY *k = gen_key("XMSS", XMSS10, NULL, NULL, state, sizeof(state)), *s;
+    static unsigned char seen[1024];
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(k);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(pem = to_pem(k, 1));
+    snprintf(prefix, sizeof(prefix), "%s.shard", state);
+    for (int i = 0; i < runs; i++) {
+        struct timespec t0, t1;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        pid_t pid = fork();
+        if (pid == 0)
+            _exit(carve_child(pem, prefix, i));
+        CU_ASSERT_FATAL(pid > 0);
+        if (i == 0) { /* the first runs whole: how long a carve takes here */
+            CU_ASSERT(waitpid(pid, &status, 0) == pid);
+            clock_gettime(CLOCK_MONOTONIC, &t1);
+            span = (uint64_t)((t1.tv_sec - t0.tv_sec) * 1000000 + (t1.tv_nsec - t0.tv_nsec) / 1000);
+            span = span + span / 2 + 1;
+            continue;
+        }
+        /* kill anywhere from before the decode to after the shard is written */
+        usleep((useconds_t)(fs_test_rand64() % span));
+        kill(pid, SIGKILL);
+        CU_ASSERT(waitpid(pid, &status, 0) == pid);
+        done += WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    }
+    memset(seen, 0, sizeof(seen));
+    for (int i = 0; i < runs; i++) {
+        snprintf(file, sizeof(file), "%s.%d.pem", prefix, i);
+        FILE *f = fopen(file, "r");
+        char buf[4096];
+        size_t n;
+        if (f == NULL)
+            continue;
+        n = fread(buf, 1, sizeof(buf) - 1, f);
+        buf[n] = '\0';
+        fclose(f);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(s = from_pem(buf, 1));
+        for (uint64_t idx; (idx = sign_index(s, 4, NULL)) != UINT64_MAX;)
+            dup += seen[idx]++ != 0;
+        EVP_PKEY_free(s);
+    }
+    for (uint64_t idx; (idx = sign_index(k, 4, NULL)) != UINT64_MAX;)
+        dup += seen[idx]++ != 0;
+    CU_ASSERT_EQUAL(dup, 0);
+    printf(" [%d of %d killed carves had finished] ", done, runs - 1);
+    EVP_PKEY_free(k);
+    OPENSSL_free(pem);
+}
+
+static const fs_test tests[] = {
+    { "load provider", hbs_load },
+    { "carve (next N, a range), sign inside each range", test_carve_and_sign },
+    { "range in the key encoding; whole keys without it", test_encoding },
+    { "a shard refuses indices outside its range", test_refuses_outside },
+    { "a shard of a shard", test_shard_of_shard },
+    { "two signers, one key: parent and 2 shards in 3 processes", test_two_signers_one_key },
+    { "SIGKILL during carves: no index twice", test_sigkill_during_carve },
+    { "unload", hbs_unload },
+    { NULL, NULL }
+};
+
+int main(void)
+{
+    return fs_cu_run("shard_evp", tests);
+}
