@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# shard.sh - fastsig-keytool shard with the real openssl binary: shards by
+# count and size, by range, of a shard, of an encrypted key, into a named
+# state file; the parent and shards signing at once; `pkey -text`; a forged
+# shard state refused; keytool runs SIGKILLed at random times (30;
+# FASTSIG_SOAK=1: 1000), then every key signs until done: no index twice.
+source "$(dirname "$0")/lib.sh"
+SECONDS=0
+KEYTOOL=${FASTSIG_KEYTOOL:?FASTSIG_KEYTOOL must name the fastsig-keytool binary}
+KT=("$KEYTOOL" shard -provider-path "$MODULE_DIR")
+printf 'a message' >"$WORK/msg"
+
+# sign KEY OUT [PASSIN...]: one signature of msg
+sign() { local key=$1 out=$2; shift 2
+    openssl pkeyutl "${PROV[@]}" -sign -rawin -inkey "$key" "$@" -in "$WORK/msg" -out "$out"; }
+# index SIG: the XMSS index (the signature's first 4 bytes, big-endian)
+index() { od -An -tu1 -N4 "$1" | awk '{ print $1 * 16777216 + $2 * 65536 + $3 * 256 + $4 }'; }
+# sign_loop KEY N TAG: N signatures to $WORK/sig.TAG.<i>, stops at a refusal
+sign_loop() {
+    for i in $(seq "$3" "$(($3 + $2 - 1))"); do
+        sign "$1" "$WORK/sig.$i" 2>/dev/null || { rm -f "$WORK/sig.$i"; break; }
+    done
+}
+# kt DESCRIPTION ARGS...: a keytool run that must succeed; its output in $WORK/kt.out
+kt() { local d=$1; shift; check "$d" "${KT[@]}" "$@"; cp "$WORK/out" "$WORK/kt.out"; }
+# all_sigs_ok: every $WORK/sig.* verifies under the parent's public key and
+# no index appears twice
+all_sigs_ok() {
+    local bad=0 s
+    for s in "$WORK"/sig.*; do
+        openssl pkeyutl "${PROV[@]}" -verify -rawin -pubin -inkey "$WORK/pub.pem" -in "$WORK/msg" \
+            -sigfile "$s" >/dev/null 2>&1 || bad=$((bad + 1))
+        index "$s"
+    done >"$WORK/indices"
+    check_eq "$1: every signature verifies under the one public key" "$bad" 0
+    check_eq "$1: no index twice" "$(sort -n "$WORK/indices" | uniq -d | head -3 | tr '\n' ' ')" ""
+}
+
+genkey XMSS "$WORK/k.pem"
+openssl pkey "${PROV[@]}" -in "$WORK/k.pem" -pubout -out "$WORK/pub.pem"
+kt "shard: 2 of 100 indices" --in "$WORK/k.pem" --count 2 --size 100 --out-prefix "$WORK/sh"
+check "shard: says what it wrote" grep -q "sh2.pem: indices 100-200, state $WORK/.*\.100-200\.state" "$WORK/kt.out"
+openssl pkey "${PROV[@]}" -in "$WORK/sh2.pem" -noout -text >"$WORK/text"
+check "pkey -text: the shard's range" grep -q "^shard: indices 100 to 199 (100 of the key's 1024)" "$WORK/text"
+check "pkey -text: what is left of it" grep -q "^state: index 100, remaining 100 of 100 signatures" "$WORK/text"
+openssl pkey "${PROV[@]}" -in "$WORK/k.pem" -noout -text >"$WORK/text"
+check "pkey -text: the parent goes on after the shards" grep -q "^state: index 200, remaining 824" "$WORK/text"
+check_fails "pkey -text: a whole key shows no range" grep -q "^shard:" "$WORK/text"
+
+# the parent (a key without a range) and both shards sign at once
+sign_loop "$WORK/k.pem" 12 100 &
+sign_loop "$WORK/sh1.pem" 12 200 &
+sign_loop "$WORK/sh2.pem" 12 300 &
+wait
+check_eq "parent and 2 shards at once: 36 signatures" "$(ls "$WORK"/sig.* | wc -l)" 36
+all_sigs_ok "parent and 2 shards at once"
+check_eq "shard 1 signed inside [0, 100)" "$(for s in "$WORK"/sig.2*; do index "$s"; done | awk '$1 >= 100' | wc -l)" 0
+
+# --range: inside the unspent part only
+check "shard --range 600-700" "${KT[@]}" --in "$WORK/k.pem" --range 600-700 --out-prefix "$WORK/r"
+check_fails "shard --range of spent indices refused" "${KT[@]}" --in "$WORK/k.pem" --range 650-660 --out-prefix "$WORK/r2"
+cp "$WORK/err" "$WORK/kt.err"
+check "  saying why" grep -q "not among the key's unspent indices" "$WORK/kt.err"
+check_fails "shard --range past the end refused" "${KT[@]}" --in "$WORK/k.pem" --range 1000-1025 --out-prefix "$WORK/r3"
+check_fails "shard --count of more than is left refused" "${KT[@]}" --in "$WORK/k.pem" --count 1000 --out-prefix "$WORK/r4"
+check_fails "an existing key file is not overwritten" "${KT[@]}" --in "$WORK/k.pem" --size 1 --out-prefix "$WORK/r"
+kt "shard of a shard: 2 equal halves" --in "$WORK/r1.pem" --count 2 --out-prefix "$WORK/rr"
+check "  inside the shard" grep -q "rr2.pem: indices 650-700" "$WORK/kt.out"
+check "  the halves sign" sign "$WORK/rr1.pem" "$WORK/sig.400"
+check_eq "  at the first index of theirs" "$(index "$WORK/sig.400")" 600
+check_sign_refused "  the split shard has nothing left" "exhausted" "$WORK/r1.pem" "$WORK/msg" "$WORK/none.sig"
+
+# a named state file; a forged one (another file's max) is refused
+kt "shard -state FILE" --in "$WORK/k.pem" --size 5 --out-prefix "$WORK/n" -state "$WORK/named.state"
+check "  written there" grep -q "state $WORK/named.state" "$WORK/kt.out"
+cp "$WORK/k.pem.state" "$WORK/named.state"
+check_sign_refused "a shard with another range's state refuses" "does not match" "$WORK/n1.pem" "$WORK/msg" "$WORK/none.sig"
+
+# encrypted keys: in and out
+openssl genpkey "${PROV[@]}" -algorithm XMSSMT -pkeyopt param:XMSSMT-SHA2_20/4_256 \
+    -pkeyopt "state:$WORK/e.state" -aes-256-cbc -pass pass:secret -out "$WORK/e.pem" 2>/dev/null
+check_fails "encrypted key: wrong -passin refused" "${KT[@]}" --in "$WORK/e.pem" -passin pass:nope --size 32 --out-prefix "$WORK/ex"
+check "encrypted key shards (-passin, -passout)" "${KT[@]}" --in "$WORK/e.pem" -passin pass:secret \
+    -passout pass:other --count 2 --size 32 --out-prefix "$WORK/es"
+check "  the shard key is encrypted" grep -q "BEGIN ENCRYPTED PRIVATE KEY" "$WORK/es2.pem"
+check "  and signs with its passphrase" sign "$WORK/es2.pem" "$WORK/es.sig" -passin pass:other
+check_eq "  at its first index" "$(od -An -tu1 -N3 "$WORK/es.sig" | awk '{ print $1 * 65536 + $2 * 256 + $3 }')" 32
+check_fails "  not without it" sign "$WORK/es2.pem" "$WORK/es.sig" -passin pass:secret
+
+echo "    (${SECONDS}s)"
+# SIGKILL at random times during shard runs; then the shards' ranges (their
+# state files) are disjoint and below the parent's next, every shard key
+# written signs at its first index, the parent signs on: no index twice
+rm -f "$WORK"/sig.*
+genkey XMSS "$WORK/kk.pem"
+openssl pkey "${PROV[@]}" -in "$WORK/kk.pem" -pubout -out "$WORK/pub.pem"
+runs=30 # the EVP and unit shard tests kill 100 carvers each; this drives the command
+[ "${FASTSIG_SOAK:-0}" != 0 ] && runs=1000
+start=$(date +%s%N)
+id=$("${KT[@]}" --in "$WORK/kk.pem" --size 2 --out-prefix "$WORK/kill0-" | sed 's|.*/\([0-9a-f]*\)\.0-2\.state$|\1|')
+span=$((($(date +%s%N) - start) / 1000 * 3 / 2 + 1)) # one run, in microseconds, and half again
+for i in $(seq 1 "$runs"); do
+    "${KT[@]}" --in "$WORK/kk.pem" --size 2 --out-prefix "$WORK/kill$i-" >/dev/null 2>&1 &
+    pid=$!
+    sleep "$(printf '0.%06d' $(((RANDOM * 32768 + RANDOM) % span % 1000000)))"
+    kill -9 "$pid" 2>/dev/null
+    wait "$pid" 2>/dev/null
+done
+n=0
+for k in "$WORK"/kill*-1.pem; do
+    sign_loop "$k" 1 $((1000 + n))
+    n=$((n + 1))
+done
+pnext=$(openssl pkey "${PROV[@]}" -in "$WORK/kk.pem" -noout -text | sed -n 's/^state: index \([0-9]*\),.*/\1/p')
+ls "$WORK" | sed -n "s/^$id\.\([0-9]*\)-\([0-9]*\)\.state\$/\1 \2/p" | sort -n >"$WORK/ranges"
+check_eq "$runs SIGKILLed shard runs: shard ranges disjoint, below the parent's next $pnext" \
+    "$(awk -v p="$pnext" 'NR > 1 && $1 < e { print "overlap " $0 } $2 > p { print "past " $0 } { e = $2 }' "$WORK/ranges")" ""
+echo "    ($n of $((runs + 1)) shard keys written, $(wc -l <"$WORK/ranges") shard states)"
+sign_loop "$WORK/kk.pem" 10 5000
+all_sigs_ok "$runs SIGKILLed shard runs"
+echo "    (${SECONDS}s)"
+summary shard
