@@ -140,6 +140,30 @@ static void test_carve_and_sign(void)
     OPENSSL_free(pem);
 }
 
+/* Nothing to carve: a one-time key, a public key, a state for no range. */
+static void test_refused_keys(void)
+{
+    char state[600], *pem;
+    EVP_PKEY *w = gen_key("WOTSP", NULL, NULL, NULL, state, sizeof(state));
+    EVP_PKEY *k = gen_key("XMSS", XMSS10, NULL, NULL, state, sizeof(state)), *pub;
+    OSSL_PARAM only_state[] = {
+        OSSL_PARAM_utf8_string(FASTSIG_PKEY_PARAM_SHARD_STATE, state, 0), OSSL_PARAM_END };
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(k);
+    CU_ASSERT_EQUAL(carve(w, "+1", NULL), FASTSIG_ERR_UNSUPPORTED);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(pem = to_pem(k, 0));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(pub = from_pem(pem, 0));
+    CU_ASSERT_EQUAL(carve(pub, "+1", NULL), FASTSIG_ERR_BAD_KEY);
+    CU_ASSERT_EQUAL(EVP_PKEY_set_params(k, only_state), 0);
+    CU_ASSERT_EQUAL(last_reason(), FASTSIG_ERR_BAD_PARAM);
+    CU_ASSERT_EQUAL(state_file_next(state), 0);
+    EVP_PKEY_free(pub);
+    EVP_PKEY_free(k);
+    EVP_PKEY_free(w);
+    OPENSSL_free(pem);
+}
+
 /* Whole keys are written as before (no range field: keys from before shards
  * decode as whole keys); a shard's key ends with 0x01 || BE64 first ||
  * BE64 end, survives a PEM round trip and stays inside its range. */
@@ -416,6 +440,7 @@ static const fs_test tests[] = {
     { "load provider", hbs_load },
     { "carve (next N, a range), sign inside each range", test_carve_and_sign },
     { "range in the key encoding; whole keys without it", test_encoding },
+    { "one-time and public keys are not carved", test_refused_keys },
     { "a shard refuses indices outside its range", test_refuses_outside },
     { "a shard of a shard", test_shard_of_shard },
     { "two signers, one key: parent and 2 shards in 3 processes", test_two_signers_one_key },
