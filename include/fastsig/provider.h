@@ -50,8 +50,9 @@
  * out of the key's unspent indices and turns this key object (and every
  * copy sharing it) into the shard: the key's state file moves past the range
  * first (durably), then the shard's state file is written, and the object
- * signs from it, inside the range only. Encode it (PEM_write_bio_PrivateKey,
- * OSSL_ENCODER) to get the shard's key; load the key again for another shard.
+ * signs from it, inside the range only (not while another thread signs with
+ * it). Encode it (PEM_write_bio_PrivateKey, OSSL_ENCODER) to get the shard's
+ * key; load the key again for another shard.
  * EVP_PKEY_get_params: the key's range and the alignment. */
 #define FASTSIG_PKEY_PARAM_SHARD_RANGE "shard-range" /* UTF-8 "A-B": indices A .. B-1;
                                                      * set: also "+N", the next N */
