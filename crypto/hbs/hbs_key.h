@@ -42,6 +42,8 @@ struct hbs_key {
     unsigned threads;
     uint64_t ondemand;       /* subtrees / root signatures made on demand */
     uint64_t changes;        /* bumped by every change to the cache (treecache.c) */
+    int checked;             /* the seeds are known to give root (hbs_key_check) */
+    int bad;                 /* they do not: no signature, no cache export */
     pthread_mutex_t lock;
     /* progress reporting while generating */
     hbs_progress_fn progress;
