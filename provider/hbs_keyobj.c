@@ -224,11 +224,11 @@ static int sign_at(HBSA_KEY *x, uint64_t idx, int verify, const unsigned char *m
                   : hbs_sign(x->k, idx, msg, msglen, sig, siglen);
 }
 
-/* A tree key's seeds against its root, before any index is spent (WOTSP
- * keys were checked at decode; the core checks once per key object). */
+/* A key's seeds against its root, before any index is spent (WOTSP keys
+ * were checked at decode; the tree core checks once per key object). */
 static int check_key(HBSA_KEY *x)
 {
-    return x->k != NULL ? hbs_key_check(x->k) : FASTSIG_OK;
+    return x->k != NULL ? hbs_key_check(x->k) : x->sk_err;
 }
 
 int hbsa_sign(void *key, const FS_SIGOPTS *o, int prehashed, unsigned char *sig,

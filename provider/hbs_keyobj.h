@@ -29,6 +29,8 @@ typedef struct {
     hbs_key *k;              /* XMSS / XMSS^MT private core, NULL if public */
     uint8_t *sk;             /* WOTSP private core (secure heap), NULL if public */
     size_t sklen;
+    int sk_err;              /* WOTSP: KEY_MISMATCH when its seeds do not give
+                              * its root (refused at sign) */
     char *path;              /* state file; NULL for a public key */
     fastsig_state *st;       /* NULL: unusable, st_err says why */
     int st_err;
