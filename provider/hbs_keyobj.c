@@ -243,14 +243,24 @@ static int take(HBSA_KEY *x, const FS_SIGOPTS *o, uint64_t *idx)
     return err == FASTSIG_OK ? err : state_error(x, err, errno);
 }
 
-/* idx is durably spent by now (WOTSP: the one index, 0). */
-static int sign_at(HBSA_KEY *x, uint64_t idx, const unsigned char *msg, size_t msglen,
-                   unsigned char *sig, size_t siglen)
+/* idx is durably spent by now (WOTSP: the one index, 0). verify: the
+ * signature is checked with the public key before it is returned. */
+static int sign_at(HBSA_KEY *x, uint64_t idx, int verify, const unsigned char *msg,
+                   size_t msglen, unsigned char *sig, size_t siglen)
 {
     if (x->p->kind == HBS_KIND_WOTSP) /* its one index, whatever a state says */
-        return idx == 0 ? hbs_wotsp_sign(x->sk, x->sklen, msg, msglen, sig, siglen)
-                        : FASTSIG_ERR_OTS_USED;
-    return hbs_sign(x->k, idx, msg, msglen, sig, siglen);
+        return idx != 0 ? FASTSIG_ERR_OTS_USED
+               : verify ? hbs_wotsp_sign_verified(x->sk, x->sklen, msg, msglen, sig, siglen)
+                        : hbs_wotsp_sign(x->sk, x->sklen, msg, msglen, sig, siglen);
+    return verify ? hbs_sign_verified(x->k, idx, msg, msglen, sig, siglen)
+                  : hbs_sign(x->k, idx, msg, msglen, sig, siglen);
+}
+
+/* A key's seeds against its root, before any index is spent (WOTSP keys
+ * were checked at decode; the tree core checks once per key object). */
+static int check_key(HBSA_KEY *x)
+{
+    return x->k != NULL ? hbs_key_check(x->k) : x->sk_err;
 }
 
 int hbsa_sign(void *key, const FS_SIGOPTS *o, int prehashed, unsigned char *sig,
@@ -265,9 +275,12 @@ int hbsa_sign(void *key, const FS_SIGOPTS *o, int prehashed, unsigned char *sig,
         return FASTSIG_ERR_BAD_KEY;
     if (*siglen < need)
         return FASTSIG_ERR_BAD_LENGTH; /* before anything is spent */
+    if ((err = check_key(x)) != FASTSIG_OK)
+        return err; /* a damaged key: nothing spent */
     if ((err = take(x, o, &idx)) != FASTSIG_OK)
         return err; /* WOTSP: OTS_USED once the one index is spent */
-    if ((err = sign_at(x, idx, msg, msglen, sig, need)) != FASTSIG_OK) {
+    if ((err = sign_at(x, idx, o != NULL && o->verify_after_sign, msg, msglen, sig, need))
+        != FASTSIG_OK) {
         OPENSSL_cleanse(sig, need);
         return err;
     }

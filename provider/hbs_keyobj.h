@@ -35,6 +35,8 @@ typedef struct {
     hbs_key *k;              /* XMSS / XMSS^MT private core, NULL if public */
     uint8_t *sk;             /* WOTSP private core (secure heap), NULL if public */
     size_t sklen;
+    int sk_err;              /* WOTSP: KEY_MISMATCH when its seeds do not give
+                              * its root (refused at sign) */
     char *path;              /* state file; NULL for a public key */
     fastsig_state *st;       /* NULL: unusable, st_err says why */
     int st_err;
@@ -103,10 +105,12 @@ void hbsa_free(void *key);
 int hbsa_has_private(const void *key);
 void hbsa_sizes(const void *key, FS_KEYSIZES *out);
 int hbsa_pub_encode(const void *key, unsigned char *out, size_t *len);
-/* The signing rule of every stateful row: the length checked before
- * anything is spent, one index durably taken (blocks of the context's batch
+/* The signing rule of every stateful row: the length and the key (its
+ * seeds against its root, hbs_key_check) checked before anything is spent,
+ * one index durably taken (blocks of the context's batch
  * option when set, else of the key's), then the core of the key's kind
- * signs with it; a failed signature leaves no bytes. */
+ * signs with it (and verifies it when the context asks: verify-after-sign);
+ * a failed signature leaves no bytes. */
 int hbsa_sign(void *key, const FS_SIGOPTS *o, int prehashed, unsigned char *sig,
               size_t *siglen, const unsigned char *msg, size_t msglen);
 const char *hbsa_param_name(const void *key);

@@ -1,6 +1,7 @@
 /* hbs_keyparams.c - the parameters and text of the stateful hash-based keys
  * (hbs_keyobj.h): the reservation block ("batch") of a key and of a
- * signature context, the state path, `openssl pkey -text` lines. */
+ * signature context, a context's verify-after-sign, the state path,
+ * `openssl pkey -text` lines. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,9 +12,11 @@
 #include "fastsig_err.h"
 #include "fastsig/provider.h"
 
-/* Signature-context option: reservation block size (FS_SIGOPTS.batch). */
+/* Signature-context options: reservation block size (FS_SIGOPTS.batch),
+ * verify-after-sign (FS_SIGOPTS.verify_after_sign). */
 const OSSL_PARAM hbsa_ctx_params[] = {
     OSSL_PARAM_uint64(FASTSIG_PKEY_PARAM_BATCH, NULL),
+    OSSL_PARAM_int(FASTSIG_SIG_PARAM_VERIFY_AFTER_SIGN, NULL),
     OSSL_PARAM_END
 };
 const OSSL_PARAM hbsa_key_gettable[] = {
@@ -53,14 +56,33 @@ static int get_batch(const OSSL_PARAM params[], uint64_t *v)
     return *v >= 1 && *v <= (1u << 30) ? 1 : -1;
 }
 
+/* verify-after-sign: 0 or 1, as an integer or as text. */
+static int get_verify_after_sign(const OSSL_PARAM params[], int *v)
+{
+    const OSSL_PARAM *p = OSSL_PARAM_locate_const(params, FASTSIG_SIG_PARAM_VERIFY_AFTER_SIGN);
+    if (p == NULL)
+        return 0;
+    if (p->data_type == OSSL_PARAM_UTF8_STRING) {
+        if (p->data == NULL || (strcmp(p->data, "0") != 0 && strcmp(p->data, "1") != 0))
+            return -1;
+        *v = ((const char *)p->data)[0] - '0';
+    } else if (!OSSL_PARAM_get_int(p, v)) {
+        return -1;
+    }
+    return *v == 0 || *v == 1 ? 1 : -1;
+}
+
 int hbsa_ctx_set(FS_SIGOPTS *o, const OSSL_PARAM params[])
 {
     uint64_t v = 0;
-    int r = get_batch(params, &v);
-    if (r < 0)
+    int vas = 0;
+    int r = get_batch(params, &v), rv = get_verify_after_sign(params, &vas);
+    if (r < 0 || rv < 0)
         return FASTSIG_ERR_BAD_PARAM;
     if (r > 0)
         o->batch = v;
+    if (rv > 0)
+        o->verify_after_sign = vas;
     return FASTSIG_OK;
 }
 
@@ -68,6 +90,9 @@ int hbsa_ctx_get(const FS_SIGOPTS *o, OSSL_PARAM params[])
 {
     OSSL_PARAM *p = OSSL_PARAM_locate(params, FASTSIG_PKEY_PARAM_BATCH);
     if (p != NULL && !OSSL_PARAM_set_uint64(p, o->batch))
+        return FASTSIG_ERR_BAD_PARAM;
+    p = OSSL_PARAM_locate(params, FASTSIG_SIG_PARAM_VERIFY_AFTER_SIGN);
+    if (p != NULL && !OSSL_PARAM_set_int(p, o->verify_after_sign))
         return FASTSIG_ERR_BAD_PARAM;
     return FASTSIG_OK;
 }

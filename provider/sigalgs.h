@@ -72,6 +72,7 @@ typedef struct {
     unsigned rw_flags;  /* RW_VERIFY_PROBABILISTIC or 0 */
     /* stateful rows (hbs_keyparams.c) */
     uint64_t batch;     /* reservation block of this context; 0: the key's */
+    int verify_after_sign; /* 1: verify before returning a signature */
 } FS_SIGOPTS;
 
 typedef struct {

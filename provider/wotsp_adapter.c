@@ -104,9 +104,17 @@ static int priv_decode(const FS_SIGALG *alg, const unsigned char *in, size_t len
     x->sklen = hbs_sk_bytes(x->p);
     /* the stored root must be the seeds' (a wrong one would make every
      * signature fail to verify only after the one index was spent): the
-     * core checks it */
+     * core checks it. A mismatch still gives a key, refused when it is
+     * asked to sign (hbsa_sign, before the index is spent): OpenSSL's
+     * decoders drop a decoder's reason, the signer's error keeps it. */
     err = (x->sk = OPENSSL_secure_malloc(x->sklen)) == NULL
           ? FASTSIG_ERR_NOMEM : hbs_wotsp_pk_from_sk(in, x->sklen, x->pk, x->pklen);
+    if (err == FASTSIG_ERR_KEY_MISMATCH) { /* the public key it claims: oid || root || PUB_SEED */
+        x->sk_err = err;
+        memcpy(x->pk, in, 4);
+        memcpy(x->pk + 4, in + 4 + 2 * (size_t)x->p->n, 2 * (size_t)x->p->n);
+        err = FASTSIG_OK;
+    }
     if (err != FASTSIG_OK) {
         wotsp_free(x);
         return err;

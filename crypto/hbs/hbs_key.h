@@ -43,6 +43,8 @@ struct hbs_key {
     uint64_t first, last;    /* the indices this key may sign (a shard's range) */
     uint64_t ondemand;       /* subtrees / root signatures made on demand */
     uint64_t changes;        /* bumped by every change to the cache (treecache.c) */
+    int checked;             /* the seeds are known to give root (hbs_key_check) */
+    int bad;                 /* they do not: no signature, no cache export */
     pthread_mutex_t lock;
     /* progress reporting while generating */
     hbs_progress_fn progress;

@@ -13,7 +13,8 @@
  *            K = PRF(SK_SEED, "fastsig hbs node cache tag v1")
  * The tag is keyed with the key's own secret, so a cache file cannot be
  * swapped for another key's or edited; the layer fields are still range
- * checked before use. */
+ * checked before use. A key whose seeds failed hbs_key_check exports nothing
+ * (it would overwrite the good key's file with nodes of the damaged seed). */
 #include <stdlib.h>
 #include <string.h>
 #include "fastsig_err.h"
@@ -78,6 +79,11 @@ int hbs_cache_export(hbs_key *k, uint8_t **out, size_t *outlen)
     if (buf == NULL)
         return FASTSIG_ERR_NOMEM;
     pthread_mutex_lock(&k->lock);
+    if (k->bad) { /* its nodes are not the public key's: never let them out */
+        pthread_mutex_unlock(&k->lock);
+        free(buf);
+        return FASTSIG_ERR_KEY_MISMATCH;
+    }
     o = put(o, "FSHC", 4);
     *o++ = 1;
     *o++ = k->p.kind;

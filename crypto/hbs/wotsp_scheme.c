@@ -6,6 +6,7 @@
 #include "hbs/tree.h"
 #include "hbs/wots_chain.h"
 #include "hbs/wotsp_scheme.h"
+#include "hbs/xmss.h" /* hbs_test_fault */
 
 const hbs_params *hbs_wotsp_params_of(const uint8_t *key, size_t keylen)
 {
@@ -90,7 +91,7 @@ int hbs_wotsp_pk_from_sk(const uint8_t *sk, size_t sklen, uint8_t *pk, size_t pk
         rc = key_root(&c, root);
     hbs_ctx_clear(&c);
     if (rc == FASTSIG_OK && memcmp(root, sk + 4 + 2 * n, n) != 0)
-        rc = FASTSIG_ERR_BAD_KEY;
+        rc = FASTSIG_ERR_KEY_MISMATCH;
     if (rc != FASTSIG_OK)
         return rc;
     hbs_put_be(pk, 4, p->oid);
@@ -123,9 +124,29 @@ int hbs_wotsp_sign(const uint8_t *sk, size_t sklen, const uint8_t *msg, size_t m
     if (rc == FASTSIG_OK)
         rc = hbs_wots_sign(&c, sig + n, digest, &ots);
     hbs_ctx_clear(&c);
+    if (rc == FASTSIG_OK && (hbs_test_fault & HBS_FAULT_SIG))
+        sig[siglen / 2] ^= 1;
     if (rc != FASTSIG_OK)
         memset(sig, 0, siglen);
     return rc;
+}
+
+int hbs_wotsp_sign_verified(const uint8_t *sk, size_t sklen, const uint8_t *msg,
+                            size_t msglen, uint8_t *sig, size_t siglen)
+{
+    int rc = hbs_wotsp_sign(sk, sklen, msg, msglen, sig, siglen);
+    if (rc != FASTSIG_OK)
+        return rc;
+    /* the public key is in the sk core: oid || root || PUB_SEED */
+    size_t n = hbs_wotsp_params_of(sk, sklen)->n;
+    uint8_t pk[4 + 2 * HBS_MAX_N];
+    memcpy(pk, sk, 4);
+    memcpy(pk + 4, sk + 4 + 2 * n, 2 * n);
+    if (hbs_wotsp_verify(pk, 4 + 2 * n, msg, msglen, sig, siglen) != FASTSIG_OK) {
+        memset(sig, 0, siglen);
+        return FASTSIG_ERR_FAULT;
+    }
+    return FASTSIG_OK;
 }
 
 /* The L-tree masks of the cache, made and published on first use; NULL when

@@ -17,7 +17,8 @@
  *   file) must refuse a second signature with the same sk.
  * - Errors: FASTSIG_ERR_BAD_PARAM for a non-WOTSP row, FASTSIG_ERR_BAD_LENGTH
  *   for a buffer of the wrong size, FASTSIG_ERR_BAD_KEY for an oid that does
- *   not name a WOTSP row or a sk whose root does not match its seeds,
+ *   not name a WOTSP row, FASTSIG_ERR_KEY_MISMATCH for a sk whose root does
+ *   not match its seeds (SK_PRF only randomizes R: it cannot be checked),
  *   FASTSIG_ERR_BAD_SIGNATURE for a signature of the wrong length,
  *   FASTSIG_ERR_VERIFY for one that does not verify. */
 #ifndef FASTSIG_HBS_WOTSP_SCHEME_H
@@ -35,6 +36,10 @@ int hbs_wotsp_sign(const uint8_t *sk, size_t sklen, const uint8_t *msg, size_t m
                    uint8_t *sig, size_t siglen);
 int hbs_wotsp_verify(const uint8_t *pk, size_t pklen, const uint8_t *msg, size_t msglen,
                      const uint8_t *sig, size_t siglen);
+/* hbs_wotsp_sign, then the signature verified with the sk's public key
+ * (verify-after-sign); a mismatch is FASTSIG_ERR_FAULT and sig is zeroed. */
+int hbs_wotsp_sign_verified(const uint8_t *sk, size_t sklen, const uint8_t *msg,
+                            size_t msglen, uint8_t *sig, size_t siglen);
 
 /* For a public key that verifies again and again: the keys and bitmasks of
  * its L-tree are the same for every signature, so they are made once (at

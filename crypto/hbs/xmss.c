@@ -37,6 +37,13 @@ void hbs_test_set_bottom_h(unsigned b)
     bottom_override = b;
 }
 
+unsigned hbs_test_fault;
+
+void hbs_test_set_fault(unsigned what)
+{
+    hbs_test_fault = what;
+}
+
 static int layers_alloc(hbs_key *k)
 {
     const hbs_params *p = &k->p;
@@ -213,14 +220,49 @@ static const uint8_t *layer_root(const hbs_key *k, unsigned L)
     return ly->cur + hbs_level_off(ly->b, ly->b) * k->p.n;
 }
 
-/* WOTS+ signature of `root` (layer L's tree `tree`) by layer L+1. */
+/* Layer L's leaf g (global numbering) as the cache holds it, or NULL. */
+static const uint8_t *cached_leaf(const hbs_key *k, unsigned L, uint64_t g)
+{
+    const hbs_layer *ly = &k->layers[L];
+    uint64_t sub = g >> ly->b, off = g & (((uint64_t)1 << ly->b) - 1);
+    if (ly->cur_ok && ly->cur_sub == sub)
+        return ly->cur + off * k->p.n;
+    if (ly->next != NULL && ly->next_sub == sub && ly->next_done > off)
+        return ly->next + off * k->p.n;
+    return NULL;
+}
+
+/* WOTS+ signature of `root` (layer L's tree `tree`) by layer L+1, checked
+ * before anyone sees it: the public key it implies must be that layer's
+ * leaf (cached, else recomputed). A fault in the chains would otherwise
+ * let a re-signed root give this one-time key two signatures. */
 static int sign_root(hbs_key *k, unsigned L, uint64_t tree, const uint8_t *root, uint8_t *sig)
 {
     unsigned t = k->p.tree_h;
-    hbs_adrs ots;
+    uint32_t leaf = (uint32_t)(tree & (((uint64_t)1 << t) - 1));
+    uint8_t wpk[HBS_MAX_LEN * HBS_MAX_N], node[HBS_MAX_N], fresh[HBS_MAX_N];
+    hbs_adrs ots, lt;
     hbs_adrs_init(&ots, L + 1, tree >> t, HBS_ADRS_OTS);
-    hbs_adrs_set_ots(&ots, (uint32_t)(tree & (((uint64_t)1 << t) - 1)));
-    return hbs_wots_sign(&k->ctx, sig, root, &ots);
+    hbs_adrs_set_ots(&ots, leaf);
+    hbs_adrs_init(&lt, L + 1, tree >> t, HBS_ADRS_LTREE);
+    hbs_adrs_set_ltree(&lt, leaf);
+    int rc = hbs_wots_sign(&k->ctx, sig, root, &ots);
+    if (rc == FASTSIG_OK && (hbs_test_fault & HBS_FAULT_ROOT_SIG))
+        sig[0] ^= 1;
+    if (rc == FASTSIG_OK)
+        rc = hbs_wots_pk_from_sig(&k->ctx, wpk, sig, root, &ots);
+    if (rc == FASTSIG_OK)
+        rc = hbs_ltree(&k->ctx, node, wpk, &lt, 1);
+    const uint8_t *want = cached_leaf(k, L + 1, tree);
+    if (rc == FASTSIG_OK && want == NULL) {
+        rc = hbs_leaves(&k->ctx, fresh, L + 1, tree >> t, leaf, 1, 1, NULL, NULL, 0, 0);
+        want = fresh;
+    }
+    if (rc == FASTSIG_OK && memcmp(node, want, k->p.n) != 0)
+        rc = FASTSIG_ERR_FAULT;
+    if (rc != FASTSIG_OK)
+        wipe(sig, hbs_wots_sig_bytes(&k->p));
+    return rc;
 }
 
 /* Makes layer L's cache hold what signing at global leaf g of that layer
@@ -441,6 +483,7 @@ int hbs_keygen(const hbs_params *p, const uint8_t *seed, size_t seedlen, unsigne
         rc = ensure_layer(k, L, 0);
     k->progress = NULL;
     k->threads = 2;
+    k->checked = 1; /* the root is the seeds' by construction */
     if (rc != FASTSIG_OK) {
         hbs_key_free(k);
         return rc;
@@ -518,6 +561,57 @@ int hbs_key_export_sk(const hbs_key *k, uint64_t idx, uint8_t *sk, size_t sklen)
     return FASTSIG_OK;
 }
 
+/* ---- the seeds against the root ------------------------------------------- */
+
+static int check_locked(hbs_key *k)
+{
+    const hbs_params *p = &k->p;
+    const size_t n = p->n;
+    unsigned top = p->d - 1;
+    hbs_layer *ly = &k->layers[top];
+    uint8_t node[HBS_MAX_N], auth[HBS_MAX_H * HBS_MAX_N];
+    int rc;
+    if (k->bad)
+        return FASTSIG_ERR_KEY_MISMATCH;
+    if (k->checked)
+        return FASTSIG_OK;
+    if (ly->cur_ok && (ly->t == ly->b || ly->top_ok)) {
+        /* the top layer has one tree: its cached nodes give the path */
+        uint64_t leaf = ly->cur_sub << ly->b;
+        rc = hbs_leaves(&k->ctx, node, top, 0, (uint32_t)leaf, 1, 1, NULL, NULL, 0, 0);
+        hbs_auth_from(p, auth, ly->cur, ly->b, 0);
+        if (ly->t > ly->b)
+            hbs_auth_from(p, auth + ly->b * n, ly->top, ly->t - ly->b, leaf >> ly->b);
+        if (rc == FASTSIG_OK)
+            rc = hbs_root_from_auth(&k->ctx, node, node, leaf, auth, ly->t, top, 0);
+    } else {
+        rc = ensure_layer(k, top, 0);
+        if (rc == FASTSIG_OK)
+            memcpy(node, layer_root(k, top), n);
+    }
+    if (rc != FASTSIG_OK)
+        return rc;
+    uint8_t diff = 0;
+    for (size_t i = 0; i < n; i++)
+        diff |= node[i] ^ k->root[i];
+    if (diff) {
+        k->bad = 1;
+        return FASTSIG_ERR_KEY_MISMATCH;
+    }
+    k->checked = 1;
+    return FASTSIG_OK;
+}
+
+int hbs_key_check(hbs_key *k)
+{
+    if (k == NULL)
+        return FASTSIG_ERR_NULL_ARG;
+    pthread_mutex_lock(&k->lock);
+    int rc = check_locked(k);
+    pthread_mutex_unlock(&k->lock);
+    return rc;
+}
+
 /* ---- signing -------------------------------------------------------------- */
 
 static int sign_locked(hbs_key *k, uint64_t idx, const uint8_t *msg, size_t msglen,
@@ -527,9 +621,12 @@ static int sign_locked(hbs_key *k, uint64_t idx, const uint8_t *msg, size_t msgl
     const size_t n = p->n, wsig = hbs_wots_sig_bytes(p);
     uint8_t digest[HBS_MAX_N];
     uint8_t *s = sig;
+    int rc = check_locked(k);
+    if (rc != FASTSIG_OK)
+        return rc;
     hbs_put_be(s, p->idx_bytes, idx);
     s += p->idx_bytes;
-    int rc = hbs_prf_msg(&k->ctx, s, idx);
+    rc = hbs_prf_msg(&k->ctx, s, idx);
     if (rc == FASTSIG_OK)
         rc = hbs_hash_msg(&k->ctx, digest, s, k->root, idx, msg, msglen);
     s += n;
@@ -574,6 +671,23 @@ int hbs_sign(hbs_key *k, uint64_t idx, const uint8_t *msg, size_t msglen, uint8_
     pthread_mutex_lock(&k->lock);
     int rc = sign_locked(k, idx, msg, msglen, sig);
     pthread_mutex_unlock(&k->lock);
+    if (rc == FASTSIG_OK && (hbs_test_fault & HBS_FAULT_SIG))
+        sig[siglen / 2] ^= 1;
+    if (rc != FASTSIG_OK)
+        wipe(sig, siglen);
+    return rc;
+}
+
+int hbs_sign_verified(hbs_key *k, uint64_t idx, const uint8_t *msg, size_t msglen,
+                      uint8_t *sig, size_t siglen)
+{
+    uint8_t pk[4 + 2 * HBS_MAX_N];
+    int rc = hbs_sign(k, idx, msg, msglen, sig, siglen);
+    if (rc == FASTSIG_OK)
+        rc = hbs_key_export_pk(k, pk, hbs_pk_bytes(&k->p));
+    if (rc == FASTSIG_OK && hbs_verify_p(&k->p, pk, hbs_pk_bytes(&k->p), msg, msglen, sig,
+                                         siglen) != FASTSIG_OK)
+        rc = FASTSIG_ERR_FAULT;
     if (rc != FASTSIG_OK)
         wipe(sig, siglen);
     return rc;

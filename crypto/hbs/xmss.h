@@ -81,9 +81,29 @@ uint64_t hbs_cache_changes(hbs_key *k);
 int hbs_key_export_pk(const hbs_key *k, uint8_t *pk, size_t pklen);
 int hbs_key_export_sk(const hbs_key *k, uint64_t idx, uint8_t *sk, size_t sklen);
 
-/* sig: exactly hbs_sig_bytes(p) bytes. */
+/* Checks that SK_SEED and PUB_SEED give the key's root, once per key
+ * object (a generated key is known good; later calls return at once): with
+ * the node cache holding the top layer's current subtree, one leaf is
+ * recomputed from the seeds and hashed up the cached authentication path
+ * (the cache is tagged with a PRF of SK_SEED, so a damaged SK_SEED never
+ * imports a cache); without it the top layer's tree is built, which the
+ * first signature needs anyway (a split top layer keeps its bottom subtree
+ * 0). SK_PRF cannot be checked: it only randomizes R. FASTSIG_ERR_KEY_MISMATCH
+ * when the root differs; the key then refuses hbs_sign and hbs_cache_export
+ * for good. hbs_sign runs the check itself on an unchecked key, but a
+ * caller that spends an index first should call this before. */
+int hbs_key_check(hbs_key *k);
+
+/* sig: exactly hbs_sig_bytes(p) bytes. Every WOTS+ signature of a layer
+ * tree's root is checked when made (the public key it implies must be the
+ * upper layer's leaf; FASTSIG_ERR_FAULT otherwise and nothing is kept), so
+ * a fault there cannot give a one-time key two signed roots. */
 int hbs_sign(hbs_key *k, uint64_t idx, const uint8_t *msg, size_t msglen, uint8_t *sig,
              size_t siglen);
+/* hbs_sign, then the signature verified with the key's public key
+ * (verify-after-sign); a mismatch is FASTSIG_ERR_FAULT and sig is wiped. */
+int hbs_sign_verified(hbs_key *k, uint64_t idx, const uint8_t *msg, size_t msglen,
+                      uint8_t *sig, size_t siglen);
 /* kind picks the oid space of pk's 4-byte oid. */
 int hbs_verify(int kind, const uint8_t *pk, size_t pklen, const uint8_t *msg, size_t msglen,
                const uint8_t *sig, size_t siglen);
@@ -99,5 +119,14 @@ int hbs_cache_import(hbs_key *k, const uint8_t *in, size_t inlen);
  * most b (0 restores HBS_BOTTOM_H), so small test trees exercise the
  * top/bottom split of tall trees. Not thread-safe; tests only. */
 void hbs_test_set_bottom_h(unsigned b);
+
+/* Test hook: simulated faults, until reset with 0. HBS_FAULT_ROOT_SIG
+ * damages every WOTS+ signature of a layer root as it is made;
+ * HBS_FAULT_SIG damages every signature hbs_sign / hbs_wotsp_sign return.
+ * Not thread-safe; tests only. */
+#define HBS_FAULT_ROOT_SIG 1u
+#define HBS_FAULT_SIG 2u
+void hbs_test_set_fault(unsigned what);
+extern unsigned hbs_test_fault;
 
 #endif

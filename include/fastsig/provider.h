@@ -67,5 +67,10 @@
 /* Signature-context parameters. */
 #define FASTSIG_SIG_PARAM_RW_FORMAT  "rw-format" /* UTF-8: compact | expanded (RW) */
 #define FASTSIG_SIG_PARAM_RW_VERIFY  "rw-verify" /* UTF-8: exact | probabilistic (expanded) */
+/* XMSS, XMSS^MT, WOTSP: 1 = verify each signature with the public key before
+ * it is returned (int, or "0" / "1" as in `pkeyutl -pkeyopt
+ * verify-after-sign:1`); a signature that fails is withheld
+ * (FASTSIG_ERR_FAULT; its index stays spent). Default 0. */
+#define FASTSIG_SIG_PARAM_VERIFY_AFTER_SIGN "verify-after-sign"
 
 #endif
