@@ -2,7 +2,7 @@
 """bench_ab.py - A/B of two fastsig builds, interleaved in one run.
 
     tools/bench_ab.py BUILD_A BUILD_B [--pairs N] [--filter S] [--quick] [--json-out F]
-                      [--save-b F]
+                      [--save-b F] [--env-a VAR=VALUE ...] [--env-b VAR=VALUE ...]
 
 Runs BUILD_A/bench/fastsig-bench --json and BUILD_B/bench/fastsig-bench --json
 alternately (A B A B ...; each with FASTSIG_MODULE_DIR set to its own build),
@@ -14,7 +14,9 @@ A row is flagged SLOWER when B is more than --tolerance (default 3%) slower on
 both measures. Rows with a tail (fastsig-bench's series rows: p50/p99/max
 fields) also print B/A of the median over the pairs of p99 and of max (not
 flagged: a tail moves with the machine's load more than a mean). --save-b keeps B's last run as fastsig-bench --json printed it
-(input for tools/bench_chart.py).
+(input for tools/bench_chart.py). --env-a / --env-b set environment variables
+for one side only: one build against itself with a switch, e.g.
+    tools/bench_ab.py build build --env-a FASTSIG_STATE_PREFETCH=0 --filter sign
 """
 import argparse
 import json
@@ -24,8 +26,9 @@ import subprocess
 import sys
 
 
-def run(build, args):
+def run(build, args, extra_env):
     env = dict(os.environ, FASTSIG_MODULE_DIR=os.path.abspath(build))
+    env.update(v.split("=", 1) for v in extra_env)
     cmd = [os.path.join(build, "bench", "fastsig-bench"), "--json"] + args
     out = subprocess.run(cmd, env=env, check=True, stdout=subprocess.PIPE,
                          stderr=subprocess.DEVNULL, text=True).stdout
@@ -62,13 +65,15 @@ def main():
     ap.add_argument("--tolerance", type=float, default=0.03)
     ap.add_argument("--json-out")
     ap.add_argument("--save-b")
+    ap.add_argument("--env-a", action="append", default=[], metavar="VAR=VALUE")
+    ap.add_argument("--env-b", action="append", default=[], metavar="VAR=VALUE")
     o = ap.parse_args()
     args = (["--filter", o.filter] if o.filter else []) + (["--quick"] if o.quick else [])
     runs = {"a": [], "b": []}
     for i in range(o.pairs):
         for side in ("a", "b"):
             print(f"pair {i + 1}/{o.pairs}: {side.upper()}", file=sys.stderr, flush=True)
-            runs[side].append(run(getattr(o, side), args))
+            runs[side].append(run(getattr(o, side), args, getattr(o, "env_" + side)))
     if o.save_b:
         with open(o.save_b, "w") as f:
             f.write(runs["b"][-1]["_raw"])
