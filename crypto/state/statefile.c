@@ -382,9 +382,10 @@ fastsig_state *fastsig_state_ref(fastsig_state *st)
 
 /* In a forked child: drop the parent's blocks (the one in use and the one
  * reserved ahead) and its worker (threads do not survive fork; the copy of
- * its descriptor is closed, the parent's stays open), and get a file
- * description (and so an OFD lock) of our own. Called with st->mu held. */
-static int own_process(fastsig_state *st, pid_t pid)
+ * its descriptor is closed, the parent's stays open; the condition variable
+ * is made anew, as the copy counts the parent's waiting worker and could
+ * never be destroyed). Called with st->mu held. */
+static void drop_parents_blocks(fastsig_state *st, pid_t pid)
 {
     if (st->pool_pid != pid) {
         st->pool_pid = pid;
@@ -400,6 +401,13 @@ static int own_process(fastsig_state *st, pid_t pid)
             st->stop = 0;
         }
     }
+}
+
+/* drop_parents_blocks, and in a forked child a file description (and so an
+ * OFD lock) of our own. Called with st->mu held. */
+static int own_process(fastsig_state *st, pid_t pid)
+{
+    drop_parents_blocks(st, pid);
     if (st->fd_pid == pid)
         return FASTSIG_OK;
     int rc = reopen(st, &st->fd); /* the parent's description stays open in the parent */
@@ -584,6 +592,7 @@ int fastsig_state_close(fastsig_state *st)
     if (st == NULL || __atomic_sub_fetch(&st->refs, 1, __ATOMIC_ACQ_REL) != 0)
         return FASTSIG_OK;
     pthread_mutex_lock(&st->mu);
+    drop_parents_blocks(st, current_pid()); /* a child's close: no worker to wait for */
     int rc = release_locked(st);
     pthread_mutex_unlock(&st->mu);
     stop_worker(st);
