@@ -34,8 +34,11 @@ struct fastsig_state {
      * used, so that a steady signer does not wait for fdatasync. The worker
      * has a file description of its own (wfd: its OFD lock excludes st->fd's
      * like any other holder's) and touches nothing else but the ahead_*
-     * fields under mu. Like the block, all of it belongs to pool_pid. */
+     * fields, under wmu, never under mu: a fork() while it holds wmu leaves
+     * a child that takes mu and makes wmu anew. Callers hold mu, then wmu.
+     * Like the block, all of it belongs to pool_pid. */
     int prefetch;          /* reserve ahead at all (FASTSIG_STATE_PREFETCH) */
+    pthread_mutex_t wmu;   /* guards ahead* and stop */
     pthread_cond_t cv;     /* ahead changed, or stop */
     pthread_t worker;
     pid_t worker_pid;      /* the worker runs in this pid; 0: none */
@@ -351,6 +354,7 @@ int fastsig_state_open(const char *path, const uint8_t key_id[FASTSIG_STATE_KEY_
     char *abs = realpath(path, NULL);
     if (st != NULL && (abs != NULL || (abs = strdup(path)) != NULL)) {
         pthread_mutex_init(&st->mu, NULL);
+        pthread_mutex_init(&st->wmu, NULL);
         pthread_cond_init(&st->cv, NULL);
         const char *pf = getenv("FASTSIG_STATE_PREFETCH");
         st->prefetch = pf == NULL || strcmp(pf, "0") != 0;
@@ -382,9 +386,10 @@ fastsig_state *fastsig_state_ref(fastsig_state *st)
 
 /* In a forked child: drop the parent's blocks (the one in use and the one
  * reserved ahead) and its worker (threads do not survive fork; the copy of
- * its descriptor is closed, the parent's stays open; the condition variable
- * is made anew, as the copy counts the parent's waiting worker and could
- * never be destroyed). Called with st->mu held. */
+ * its descriptor is closed, the parent's stays open; wmu and cv are made
+ * anew: the copies may be held by, or count, the parent's worker, and the
+ * condition variable could then never be destroyed). Called with st->mu
+ * held. */
 static void drop_parents_blocks(fastsig_state *st, pid_t pid)
 {
     if (st->pool_pid != pid) {
@@ -393,7 +398,8 @@ static void drop_parents_blocks(fastsig_state *st, pid_t pid)
         st->first_block = 1;
         st->ahead = AHEAD_NONE;
         if (st->worker_pid != 0) {
-            pthread_cond_init(&st->cv, NULL); /* the parent's waiters are not here */
+            pthread_mutex_init(&st->wmu, NULL);
+            pthread_cond_init(&st->cv, NULL);
             if (st->wfd >= 0)
                 close(st->wfd);
             st->wfd = -1;
@@ -456,16 +462,16 @@ static int reserve_locked(fastsig_state *st, uint64_t want, uint64_t *first, uin
 static void *worker_main(void *arg)
 {
     fastsig_state *st = arg;
-    pthread_mutex_lock(&st->mu);
+    pthread_mutex_lock(&st->wmu);
     for (;;) {
         while (!st->stop && st->ahead != AHEAD_ASKED)
-            pthread_cond_wait(&st->cv, &st->mu);
+            pthread_cond_wait(&st->cv, &st->wmu);
         if (st->stop)
             break;
         struct reserve_arg a = { st->ahead_want, 0, 0 };
-        pthread_mutex_unlock(&st->mu);
+        pthread_mutex_unlock(&st->wmu);
         int rc = update(st, &st->wfd, reserve_step, &a), e = errno;
-        pthread_mutex_lock(&st->mu);
+        pthread_mutex_lock(&st->wmu);
         st->ahead_first = a.first;
         st->ahead_count = a.count;
         st->ahead_rc = rc;
@@ -473,7 +479,7 @@ static void *worker_main(void *arg)
         st->ahead = AHEAD_DONE;
         pthread_cond_broadcast(&st->cv);
     }
-    pthread_mutex_unlock(&st->mu);
+    pthread_mutex_unlock(&st->wmu);
     return NULL;
 }
 
@@ -503,28 +509,40 @@ static int start_worker(fastsig_state *st, pid_t pid)
 static void ask_ahead(fastsig_state *st, uint64_t want)
 {
     /* batch 1 asks for one durable write per index and nothing held beyond */
-    if (!st->prefetch || want < 2 || st->ahead != AHEAD_NONE)
+    if (!st->prefetch || want < 2)
         return;
     if (st->worker_pid != st->pool_pid && start_worker(st, st->pool_pid) != 0)
         return;
-    st->ahead_want = want;
-    st->ahead = AHEAD_ASKED;
-    pthread_cond_broadcast(&st->cv);
+    pthread_mutex_lock(&st->wmu);
+    if (st->ahead == AHEAD_NONE) {
+        st->ahead_want = want;
+        st->ahead = AHEAD_ASKED;
+        pthread_cond_broadcast(&st->cv);
+    }
+    pthread_mutex_unlock(&st->wmu);
 }
 
-/* Waits until the worker is not reserving (st->mu held). */
-static void wait_ahead(fastsig_state *st)
+/* Waits until the worker is not reserving (st->mu held) and returns what
+ * is ahead, AHEAD_NONE or AHEAD_DONE (then ahead_* hold its result: the
+ * worker leaves them alone until it is asked again, under mu); with
+ * `take`, the caller takes it over (AHEAD_NONE after). */
+static int settle_ahead(fastsig_state *st, int take)
 {
+    pthread_mutex_lock(&st->wmu);
     while (st->ahead == AHEAD_ASKED)
-        pthread_cond_wait(&st->cv, &st->mu);
+        pthread_cond_wait(&st->cv, &st->wmu);
+    int was = st->ahead;
+    if (take)
+        st->ahead = AHEAD_NONE;
+    pthread_mutex_unlock(&st->wmu);
+    return was;
 }
 
-/* Makes the block the worker reserved the current one (the current one is
- * empty; st->mu held). Its error (errno as the failing call set it) is
- * this caller's. */
+/* Makes the block the worker reserved (settle_ahead taken: AHEAD_DONE) the
+ * current one (the current one is empty; st->mu held). Its error (errno as
+ * the failing call set it) is this caller's. */
 static int collect_ahead(fastsig_state *st)
 {
-    st->ahead = AHEAD_NONE;
     if (st->ahead_rc != FASTSIG_OK) {
         errno = st->ahead_errno;
         return st->ahead_rc;
@@ -539,8 +557,10 @@ static void stop_worker(fastsig_state *st)
 {
     pthread_mutex_lock(&st->mu);
     int ours = st->worker_pid != 0 && st->worker_pid == current_pid();
+    pthread_mutex_lock(&st->wmu);
     st->stop = 1;
     pthread_cond_broadcast(&st->cv);
+    pthread_mutex_unlock(&st->wmu);
     pthread_mutex_unlock(&st->mu);
     if (ours)
         pthread_join(st->worker, NULL);
@@ -573,13 +593,11 @@ static int release_locked(fastsig_state *st)
 {
     if (st->pool_pid != current_pid())
         return FASTSIG_OK; /* nothing of ours (a child never gives back the parent's) */
-    wait_ahead(st);
     struct release_arg a = { { st->pool_next, st->pool_next }, { st->pool_end, st->pool_end } };
-    if (st->ahead == AHEAD_DONE && st->ahead_rc == FASTSIG_OK && st->ahead_count > 0) {
+    if (settle_ahead(st, 1) == AHEAD_DONE && st->ahead_rc == FASTSIG_OK && st->ahead_count > 0) {
         a.from[0] = st->ahead_first;
         a.end[0] = st->ahead_first + st->ahead_count;
     }
-    st->ahead = AHEAD_NONE;
     if (a.from[0] == a.end[0] && a.from[1] == a.end[1])
         return FASTSIG_OK;
     st->pool_end = st->pool_next; /* empty from now on, whatever happens */
@@ -598,6 +616,7 @@ int fastsig_state_close(fastsig_state *st)
     stop_worker(st);
     close(st->fd);
     pthread_cond_destroy(&st->cv);
+    pthread_mutex_destroy(&st->wmu);
     pthread_mutex_destroy(&st->mu);
     free(st->path);
     free(st);
@@ -638,10 +657,7 @@ int fastsig_state_take(fastsig_state *st, uint64_t *idx)
 static int refill(fastsig_state *st, uint64_t want, int *ask)
 {
     *ask = 0;
-    wait_ahead(st); /* (mu is let go meanwhile: another thread may refill) */
-    if (st->pool_next != st->pool_end)
-        return FASTSIG_OK;
-    if (st->ahead == AHEAD_DONE) {
+    if (settle_ahead(st, 1) == AHEAD_DONE) {
         int rc = collect_ahead(st);
         *ask = rc == FASTSIG_OK;
         return rc;
@@ -720,13 +736,13 @@ int fastsig_state_query(fastsig_state *st, uint64_t *next, uint64_t *remaining,
     pthread_mutex_lock(&st->mu);
     fs_state_slot cur;
     int rc = own_process(st, current_pid());
-    wait_ahead(st); /* its block is ours once it is written */
+    int ahead = settle_ahead(st, 0); /* its block is ours once it is written */
     if (rc == FASTSIG_OK && (rc = lock_path_file(st, &st->fd, F_RDLCK)) == FASTSIG_OK) {
         rc = read_checked(st->fd, st->key_id, st->max, &cur);
         fs_file_unlock(st->fd);
     }
     uint64_t own = st->pool_end - st->pool_next, own_next = st->pool_next;
-    if (st->ahead == AHEAD_DONE && st->ahead_rc == FASTSIG_OK) {
+    if (ahead == AHEAD_DONE && st->ahead_rc == FASTSIG_OK) {
         if (own == 0)
             own_next = st->ahead_first;
         own += st->ahead_count;

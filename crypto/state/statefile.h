@@ -57,7 +57,8 @@
  *   with FASTSIG_STATE_PREFETCH=0 in the environment at open, or
  *   fastsig_state_set_prefetch(). close() ends the worker. A forked child
  *   has no worker (threads do not survive fork) and ignores the parent's
- *   blocks, the one reserved ahead too.
+ *   blocks, the one reserved ahead too. The worker never holds the handle's
+ *   mutex, so a fork() at any instant of its work leaves a usable handle.
  *
  * - Processes: a block belongs to the pid that reserved it. After fork() the
  *   child ignores the parent's block (and reopens the file, so that its lock
