@@ -27,8 +27,9 @@ double bench_hbs_op_ns(bench_fn fn, void *arg, size_t iters);
 void bench_hbs_run_sign_md(EVP_PKEY *key, const char *md, size_t iters);
 
 /* bench_series.c. Signing spends indices, so stateful rows run a fixed
- * count: 11 x iters operations, each timed alone and followed by one of the
- * baseline; the row gives the mean and the tail of both. */
+ * count: 11 rounds of iters operations, each timed alone, each round
+ * followed by about as long of baseline operations (1 to iters), each timed
+ * alone; the row gives the mean and the tail of both. */
 int bench_hbs_compare_fixed(const bench_spec *s, bench_fn fn, void *arg, size_t iters, bench_fn base,
                             void *base_arg);
 /* A baseline of a signing series: key and its digest (NULL: none). */
