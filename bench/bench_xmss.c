@@ -1,23 +1,22 @@
 /* bench_xmss.c - XMSS through EVP beside OpenSSL Ed25519 and RSA-2048
  * (PKCS#1 v1.5, SHA-256) measured in the same run: keygen, sign in-process
- * (durable state, default batch 64), sign per-process as the CLI does (a
- * new key object from the PEM, one signature, free: the cache file is
- * loaded, one index reserved, the cache written back when the signature
- * changed it: h=16, not h=10 whose tree the cache keeps whole), verify.
+ * (durable state, default batch 64: a series of signatures in a row, mean
+ * and tail, bench_series.c), sign per-process (one real `openssl pkeyutl
+ * -sign` per signature, bench_cli.c: the cache file is loaded, one index
+ * reserved, the cache written back when the signature changed it), verify.
  *
  * Also the helpers the WOTSP and XMSS^MT groups share (bench_hbs_*).
  *
  * Signing consumes indices, so a stateful row cannot let bench_compare
- * calibrate (it would exhaust an h=10 key): those rows time fixed blocks
- * (bench_hbs_compare_fixed). XMSS-SHA2_16_256 key generation (~10 s) runs
- * once, and only when rows of that set are selected. Keygen rows name the
- * "threads" option they pass: h=10 on 1 and on 2 threads, h=16 on 2. */
+ * calibrate (it would exhaust an h=10 key). XMSS-SHA2_16_256 key generation
+ * (~10 s) runs once, and only when rows of that set are selected. Keygen
+ * rows name the "threads" option they pass: h=10 on 1 and on 2 threads,
+ * h=16 on 2. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <openssl/evp.h>
 #include <openssl/err.h>
-#include <openssl/pem.h>
 #include "bench.h"
 #include "fastsig/provider.h"
 
