@@ -123,6 +123,59 @@ void bench_report(const bench_spec *s, double our_ns, double base_ns)
     fflush(stdout);
 }
 
+/* Nearest rank: the smallest of the sorted v[n] with at least per_mille
+ * thousandths of the samples at or below it. */
+static double rank(const double *v, size_t n, size_t per_mille)
+{
+    size_t k = (per_mille * n + 999) / 1000;
+    return v[k > 0 ? k - 1 : 0];
+}
+
+void bench_tail_of(const double *ns, size_t n, bench_tail *t)
+{
+    double *v = malloc((n ? n : 1) * sizeof(double)), sum = 0;
+    memset(t, 0, sizeof(*t));
+    if (v == NULL || n == 0) {
+        free(v);
+        return;
+    }
+    for (size_t i = 0; i < n; i++)
+        sum += v[i] = ns[i];
+    qsort(v, n, sizeof(*v), cmp_double);
+    t->n = n;
+    t->mean = sum / (double)n;
+    t->p50 = rank(v, n, 500);
+    t->p99 = rank(v, n, 990);
+    t->p999 = rank(v, n, 999);
+    t->max = v[n - 1];
+    free(v);
+}
+
+void bench_report_tail(const bench_spec *s, const bench_tail *o, const bench_tail *b)
+{
+    if (opts.json) {
+        /* the bench_report fields first, then the tails (same unit) */
+        printf("{\"op\":\"%s\",\"variant\":\"%s\",\"value\":%.6g,\"unit\":\"%s\","
+               "\"baseline\":\"%s\",\"baseline_value\":%.6g,\"speedup\":%.4g,"
+               "\"n\":%zu,\"p50\":%.6g,\"p99\":%.6g,\"p999\":%.6g,\"max\":%.6g,"
+               "\"baseline_n\":%zu,\"baseline_p50\":%.6g,\"baseline_p99\":%.6g,"
+               "\"baseline_p999\":%.6g,\"baseline_max\":%.6g}\n",
+               s->op, s->variant, in_unit(s, o->mean), s->unit, s->baseline, in_unit(s, b->mean),
+               b->mean / o->mean, o->n, in_unit(s, o->p50), in_unit(s, o->p99),
+               in_unit(s, o->p999), in_unit(s, o->max), b->n, in_unit(s, b->p50),
+               in_unit(s, b->p99), in_unit(s, b->p999), in_unit(s, b->max));
+        fflush(stdout);
+        return;
+    }
+    bench_report(s, o->mean, b->mean);
+    printf("  %-20s n=%-5zu p50 %-8.4g p99 %-8.4g p99.9 %-8.4g max %-8.4g | "
+           "%s p50 %.4g p99 %.4g p99.9 %.4g max %.4g %s\n",
+           "  (mean above)", o->n, in_unit(s, o->p50), in_unit(s, o->p99), in_unit(s, o->p999),
+           in_unit(s, o->max), s->baseline, in_unit(s, b->p50), in_unit(s, b->p99),
+           in_unit(s, b->p999), in_unit(s, b->max), s->unit);
+    fflush(stdout);
+}
+
 void bench_print_header(void)
 {
     if (!opts.json) {

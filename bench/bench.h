@@ -1,7 +1,9 @@
 /* bench.h - the shared machinery of fastsig-bench.
  *
  * Every measurement compares a fastsig operation with an OpenSSL built-in
- * measured in the same process, in interleaved rounds, and reports medians.
+ * measured in the same process, in interleaved rounds, and reports medians;
+ * rows that consume something (signatures of a stateful key) time every
+ * operation alone and report the mean and the tail (bench_report_tail).
  * A group (bench_<name>.c) is one function listed in main.c's table. */
 #ifndef FASTSIG_BENCH_H
 #define FASTSIG_BENCH_H
@@ -28,6 +30,21 @@ int bench_compare(const bench_spec *s, bench_fn fn, void *arg, bench_fn base, vo
 /* Reports a row whose numbers were measured elsewhere (e.g. a one-off key
  * generation timed by the group itself). Times in nanoseconds. */
 void bench_report(const bench_spec *s, double our_ns, double base_ns);
+/* The distribution of single-operation times (ns): n samples, their mean
+ * and percentiles (nearest rank), the slowest. */
+typedef struct {
+    size_t n;
+    double mean, p50, p99, p999, max;
+} bench_tail;
+void bench_tail_of(const double *ns, size_t n, bench_tail *t);
+/* A row from two distributions: the means as bench_report, then (text) a
+ * line with both sides' p50/p99/p99.9/max, or (--json) the same as fields
+ * n, p50, p99, p999, max and baseline_n, baseline_p50, ... in the row's unit. */
+void bench_report_tail(const bench_spec *s, const bench_tail *ours, const bench_tail *base);
+/* The fastsig build folder the bench loaded the provider from (for child
+ * processes such as `openssl -provider-path`), or NULL. */
+const char *bench_module_dir(void);
+
 /* 1 if op/variant pass --filter. */
 int bench_selected(const char *op, const char *variant);
 

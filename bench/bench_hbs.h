@@ -23,10 +23,49 @@ void *bench_hbs_verify_job(EVP_PKEY *key, const char *md);
 void bench_hbs_run_verify(void *job, size_t iters);
 int bench_hbs_verify_row(const bench_spec *s, EVP_PKEY *key, EVP_PKEY *base, const char *base_md);
 double bench_hbs_op_ns(bench_fn fn, void *arg, size_t iters);
-/* Signing spends indices, so stateful rows run a fixed count per round. */
+/* One signature with md (NULL: none) per repetition. */
+void bench_hbs_run_sign_md(EVP_PKEY *key, const char *md, size_t iters);
+
+/* bench_series.c. Signing spends indices, so stateful rows run a fixed
+ * count: 11 rounds of iters operations, each timed alone, each round
+ * followed by about as long of baseline operations (1 to iters), each timed
+ * alone; the row gives the mean and the tail of both. */
 int bench_hbs_compare_fixed(const bench_spec *s, bench_fn fn, void *arg, size_t iters, bench_fn base,
                             void *base_arg);
+/* A baseline of a signing series: key and its digest (NULL: none). */
+typedef struct {
+    const char *name;
+    EVP_PKEY *key;
+    const char *md;
+} bench_hbs_base;
+/* n signatures in a row, keys[i / per_key] for the i-th, each timed alone
+ * into ours[i] and followed by one signature of every baseline, timed alone
+ * into theirs[b][i]. */
+void bench_hbs_sign_series(EVP_PKEY *const *keys, size_t per_key, size_t n,
+                           const bench_hbs_base *bases, size_t nbases, double *ours,
+                           double *const *theirs);
+/* A row from a series: means and tails of ours and theirs (n each). */
+void bench_hbs_report_series(const bench_spec *s, const double *ours, const double *theirs,
+                             size_t n);
+/* A scratch folder on a disk ($TMPDIR, else /var/tmp; a warning on stderr
+ * when it is in memory). */
 int bench_hbs_tmpdir(char *dir, size_t len);
+/* bench_cli.c: one `openssl pkeyutl -sign -rawin` process per signature. */
+typedef struct {
+    const char *name;    /* e.g. "RSA-2048" */
+    const char *keyfile; /* its private key PEM */
+} bench_cli_base;
+/* Writes k's private key to <dir>/<name>.pem (path gets it); 1 on success. */
+int bench_cli_write_key(EVP_PKEY *k, const char *dir, const char *name, char *path, size_t len);
+/* Wall time of one process signing with keyfile (fastsig: load the
+ * provider), in ns; -1 when it failed. */
+double bench_cli_sign_ns(const char *keyfile, const char *msgfile, const char *sigfile,
+                         int fastsig);
+/* n processes with keyfile, each followed by one per baseline (at most 4);
+ * one row per selected baseline, in ms. */
+int bench_cli_rows(const char *op, const char *variant, const char *keyfile,
+                   const bench_cli_base *bases, size_t nbases, size_t n, const char *dir);
+
 /* bench_rw.c: a key of alg with the "bits" generation parameter (0: default). */
 EVP_PKEY *bench_rw_keygen(OSSL_LIB_CTX *lc, const char *alg, const char *props, size_t bits);
 void bench_hbs_rmdir(const char *dir);

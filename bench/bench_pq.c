@@ -32,9 +32,19 @@ static void verify_rows(const char *op, const char *set, EVP_PKEY *k, EVP_PKEY *
 
 static void bench_pq(void)
 {
+    static const char *const rows[][2] = {
+        { "pq-xmss-sign", "XMSS-SHA2_10_256" },   { "pq-xmss-verify", "XMSS-SHA2_10_256" },
+        { "pq-xmssmt-sign", "XMSSMT-SHA2_20/4_256" }, { "pq-xmssmt-verify", "XMSSMT-SHA2_20/4_256" },
+        { "pq-rw-verify", "RW-2048" },
+    };
     EVP_PKEY *base[NBASE] = { NULL }, *k;
     char dir[512];
-    size_t have = 0;
+    size_t have = 0, any = 0;
+
+    for (size_t r = 0; r < sizeof(rows) / sizeof(rows[0]); r++)
+        any |= (size_t)bench_selected(rows[r][0], rows[r][1]);
+    if (!any) /* no keygens for nothing */
+        return;
 
     for (size_t b = 0; b < NBASE; b++)
         have += (base[b] = bench_hbs_base_keygen(baselines[b])) != NULL;

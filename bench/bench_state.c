@@ -2,7 +2,8 @@
  * (reserve a block of 1, 16, 64, 256), per index handed out (reservations of
  * those sizes, amortized), and a one-signature run (open, take, close: one
  * fdatasync), each beside an Ed25519 signature measured in the same run. The state file lives in
- * $TMPDIR (default /tmp): the figures are that filesystem's fdatasync. */
+ * $TMPDIR (default /var/tmp, see bench_hbs_tmpdir): the figures are that
+ * filesystem's fdatasync. */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 #include <unistd.h>
 #include <openssl/evp.h>
 #include "bench.h"
+#include "bench_hbs.h"
 #include "fastsig_err.h"
 #include "state/statefile.h"
 
@@ -110,12 +112,18 @@ static void bench_state(void)
 {
     static const uint64_t blocks[] = { 1, 16, 64, 256 };
     char dir[PATH_MAX], path[PATH_MAX + 16], variant[64];
-    const char *tmp = getenv("TMPDIR");
-    snprintf(dir, sizeof(dir), "%s/fastsig-bench-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (mkdtemp(dir) == NULL) {
-        perror("bench_state: mkdtemp");
-        return;
+    int any = bench_selected("state-take", "within a reserved block") ||
+              bench_selected("state-take", "open+take+close");
+    for (size_t b = 0; b < sizeof(blocks) / sizeof(blocks[0]); b++) {
+        snprintf(variant, sizeof(variant), "block=%llu", (unsigned long long)blocks[b]);
+        any |= bench_selected("state-reserve", variant);
+        snprintf(variant, sizeof(variant), "batch=%llu", (unsigned long long)blocks[b]);
+        any |= bench_selected("state-take", variant);
     }
+    if (!any)
+        return;
+    if (!bench_hbs_tmpdir(dir, sizeof(dir)))
+        return;
     snprintf(path, sizeof(path), "%s/bench.state", dir);
     uint8_t id[FASTSIG_STATE_KEY_ID_LEN] = { 0x5a };
     fastsig_state *st = NULL;

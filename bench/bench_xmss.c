@@ -1,23 +1,22 @@
 /* bench_xmss.c - XMSS through EVP beside OpenSSL Ed25519 and RSA-2048
  * (PKCS#1 v1.5, SHA-256) measured in the same run: keygen, sign in-process
- * (durable state, default batch 64), sign per-process as the CLI does (a
- * new key object from the PEM, one signature, free: the cache file is
- * loaded, one index reserved, the cache written back when the signature
- * changed it: h=16, not h=10 whose tree the cache keeps whole), verify.
+ * (durable state, default batch 64: a series of signatures in a row, mean
+ * and tail, bench_series.c), sign per-process (one real `openssl pkeyutl
+ * -sign` per signature, bench_cli.c: the cache file is loaded, one index
+ * reserved, the cache written back when the signature changed it), verify.
  *
  * Also the helpers the WOTSP and XMSS^MT groups share (bench_hbs_*).
  *
  * Signing consumes indices, so a stateful row cannot let bench_compare
- * calibrate (it would exhaust an h=10 key): those rows time fixed blocks
- * (bench_hbs_compare_fixed). XMSS-SHA2_16_256 key generation (~10 s) runs
- * once, and only when rows of that set are selected. Keygen rows name the
- * "threads" option they pass: h=10 on 1 and on 2 threads, h=16 on 2. */
+ * calibrate (it would exhaust an h=10 key). XMSS-SHA2_16_256 key generation
+ * (~10 s) runs once, and only when rows of that set are selected. Keygen
+ * rows name the "threads" option they pass: h=10 on 1 and on 2 threads,
+ * h=16 on 2. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <openssl/evp.h>
 #include <openssl/err.h>
-#include <openssl/pem.h>
 #include "bench.h"
 #include "fastsig/provider.h"
 
@@ -96,6 +95,11 @@ static void sign_with(EVP_PKEY *key, const char *md, size_t iters)
     }
 }
 
+void bench_hbs_run_sign_md(EVP_PKEY *key, const char *md, size_t iters)
+{
+    sign_with(key, md, iters);
+}
+
 /* One EVP_DigestSignInit + EVP_DigestSign per repetition. */
 void bench_hbs_run_sign(void *key, size_t iters)
 {
@@ -169,45 +173,6 @@ double bench_hbs_op_ns(bench_fn fn, void *arg, size_t iters)
     return bench_median(t, ROUNDS);
 }
 
-/* bench_compare for operations that consume something (indices, one-time
- * keys): fn runs exactly iters times per round (ROUNDS rounds); the baseline
- * gets blocks of about the same length, interleaved. fn is not warmed up. */
-int bench_hbs_compare_fixed(const bench_spec *s, bench_fn fn, void *arg, size_t iters, bench_fn base,
-                            void *base_arg)
-{
-    double ours[ROUNDS], theirs[ROUNDS];
-    if (!bench_selected(s->op, s->variant))
-        return 0;
-    fprintf(stderr, "[bench] %s %s ...\n", s->op, s->variant);
-    double t0 = bench_now_ns();
-    base(base_arg, 1);
-    double one = bench_now_ns() - t0;
-    size_t biters = 0;
-    for (int r = 0; r < ROUNDS; r++) {
-        t0 = bench_now_ns();
-        fn(arg, iters);
-        ours[r] = (bench_now_ns() - t0) / (double)iters;
-        if (biters == 0)
-            biters = (size_t)(ours[r] * (double)iters / (one > 1 ? one : 1)) + 1;
-        t0 = bench_now_ns();
-        base(base_arg, biters);
-        theirs[r] = (bench_now_ns() - t0) / (double)biters;
-    }
-    bench_report(s, bench_median(ours, ROUNDS), bench_median(theirs, ROUNDS));
-    return 1;
-}
-
-int bench_hbs_tmpdir(char *dir, size_t len)
-{
-    const char *tmp = getenv("TMPDIR");
-    snprintf(dir, len, "%s/fastsig-bench-XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
-    if (mkdtemp(dir) == NULL) {
-        perror("bench: mkdtemp");
-        return 0;
-    }
-    return 1;
-}
-
 void bench_hbs_rmdir(const char *dir)
 {
     char cmd[600];
@@ -217,39 +182,6 @@ void bench_hbs_rmdir(const char *dir)
 }
 
 /* ---- the XMSS group ------------------------------------------------------ */
-
-/* Per-process signing, as `openssl pkeyutl -sign` does it. */
-struct cli_job {
-    const char *pem;
-    const char *md;
-};
-
-static void run_cli_sign(void *arg, size_t iters)
-{
-    struct cli_job *j = arg;
-    for (size_t i = 0; i < iters; i++) {
-        BIO *b = BIO_new_mem_buf(j->pem, -1);
-        EVP_PKEY *k = PEM_read_bio_PrivateKey_ex(b, NULL, NULL, NULL, bench_libctx(), NULL);
-        BIO_free(b);
-        if (k == NULL)
-            fprintf(stderr, "bench: PEM load failed\n");
-        else
-            sign_with(k, j->md, 1);
-        EVP_PKEY_free(k);
-    }
-}
-
-static char *priv_pem(EVP_PKEY *k)
-{
-    BIO *b = BIO_new(BIO_s_mem());
-    char *data, *out = NULL;
-    long len;
-    if (PEM_write_bio_PrivateKey(b, k, NULL, NULL, 0, NULL, NULL)
-        && (len = BIO_get_mem_data(b, &data)) > 0)
-        out = OPENSSL_strndup(data, (size_t)len);
-    BIO_free(b);
-    return out;
-}
 
 /* Key generation on 1 and on 2 threads (the "threads" option), interleaved
  * so that the machine's load falls on both rows alike: medians of 5 each. */
@@ -273,18 +205,73 @@ static void keygen_rows(const char *set, const char *dir, const char *v1, const 
         bench_report(&s2, bench_median(t2, 5), rsa);
 }
 
+/* Steady signing: at least SERIES signatures in a row (an h=10 key holds
+ * 1024: two fresh keys), each timed alone and followed by one Ed25519 and
+ * one RSA-2048 signature, timed alone. The OPENERS signatures that open a
+ * key's first two blocks (reserved on the spot by design: a process that
+ * signs once reserves exactly one index) come before the series: what a
+ * process start costs is the xmss-sign-cli row's. */
+#define SERIES 2000
+#define OPENERS 2
+#define CLI_PROCESSES 21
+
+static void sign_rows(const char *variant, EVP_PKEY *const *keys, size_t nkeys, size_t per_key,
+                      EVP_PKEY *ed, EVP_PKEY *rsa)
+{
+    bench_spec spec[2] = { { "xmss-sign", variant, "us", "Ed25519", 0 },
+                           { "xmss-sign", variant, "us", "RSA-2048", 0 } };
+    bench_hbs_base all[2] = { { "Ed25519", ed, NULL }, { "RSA-2048", rsa, "SHA256" } }, bases[2];
+    const bench_spec *row[2];
+    size_t nb = 0, n = nkeys * per_key;
+    for (int b = 0; b < 2; b++)
+        if (bench_selected(spec[b].op, spec[b].variant)) {
+            row[nb] = &spec[b];
+            bases[nb++] = all[b];
+        }
+    double *ours = calloc(n, sizeof(double)), *theirs[2] = { calloc(n, sizeof(double)),
+                                                             calloc(n, sizeof(double)) };
+    if (nb > 0 && ours != NULL && theirs[0] != NULL && theirs[1] != NULL) {
+        for (size_t k = 0; k < nkeys; k++)
+            bench_hbs_run_sign(keys[k], OPENERS);
+        fprintf(stderr, "[bench] xmss-sign %s (%zu signatures) ...\n", variant, n);
+        bench_hbs_sign_series(keys, per_key, n, bases, nb, ours, theirs);
+        for (size_t b = 0; b < nb; b++)
+            bench_hbs_report_series(row[b], ours, theirs[b], n);
+    }
+    free(ours);
+    free(theirs[0]);
+    free(theirs[1]);
+}
+
+/* One `openssl pkeyutl -sign` process per signature with k, Ed25519's and
+ * RSA-2048's beside it. */
+static void cli_rows(const char *variant, EVP_PKEY *k, const char *dir, EVP_PKEY *ed,
+                     EVP_PKEY *rsa)
+{
+    char kf[600], ef[600], rf[600];
+    if (!bench_selected("xmss-sign-cli", variant))
+        return;
+    if (!bench_cli_write_key(k, dir, "cli-xmss", kf, sizeof(kf)) ||
+        !bench_cli_write_key(ed, dir, "cli-ed25519", ef, sizeof(ef)) ||
+        !bench_cli_write_key(rsa, dir, "cli-rsa", rf, sizeof(rf)))
+        return;
+    bench_cli_base bases[2] = { { "Ed25519", ef }, { "RSA-2048", rf } };
+    bench_cli_rows("xmss-sign-cli", variant, kf, bases, 2, CLI_PROCESSES, dir);
+}
+
 static void bench_xmss_set(const char *set, int tall, const char *dir, EVP_PKEY *ed, EVP_PKEY *rsa)
 {
-    char v[48], v1[48];
+    char v[48], v1[48], vb[48];
     snprintf(v, sizeof(v), "%s 2thr", set);
     snprintf(v1, sizeof(v1), "%s 1thr", set);
+    snprintf(vb, sizeof(vb), "%s b64", set);
     int kg_sel = bench_selected("xmss-keygen", v);
     /* the h=16 key generation is reported only when the filter names it
      * (e.g. --filter xmss-keygen): no filter or a generic one skips it */
     if (tall && bench_selected("xmss", ""))
         kg_sel = 0;
-    int rows = bench_selected("xmss-sign", set) || bench_selected("xmss-sign-cli", set)
-               || bench_selected("xmss-verify", set);
+    int sign_sel = bench_selected("xmss-sign", vb), cli_sel = bench_selected("xmss-sign-cli", vb);
+    int rows = sign_sel || cli_sel || bench_selected("xmss-verify", set);
     if (!tall)
         keygen_rows(set, dir, v1, v);
     if (!(kg_sel && tall) && !rows)
@@ -296,55 +283,59 @@ static void bench_xmss_set(const char *set, int tall, const char *dir, EVP_PKEY 
     EVP_PKEY *k = bench_hbs_keygen("XMSS", set, NULL, dir, 2);
     if (kg_sel && tall && k != NULL)
         bench_report(&ks, bench_now_ns() - t0, bench_hbs_keygen_ns("RSA", NULL, NULL, NULL, 0, 5));
-    if (!rows) {
+    if (!rows || k == NULL) {
         EVP_PKEY_free(k);
         return;
     }
-    char *pem = k ? priv_pem(k) : NULL;
-    if (pem == NULL) {
-        EVP_PKEY_free(k);
-        return;
+    /* h=10: fresh keys for the series and for the processes, k for verify */
+    EVP_PKEY *keys[2] = { k, NULL }, *cli = k;
+    size_t nkeys = 1, per_key = 2048;
+    if (!tall && sign_sel) {
+        nkeys = 2;
+        per_key = 1024 - OPENERS;
+        keys[0] = bench_hbs_keygen("XMSS", set, NULL, dir, 2);
+        keys[1] = bench_hbs_keygen("XMSS", set, NULL, dir, 2);
     }
-    snprintf(v, sizeof(v), "%s b64", set);
-    bench_spec ss = { "xmss-sign", v, "us", "Ed25519", 0 };
-    bench_hbs_compare_fixed(&ss, bench_hbs_run_sign, k, 8, bench_hbs_run_sign, ed);
-    bench_spec sr = { "xmss-sign", v, "us", "RSA-2048", 0 };
-    bench_hbs_compare_fixed(&sr, bench_hbs_run_sign, k, 8, bench_hbs_run_sign_sha256, rsa);
-
-    /* per-process: the default batch reserves 64 indices per process, so an
-     * h=10 key (1024) affords one process per round against RSA-2048 only
-     * (11 x 64 beside the in-process rows' 192); h=16: 3 per round, both */
-    struct cli_job ours = { pem, NULL };
-    char *rsa_pem = priv_pem(rsa), *ed_pem = priv_pem(ed);
-    struct cli_job ed_cli = { ed_pem, NULL }, rsa_cli = { rsa_pem, "SHA256" };
-    bench_spec cs = { "xmss-sign-cli", v, "us", "Ed25519", 0 };
-    bench_spec cr = { "xmss-sign-cli", v, "us", "RSA-2048", 0 };
-    if (tall) {
-        bench_hbs_compare_fixed(&cs, run_cli_sign, &ours, 3, run_cli_sign, &ed_cli);
-        bench_hbs_compare_fixed(&cr, run_cli_sign, &ours, 3, run_cli_sign, &rsa_cli);
-    } else {
-        bench_hbs_compare_fixed(&cr, run_cli_sign, &ours, 1, run_cli_sign, &rsa_cli);
-    }
-    OPENSSL_free(rsa_pem);
-    OPENSSL_free(ed_pem);
+    if (sign_sel && keys[0] != NULL && (nkeys == 1 || keys[1] != NULL))
+        sign_rows(vb, keys, nkeys, per_key, ed, rsa);
+    if (!tall && cli_sel)
+        cli = bench_hbs_keygen("XMSS", set, NULL, dir, 2);
+    if (cli != NULL)
+        cli_rows(vb, cli, dir, ed, rsa);
 
     bench_spec ve = { "xmss-verify", set, "us", "Ed25519", 0 };
     bench_hbs_verify_row(&ve, k, ed, NULL);
     bench_spec vr = { "xmss-verify", set, "us", "RSA-2048", 0 };
     bench_hbs_verify_row(&vr, k, rsa, "SHA256");
-    OPENSSL_free(pem);
+    if (keys[0] != k) {
+        EVP_PKEY_free(keys[0]);
+        EVP_PKEY_free(keys[1]);
+    }
+    if (cli != k)
+        EVP_PKEY_free(cli);
     EVP_PKEY_free(k);
 }
 
 static void bench_xmss(void)
 {
+    static const char *const sets[] = { "XMSS-SHA2_10_256", "XMSS-SHA2_16_256" };
     char dir[512];
-    if (!bench_hbs_tmpdir(dir, sizeof(dir)))
+    int any = 0;
+    for (size_t s = 0; s < 2; s++) {
+        char v1[48], v2[48], vb[48];
+        snprintf(v1, sizeof(v1), "%s 1thr", sets[s]);
+        snprintf(v2, sizeof(v2), "%s 2thr", sets[s]);
+        snprintf(vb, sizeof(vb), "%s b64", sets[s]);
+        any |= bench_selected("xmss-keygen", v1) || bench_selected("xmss-keygen", v2) ||
+               bench_selected("xmss-sign", vb) || bench_selected("xmss-sign-cli", vb) ||
+               bench_selected("xmss-verify", sets[s]);
+    }
+    if (!any || !bench_hbs_tmpdir(dir, sizeof(dir))) /* no RSA keygen for nothing */
         return;
     EVP_PKEY *ed = bench_hbs_base_keygen("ED25519"), *rsa = bench_hbs_base_keygen("RSA");
     if (ed != NULL && rsa != NULL) {
-        bench_xmss_set("XMSS-SHA2_10_256", 0, dir, ed, rsa);
-        bench_xmss_set("XMSS-SHA2_16_256", 1, dir, ed, rsa);
+        bench_xmss_set(sets[0], 0, dir, ed, rsa);
+        bench_xmss_set(sets[1], 1, dir, ed, rsa);
     }
     EVP_PKEY_free(ed);
     EVP_PKEY_free(rsa);

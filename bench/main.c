@@ -33,6 +33,13 @@ OSSL_LIB_CTX *bench_libctx(void)
     return libctx;
 }
 
+static const char *module_dir;
+
+const char *bench_module_dir(void)
+{
+    return module_dir;
+}
+
 static int load_providers(void)
 {
     const char *dir = getenv("FASTSIG_MODULE_DIR");
@@ -45,6 +52,7 @@ static int load_providers(void)
         return 0;
     if (dir != NULL)
         OSSL_PROVIDER_set_default_search_path(libctx, dir);
+    module_dir = dir;
     if (OSSL_PROVIDER_load(libctx, "fastsig") == NULL
         && (OSSL_PROVIDER_set_default_search_path(libctx, NULL),
             OSSL_PROVIDER_load(libctx, "fastsig") == NULL)) {

@@ -1,10 +1,12 @@
 /* statefile.c - state handles: locking, durable slot updates, the
- * process-local reservation block. The contract is in statefile.h. */
+ * process-local reservation block and the block reserved ahead of it by a
+ * worker thread. The contract is in statefile.h. */
 #define _GNU_SOURCE /* renameat2, MADV_WIPEONFORK */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +30,23 @@ struct fastsig_state {
     int first_block;       /* take()'s next block is this process's first: one index */
     pid_t pool_pid;        /* the block [pool_next, pool_end) is this pid's */
     uint64_t pool_next, pool_end;
+    /* The next block, reserved ahead by a worker thread while this one is
+     * used, so that a steady signer does not wait for fdatasync. The worker
+     * has a file description of its own (wfd: its OFD lock excludes st->fd's
+     * like any other holder's) and touches nothing else but the ahead_*
+     * fields, under wmu, never under mu: a fork() while it holds wmu leaves
+     * a child that takes mu and makes wmu anew. Callers hold mu, then wmu.
+     * Like the block, all of it belongs to pool_pid. */
+    int prefetch;          /* reserve ahead at all (FASTSIG_STATE_PREFETCH) */
+    pthread_mutex_t wmu;   /* guards ahead* and stop */
+    pthread_cond_t cv;     /* ahead changed, or stop */
+    pthread_t worker;
+    pid_t worker_pid;      /* the worker runs in this pid; 0: none */
+    int wfd;               /* the worker's description; -1: none */
+    int stop;              /* tells the worker to end */
+    enum { AHEAD_NONE, AHEAD_ASKED, AHEAD_DONE } ahead;
+    uint64_t ahead_want, ahead_first, ahead_count;
+    int ahead_rc, ahead_errno; /* the worker's result, errno for the message */
 };
 
 /* ---- which process we are ------------------------------------------------ */
@@ -144,35 +163,38 @@ static int open_checked(const char *path, int flags, const uint8_t *key_id, int 
     return rc;
 }
 
-/* A new file description of st->path for st->fd (st->mu held). */
-static int reopen(fastsig_state *st)
+/* A new file description of st->path under the number *fd (st->fd with
+ * st->mu held, or the worker's wfd): the number stays, so a forked child
+ * never reads a stale one. */
+static int reopen(fastsig_state *st, int *fd)
 {
-    int fd = fs_file_open(st->path, O_RDWR, 0);
-    if (fd < 0)
+    int nfd = fs_file_open(st->path, O_RDWR, 0);
+    if (nfd < 0)
         return fs_file_open_error();
-    close(st->fd);
-    st->fd = fd;
-    return FASTSIG_OK;
+    int r = dup3(nfd, *fd, O_CLOEXEC), e = errno;
+    close(nfd);
+    errno = e;
+    return r < 0 ? FASTSIG_ERR_STATE_IO : FASTSIG_OK;
 }
 
 /* Locks the file that st->path names now (st->mu held). If the path was
  * renamed over since the handle opened it, going on with the old inode would
  * spend from a state nobody else sees: follow the path to the new file (its
  * key is checked as always). If the path is gone, refuse. */
-static int lock_path_file(fastsig_state *st, short type)
+static int lock_path_file(fastsig_state *st, int *fd, short type)
 {
     for (int tries = 0; tries < 8; tries++) {
-        if (fs_file_lock(st->fd, type, 1) != 0)
+        if (fs_file_lock(*fd, type, 1) != 0)
             return FASTSIG_ERR_STATE_IO;
         struct stat now, ours;
         int missing = stat(st->path, &now) != 0, e = errno;
-        if (!missing && fstat(st->fd, &ours) == 0 && now.st_dev == ours.st_dev &&
+        if (!missing && fstat(*fd, &ours) == 0 && now.st_dev == ours.st_dev &&
             now.st_ino == ours.st_ino)
             return FASTSIG_OK;
-        fs_file_unlock(st->fd);
+        fs_file_unlock(*fd);
         if (missing)
             return e == ENOENT || e == ENOTDIR ? FASTSIG_ERR_STATE_MISSING : FASTSIG_ERR_STATE_IO;
-        int rc = reopen(st);
+        int rc = reopen(st, fd);
         if (rc != FASTSIG_OK)
             return rc;
     }
@@ -183,18 +205,18 @@ static int lock_path_file(fastsig_state *st, short type)
  * value; returns 0 to write it, 1 to leave the file as it is, or an error. */
 typedef int (*update_step)(const fs_state_slot *cur, uint64_t *next, void *arg);
 
-/* Exclusive lock (of the file the path names), read, validate, step, write
- * the older slot with seq + 1, fdatasync, unlock. Nothing the step decided
- * counts unless this returns 0. */
-static int update(fastsig_state *st, update_step step, void *arg)
+/* Exclusive lock (of the file the path names, through *fd), read,
+ * validate, step, write the older slot with seq + 1, fdatasync, unlock.
+ * Nothing the step decided counts unless this returns 0. */
+static int update(fastsig_state *st, int *fd, update_step step, void *arg)
 {
     fs_state_slot cur;
     int pos;
-    int rc = lock_path_file(st, F_WRLCK);
+    int rc = lock_path_file(st, fd, F_WRLCK);
     if (rc != FASTSIG_OK)
         return rc;
     uint64_t next = 0;
-    rc = read_state(st->fd, &cur, &pos);
+    rc = read_state(*fd, &cur, &pos);
     if (rc == FASTSIG_OK)
         rc = check_identity(&cur, st->key_id, st->max);
     if (rc == FASTSIG_OK)
@@ -207,11 +229,11 @@ static int update(fastsig_state *st, update_step step, void *arg)
         cur.next = next;
         fs_state_slot_encode(&cur, rec);
         off_t older = (off_t)(1 - pos) * FS_STATE_SLOT_STRIDE;
-        if (fs_file_write_all(st->fd, rec, sizeof(rec), older) != 0 ||
-            fs_file_sync(st->fd, 1) != 0)
+        if (fs_file_write_all(*fd, rec, sizeof(rec), older) != 0 ||
+            fs_file_sync(*fd, 1) != 0)
             rc = FASTSIG_ERR_STATE_IO;
     }
-    fs_file_unlock(st->fd);
+    fs_file_unlock(*fd);
     return rc;
 }
 
@@ -332,6 +354,11 @@ int fastsig_state_open(const char *path, const uint8_t key_id[FASTSIG_STATE_KEY_
     char *abs = realpath(path, NULL);
     if (st != NULL && (abs != NULL || (abs = strdup(path)) != NULL)) {
         pthread_mutex_init(&st->mu, NULL);
+        pthread_mutex_init(&st->wmu, NULL);
+        pthread_cond_init(&st->cv, NULL);
+        const char *pf = getenv("FASTSIG_STATE_PREFETCH");
+        st->prefetch = pf == NULL || strcmp(pf, "0") != 0;
+        st->wfd = -1;
         st->refs = 1;
         st->fd = fd;
         st->fd_pid = current_pid();
@@ -357,18 +384,39 @@ fastsig_state *fastsig_state_ref(fastsig_state *st)
     return st;
 }
 
-/* In a forked child: drop the parent's block and get a file description (and
- * so an OFD lock) of our own. Called with st->mu held. */
-static int own_process(fastsig_state *st, pid_t pid)
+/* In a forked child: drop the parent's blocks (the one in use and the one
+ * reserved ahead) and its worker (threads do not survive fork; the copy of
+ * its descriptor is closed, the parent's stays open; wmu and cv are made
+ * anew: the copies may be held by, or count, the parent's worker, and the
+ * condition variable could then never be destroyed). Called with st->mu
+ * held. */
+static void drop_parents_blocks(fastsig_state *st, pid_t pid)
 {
     if (st->pool_pid != pid) {
         st->pool_pid = pid;
         st->pool_next = st->pool_end = 0;
         st->first_block = 1;
+        st->ahead = AHEAD_NONE;
+        if (st->worker_pid != 0) {
+            pthread_mutex_init(&st->wmu, NULL);
+            pthread_cond_init(&st->cv, NULL);
+            if (st->wfd >= 0)
+                close(st->wfd);
+            st->wfd = -1;
+            st->worker_pid = 0;
+            st->stop = 0;
+        }
     }
+}
+
+/* drop_parents_blocks, and in a forked child a file description (and so an
+ * OFD lock) of our own. Called with st->mu held. */
+static int own_process(fastsig_state *st, pid_t pid)
+{
+    drop_parents_blocks(st, pid);
     if (st->fd_pid == pid)
         return FASTSIG_OK;
-    int rc = reopen(st); /* the parent's description stays open in the parent */
+    int rc = reopen(st, &st->fd); /* the parent's description stays open in the parent */
     if (rc == FASTSIG_OK)
         st->fd_pid = pid;
     return rc;
@@ -394,7 +442,7 @@ static int reserve_step(const fs_state_slot *cur, uint64_t *next, void *arg)
 static int reserve_locked(fastsig_state *st, uint64_t want, uint64_t *first, uint64_t *count)
 {
     struct reserve_arg a = { want, 0, 0 };
-    int rc = update(st, reserve_step, &a);
+    int rc = update(st, &st->fd, reserve_step, &a);
     if (rc != FASTSIG_OK)
         return rc;
     if (st->pool_next == st->pool_end || st->pool_end != a.first)
@@ -407,27 +455,154 @@ static int reserve_locked(fastsig_state *st, uint64_t want, uint64_t *first, uin
     return FASTSIG_OK;
 }
 
+/* ---- the block reserved ahead ------------------------------------------- */
+
+/* The worker: reserves a block whenever one is asked for, publishes the
+ * result (errno with it, for the message) and waits for the next request. */
+static void *worker_main(void *arg)
+{
+    fastsig_state *st = arg;
+    pthread_mutex_lock(&st->wmu);
+    for (;;) {
+        while (!st->stop && st->ahead != AHEAD_ASKED)
+            pthread_cond_wait(&st->cv, &st->wmu);
+        if (st->stop)
+            break;
+        struct reserve_arg a = { st->ahead_want, 0, 0 };
+        pthread_mutex_unlock(&st->wmu);
+        int rc = update(st, &st->wfd, reserve_step, &a), e = errno;
+        pthread_mutex_lock(&st->wmu);
+        st->ahead_first = a.first;
+        st->ahead_count = a.count;
+        st->ahead_rc = rc;
+        st->ahead_errno = e;
+        st->ahead = AHEAD_DONE;
+        pthread_cond_broadcast(&st->cv);
+    }
+    pthread_mutex_unlock(&st->wmu);
+    return NULL;
+}
+
+/* Starts this process's worker (st->mu held); 0 on success. Signals are
+ * blocked in it: they are the application's threads' business. */
+static int start_worker(fastsig_state *st, pid_t pid)
+{
+    if ((st->wfd = fs_file_open(st->path, O_RDWR, 0)) < 0)
+        return -1;
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    st->stop = 0;
+    int r = pthread_create(&st->worker, NULL, worker_main, st);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (r != 0) {
+        close(st->wfd);
+        st->wfd = -1;
+        return -1;
+    }
+    st->worker_pid = pid;
+    return 0;
+}
+
+/* Asks the worker for the block after this one (st->mu held). Without a
+ * worker (none could be started), the next take reserves it itself. */
+static void ask_ahead(fastsig_state *st, uint64_t want)
+{
+    /* batch 1 asks for one durable write per index and nothing held beyond */
+    if (!st->prefetch || want < 2)
+        return;
+    if (st->worker_pid != st->pool_pid && start_worker(st, st->pool_pid) != 0)
+        return;
+    pthread_mutex_lock(&st->wmu);
+    if (st->ahead == AHEAD_NONE) {
+        st->ahead_want = want;
+        st->ahead = AHEAD_ASKED;
+        pthread_cond_broadcast(&st->cv);
+    }
+    pthread_mutex_unlock(&st->wmu);
+}
+
+/* Waits until the worker is not reserving (st->mu held) and returns what
+ * is ahead, AHEAD_NONE or AHEAD_DONE (then ahead_* hold its result: the
+ * worker leaves them alone until it is asked again, under mu); with
+ * `take`, the caller takes it over (AHEAD_NONE after). */
+static int settle_ahead(fastsig_state *st, int take)
+{
+    pthread_mutex_lock(&st->wmu);
+    while (st->ahead == AHEAD_ASKED)
+        pthread_cond_wait(&st->cv, &st->wmu);
+    int was = st->ahead;
+    if (take)
+        st->ahead = AHEAD_NONE;
+    pthread_mutex_unlock(&st->wmu);
+    return was;
+}
+
+/* Makes the block the worker reserved (settle_ahead taken: AHEAD_DONE) the
+ * current one (the current one is empty; st->mu held). Its error (errno as
+ * the failing call set it) is this caller's. */
+static int collect_ahead(fastsig_state *st)
+{
+    if (st->ahead_rc != FASTSIG_OK) {
+        errno = st->ahead_errno;
+        return st->ahead_rc;
+    }
+    st->pool_next = st->ahead_first;
+    st->pool_end = st->ahead_first + st->ahead_count;
+    return FASTSIG_OK;
+}
+
+/* Ends this process's worker (st->mu not held). */
+static void stop_worker(fastsig_state *st)
+{
+    pthread_mutex_lock(&st->mu);
+    int ours = st->worker_pid != 0 && st->worker_pid == current_pid();
+    pthread_mutex_lock(&st->wmu);
+    st->stop = 1;
+    pthread_cond_broadcast(&st->cv);
+    pthread_mutex_unlock(&st->wmu);
+    pthread_mutex_unlock(&st->mu);
+    if (ours)
+        pthread_join(st->worker, NULL);
+    if (st->wfd >= 0) /* ours, or a forked child's copy of the parent's */
+        close(st->wfd);
+}
+
+/* ---- giving back --------------------------------------------------------- */
+
+/* Ranges to give back, the highest first: each one is given back only if
+ * the file's `next` is its end by then, i.e. nobody reserved beyond. */
 struct release_arg {
-    uint64_t from, end;
+    uint64_t from[2], end[2];
 };
 
 static int release_step(const fs_state_slot *cur, uint64_t *next, void *arg)
 {
     const struct release_arg *a = arg;
-    if (cur->next != a->end)
-        return 1; /* someone reserved beyond our block: ours stays burnt */
-    *next = a->from;
+    uint64_t n = cur->next;
+    for (int i = 0; i < 2; i++)
+        if (n == a->end[i])
+            n = a->from[i];
+    if (n == cur->next)
+        return 1; /* someone reserved beyond our blocks: they stay burnt */
+    *next = n;
     return 0;
 }
 
 static int release_locked(fastsig_state *st)
 {
-    if (st->pool_pid != current_pid() || st->pool_next == st->pool_end)
+    if (st->pool_pid != current_pid())
         return FASTSIG_OK; /* nothing of ours (a child never gives back the parent's) */
-    struct release_arg a = { st->pool_next, st->pool_end };
+    struct release_arg a = { { st->pool_next, st->pool_next }, { st->pool_end, st->pool_end } };
+    if (settle_ahead(st, 1) == AHEAD_DONE && st->ahead_rc == FASTSIG_OK && st->ahead_count > 0) {
+        a.from[0] = st->ahead_first;
+        a.end[0] = st->ahead_first + st->ahead_count;
+    }
+    if (a.from[0] == a.end[0] && a.from[1] == a.end[1])
+        return FASTSIG_OK;
     st->pool_end = st->pool_next; /* empty from now on, whatever happens */
     st->first_block = 1;
-    return update(st, release_step, &a);
+    return update(st, &st->fd, release_step, &a);
 }
 
 int fastsig_state_close(fastsig_state *st)
@@ -435,9 +610,13 @@ int fastsig_state_close(fastsig_state *st)
     if (st == NULL || __atomic_sub_fetch(&st->refs, 1, __ATOMIC_ACQ_REL) != 0)
         return FASTSIG_OK;
     pthread_mutex_lock(&st->mu);
+    drop_parents_blocks(st, current_pid()); /* a child's close: no worker to wait for */
     int rc = release_locked(st);
     pthread_mutex_unlock(&st->mu);
+    stop_worker(st);
     close(st->fd);
+    pthread_cond_destroy(&st->cv);
+    pthread_mutex_destroy(&st->wmu);
     pthread_mutex_destroy(&st->mu);
     free(st->path);
     free(st);
@@ -456,9 +635,41 @@ int fastsig_state_set_batch(fastsig_state *st, uint64_t batch)
     return FASTSIG_OK;
 }
 
+int fastsig_state_set_prefetch(fastsig_state *st, int on)
+{
+    if (st == NULL)
+        return FASTSIG_ERR_NULL_ARG;
+    pthread_mutex_lock(&st->mu);
+    st->prefetch = on != 0;
+    pthread_mutex_unlock(&st->mu);
+    return FASTSIG_OK;
+}
+
 int fastsig_state_take(fastsig_state *st, uint64_t *idx)
 {
     return fastsig_state_take_batch(st, 0, idx);
+}
+
+/* Makes the empty block non-empty (st->mu held): the block reserved ahead,
+ * else one reserved now. *ask: the worker is to reserve the one after it
+ * (from the second block on: a process that signs once reserves one index
+ * and starts no thread). */
+static int refill(fastsig_state *st, uint64_t want, int *ask)
+{
+    *ask = 0;
+    if (settle_ahead(st, 1) == AHEAD_DONE) {
+        int rc = collect_ahead(st);
+        *ask = rc == FASTSIG_OK;
+        return rc;
+    }
+    /* the first block is one index (a process that signs once reserves
+     * exactly one), every later one a whole batch */
+    int first = st->first_block;
+    int rc = reserve_locked(st, first ? 1 : want, NULL, NULL);
+    if (rc == FASTSIG_OK)
+        st->first_block = 0;
+    *ask = rc == FASTSIG_OK && !first;
+    return rc;
 }
 
 int fastsig_state_take_batch(fastsig_state *st, uint64_t batch, uint64_t *idx)
@@ -466,18 +677,18 @@ int fastsig_state_take_batch(fastsig_state *st, uint64_t batch, uint64_t *idx)
     if (st == NULL || idx == NULL)
         return FASTSIG_ERR_NULL_ARG;
     pthread_mutex_lock(&st->mu);
+    uint64_t want = batch != 0 ? batch : st->batch;
+    int ask = 0;
     int rc = own_process(st, current_pid());
-    if (rc == FASTSIG_OK && st->pool_next == st->pool_end) {
-        /* the first block is one index (a process that signs once reserves
-         * exactly one), every later one a whole batch */
-        uint64_t want = st->first_block ? 1 : batch != 0 ? batch : st->batch;
-        rc = reserve_locked(st, want, NULL, NULL);
-        if (rc == FASTSIG_OK)
-            st->first_block = 0;
-    }
+    if (rc == FASTSIG_OK && st->pool_next == st->pool_end)
+        rc = refill(st, want, &ask);
     if (rc == FASTSIG_OK)
         *idx = st->pool_next++;
+    if (ask) /* at a block's first take: the whole block's time to reserve the next */
+        ask_ahead(st, want);
+    int e = errno;
     pthread_mutex_unlock(&st->mu);
+    errno = e;
     return rc;
 }
 
@@ -525,12 +736,19 @@ int fastsig_state_query(fastsig_state *st, uint64_t *next, uint64_t *remaining,
     pthread_mutex_lock(&st->mu);
     fs_state_slot cur;
     int rc = own_process(st, current_pid());
-    if (rc == FASTSIG_OK && (rc = lock_path_file(st, F_RDLCK)) == FASTSIG_OK) {
+    int ahead = settle_ahead(st, 0); /* its block is ours once it is written */
+    if (rc == FASTSIG_OK && (rc = lock_path_file(st, &st->fd, F_RDLCK)) == FASTSIG_OK) {
         rc = read_checked(st->fd, st->key_id, st->max, &cur);
         fs_file_unlock(st->fd);
     }
+    uint64_t own = st->pool_end - st->pool_next, own_next = st->pool_next;
+    if (ahead == AHEAD_DONE && st->ahead_rc == FASTSIG_OK) {
+        if (own == 0)
+            own_next = st->ahead_first;
+        own += st->ahead_count;
+    }
     if (rc == FASTSIG_OK)
-        put_counts(&cur, st->pool_end - st->pool_next, st->pool_next, next, remaining, max);
+        put_counts(&cur, own, own_next, next, remaining, max);
     pthread_mutex_unlock(&st->mu);
     return rc;
 }

@@ -45,6 +45,21 @@
  *   equals the block's end, i.e. nobody reserved beyond it. A crash burns the
  *   reserved rest; burnt indices are never reused.
  *
+ * - Background reservation: from a process's second block on, the first
+ *   take() of a block asks the handle's worker thread (started then, one per
+ *   handle and process) to reserve the next block, durably as above, while
+ *   this one is used; take() switches to it when this one is empty and waits
+ *   only if the worker is not done. Its errors (disk full, lock, exhausted)
+ *   are those of the take() that needs the block, errno included. So a
+ *   process holds up to two blocks: a crash burns both; release() gives
+ *   back the untouched one too (one update when they are contiguous). A
+ *   batch of 1 reserves nothing ahead (one update per index, as asked). Off
+ *   with FASTSIG_STATE_PREFETCH=0 in the environment at open, or
+ *   fastsig_state_set_prefetch(). close() ends the worker. A forked child
+ *   has no worker (threads do not survive fork) and ignores the parent's
+ *   blocks, the one reserved ahead too. The worker never holds the handle's
+ *   mutex, so a fork() at any instant of its work leaves a usable handle.
+ *
  * - Processes: a block belongs to the pid that reserved it. After fork() the
  *   child ignores the parent's block (and reopens the file, so that its lock
  *   is its own) and reserves afresh; the child never gives back the parent's
@@ -117,6 +132,10 @@ int fastsig_state_close(fastsig_state *st);
 
 /* Sets the largest block fastsig_state_take reserves at once (>= 1). */
 int fastsig_state_set_batch(fastsig_state *st, uint64_t batch);
+
+/* Background reservation of the next block on (default, unless
+ * FASTSIG_STATE_PREFETCH=0 at open) or off, for this handle. */
+int fastsig_state_set_prefetch(fastsig_state *st, int on);
 
 /* Hands out one durably spent index: from this process's block, or after
  * reserving a new block. Thread-safe. On error *idx is untouched. */

@@ -285,6 +285,8 @@ static void test_take_batch_is_per_call(void)
     fastsig_state *st = must_open(path, 9);
     CU_ASSERT_FATAL(st != NULL);
     CU_ASSERT_EQUAL(fastsig_state_set_batch(st, 8), FASTSIG_OK);
+    /* the block sizes as the file sees them, none reserved ahead meanwhile */
+    CU_ASSERT_EQUAL(fastsig_state_set_prefetch(st, 0), FASTSIG_OK);
     CU_ASSERT(fastsig_state_take_batch(st, 3, &idx) == FASTSIG_OK && idx == 0);
     CU_ASSERT_EQUAL(sf_file_next(path, 9), 1); /* the first block is one index */
     for (uint64_t i = 1; i < 4; i++)
