@@ -829,7 +829,7 @@ int fastsig_state_spend_range(fastsig_state *st, uint64_t first, uint64_t count,
     pthread_mutex_lock(&st->mu);
     int rc = own_process(st, current_pid());
     if (rc == FASTSIG_OK)
-        rc = update(st, spend_step, &a);
+        rc = update(st, &st->fd, spend_step, &a);
     if (rc == FASTSIG_OK)
         *got_first = a.first;
     pthread_mutex_unlock(&st->mu);
