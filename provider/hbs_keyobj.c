@@ -27,6 +27,10 @@ HBSA_KEY *hbsa_new(const hbs_params *p)
     x->pklen = 4 + 2 * (size_t)p->n;
     x->st_err = FASTSIG_ERR_BAD_KEY;
     x->batch = FASTSIG_STATE_DEFAULT_BATCH;
+    if ((x->st_lock = CRYPTO_THREAD_lock_new()) == NULL) {
+        OPENSSL_free(x);
+        return NULL;
+    }
     return x;
 }
 
@@ -103,6 +107,14 @@ static int state_error(const HBSA_KEY *x, int err, int sys_errno)
     case FASTSIG_ERR_STATE_NOT_FILE:
         fs_err_state_detail(err, x->path, 0);
         break;
+    case FASTSIG_ERR_STATE_LOCKED: {
+        unsigned ms = fastsig_state_lock_timeout();
+        char why[96];
+        snprintf(why, sizeof(why), "locked by another process (waited %u.%03u s)", ms / 1000,
+                 ms % 1000);
+        fs_err_state_why(err, x->path, why);
+        break;
+    }
     case FASTSIG_ERR_STATE_MAX: {
         char why[96];
         snprintf(why, sizeof(why), "max %" PRIu64 " does not match the key's %" PRIu64,
@@ -116,28 +128,61 @@ static int state_error(const HBSA_KEY *x, int err, int sys_errno)
 
 void hbsa_attach(HBSA_KEY *x)
 {
+    x->st_err = hbs_key_id(x->pk, x->pklen, x->key_id);
+}
+
+/* The file's checksums prove it was written whole, not that its max is
+ * this key's: a larger one would hand out indices the key does not have (a
+ * one-time key signing twice), any other means a forged or foreign file. */
+static int check_max(const HBSA_KEY *x, uint64_t max)
+{
+    return max == key_max(x->p) ? FASTSIG_OK : FASTSIG_ERR_STATE_MAX;
+}
+
+/* Opens x's state read-write (x->st_lock held, x->st NULL); the failure
+ * stays in st_err / st_errno. */
+static void open_state(HBSA_KEY *x)
+{
+    fastsig_state *st = NULL;
     uint64_t max;
 
     if ((x->st_err = hbs_key_id(x->pk, x->pklen, x->key_id)) != FASTSIG_OK)
         return;
-    x->st_err = fastsig_state_open(x->path, x->key_id, &x->st);
-    x->st_errno = errno; /* reported when a signature is asked for */
+    x->st_err = fastsig_state_open(x->path, x->key_id, &st);
+    x->st_errno = errno;
     if (x->st_err != FASTSIG_OK)
         return;
-    /* The file's checksums prove it was written whole, not that its max is
-     * this key's: a larger one would hand out indices the key does not have
-     * (a one-time key signing twice), any other means a forged or foreign
-     * file. */
-    if ((x->st_err = fastsig_state_query(x->st, NULL, NULL, &max)) == FASTSIG_OK
-        && max != key_max(x->p)) {
-        x->st_err = FASTSIG_ERR_STATE_MAX;
+    if ((x->st_err = fastsig_state_query(st, NULL, NULL, &max)) == FASTSIG_OK
+        && (x->st_err = check_max(x, max)) != FASTSIG_OK)
         x->st_max = max;
-    }
-    x->st_errno = 0;
+    x->st_errno = errno;
     if (x->st_err != FASTSIG_OK) {
-        fastsig_state_close(x->st);
-        x->st = NULL;
+        fastsig_state_close(st);
+        return;
     }
+    __atomic_store_n(&x->st, st, __ATOMIC_RELEASE);
+}
+
+/* x's state handle, opened by the first caller: threads signing with one
+ * key object (and its copies, which share it) share one handle. A failed
+ * open is tried again by the next signature (a lock held elsewhere may be
+ * gone by then); NULL with the cause noted (state_error) when it fails. */
+static fastsig_state *state_of(HBSA_KEY *x, int *err)
+{
+    fastsig_state *st = __atomic_load_n(&x->st, __ATOMIC_ACQUIRE);
+    if (st != NULL)
+        return st;
+    if (!CRYPTO_THREAD_write_lock(x->st_lock)) {
+        *err = FASTSIG_ERR_INTERNAL;
+        return NULL;
+    }
+    if ((st = x->st) == NULL) {
+        open_state(x);
+        if ((st = x->st) == NULL)
+            *err = state_error(x, x->st_err, x->st_errno);
+    }
+    CRYPTO_THREAD_unlock(x->st_lock);
+    return st;
 }
 
 int hbsa_state_new(HBSA_KEY *x, const char *state_opt)
@@ -148,8 +193,8 @@ int hbsa_state_new(HBSA_KEY *x, const char *state_opt)
         return err;
     if ((err = fastsig_state_create(x->path, x->key_id, key_max(x->p), 0, 0)) != FASTSIG_OK)
         return state_error(x, err, errno);
-    hbsa_attach(x);
-    return x->st_err == FASTSIG_OK ? FASTSIG_OK : state_error(x, x->st_err, x->st_errno);
+    err = FASTSIG_OK;
+    return state_of(x, &err) != NULL ? FASTSIG_OK : err;
 }
 
 int hbsa_priv_split(const unsigned char *in, size_t len, size_t corelen, char **path)
@@ -205,9 +250,11 @@ static int take(HBSA_KEY *x, const FS_SIGOPTS *o, uint64_t *idx)
     /* a signature context's own block size, else the key's */
     uint64_t batch = o != NULL && o->batch > 0 ? o->batch
                                                : __atomic_load_n(&x->batch, __ATOMIC_RELAXED);
-    if (x->st == NULL)
-        return state_error(x, x->st_err, x->st_errno);
-    int err = fastsig_state_take_batch(x->st, batch, idx);
+    int err = FASTSIG_OK;
+    fastsig_state *st = state_of(x, &err);
+    if (st == NULL)
+        return err;
+    err = fastsig_state_take_batch(st, batch, idx);
     return err == FASTSIG_OK ? err : state_error(x, err, errno);
 }
 
@@ -264,6 +311,7 @@ void hbsa_free(void *key)
     if (x == NULL)
         return;
     fastsig_state_close(x->st);
+    CRYPTO_THREAD_lock_free(x->st_lock);
     hbs_key_free(x->k);
     if (x->sk != NULL)
         OPENSSL_secure_clear_free(x->sk, x->sklen);
@@ -302,17 +350,26 @@ const char *hbsa_param_name(const void *key)
     return ((const HBSA_KEY *)key)->p->name;
 }
 
+/* Before the first signature the state is only looked at: read-only, the
+ * lock waited for a bounded time (`pkey -text` must not take a state). */
 int hbsa_state(const void *key, FS_STATEINFO *out)
 {
     const HBSA_KEY *x = key;
+    uint8_t id[FASTSIG_STATE_KEY_ID_LEN];
+    fastsig_state *st;
+    int err;
+
     if (!hbsa_has_private(x))
         return FASTSIG_ERR_BAD_KEY;
-    if (x->st == NULL) {
-        if (x->st_err == FASTSIG_ERR_STATE_MAX)
-            snprintf(out->why, sizeof(out->why), "state file %s: max %" PRIu64
-                     " does not match the key's %" PRIu64, x->path, x->st_max, key_max(x->p));
-        return x->st_err;
-    }
-    return fastsig_state_query(x->st, &out->index, &out->remaining, &out->max);
+    if ((st = __atomic_load_n(&x->st, __ATOMIC_ACQUIRE)) != NULL)
+        return fastsig_state_query(st, &out->index, &out->remaining, &out->max);
+    if ((err = hbs_key_id(x->pk, x->pklen, id)) != FASTSIG_OK)
+        return err;
+    err = fastsig_state_peek(x->path, id, &out->index, &out->remaining, &out->max);
+    if (err == FASTSIG_OK && (err = check_max(x, out->max)) != FASTSIG_OK)
+        snprintf(out->why, sizeof(out->why), "state file %s: max %" PRIu64
+                 " does not match the key's %" PRIu64, x->path, out->max, key_max(x->p));
+    else if (err != FASTSIG_OK)
+        state_error(x, err, errno);
+    return err;
 }
-

@@ -15,6 +15,7 @@
 #define FASTSIG_HBS_KEYOBJ_H
 
 #include <stdint.h>
+#include <openssl/crypto.h>
 #include "sigalgs.h"
 #include "hbs/params.h"
 #include "hbs/wotsp_scheme.h"
@@ -30,8 +31,11 @@ typedef struct {
     uint8_t *sk;             /* WOTSP private core (secure heap), NULL if public */
     size_t sklen;
     char *path;              /* state file; NULL for a public key */
-    fastsig_state *st;       /* NULL: unusable, st_err says why */
-    int st_err;
+    CRYPTO_RWLOCK *st_lock;  /* serializes opening st (and the st_* below) */
+    fastsig_state *st;       /* opened at the first signature (atomic): NULL
+                              * until then, or while opening fails */
+    int st_err;              /* the key id's result (decode), then the last
+                              * open's: why st is NULL */
     int st_errno;            /* errno of the failure st_err records */
     uint64_t st_max;         /* STATE_MAX: the max the refused file holds */
     uint64_t saved;          /* XMSS: hbs_cache_changes when the cache file was
@@ -57,7 +61,10 @@ int hbsa_priv_split(const unsigned char *in, size_t len, size_t corelen, char **
  * oid names (kind's oid space), its framing checked and its state path set;
  * the core bytes (in, hbs_sk_bytes) are the caller's to check. */
 int hbsa_priv_begin(int kind, const unsigned char *in, size_t len, HBSA_KEY **out);
-/* Opens x's state (errors kept in st_err: the key still verifies). */
+/* At decode: readies x to open its state at its first signature. No file
+ * is opened here (a key that only verifies or exports its public half
+ * touches none, and a crafted path is not opened by decoding); a state
+ * that then fails to open refuses the signature, the key still verifies. */
 void hbsa_attach(HBSA_KEY *x);
 /* Frames core bytes and x->path into out (see above). */
 int hbsa_priv_frame(const HBSA_KEY *x, const uint8_t *core, size_t corelen,

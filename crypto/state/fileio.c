@@ -5,9 +5,11 @@
 #include <pthread.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include "fastsig_err.h"
 #include "fileio.h"
+#include "statefile.h"
 #include "statefile_hook.h"
 
 int (*fs_state_io_hook)(enum fs_state_io_op op);
@@ -90,29 +92,70 @@ static int set_lock(int fd, int cmd, short type)
     return r;
 }
 
-int fs_file_lock(int fd, short type, int wait)
+/* One attempt that does not wait: 0, or -1 with errno (EAGAIN or EACCES
+ * while another holder has the lock). */
+static int try_lock(int fd, short type)
 {
-    if (injected(FS_STATE_IO_LOCK))
-        return -1;
 #ifdef F_OFD_SETLKW
     if (use_ofd) {
-        int r = set_lock(fd, wait ? F_OFD_SETLKW : F_OFD_SETLK, type);
+        int r = set_lock(fd, F_OFD_SETLK, type);
         if (r == 0 || errno != EINVAL)
             return r;
         use_ofd = 0; /* kernel without OFD locks */
     }
 #endif
-    if (wait)
-        pthread_mutex_lock(&posix_lock_mu);
-    else if (pthread_mutex_trylock(&posix_lock_mu) != 0)
+    if (pthread_mutex_trylock(&posix_lock_mu) != 0)
         return errno = EAGAIN, -1;
-    int r = set_lock(fd, wait ? F_SETLKW : F_SETLK, type);
+    int r = set_lock(fd, F_SETLK, type);
     if (r != 0) {
         int saved = errno;
         pthread_mutex_unlock(&posix_lock_mu);
         errno = saved;
     }
     return r;
+}
+
+static int lock_busy(int e)
+{
+    return e == EAGAIN || e == EACCES;
+}
+
+static uint64_t now_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+/* Waiting polls: F_OFD_SETLKW cannot be bounded without a signal, and a
+ * library must not take SIGALRM from its application. The first retries
+ * come fast (a holder keeps the lock for one fdatasync), later ones at most
+ * every 2 ms. */
+int fs_file_lock(int fd, short type, int wait)
+{
+    if (injected(FS_STATE_IO_LOCK))
+        return -1;
+    uint64_t deadline = 0, pause_us = 20;
+    for (;;) {
+        if (try_lock(fd, type) == 0)
+            return 0;
+        if (!wait || !lock_busy(errno))
+            return -1;
+        uint64_t now = now_us();
+        if (deadline == 0)
+            deadline = now + (uint64_t)fastsig_state_lock_timeout() * 1000u;
+        if (now >= deadline)
+            return errno = EAGAIN, -1;
+        uint64_t nap = deadline - now < pause_us ? deadline - now : pause_us;
+        struct timespec ts = { (time_t)(nap / 1000000u), (long)(nap % 1000000u) * 1000 };
+        nanosleep(&ts, NULL);
+        pause_us = pause_us * 2 > 2000 ? 2000 : pause_us * 2;
+    }
+}
+
+int fs_file_lock_error(void)
+{
+    return lock_busy(errno) ? FASTSIG_ERR_STATE_LOCKED : FASTSIG_ERR_STATE_IO;
 }
 
 void fs_file_unlock(int fd)

@@ -123,7 +123,7 @@ static int read_checked(int fd, const uint8_t *key_id, uint64_t max, fs_state_sl
 static int read_locked(int fd, const uint8_t *key_id, uint64_t max, fs_state_slot *cur)
 {
     if (fs_file_lock(fd, F_RDLCK, 1) != 0)
-        return FASTSIG_ERR_STATE_IO;
+        return fs_file_lock_error();
     int rc = read_checked(fd, key_id, max, cur);
     fs_file_unlock(fd);
     return rc;
@@ -163,7 +163,7 @@ static int lock_path_file(fastsig_state *st, short type)
 {
     for (int tries = 0; tries < 8; tries++) {
         if (fs_file_lock(st->fd, type, 1) != 0)
-            return FASTSIG_ERR_STATE_IO;
+            return fs_file_lock_error();
         struct stat now, ours;
         int missing = stat(st->path, &now) != 0, e = errno;
         if (!missing && fstat(st->fd, &ours) == 0 && now.st_dev == ours.st_dev &&
@@ -559,13 +559,13 @@ int fastsig_state_inspect(const char *path, fastsig_state_info *info)
     if (fd < 0)
         return fs_file_open_error();
     uint8_t img[FS_STATE_FILE_SIZE + 1];
-    int rc = fs_file_lock(fd, F_RDLCK, 1) == 0 ? FASTSIG_OK : FASTSIG_ERR_STATE_IO;
+    int rc = fs_file_lock(fd, F_RDLCK, 1) == 0 ? FASTSIG_OK : fs_file_lock_error();
     if (rc == FASTSIG_OK) {
         rc = read_image(fd, img); /* a short file reads as zeros: invalid slots */
         fs_file_unlock(fd);
     }
     close(fd);
-    if (rc == FASTSIG_ERR_STATE_IO)
+    if (rc == FASTSIG_ERR_STATE_IO || rc == FASTSIG_ERR_STATE_LOCKED)
         return rc;
     fs_state_slot s;
     int pos;

@@ -33,7 +33,9 @@
     X(FASTSIG_ERR_STATE_EXISTS,  22, "signature state file already exists")   \
     X(FASTSIG_ERR_STATE_NO_DIR,  23, "signature state directory does not exist") \
     X(FASTSIG_ERR_STATE_NOT_FILE, 24, "signature state path is not a regular file") \
-    X(FASTSIG_ERR_STATE_MAX,     25, "signature state index count does not match the key")
+    X(FASTSIG_ERR_STATE_MAX,     25, "signature state index count does not match the key") \
+    X(FASTSIG_ERR_STATE_REGISTERED, 26, "key already registered with a signature state") \
+    X(FASTSIG_ERR_STATE_LOCKED,  27, "signature state locked by another process")
 
 enum fastsig_err {
     FASTSIG_OK = 0,
