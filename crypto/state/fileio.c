@@ -1,7 +1,9 @@
 /* fileio.c - see fileio.h. */
-#define _GNU_SOURCE /* F_OFD_SETLKW */
+#define _GNU_SOURCE /* F_OFD_SETLKW, renameat2 */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
 #include <pthread.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -216,4 +218,43 @@ int fs_file_sync(int fd, int data_only)
     if (injected(FS_STATE_IO_SYNC))
         return -1;
     return data_only ? fdatasync(fd) : fsync(fd);
+}
+
+/* Moves tmp to path; without replace, fails with EEXIST if path exists. */
+int fs_file_install(const char *tmp, const char *path, int replace)
+{
+    if (replace)
+        return rename(tmp, path);
+#ifdef RENAME_NOREPLACE
+    if (renameat2(AT_FDCWD, tmp, AT_FDCWD, path, RENAME_NOREPLACE) == 0)
+        return 0;
+    if (errno != EINVAL && errno != ENOSYS)
+        return -1;
+#endif
+    if (link(tmp, path) != 0) /* filesystems without RENAME_NOREPLACE */
+        return -1;
+    unlink(tmp);
+    return 0;
+}
+
+int fs_file_sync_dir_of(const char *path)
+{
+    char dir[PATH_MAX];
+    const char *slash = strrchr(path, '/');
+    if (slash == NULL)
+        strcpy(dir, ".");
+    else if (slash == path)
+        strcpy(dir, "/");
+    else if ((size_t)(slash - path) < sizeof(dir))
+        memcpy(dir, path, (size_t)(slash - path)), dir[slash - path] = 0;
+    else
+        return errno = ENAMETOOLONG, -1;
+    int dfd = fs_file_open(dir, O_RDONLY | O_DIRECTORY, 0);
+    if (dfd < 0)
+        return -1;
+    int r = fs_file_sync(dfd, 0);
+    int saved = errno;
+    close(dfd);
+    errno = saved;
+    return r;
 }

@@ -43,5 +43,11 @@ int fs_file_write_all(int fd, const uint8_t *buf, size_t len, off_t off);
 ssize_t fs_file_read_all(int fd, uint8_t *buf, size_t len, off_t off);
 /* fdatasync (data_only) or fsync. */
 int fs_file_sync(int fd, int data_only);
+/* Moves the file tmp to path (same directory); without replace, fails with
+ * EEXIST if path exists (renameat2 RENAME_NOREPLACE, else link + unlink). */
+int fs_file_install(const char *tmp, const char *path, int replace);
+/* fsync of the directory holding path, so that a name made or removed there
+ * survives a crash. */
+int fs_file_sync_dir_of(const char *path);
 
 #endif

@@ -222,45 +222,6 @@ static int errno_to_create_err(int e)
     return e == ENOENT || e == ENOTDIR ? FASTSIG_ERR_STATE_NO_DIR : FASTSIG_ERR_STATE_IO;
 }
 
-/* Moves tmp to path; without replace, fails with EEXIST if path exists. */
-static int install_file(const char *tmp, const char *path, int replace)
-{
-    if (replace)
-        return rename(tmp, path);
-#ifdef RENAME_NOREPLACE
-    if (renameat2(AT_FDCWD, tmp, AT_FDCWD, path, RENAME_NOREPLACE) == 0)
-        return 0;
-    if (errno != EINVAL && errno != ENOSYS)
-        return -1;
-#endif
-    if (link(tmp, path) != 0) /* filesystems without RENAME_NOREPLACE */
-        return -1;
-    unlink(tmp);
-    return 0;
-}
-
-static int sync_dir_of(const char *path)
-{
-    char dir[PATH_MAX];
-    const char *slash = strrchr(path, '/');
-    if (slash == NULL)
-        strcpy(dir, ".");
-    else if (slash == path)
-        strcpy(dir, "/");
-    else if ((size_t)(slash - path) < sizeof(dir))
-        memcpy(dir, path, (size_t)(slash - path)), dir[slash - path] = 0;
-    else
-        return errno = ENAMETOOLONG, -1;
-    int dfd = fs_file_open(dir, O_RDONLY | O_DIRECTORY, 0);
-    if (dfd < 0)
-        return -1;
-    int r = fs_file_sync(dfd, 0);
-    int saved = errno;
-    close(dfd);
-    errno = saved;
-    return r;
-}
-
 int fastsig_state_create(const char *path, const uint8_t key_id[FASTSIG_STATE_KEY_ID_LEN],
                          uint64_t max, uint64_t next, unsigned flags)
 {
@@ -299,13 +260,13 @@ int fastsig_state_create(const char *path, const uint8_t key_id[FASTSIG_STATE_KE
         errno = saved;
         return FASTSIG_ERR_STATE_IO;
     }
-    if (install_file(tmp, path, replace) != 0) {
+    if (fs_file_install(tmp, path, replace) != 0) {
         saved = errno;
         unlink(tmp);
         errno = saved;
         return saved == EEXIST ? FASTSIG_ERR_STATE_EXISTS : errno_to_create_err(saved);
     }
-    if (sync_dir_of(path) != 0) {
+    if (fs_file_sync_dir_of(path) != 0) {
         /* not durable: do not leave a file that might vanish on a crash */
         saved = errno;
         unlink(path);

@@ -123,4 +123,54 @@ cp "$WORK/err" "$WORK/prev.err"
 check "... (no wait at all)" grep -qF "locked by another process (waited 0.000 s)" "$WORK/prev.err"
 unhold
 
+# --- the key-id registry: one fresh state per key ---
+registry() {
+    local alg=$1 param=$2 seedlen=$3 d="$WORK/reg-$1"
+    local seed reg
+    seed=$(head -c "$seedlen" /dev/urandom | od -An -tx1 -v | tr -d ' \n')
+    reg="$FASTSIG_STATE_DIR/registry"
+    mkdir -p "$d"
+    gen() { openssl genpkey "${PROV[@]}" -algorithm "$alg" -pkeyopt "param:$param" \
+        -pkeyopt "seed:$seed" "$@"; }
+    check "$alg: genpkey seed:S state:a" gen -pkeyopt "state:$d/a.state" -out "$d/a.pem"
+    check_eq "$alg: ... registers the key id, naming its state" \
+        "$(grep -rlx "$d/a.state" "$reg" | wc -l)" 1
+    check_fails "$alg: the same seed with another state path is refused" \
+        gen -pkeyopt "state:$d/b.state" -out "$d/b.pem"
+    cp "$WORK/err" "$WORK/prev.err"
+    check "$alg: ... naming the state the key has" grep -qF \
+        "key already registered with a signature state" "$WORK/prev.err"
+    check "$alg: ... and its registry entry" grep -qF \
+        "state file $d/a.state: this key's state (registry entry $reg/" "$WORK/prev.err"
+    check "$alg: ... no second state made" test ! -e "$d/b.state"
+    check_fails "$alg: ... nor with the default state path" gen -out "$d/c.pem"
+    # a crash between the registry entry and the state file leaves a key
+    # registered without a state: refused too, naming the entry
+    mv "$d/a.state" "$d/a.moved"
+    check_fails "$alg: a registered key whose state is missing is refused" \
+        gen -pkeyopt "state:$d/b.state" -out "$d/b.pem"
+    cp "$WORK/err" "$WORK/prev.err"
+    check "$alg: ... naming the entry and the missing state" grep -qF \
+        "names state file $d/a.state, which is missing" "$WORK/prev.err"
+    check "$alg: ... no state made" test ! -e "$d/b.state"
+    mv "$d/a.moved" "$d/a.state"
+    # a generation that fails to make its state leaves no entry behind
+    local other
+    other=$(head -c "$seedlen" /dev/urandom | od -An -tx1 -v | tr -d ' \n')
+    check_fails "$alg: genpkey with an impossible state path fails" openssl genpkey "${PROV[@]}" \
+        -algorithm "$alg" -pkeyopt "param:$param" -pkeyopt "seed:$other" \
+        -pkeyopt "state:$d/a.state/x.state" -out "$d/x.pem"
+    check "$alg: ... and the key can then be made" openssl genpkey "${PROV[@]}" \
+        -algorithm "$alg" -pkeyopt "param:$param" -pkeyopt "seed:$other" \
+        -pkeyopt "state:$d/x.state" -out "$d/x.pem"
+    # a random key registers too
+    local before
+    before=$(ls "$reg" | wc -l)
+    check "$alg: genpkey with a random seed" openssl genpkey "${PROV[@]}" -algorithm "$alg" \
+        -pkeyopt "param:$param" -pkeyopt "state:$d/r.state" -out "$d/r.pem"
+    check_eq "$alg: ... registers it" "$(ls "$reg" | wc -l)" "$((before + 1))"
+}
+registry WOTSP WOTSP-SHA2_256 96
+registry XMSS XMSS-SHA2_10_256 96
+
 summary statelife
