@@ -220,6 +220,23 @@ int fs_file_sync(int fd, int data_only)
     return data_only ? fdatasync(fd) : fsync(fd);
 }
 
+int fs_file_write_new(const char *tmp, const uint8_t *buf, size_t len)
+{
+    int fd = fs_file_open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0600);
+    if (fd < 0)
+        return -1;
+    int ok = fs_file_write_all(fd, buf, len, 0) == 0 && fs_file_sync(fd, 0) == 0;
+    int saved = errno;
+    if (close(fd) != 0 && ok)
+        ok = 0, saved = errno;
+    if (!ok) {
+        unlink(tmp);
+        errno = saved;
+        return -2;
+    }
+    return 0;
+}
+
 /* Moves tmp to path; without replace, fails with EEXIST if path exists. */
 int fs_file_install(const char *tmp, const char *path, int replace)
 {

@@ -43,6 +43,10 @@ int fs_file_write_all(int fd, const uint8_t *buf, size_t len, off_t off);
 ssize_t fs_file_read_all(int fd, uint8_t *buf, size_t len, off_t off);
 /* fdatasync (data_only) or fsync. */
 int fs_file_sync(int fd, int data_only);
+/* Creates the new file tmp (O_EXCL, mode 0600) holding len bytes of buf,
+ * fsync'd and closed: 0; -1 when it cannot be created, -2 when writing,
+ * syncing or closing fails (tmp removed), errno kept either way. */
+int fs_file_write_new(const char *tmp, const uint8_t *buf, size_t len);
 /* Moves the file tmp to path (same directory); without replace, fails with
  * EEXIST if path exists (renameat2 RENAME_NOREPLACE, else link + unlink). */
 int fs_file_install(const char *tmp, const char *path, int replace);

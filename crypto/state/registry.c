@@ -94,7 +94,7 @@ static int first_state(const char *entry, char *found, size_t foundlen)
     return FASTSIG_OK;
 }
 
-/* Writes line to a new temporary file beside entry and fsyncs it. */
+/* Writes line to a new temporary file beside entry, fsync'd. */
 static int write_temp(const char *entry, const char *line, char *tmp, size_t tmplen)
 {
     static unsigned counter; /* atomic: unique temporary names per process */
@@ -103,20 +103,8 @@ static int write_temp(const char *entry, const char *line, char *tmp, size_t tmp
                          (long)getpid(), __atomic_fetch_add(&counter, 1, __ATOMIC_RELAXED))
         >= tmplen)
         return FASTSIG_ERR_BAD_PARAM;
-    int fd = fs_file_open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0600);
-    if (fd < 0)
-        return FASTSIG_ERR_STATE_IO;
-    int ok = fs_file_write_all(fd, (const uint8_t *)line, strlen(line), 0) == 0
-             && fs_file_sync(fd, 0) == 0;
-    int saved = errno;
-    if (close(fd) != 0 && ok)
-        ok = 0, saved = errno;
-    if (!ok) {
-        unlink(tmp);
-        errno = saved;
-        return FASTSIG_ERR_STATE_IO;
-    }
-    return FASTSIG_OK;
+    return fs_file_write_new(tmp, (const uint8_t *)line, strlen(line)) == 0
+           ? FASTSIG_OK : FASTSIG_ERR_STATE_IO;
 }
 
 int fastsig_registry_claim(const char *state_dir, const uint8_t key_id[FASTSIG_STATE_KEY_ID_LEN],

@@ -248,18 +248,9 @@ int fastsig_state_create(const char *path, const uint8_t key_id[FASTSIG_STATE_KE
     s.seq = 0;
     fs_state_slot_encode(&s, img + FS_STATE_SLOT_STRIDE);
 
-    int fd = fs_file_open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0600);
-    if (fd < 0)
-        return errno_to_create_err(errno);
-    int ok = fs_file_write_all(fd, img, sizeof(img), 0) == 0 && fs_file_sync(fd, 0) == 0;
-    int saved = errno;
-    if (close(fd) != 0 && ok)
-        ok = 0, saved = errno;
-    if (!ok) {
-        unlink(tmp);
-        errno = saved;
-        return FASTSIG_ERR_STATE_IO;
-    }
+    int w = fs_file_write_new(tmp, img, sizeof(img)), saved;
+    if (w != 0)
+        return w == -1 ? errno_to_create_err(errno) : FASTSIG_ERR_STATE_IO;
     if (fs_file_install(tmp, path, replace) != 0) {
         saved = errno;
         unlink(tmp);
