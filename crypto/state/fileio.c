@@ -129,29 +129,45 @@ static uint64_t now_us(void)
     return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
 }
 
+/* The file's last change: holders that write it are making progress. */
+static int64_t changed_ns(int fd)
+{
+    struct stat sb;
+    if (fstat(fd, &sb) != 0)
+        return 0;
+    return (int64_t)sb.st_mtim.tv_sec * 1000000000 + sb.st_mtim.tv_nsec;
+}
+
 /* Waiting polls: F_OFD_SETLKW cannot be bounded without a signal, and a
- * library must not take SIGALRM from its application. The first retries
- * come fast (a holder keeps the lock for one fdatasync), later ones at most
- * every 2 ms. */
+ * library must not take SIGALRM from its application. Retries come at most
+ * 0.2 ms apart (a holder keeps the lock for one fdatasync; longer naps would
+ * leave the lock idle between turns under contention). The timeout counts time in which the file does not change: a
+ * holder that is stuck (stopped, hung) makes the wait fail, while signers
+ * that take turns writing it are waited for, as a blocking lock would (a
+ * poller can lose many turns to a holder that locks again at once). */
 int fs_file_lock(int fd, short type, int wait)
 {
     if (injected(FS_STATE_IO_LOCK))
         return -1;
-    uint64_t deadline = 0, pause_us = 20;
+    uint64_t deadline = 0, pause_us = 10;
+    int64_t seen = 0;
     for (;;) {
         if (try_lock(fd, type) == 0)
             return 0;
         if (!wait || !lock_busy(errno))
             return -1;
         uint64_t now = now_us();
-        if (deadline == 0)
+        int64_t changed = changed_ns(fd);
+        if (deadline == 0 || changed != seen) {
             deadline = now + (uint64_t)fastsig_state_lock_timeout() * 1000u;
+            seen = changed;
+        }
         if (now >= deadline)
             return errno = EAGAIN, -1;
         uint64_t nap = deadline - now < pause_us ? deadline - now : pause_us;
         struct timespec ts = { (time_t)(nap / 1000000u), (long)(nap % 1000000u) * 1000 };
         nanosleep(&ts, NULL);
-        pause_us = pause_us * 2 > 2000 ? 2000 : pause_us * 2;
+        pause_us = pause_us * 2 > 200 ? 200 : pause_us * 2;
     }
 }
 

@@ -189,9 +189,10 @@ int fastsig_state_key_path(const char *dir, const uint8_t key_id[FASTSIG_STATE_K
 int fastsig_state_resolve_dir(const char *dir, char *out, size_t outlen);
 
 /* How long a lock held by another process (or another handle) is waited
- * for before a call gives up with FASTSIG_ERR_STATE_LOCKED: one setting for
- * the whole process, FASTSIG_STATE_LOCK_TIMEOUT_MS by default; 0 tries once.
- * Waiting polls (no signals). */
+ * for, while the file does not change, before a call gives up with
+ * FASTSIG_ERR_STATE_LOCKED: one setting for the whole process,
+ * FASTSIG_STATE_LOCK_TIMEOUT_MS by default; 0 tries once. Waiting polls (no
+ * signals); a change of the file (others' updates) starts the time again. */
 #define FASTSIG_STATE_LOCK_TIMEOUT_MS 5000u
 #define FASTSIG_STATE_LOCK_TIMEOUT_MAX_S 86400u
 void fastsig_state_set_lock_timeout(unsigned ms);

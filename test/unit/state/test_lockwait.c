@@ -1,11 +1,15 @@
 /* test_lockwait.c - bounded lock waits: the lock timeout's text form, and a
  * state file whose lock another holder keeps: open, take, query, peek and
  * inspect give up after the timeout with STATE_LOCKED (nothing handed out)
- * instead of waiting forever, and work once the lock is free. */
+ * instead of waiting forever, and work once the lock is free; a holder
+ * that keeps changing the file (signers taking turns) is waited for. */
 #define _GNU_SOURCE /* F_OFD_SETLK */
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include "testutil.h"
 #include "fastsig_err.h"
@@ -80,11 +84,45 @@ static void test_locked_state(void)
     CU_ASSERT_EQUAL(sf_file_next(path, 1), 1);
 }
 
+/* Holds the lock for 15 x 20 ms while changing the file's time, as signers
+ * taking turns would, then lets go. */
+static void *busy_holder(void *arg)
+{
+    int fd = *(int *)arg;
+    struct timespec ms20 = { 0, 20 * 1000 * 1000 };
+    for (int i = 0; i < 15; i++) {
+        nanosleep(&ms20, NULL);
+        futimens(fd, NULL);
+    }
+    close(fd);
+    return NULL;
+}
+
+static void test_progress_restarts_the_wait(void)
+{
+    char path[PATH_MAX];
+    uint64_t idx = 99;
+    int rc;
+    CU_ASSERT_EQUAL_FATAL(sf_create(path, "busy.state", 2, 100, 0), FASTSIG_OK);
+    fastsig_state *st = sf_open(path, 2, &rc);
+    CU_ASSERT_FATAL(rc == FASTSIG_OK && st != NULL);
+    int fd = hold(path);
+    pthread_t t;
+    fastsig_state_set_lock_timeout(100); /* shorter than the holder's 300 ms */
+    CU_ASSERT_EQUAL_FATAL(pthread_create(&t, NULL, busy_holder, &fd), 0);
+    CU_ASSERT_EQUAL(fastsig_state_take(st, &idx), FASTSIG_OK);
+    CU_ASSERT_EQUAL(idx, 0);
+    pthread_join(t, NULL);
+    fastsig_state_set_lock_timeout(FASTSIG_STATE_LOCK_TIMEOUT_MS);
+    CU_ASSERT_EQUAL(fastsig_state_close(st), FASTSIG_OK);
+}
+
 int main(void)
 {
     static const fs_test tests[] = {
         { "lock timeout as text", test_parse },
         { "a state locked elsewhere: bounded waits, nothing handed out", test_locked_state },
+        { "a holder that keeps changing the file is waited for", test_progress_restarts_the_wait },
         { NULL, NULL },
     };
     static const fs_suite suites[] = { { "lock waits", tests }, { NULL, NULL } };
