@@ -56,10 +56,6 @@ int hbsa_seed(const FS_GENOPTS *o, const hbs_params *p, uint8_t *seed)
     return o->rng(o->rng_arg, seed, len) ? FASTSIG_OK : FASTSIG_ERR_RNG;
 }
 
-/* The state path stored in the key: absolute, so the key works from any
- * working directory, and the same file from every one (a relative
- * FASTSIG_STATE_DIR or state_dir is resolved once, here: copies of a
- * directory of keys used from two places must not get two states). */
 /* The default state directory (made if missing), absolute and resolved:
  * where keys without state: keep their states, and the key-id registry. */
 static int default_state_dir(char *real, size_t len)
@@ -72,6 +68,10 @@ static int default_state_dir(char *real, size_t len)
     return fastsig_state_resolve_dir(dir, real, len);
 }
 
+/* The state path stored in the key: absolute, so the key works from any
+ * working directory, and the same file from every one (a relative
+ * FASTSIG_STATE_DIR or state_dir is resolved once, here: copies of a
+ * directory of keys used from two places must not get two states). */
 static int state_path(HBSA_KEY *x, const char *opt)
 {
     char buf[4096], dir[4096], real[4096];
@@ -214,14 +214,14 @@ static int register_key(const HBSA_KEY *x, const char *dir)
         fs_err_file_detail(err, "registry entry", entry, sys_errno, NULL);
     } else if (found[0] == '\0') {
         fs_err_file_detail(err, "registry entry", entry, 0,
-                           "names no state file (damaged): see doc/state.md, section 6");
+                           "names no state file (damaged): see doc/state.md, section 10");
     } else if (lstat(found, &sb) == 0) {
         snprintf(why, sizeof(why), "this key's state (registry entry %s): a key gets one state",
                  entry);
         fs_err_file_detail(err, "state file", found, 0, why);
     } else {
         snprintf(why, sizeof(why), "names state file %s, which is missing (a key generation "
-                 "stopped before making it, or it was removed): see doc/state.md, section 6",
+                 "stopped before making it, or it was removed): see doc/state.md, section 10",
                  found);
         fs_err_file_detail(err, "registry entry", entry, 0, why);
     }

@@ -52,7 +52,9 @@ const hbs_params *hbsa_params(int kind, const char *name);
 /* The 3n seed bytes: the caller's (-pkeyopt seed:) or OpenSSL's RNG. */
 int hbsa_seed(const FS_GENOPTS *o, const hbs_params *p, uint8_t *seed);
 /* After x->pk is set: the key id, the state path (o->state, else the
- * default directory) and a new state file of the key's index count, opened. */
+ * default directory), the key id registered with that path in the default
+ * directory's registry (refused, naming the state, if the key has one) and
+ * a new state file of the key's index count, opened. */
 int hbsa_state_new(HBSA_KEY *x, const char *state_opt);
 /* Checks the framing of a private encoding whose core is corelen bytes and
  * copies out its state path (*path, allocated). */
