@@ -57,15 +57,18 @@ int hbsa_seed(const FS_GENOPTS *o, const hbs_params *p, uint8_t *seed)
 }
 
 /* The default state directory (made if missing), absolute and resolved:
- * where keys without state: keep their states, and the key-id registry. */
+ * where keys without state: keep their states, and the key-id registry. A
+ * failure names the directory. */
 static int default_state_dir(char *real, size_t len)
 {
     char dir[4096];
     int err;
-    if ((err = fastsig_state_default_dir(fs_config_state_dir(), dir, sizeof(dir))) != FASTSIG_OK
-        || (err = fastsig_state_make_dir(dir)) != FASTSIG_OK)
+    if ((err = fastsig_state_default_dir(fs_config_state_dir(), dir, sizeof(dir))) != FASTSIG_OK)
         return err;
-    return fastsig_state_resolve_dir(dir, real, len);
+    if ((err = fastsig_state_make_dir(dir)) != FASTSIG_OK
+        || (err = fastsig_state_resolve_dir(dir, real, len)) != FASTSIG_OK)
+        fs_err_file_detail(err, "state directory", dir, errno, NULL);
+    return err;
 }
 
 /* The state path stored in the key: absolute, so the key works from any

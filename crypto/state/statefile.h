@@ -202,7 +202,8 @@ unsigned fastsig_state_lock_timeout(void);
 int fastsig_state_parse_timeout(const char *text, unsigned *ms);
 
 /* Creates dir and its missing parents with mode 0700 (like mkdir -p);
- * existing directories are left as they are. STATE_IO on failure. */
+ * existing directories are left as they are. STATE_IO on failure (errno
+ * ENOTDIR where a path component is no directory). */
 int fastsig_state_make_dir(const char *dir);
 
 #endif

@@ -173,4 +173,14 @@ registry() {
 registry WOTSP WOTSP-SHA2_256 96
 registry XMSS XMSS-SHA2_10_256 96
 
+# the registry lives in the default state directory, needed even with state:
+touch "$WORK/plain"
+check_fails "genpkey with state: but no usable default state directory fails" env \
+    FASTSIG_STATE_DIR="$WORK/plain/sub" openssl genpkey "${PROV[@]}" -algorithm WOTSP \
+    -pkeyopt "state:$WORK/nodir.state" -out "$WORK/nodir.pem"
+cp "$WORK/err" "$WORK/prev.err"
+check "... naming it and why" grep -qF "state directory $WORK/plain/sub: Not a directory" \
+    "$WORK/prev.err"
+check "... no state made" test ! -e "$WORK/nodir.state"
+
 summary statelife
