@@ -32,22 +32,29 @@ void fs_err_init(const OSSL_DISPATCH *in)
 static _Thread_local struct {
     int reason; /* 0: nothing noted */
     int sys_errno;
+    const char *what; /* "state file", "registry entry" */
     char path[4096];
-    char why[128]; /* "" or the cause in words */
+    char why[4352]; /* "" or the cause in words (may name another path) */
 } state_detail;
 
-void fs_err_state_detail(int reason, const char *path, int sys_errno)
+void fs_err_file_detail(int reason, const char *what, const char *path, int sys_errno,
+                        const char *why)
 {
     state_detail.reason = reason;
     state_detail.sys_errno = sys_errno;
+    state_detail.what = what;
     snprintf(state_detail.path, sizeof(state_detail.path), "%s", path != NULL ? path : "?");
-    state_detail.why[0] = '\0';
+    snprintf(state_detail.why, sizeof(state_detail.why), "%s", why != NULL ? why : "");
+}
+
+void fs_err_state_detail(int reason, const char *path, int sys_errno)
+{
+    fs_err_file_detail(reason, "state file", path, sys_errno, NULL);
 }
 
 void fs_err_state_why(int reason, const char *path, const char *why)
 {
-    fs_err_state_detail(reason, path, 0);
-    snprintf(state_detail.why, sizeof(state_detail.why), "%s", why);
+    fs_err_file_detail(reason, "state file", path, 0, why);
 }
 
 /* c_vset_error takes a va_list only: this passes the detail through one. */
@@ -72,11 +79,11 @@ void fs_raise(const FS_PROVCTX *ctx, int reason, const char *file, int line,
         c_set_error_debug(ctx->handle, file, line, func);
     if (fmt == NULL && detail) {
         if (state_detail.sys_errno != 0 || state_detail.why[0] != '\0')
-            set_error(ctx, reason, "state file %s: %s", state_detail.path,
+            set_error(ctx, reason, "%s %s: %s", state_detail.what, state_detail.path,
                       state_detail.why[0] != '\0' ? state_detail.why
                                                   : strerror(state_detail.sys_errno));
         else
-            set_error(ctx, reason, "state file %s", state_detail.path);
+            set_error(ctx, reason, "%s %s", state_detail.what, state_detail.path);
         return;
     }
     va_start(ap, fmt);

@@ -1,8 +1,11 @@
 /* fastsig.c - provider entry point: init, teardown, parameters, queries. */
+#include <stdlib.h>
 #include <string.h>
 #include <openssl/core_names.h>
 #include <openssl/params.h>
 #include "prov.h"
+#include "fastsig_err.h"
+#include "state/statefile.h"
 
 #ifndef FASTSIG_VERSION
 #define FASTSIG_VERSION "unknown"
@@ -52,19 +55,48 @@ const char *fs_config_state_dir(void)
     return config_state_dir[0] != '\0' ? config_state_dir : NULL;
 }
 
-static void read_config(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in)
+/* The lock timeout of state files (crypto/state): $FASTSIG_STATE_LOCK_TIMEOUT,
+ * else `state_lock_timeout = SECONDS` in the provider's config section, else
+ * the default. A value that is no number of seconds fails the load, naming
+ * it: a typo must not leave signers waiting a time nobody chose. */
+static int set_lock_timeout(const OSSL_CORE_HANDLE *handle, const char *cnf)
+{
+    const char *env = getenv("FASTSIG_STATE_LOCK_TIMEOUT");
+    const char *what = env != NULL && env[0] != '\0' ? "FASTSIG_STATE_LOCK_TIMEOUT"
+                                                      : "state_lock_timeout";
+    const char *text = env != NULL && env[0] != '\0' ? env : cnf;
+    unsigned ms;
+    FS_PROVCTX at_init = { handle, NULL };
+
+    if (text == NULL)
+        return 1;
+    if (fastsig_state_parse_timeout(text, &ms) != FASTSIG_OK) {
+        FS_ERR_MSG(&at_init, FASTSIG_ERR_BAD_PARAM,
+                   "%s=%s: not a number of seconds from 0 to %u (e.g. 5 or 0.25)", what, text,
+                   FASTSIG_STATE_LOCK_TIMEOUT_MAX_S);
+        return 0;
+    }
+    fastsig_state_set_lock_timeout(ms);
+    return 1;
+}
+
+static int read_config(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in)
 {
     OSSL_FUNC_core_get_params_fn *get = NULL;
-    char *dir = NULL;
-    OSSL_PARAM p[2];
+    char *dir = NULL, *timeout = NULL;
+    OSSL_PARAM p[3];
 
     for (; in->function_id != 0; in++)
         if (in->function_id == OSSL_FUNC_CORE_GET_PARAMS)
             get = OSSL_FUNC_core_get_params(in);
     p[0] = OSSL_PARAM_construct_utf8_ptr("state_dir", &dir, 0);
-    p[1] = OSSL_PARAM_construct_end();
-    if (get != NULL && get(handle, p) && dir != NULL && strlen(dir) < sizeof(config_state_dir))
+    p[1] = OSSL_PARAM_construct_utf8_ptr("state_lock_timeout", &timeout, 0);
+    p[2] = OSSL_PARAM_construct_end();
+    if (get == NULL || !get(handle, p))
+        dir = timeout = NULL;
+    if (dir != NULL && strlen(dir) < sizeof(config_state_dir))
         strcpy(config_state_dir, dir);
+    return set_lock_timeout(handle, timeout);
 }
 
 static const OSSL_ALGORITHM *fs_query(void *provctx, int operation_id, int *no_cache)
@@ -104,8 +136,7 @@ int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
     FS_PROVCTX *ctx;
 
     fs_err_init(in);
-    read_config(handle, in);
-    if (!fs_register_objects(handle, in))
+    if (!read_config(handle, in) || !fs_register_objects(handle, in))
         return 0;
     ctx = OPENSSL_zalloc(sizeof(*ctx));
     if (ctx == NULL)

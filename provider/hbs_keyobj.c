@@ -7,9 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <openssl/crypto.h>
 #include "prov.h"
 #include "hbs_keyobj.h"
+#include "state/registry.h"
 #include "fastsig_err.h"
 
 /* Row of kind named by the oid in a key encoding's first 4 bytes, or NULL. */
@@ -28,6 +30,10 @@ HBSA_KEY *hbsa_new(const hbs_params *p)
     x->st_err = FASTSIG_ERR_BAD_KEY;
     x->batch = FASTSIG_STATE_DEFAULT_BATCH;
     x->end = hbs_last_index(p) + 1;
+    if ((x->st_lock = CRYPTO_THREAD_lock_new()) == NULL) {
+        OPENSSL_free(x);
+        return NULL;
+    }
     return x;
 }
 
@@ -51,6 +57,21 @@ int hbsa_seed(const FS_GENOPTS *o, const hbs_params *p, uint8_t *seed)
     return o->rng(o->rng_arg, seed, len) ? FASTSIG_OK : FASTSIG_ERR_RNG;
 }
 
+/* The default state directory (made if missing), absolute and resolved:
+ * where keys without state: keep their states, and the key-id registry. A
+ * failure names the directory. */
+static int default_state_dir(char *real, size_t len)
+{
+    char dir[4096];
+    int err;
+    if ((err = fastsig_state_default_dir(fs_config_state_dir(), dir, sizeof(dir))) != FASTSIG_OK)
+        return err;
+    if ((err = fastsig_state_make_dir(dir)) != FASTSIG_OK
+        || (err = fastsig_state_resolve_dir(dir, real, len)) != FASTSIG_OK)
+        fs_err_file_detail(err, "state directory", dir, errno, NULL);
+    return err;
+}
+
 /* The state path stored in the key: absolute, so the key works from any
  * working directory, and the same file from every one (a relative
  * FASTSIG_STATE_DIR or state_dir is resolved once, here: copies of a
@@ -61,9 +82,7 @@ static int state_path(HBSA_KEY *x, const char *opt)
     int err;
 
     if (opt == NULL || opt[0] == '\0') {
-        if ((err = fastsig_state_default_dir(fs_config_state_dir(), dir, sizeof(dir))) != FASTSIG_OK
-            || (err = fastsig_state_make_dir(dir)) != FASTSIG_OK
-            || (err = fastsig_state_resolve_dir(dir, real, sizeof(real))) != FASTSIG_OK
+        if ((err = default_state_dir(real, sizeof(real))) != FASTSIG_OK
             || (err = fastsig_state_key_path(real, x->key_id, buf, sizeof(buf))) != FASTSIG_OK)
             return err;
     } else if (opt[0] == '/') {
@@ -104,9 +123,17 @@ static int state_error(const HBSA_KEY *x, int err, int sys_errno)
     case FASTSIG_ERR_STATE_NOT_FILE:
         fs_err_state_detail(err, x->path, 0);
         break;
+    case FASTSIG_ERR_STATE_LOCKED: {
+        unsigned ms = fastsig_state_lock_timeout();
+        char why[96];
+        snprintf(why, sizeof(why), "locked by another process (waited %u.%03u s)", ms / 1000,
+                 ms % 1000);
+        fs_err_state_why(err, x->path, why);
+        break;
+    }
     case FASTSIG_ERR_STATE_MAX: {
         char why[128];
-        hbsa_range_why(x, why, sizeof(why));
+        hbsa_range_why(x, x->st_max, x->st_next, why, sizeof(why));
         fs_err_state_why(err, x->path, why);
         break;
     }
@@ -121,37 +148,109 @@ int hbsa_state_error(const HBSA_KEY *x, int err, int sys_errno)
 
 void hbsa_attach(HBSA_KEY *x)
 {
+    x->st_err = hbs_key_id(x->pk, x->pklen, x->key_id);
+}
+
+/* Opens x's state read-write (x->st_lock held, x->st NULL); the failure
+ * stays in st_err / st_errno. */
+static void open_state(HBSA_KEY *x)
+{
+    fastsig_state *st = NULL;
     uint64_t max, next;
 
     if ((x->st_err = hbs_key_id(x->pk, x->pklen, x->key_id)) != FASTSIG_OK)
         return;
-    x->st_err = fastsig_state_open(x->path, x->key_id, &x->st);
-    x->st_errno = errno; /* reported when a signature is asked for */
+    x->st_err = fastsig_state_open(x->path, x->key_id, &st);
+    x->st_errno = errno;
     if (x->st_err != FASTSIG_OK)
         return;
-    /* The file's checksums prove it was written whole, not that its max is
-     * this key's: a larger one would hand out indices the key does not have
-     * (a one-time key signing twice), any other means a forged or foreign
-     * file. */
-    if ((x->st_err = fastsig_state_query(x->st, &next, NULL, &max)) == FASTSIG_OK)
-        x->st_err = hbsa_range_check(x, max, next);
-    x->st_errno = 0;
-    if (x->st_err != FASTSIG_OK) {
-        fastsig_state_close(x->st);
-        x->st = NULL;
+    /* max and next checked against the key's range (hbsa_range_check) */
+    if ((x->st_err = fastsig_state_query(st, &next, NULL, &max)) == FASTSIG_OK
+        && (x->st_err = hbsa_range_check(x, max, next)) != FASTSIG_OK) {
+        x->st_max = max;
+        x->st_next = next;
     }
+    x->st_errno = errno;
+    if (x->st_err != FASTSIG_OK) {
+        fastsig_state_close(st);
+        return;
+    }
+    __atomic_store_n(&x->st, st, __ATOMIC_RELEASE);
+}
+
+/* x's state handle, opened by the first caller: threads signing with one
+ * key object (and its copies, which share it) share one handle. A failed
+ * open is tried again by the next signature (a lock held elsewhere may be
+ * gone by then); NULL with the cause noted (state_error) when it fails. */
+fastsig_state *hbsa_state_of(HBSA_KEY *x, int *err)
+{
+    fastsig_state *st = __atomic_load_n(&x->st, __ATOMIC_ACQUIRE);
+    if (st != NULL)
+        return st;
+    if (!CRYPTO_THREAD_write_lock(x->st_lock)) {
+        *err = FASTSIG_ERR_INTERNAL;
+        return NULL;
+    }
+    if ((st = x->st) == NULL) {
+        open_state(x);
+        if ((st = x->st) == NULL)
+            *err = state_error(x, x->st_err, x->st_errno);
+    }
+    CRYPTO_THREAD_unlock(x->st_lock);
+    return st;
+}
+
+/* Registers x's key id with its new state (x->path) in the registry of
+ * the default state directory dir: a key that has a state already (the
+ * same seed generated before, with any state path) is refused, naming it. */
+static int register_key(const HBSA_KEY *x, const char *dir)
+{
+    char found[4096], entry[4096], why[4352];
+    struct stat sb;
+    int err = fastsig_registry_claim(dir, x->key_id, x->path, found, sizeof(found));
+    int sys_errno = errno;
+
+    if (err == FASTSIG_OK
+        || fastsig_registry_entry_path(dir, x->key_id, entry, sizeof(entry)) != FASTSIG_OK)
+        return err;
+    if (err != FASTSIG_ERR_STATE_REGISTERED) {
+        fs_err_file_detail(err, "registry entry", entry, sys_errno, NULL);
+    } else if (found[0] == '\0') {
+        fs_err_file_detail(err, "registry entry", entry, 0,
+                           "names no state file (damaged): see doc/state.md, section 11");
+    } else if (lstat(found, &sb) == 0) {
+        snprintf(why, sizeof(why), "this key's state (registry entry %s): a key gets one state",
+                 entry);
+        fs_err_file_detail(err, "state file", found, 0, why);
+    } else {
+        snprintf(why, sizeof(why), "names state file %s, which is missing (a key generation "
+                 "stopped before making it, or it was removed): see doc/state.md, section 11",
+                 found);
+        fs_err_file_detail(err, "registry entry", entry, 0, why);
+    }
+    return err;
 }
 
 int hbsa_state_new(HBSA_KEY *x, const char *state_opt)
 {
+    char dir[4096];
+    struct stat sb;
     int err;
     if ((err = hbs_key_id(x->pk, x->pklen, x->key_id)) != FASTSIG_OK
-        || (err = state_path(x, state_opt)) != FASTSIG_OK)
+        || (err = state_path(x, state_opt)) != FASTSIG_OK
+        || (err = default_state_dir(dir, sizeof(dir))) != FASTSIG_OK
+        || (err = register_key(x, dir)) != FASTSIG_OK)
         return err;
-    if ((err = fastsig_state_create(x->path, x->key_id, key_max(x->p), 0, 0)) != FASTSIG_OK)
-        return state_error(x, err, errno);
-    hbsa_attach(x);
-    return x->st_err == FASTSIG_OK ? FASTSIG_OK : state_error(x, x->st_err, x->st_errno);
+    if ((err = fastsig_state_create(x->path, x->key_id, key_max(x->p), 0, 0)) != FASTSIG_OK) {
+        int sys_errno = errno;
+        /* no state was made (a file already at the path is not this
+         * generation's): the key may be generated again */
+        if (err == FASTSIG_ERR_STATE_EXISTS || lstat(x->path, &sb) != 0)
+            fastsig_registry_unclaim(dir, x->key_id, x->path);
+        return state_error(x, err, sys_errno);
+    }
+    err = FASTSIG_OK;
+    return hbsa_state_of(x, &err) != NULL ? FASTSIG_OK : err;
 }
 
 int hbsa_priv_split(const unsigned char *in, size_t len, size_t corelen, char **path,
@@ -237,9 +336,11 @@ static int take(HBSA_KEY *x, const FS_SIGOPTS *o, uint64_t *idx)
     /* a signature context's own block size, else the key's */
     uint64_t batch = o != NULL && o->batch > 0 ? o->batch
                                                : __atomic_load_n(&x->batch, __ATOMIC_RELAXED);
-    if (x->st == NULL)
-        return state_error(x, x->st_err, x->st_errno);
-    int err = fastsig_state_take_batch(x->st, batch, idx);
+    int err = FASTSIG_OK;
+    fastsig_state *st = hbsa_state_of(x, &err);
+    if (st == NULL)
+        return err;
+    err = fastsig_state_take_batch(st, batch, idx);
     return err == FASTSIG_OK ? err : state_error(x, err, errno);
 }
 
@@ -309,6 +410,7 @@ void hbsa_free(void *key)
     if (x == NULL)
         return;
     fastsig_state_close(x->st);
+    CRYPTO_THREAD_lock_free(x->st_lock);
     hbs_key_free(x->k);
     if (x->sk != NULL)
         OPENSSL_secure_clear_free(x->sk, x->sklen);
@@ -347,22 +449,33 @@ const char *hbsa_param_name(const void *key)
     return ((const HBSA_KEY *)key)->p->name;
 }
 
+/* Before the first signature the state is only looked at: read-only, the
+ * lock waited for a bounded time (`pkey -text` must not take a state). */
 int hbsa_state(const void *key, FS_STATEINFO *out)
 {
     const HBSA_KEY *x = key;
+    uint8_t id[FASTSIG_STATE_KEY_ID_LEN];
+    fastsig_state *st;
+    int err;
+
     if (!hbsa_has_private(x))
         return FASTSIG_ERR_BAD_KEY;
-    if (x->st == NULL) {
-        if (x->st_err == FASTSIG_ERR_STATE_MAX) {
-            char why[128];
-            hbsa_range_why(x, why, sizeof(why));
-            snprintf(out->why, sizeof(out->why), "state file %s: %s", x->path, why);
-        }
-        return x->st_err;
+    if ((st = __atomic_load_n(&x->st, __ATOMIC_ACQUIRE)) != NULL) {
+        if ((err = fastsig_state_query(st, &out->index, &out->remaining, &out->max)) == FASTSIG_OK)
+            out->max -= x->first; /* a shard's total is its range */
+        return err;
     }
-    int err = fastsig_state_query(x->st, &out->index, &out->remaining, &out->max);
-    if (err == FASTSIG_OK)
-        out->max -= x->first; /* a shard's total is its range */
+    if ((err = hbs_key_id(x->pk, x->pklen, id)) != FASTSIG_OK)
+        return err;
+    err = fastsig_state_peek(x->path, id, &out->index, &out->remaining, &out->max);
+    if (err == FASTSIG_OK && (err = hbsa_range_check(x, out->max, out->index)) != FASTSIG_OK) {
+        char why[128];
+        hbsa_range_why(x, out->max, out->index, why, sizeof(why));
+        snprintf(out->why, sizeof(out->why), "state file %s: %s", x->path, why);
+    } else if (err == FASTSIG_OK) {
+        out->max -= x->first;
+    } else {
+        state_error(x, err, errno);
+    }
     return err;
 }
-

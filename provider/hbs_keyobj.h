@@ -21,6 +21,7 @@
 #define FASTSIG_HBS_KEYOBJ_H
 
 #include <stdint.h>
+#include <openssl/crypto.h>
 #include "sigalgs.h"
 #include "hbs/params.h"
 #include "hbs/wotsp_scheme.h"
@@ -38,8 +39,11 @@ typedef struct {
     int sk_err;              /* WOTSP: KEY_MISMATCH when its seeds do not give
                               * its root (refused at sign) */
     char *path;              /* state file; NULL for a public key */
-    fastsig_state *st;       /* NULL: unusable, st_err says why */
-    int st_err;
+    CRYPTO_RWLOCK *st_lock;  /* serializes opening st (and the st_* below) */
+    fastsig_state *st;       /* opened at the first signature (atomic): NULL
+                              * until then, or while opening fails */
+    int st_err;              /* the key id's result (decode), then the last
+                              * open's: why st is NULL */
     int st_errno;            /* errno of the failure st_err records */
     uint64_t st_max;         /* STATE_MAX: the max the refused file holds */
     uint64_t st_next;        /* ... and its next */
@@ -59,7 +63,9 @@ const hbs_params *hbsa_params(int kind, const char *name);
 /* The 3n seed bytes: the caller's (-pkeyopt seed:) or OpenSSL's RNG. */
 int hbsa_seed(const FS_GENOPTS *o, const hbs_params *p, uint8_t *seed);
 /* After x->pk is set: the key id, the state path (o->state, else the
- * default directory) and a new state file of the key's index count, opened. */
+ * default directory), the key id registered with that path in the default
+ * directory's registry (refused, naming the state, if the key has one) and
+ * a new state file of the key's index count, opened. */
 int hbsa_state_new(HBSA_KEY *x, const char *state_opt);
 /* Checks the framing of a private encoding whose core is corelen bytes and
  * copies out its state path (*path, allocated); *rangelen gets the length
@@ -71,7 +77,10 @@ int hbsa_priv_split(const unsigned char *in, size_t len, size_t corelen, char **
  * oid names (kind's oid space), its framing checked and its state path set;
  * the core bytes (in, hbs_sk_bytes) are the caller's to check. */
 int hbsa_priv_begin(int kind, const unsigned char *in, size_t len, HBSA_KEY **out);
-/* Opens x's state (errors kept in st_err: the key still verifies). */
+/* At decode: readies x to open its state at its first signature. No file
+ * is opened here (a key that only verifies or exports its public half
+ * touches none, and a crafted path is not opened by decoding); a state
+ * that then fails to open refuses the signature, the key still verifies. */
 void hbsa_attach(HBSA_KEY *x);
 /* Frames core bytes, x->path and x's range into out (see above). */
 int hbsa_priv_frame(const HBSA_KEY *x, const uint8_t *core, size_t corelen,
@@ -82,10 +91,15 @@ int hbsa_pub_decode(int kind, const unsigned char *in, size_t len, void **key);
 /* Notes x's state file and the cause beside a state error err (see
  * fs_err_state_detail) and returns err. */
 int hbsa_state_error(const HBSA_KEY *x, int err, int sys_errno);
-/* The state file's max / next do not fit x's range: STATE_MAX with why
- * (why: whylen bytes) saying which. */
-int hbsa_range_check(HBSA_KEY *x, uint64_t max, uint64_t next);
-void hbsa_range_why(const HBSA_KEY *x, char *why, size_t whylen);
+/* STATE_MAX when a state file's max / next do not fit x's range (max must be
+ * its end, next at least its first index), else FASTSIG_OK; hbsa_range_why
+ * writes which (why: whylen bytes). */
+int hbsa_range_check(const HBSA_KEY *x, uint64_t max, uint64_t next);
+void hbsa_range_why(const HBSA_KEY *x, uint64_t max, uint64_t next, char *why, size_t whylen);
+/* x's state handle, opened read-write by the first caller (threads and
+ * copies of x share it); NULL with *err set and the cause noted when the
+ * state cannot be used. */
+fastsig_state *hbsa_state_of(HBSA_KEY *x, int *err);
 
 /* hbs_shard.c: turns x (an XMSS / XMSS^MT private key with a usable state)
  * into a shard of itself: range "A-B" (indices A .. B-1, inside the state's

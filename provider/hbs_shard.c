@@ -15,25 +15,22 @@
 #include "fastsig_err.h"
 #include "state/shard.h"
 
-int hbsa_range_check(HBSA_KEY *x, uint64_t max, uint64_t next)
+int hbsa_range_check(const HBSA_KEY *x, uint64_t max, uint64_t next)
 {
     /* The file's checksums prove it was written whole, not that it is this
      * key's: a larger max would hand out indices the key does not have (a
      * one-time key signing twice), a next below a shard's first index ones
      * that belong to the parent or another shard. */
-    x->st_max = max;
-    x->st_next = next;
     return max == x->end && next >= x->first ? FASTSIG_OK : FASTSIG_ERR_STATE_MAX;
 }
 
-void hbsa_range_why(const HBSA_KEY *x, char *why, size_t whylen)
+void hbsa_range_why(const HBSA_KEY *x, uint64_t max, uint64_t next, char *why, size_t whylen)
 {
-    if (x->st_max != x->end)
-        snprintf(why, whylen, "max %" PRIu64 " does not match the key's %" PRIu64, x->st_max,
-                 x->end);
+    if (max != x->end)
+        snprintf(why, whylen, "max %" PRIu64 " does not match the key's %" PRIu64, max, x->end);
     else
         snprintf(why, whylen, "next %" PRIu64 " is below the shard's first index %" PRIu64,
-                 x->st_next, x->first);
+                 next, x->first);
 }
 
 void hbsa_range_text(const HBSA_KEY *x, char *out, size_t outlen)
@@ -112,9 +109,10 @@ int hbsa_shard(HBSA_KEY *x, const char *range, const char *state_opt)
     if ((err = parse_range(range, &first, &count)) != FASTSIG_OK
         || (err = shard_dest(x, state_opt, dir, file, sizeof(dir))) != FASTSIG_OK)
         return err;
-    if (x->st == NULL)
-        return hbsa_state_error(x, x->st_err, x->st_errno);
-    err = fastsig_state_carve(x->st, x->key_id, first, count, dir[0] ? dir : NULL,
+    fastsig_state *st = hbsa_state_of(x, &err);
+    if (st == NULL)
+        return err;
+    err = fastsig_state_carve(st, x->key_id, first, count, dir[0] ? dir : NULL,
                               file[0] ? file : NULL, path, sizeof(path), &got);
     if (err != FASTSIG_OK) {
         if (err == FASTSIG_ERR_STATE_RANGE)
@@ -137,9 +135,10 @@ int hbsa_shard(HBSA_KEY *x, const char *range, const char *state_opt)
     x->end = got + count;
     if ((err = hbs_key_set_range(x->k, x->first, x->end)) != FASTSIG_OK)
         return err;
-    hbsa_attach(x);
-    if (x->st_err != FASTSIG_OK)
-        return hbsa_state_error(x, x->st_err, x->st_errno);
+    /* the new state is opened and checked against the range now, not at
+     * the shard's first signature */
+    if (hbsa_state_of(x, &err) == NULL)
+        return err;
     /* the node cache goes to the shard's cache file when the object is
      * freed (xmss_adapter.c writes it when the count moved), so that the
      * shard's first signer starts warm */

@@ -183,8 +183,7 @@ static int xmss_priv_decode(const FS_SIGALG *alg, const unsigned char *in, size_
         return err == FASTSIG_ERR_BAD_LENGTH ? FASTSIG_ERR_BAD_KEY : err;
     }
     hbsa_attach(x); /* an unusable state still gives a key (verify, public export) */
-    if (x->st != NULL)
-        cache_load(x);
+    cache_load(x);  /* public nodes, read-only: the state opens at the first signature */
     *key = x;
     return FASTSIG_OK;
 }

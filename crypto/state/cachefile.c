@@ -66,8 +66,9 @@ int fastsig_cache_load(const char *state_path, uint8_t **buf, size_t *len)
     if (fd < 0)
         return fs_file_open_error();
     if (fs_file_lock(fd, F_RDLCK, 1) != 0) {
+        int err = fs_file_lock_error();
         close_keep_errno(fd, 0);
-        return FASTSIG_ERR_STATE_IO;
+        return err;
     }
     struct stat sb;
     uint8_t *b = NULL;

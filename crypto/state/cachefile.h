@@ -27,7 +27,8 @@ int fastsig_cache_save(const char *state_path, const uint8_t *buf, size_t len);
 /* Reads the whole cache of the state file at state_path into *buf (malloc,
  * the caller frees) under a shared lock. FASTSIG_ERR_STATE_MISSING when there
  * is none, STATE_CORRUPT when it is empty or larger than
- * FASTSIG_CACHE_MAX_BYTES, STATE_IO or NOMEM. */
+ * FASTSIG_CACHE_MAX_BYTES, STATE_LOCKED (a writer kept it past the lock
+ * timeout), STATE_IO or NOMEM. */
 int fastsig_cache_load(const char *state_path, uint8_t **buf, size_t *len);
 
 #endif

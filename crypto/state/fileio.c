@@ -1,13 +1,17 @@
 /* fileio.c - see fileio.h. */
-#define _GNU_SOURCE /* F_OFD_SETLKW */
+#define _GNU_SOURCE /* F_OFD_SETLKW, renameat2 */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
 #include <pthread.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include "fastsig_err.h"
 #include "fileio.h"
+#include "statefile.h"
 #include "statefile_hook.h"
 
 int (*fs_state_io_hook)(enum fs_state_io_op op);
@@ -90,29 +94,86 @@ static int set_lock(int fd, int cmd, short type)
     return r;
 }
 
-int fs_file_lock(int fd, short type, int wait)
+/* One attempt that does not wait: 0, or -1 with errno (EAGAIN or EACCES
+ * while another holder has the lock). */
+static int try_lock(int fd, short type)
 {
-    if (injected(FS_STATE_IO_LOCK))
-        return -1;
 #ifdef F_OFD_SETLKW
     if (use_ofd) {
-        int r = set_lock(fd, wait ? F_OFD_SETLKW : F_OFD_SETLK, type);
+        int r = set_lock(fd, F_OFD_SETLK, type);
         if (r == 0 || errno != EINVAL)
             return r;
         use_ofd = 0; /* kernel without OFD locks */
     }
 #endif
-    if (wait)
-        pthread_mutex_lock(&posix_lock_mu);
-    else if (pthread_mutex_trylock(&posix_lock_mu) != 0)
+    if (pthread_mutex_trylock(&posix_lock_mu) != 0)
         return errno = EAGAIN, -1;
-    int r = set_lock(fd, wait ? F_SETLKW : F_SETLK, type);
+    int r = set_lock(fd, F_SETLK, type);
     if (r != 0) {
         int saved = errno;
         pthread_mutex_unlock(&posix_lock_mu);
         errno = saved;
     }
     return r;
+}
+
+static int lock_busy(int e)
+{
+    return e == EAGAIN || e == EACCES;
+}
+
+static uint64_t now_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+/* The file's last change: holders that write it are making progress. */
+static int64_t changed_ns(int fd)
+{
+    struct stat sb;
+    if (fstat(fd, &sb) != 0)
+        return 0;
+    return (int64_t)sb.st_mtim.tv_sec * 1000000000 + sb.st_mtim.tv_nsec;
+}
+
+/* Waiting polls: F_OFD_SETLKW cannot be bounded without a signal, and a
+ * library must not take SIGALRM from its application. Retries come at most
+ * 0.2 ms apart (a holder keeps the lock for one fdatasync; longer naps would
+ * leave the lock idle between turns under contention). The timeout counts time in which the file does not change: a
+ * holder that is stuck (stopped, hung) makes the wait fail, while signers
+ * that take turns writing it are waited for, as a blocking lock would (a
+ * poller can lose many turns to a holder that locks again at once). */
+int fs_file_lock(int fd, short type, int wait)
+{
+    if (injected(FS_STATE_IO_LOCK))
+        return -1;
+    uint64_t deadline = 0, pause_us = 10;
+    int64_t seen = 0;
+    for (;;) {
+        if (try_lock(fd, type) == 0)
+            return 0;
+        if (!wait || !lock_busy(errno))
+            return -1;
+        uint64_t now = now_us();
+        int64_t changed = changed_ns(fd);
+        if (deadline == 0 || changed != seen) {
+            deadline = now + (uint64_t)fastsig_state_lock_timeout() * 1000u;
+            seen = changed;
+        }
+        if (now >= deadline)
+            return errno = EAGAIN, -1;
+        uint64_t nap = deadline - now < pause_us ? deadline - now : pause_us;
+        struct timespec ts = { (time_t)(nap / 1000000u), (long)(nap % 1000000u) * 1000 };
+        nanosleep(&ts, NULL);
+        pause_us = pause_us * 2 > 200 ? 200 : pause_us * 2;
+    }
+}
+
+int fs_file_lock_error(void)
+{
+    return lock_busy(errno) ? FASTSIG_ERR_STATE_LOCKED : FASTSIG_ERR_STATE_IO;
 }
 
 void fs_file_unlock(int fd)
@@ -173,4 +234,60 @@ int fs_file_sync(int fd, int data_only)
     if (injected(FS_STATE_IO_SYNC))
         return -1;
     return data_only ? fdatasync(fd) : fsync(fd);
+}
+
+int fs_file_write_new(const char *tmp, const uint8_t *buf, size_t len)
+{
+    int fd = fs_file_open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0600);
+    if (fd < 0)
+        return -1;
+    int ok = fs_file_write_all(fd, buf, len, 0) == 0 && fs_file_sync(fd, 0) == 0;
+    int saved = errno;
+    if (close(fd) != 0 && ok)
+        ok = 0, saved = errno;
+    if (!ok) {
+        unlink(tmp);
+        errno = saved;
+        return -2;
+    }
+    return 0;
+}
+
+/* Moves tmp to path; without replace, fails with EEXIST if path exists. */
+int fs_file_install(const char *tmp, const char *path, int replace)
+{
+    if (replace)
+        return rename(tmp, path);
+#ifdef RENAME_NOREPLACE
+    if (renameat2(AT_FDCWD, tmp, AT_FDCWD, path, RENAME_NOREPLACE) == 0)
+        return 0;
+    if (errno != EINVAL && errno != ENOSYS)
+        return -1;
+#endif
+    if (link(tmp, path) != 0) /* filesystems without RENAME_NOREPLACE */
+        return -1;
+    unlink(tmp);
+    return 0;
+}
+
+int fs_file_sync_dir_of(const char *path)
+{
+    char dir[PATH_MAX];
+    const char *slash = strrchr(path, '/');
+    if (slash == NULL)
+        strcpy(dir, ".");
+    else if (slash == path)
+        strcpy(dir, "/");
+    else if ((size_t)(slash - path) < sizeof(dir))
+        memcpy(dir, path, (size_t)(slash - path)), dir[slash - path] = 0;
+    else
+        return errno = ENAMETOOLONG, -1;
+    int dfd = fs_file_open(dir, O_RDONLY | O_DIRECTORY, 0);
+    if (dfd < 0)
+        return -1;
+    int r = fs_file_sync(dfd, 0);
+    int saved = errno;
+    close(dfd);
+    errno = saved;
+    return r;
 }

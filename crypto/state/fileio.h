@@ -27,10 +27,15 @@ int fs_file_open_error(void);
 /* Locks the whole file, F_RDLCK or F_WRLCK: OFD locks where the kernel has
  * them (descriptors of one process exclude each other too), else classic
  * POSIX locks plus a process mutex that excludes this process's threads.
- * wait = 0: fail with EAGAIN instead of waiting. Release with
- * fs_file_unlock (closing the descriptor alone would keep the mutex). */
+ * wait = 0: fail with EAGAIN instead of waiting; else wait at most the lock
+ * timeout (fastsig_state_set_lock_timeout), then fail with EAGAIN. Release
+ * with fs_file_unlock (closing the descriptor alone would keep the mutex). */
 int fs_file_lock(int fd, short type, int wait);
 void fs_file_unlock(int fd); /* keeps errno */
+
+/* The fastsig_err code of a failed fs_file_lock, from errno: STATE_LOCKED
+ * when another holder kept the lock, else STATE_IO. */
+int fs_file_lock_error(void);
 
 /* All of len bytes at off; a short write fails with ENOSPC. */
 int fs_file_write_all(int fd, const uint8_t *buf, size_t len, off_t off);
@@ -38,5 +43,15 @@ int fs_file_write_all(int fd, const uint8_t *buf, size_t len, off_t off);
 ssize_t fs_file_read_all(int fd, uint8_t *buf, size_t len, off_t off);
 /* fdatasync (data_only) or fsync. */
 int fs_file_sync(int fd, int data_only);
+/* Creates the new file tmp (O_EXCL, mode 0600) holding len bytes of buf,
+ * fsync'd and closed: 0; -1 when it cannot be created, -2 when writing,
+ * syncing or closing fails (tmp removed), errno kept either way. */
+int fs_file_write_new(const char *tmp, const uint8_t *buf, size_t len);
+/* Moves the file tmp to path (same directory); without replace, fails with
+ * EEXIST if path exists (renameat2 RENAME_NOREPLACE, else link + unlink). */
+int fs_file_install(const char *tmp, const char *path, int replace);
+/* fsync of the directory holding path, so that a name made or removed there
+ * survives a crash. */
+int fs_file_sync_dir_of(const char *path);
 
 #endif

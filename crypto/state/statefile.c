@@ -142,7 +142,7 @@ static int read_checked(int fd, const uint8_t *key_id, uint64_t max, fs_state_sl
 static int read_locked(int fd, const uint8_t *key_id, uint64_t max, fs_state_slot *cur)
 {
     if (fs_file_lock(fd, F_RDLCK, 1) != 0)
-        return FASTSIG_ERR_STATE_IO;
+        return fs_file_lock_error();
     int rc = read_checked(fd, key_id, max, cur);
     fs_file_unlock(fd);
     return rc;
@@ -185,7 +185,7 @@ static int lock_path_file(fastsig_state *st, int *fd, short type)
 {
     for (int tries = 0; tries < 8; tries++) {
         if (fs_file_lock(*fd, type, 1) != 0)
-            return FASTSIG_ERR_STATE_IO;
+            return fs_file_lock_error();
         struct stat now, ours;
         int missing = stat(st->path, &now) != 0, e = errno;
         if (!missing && fstat(*fd, &ours) == 0 && now.st_dev == ours.st_dev &&
@@ -244,45 +244,6 @@ static int errno_to_create_err(int e)
     return e == ENOENT || e == ENOTDIR ? FASTSIG_ERR_STATE_NO_DIR : FASTSIG_ERR_STATE_IO;
 }
 
-/* Moves tmp to path; without replace, fails with EEXIST if path exists. */
-static int install_file(const char *tmp, const char *path, int replace)
-{
-    if (replace)
-        return rename(tmp, path);
-#ifdef RENAME_NOREPLACE
-    if (renameat2(AT_FDCWD, tmp, AT_FDCWD, path, RENAME_NOREPLACE) == 0)
-        return 0;
-    if (errno != EINVAL && errno != ENOSYS)
-        return -1;
-#endif
-    if (link(tmp, path) != 0) /* filesystems without RENAME_NOREPLACE */
-        return -1;
-    unlink(tmp);
-    return 0;
-}
-
-static int sync_dir_of(const char *path)
-{
-    char dir[PATH_MAX];
-    const char *slash = strrchr(path, '/');
-    if (slash == NULL)
-        strcpy(dir, ".");
-    else if (slash == path)
-        strcpy(dir, "/");
-    else if ((size_t)(slash - path) < sizeof(dir))
-        memcpy(dir, path, (size_t)(slash - path)), dir[slash - path] = 0;
-    else
-        return errno = ENAMETOOLONG, -1;
-    int dfd = fs_file_open(dir, O_RDONLY | O_DIRECTORY, 0);
-    if (dfd < 0)
-        return -1;
-    int r = fs_file_sync(dfd, 0);
-    int saved = errno;
-    close(dfd);
-    errno = saved;
-    return r;
-}
-
 int fastsig_state_create(const char *path, const uint8_t key_id[FASTSIG_STATE_KEY_ID_LEN],
                          uint64_t max, uint64_t next, unsigned flags)
 {
@@ -309,25 +270,16 @@ int fastsig_state_create(const char *path, const uint8_t key_id[FASTSIG_STATE_KE
     s.seq = 0;
     fs_state_slot_encode(&s, img + FS_STATE_SLOT_STRIDE);
 
-    int fd = fs_file_open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0600);
-    if (fd < 0)
-        return errno_to_create_err(errno);
-    int ok = fs_file_write_all(fd, img, sizeof(img), 0) == 0 && fs_file_sync(fd, 0) == 0;
-    int saved = errno;
-    if (close(fd) != 0 && ok)
-        ok = 0, saved = errno;
-    if (!ok) {
-        unlink(tmp);
-        errno = saved;
-        return FASTSIG_ERR_STATE_IO;
-    }
-    if (install_file(tmp, path, replace) != 0) {
+    int w = fs_file_write_new(tmp, img, sizeof(img)), saved;
+    if (w != 0)
+        return w == -1 ? errno_to_create_err(errno) : FASTSIG_ERR_STATE_IO;
+    if (fs_file_install(tmp, path, replace) != 0) {
         saved = errno;
         unlink(tmp);
         errno = saved;
         return saved == EEXIST ? FASTSIG_ERR_STATE_EXISTS : errno_to_create_err(saved);
     }
-    if (sync_dir_of(path) != 0) {
+    if (fs_file_sync_dir_of(path) != 0) {
         /* not durable: do not leave a file that might vanish on a crash */
         saved = errno;
         unlink(path);
@@ -777,13 +729,13 @@ int fastsig_state_inspect(const char *path, fastsig_state_info *info)
     if (fd < 0)
         return fs_file_open_error();
     uint8_t img[FS_STATE_FILE_SIZE + 1];
-    int rc = fs_file_lock(fd, F_RDLCK, 1) == 0 ? FASTSIG_OK : FASTSIG_ERR_STATE_IO;
+    int rc = fs_file_lock(fd, F_RDLCK, 1) == 0 ? FASTSIG_OK : fs_file_lock_error();
     if (rc == FASTSIG_OK) {
         rc = read_image(fd, img); /* a short file reads as zeros: invalid slots */
         fs_file_unlock(fd);
     }
     close(fd);
-    if (rc == FASTSIG_ERR_STATE_IO)
+    if (rc == FASTSIG_ERR_STATE_IO || rc == FASTSIG_ERR_STATE_LOCKED)
         return rc;
     fs_state_slot s;
     int pos;

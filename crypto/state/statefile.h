@@ -13,8 +13,9 @@
  *
  * - Durability: the file has two checksummed slots with sequence numbers
  *   (layout in stateslot.h). An update reads both under an exclusive OFD lock
- *   (fcntl F_OFD_SETLKW: processes AND threads holding separate handles are
- *   serialized), writes the older slot in place with seq + 1 (pwrite) and
+ *   (fcntl F_OFD_SETLK: processes AND threads holding separate handles are
+ *   serialized; waited for at most the lock timeout, see
+ *   fastsig_state_set_lock_timeout), writes the older slot in place with seq + 1 (pwrite) and
  *   fdatasync()s before anything is handed out. One update = one fdatasync.
  *   A SIGKILL cannot tear a 128-byte pwrite (the kernel copies it into the
  *   page cache whole), so a killed signer leaves two valid slots.
@@ -86,7 +87,8 @@
  * Errors (fastsig_err.h): FASTSIG_ERR_STATE_MISSING (no such file),
  * STATE_WRONG_KEY (another key's state), STATE_CORRUPT (bad size, slot,
  * checksum or disagreement), STATE_IO (cannot open read-write, lock, read,
- * write or sync; errno is left as the failing call set it), STATE_NOT_FILE
+ * write or sync; errno is left as the failing call set it), STATE_LOCKED
+ * (another holder kept the lock past the lock timeout), STATE_NOT_FILE
  * (a FIFO, device, symlink, ... at the path: refused without waiting on it),
  * STATE_EXISTS,
  * STATE_NO_DIR (creation), STATE_RANGE (a shard's range), KEY_EXHAUSTED (no index left), OTS_USED (the same
@@ -190,8 +192,8 @@ typedef struct {
 } fastsig_state_info;
 
 /* Reads path (shared lock, read-only) into *info. Returns FASTSIG_OK whenever
- * the file could be read, corrupt or not (see info->file_ok); STATE_MISSING or
- * STATE_IO otherwise. */
+ * the file could be read, corrupt or not (see info->file_ok); STATE_MISSING,
+ * STATE_LOCKED or STATE_IO otherwise. */
 int fastsig_state_inspect(const char *path, fastsig_state_info *info);
 
 /* The default state directory: $FASTSIG_STATE_DIR if set and non-empty, else
@@ -216,8 +218,22 @@ int fastsig_state_key_path(const char *dir, const uint8_t key_id[FASTSIG_STATE_K
  * any working directory. STATE_NO_DIR when it does not exist. */
 int fastsig_state_resolve_dir(const char *dir, char *out, size_t outlen);
 
+/* How long a lock held by another process (or another handle) is waited
+ * for, while the file does not change, before a call gives up with
+ * FASTSIG_ERR_STATE_LOCKED: one setting for the whole process,
+ * FASTSIG_STATE_LOCK_TIMEOUT_MS by default; 0 tries once. Waiting polls (no
+ * signals); a change of the file (others' updates) starts the time again. */
+#define FASTSIG_STATE_LOCK_TIMEOUT_MS 5000u
+#define FASTSIG_STATE_LOCK_TIMEOUT_MAX_S 86400u
+void fastsig_state_set_lock_timeout(unsigned ms);
+unsigned fastsig_state_lock_timeout(void);
+/* A timeout in seconds as text ("5", "0.25": at most three decimals, at
+ * most FASTSIG_STATE_LOCK_TIMEOUT_MAX_S) to milliseconds; BAD_PARAM else. */
+int fastsig_state_parse_timeout(const char *text, unsigned *ms);
+
 /* Creates dir and its missing parents with mode 0700 (like mkdir -p);
- * existing directories are left as they are. STATE_IO on failure. */
+ * existing directories are left as they are. STATE_IO on failure (errno
+ * ENOTDIR where a path component is no directory). */
 int fastsig_state_make_dir(const char *dir);
 
 #endif

@@ -110,8 +110,10 @@ int fastsig_state_make_dir(const char *dir)
         struct stat sb;
         if (mkdir(buf, 0700) != 0 && errno != EEXIST)
             rc = FASTSIG_ERR_STATE_IO;
-        else if (stat(buf, &sb) != 0 || !S_ISDIR(sb.st_mode))
+        else if (stat(buf, &sb) != 0)
             rc = FASTSIG_ERR_STATE_IO;
+        else if (!S_ISDIR(sb.st_mode))
+            rc = FASTSIG_ERR_STATE_IO, errno = ENOTDIR; /* not the EEXIST of mkdir */
         buf[i] = c;
     }
     free(buf);

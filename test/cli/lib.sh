@@ -6,6 +6,10 @@ VECTORS=${FASTSIG_VECTORS:-$(dirname "${BASH_SOURCE[0]}")/../vectors}
 PROV=(-provider-path "$MODULE_DIR" -provider fastsig -provider default)
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
+# The default state directory holds the key-id registry: a fresh one per
+# script, so that known-answer keys (a fixed seed) can be generated again in
+# the next run, and the user's own stays untouched.
+export FASTSIG_STATE_DIR="$WORK/default-state"
 PASSED=0
 FAILED=0
 

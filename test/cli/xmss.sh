@@ -15,7 +15,9 @@ mkdir -p "$d"
 if need_vectors; then
     pk=$(vec XMSS-SHA2_10_256.txt pk)
     for t in 1 2; do
-        check "XMSS: genpkey -pkeyopt threads:$t" openssl genpkey "${PROV[@]}" -algorithm XMSS \
+        # the vectors' key again: each generation on a "machine" (key-id registry) of its own
+        check "XMSS: genpkey -pkeyopt threads:$t" env FASTSIG_STATE_DIR="$d/machine$t" \
+            openssl genpkey "${PROV[@]}" -algorithm XMSS \
             -pkeyopt "seed:$(vec XMSS-SHA2_10_256.txt seed)" -pkeyopt "threads:$t" \
             -pkeyopt "state:$d/t$t.state" -out "$d/t$t.pem"
         openssl pkey "${PROV[@]}" -in "$d/t$t.pem" -pubout -outform DER -out "$d/t$t.spki"

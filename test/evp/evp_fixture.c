@@ -7,6 +7,7 @@
 
 OSSL_LIB_CTX *libctx;
 OSSL_PROVIDER *prov_fastsig, *prov_default;
+static char default_state_dir[512];
 
 const char *evp_module_dir(void)
 {
@@ -16,6 +17,14 @@ const char *evp_module_dir(void)
 
 void evp_load(int with_default)
 {
+    /* The default state directory holds the key-id registry: a scratch one,
+     * so that a run leaves the user's alone and the next run can generate
+     * the same known-answer keys again. */
+    const char *tmp = getenv("TMPDIR");
+    snprintf(default_state_dir, sizeof(default_state_dir), "%s/fastsig-evp-XXXXXX",
+             tmp && tmp[0] ? tmp : "/tmp");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(default_state_dir));
+    CU_ASSERT_EQUAL_FATAL(setenv("FASTSIG_STATE_DIR", default_state_dir, 1), 0);
     libctx = OSSL_LIB_CTX_new();
     CU_ASSERT_PTR_NOT_NULL_FATAL(libctx);
     CU_ASSERT(OSSL_PROVIDER_set_default_search_path(libctx, evp_module_dir()));
@@ -45,4 +54,8 @@ void evp_unload(void)
     prov_fastsig = prov_default = NULL;
     OSSL_LIB_CTX_free(libctx);
     libctx = NULL;
+    char cmd[600];
+    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", default_state_dir);
+    CU_ASSERT_EQUAL(system(cmd), 0);
+    unsetenv("FASTSIG_STATE_DIR");
 }

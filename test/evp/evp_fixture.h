@@ -15,7 +15,9 @@ extern OSSL_PROVIDER *prov_fastsig, *prov_default; /* prov_default NULL without 
 /* $FASTSIG_MODULE_DIR, else ".". */
 const char *evp_module_dir(void);
 /* New libctx that finds modules in evp_module_dir(); loads fastsig and, when
- * with_default, the default provider (CUnit fatal assertions). */
+ * with_default, the default provider (CUnit fatal assertions). Points
+ * $FASTSIG_STATE_DIR (hence the key-id registry) at a scratch folder that
+ * evp_unload removes. */
 void evp_load(int with_default);
 /* A stateful key's signatures left (its "remaining" parameter), 0 if none. */
 uint64_t evp_remaining(EVP_PKEY *k);

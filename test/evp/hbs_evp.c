@@ -49,9 +49,15 @@ void hbs_unload(void)
     CU_ASSERT_EQUAL(system(cmd), 0);
 }
 
-/* A fresh state path in the scratch folder. */
+/* A fresh state path in the scratch folder, and a fresh default state
+ * directory for the key generation about to use it: each generation is a
+ * machine of its own, so a known-answer key (a fixed seed) can be made again
+ * (the key-id registry is tested in cli/statelife.sh and unit/registry). */
 void new_state_path(char *out, size_t len)
 {
+    char dir[600];
+    snprintf(dir, sizeof(dir), "%s/d%d", workdir, state_seq);
+    CU_ASSERT_EQUAL(setenv("FASTSIG_STATE_DIR", dir, 1), 0);
     snprintf(out, len, "%s/k%d.state", workdir, state_seq++);
 }
 

@@ -1,0 +1,168 @@
+/* registry.c - see registry.h. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "fastsig_err.h"
+#include "fileio.h"
+#include "registry.h"
+
+/* Longest entry read: a few state paths. */
+#define ENTRY_MAX (4 * PATH_MAX)
+
+int fastsig_registry_entry_path(const char *state_dir,
+                                const uint8_t key_id[FASTSIG_STATE_KEY_ID_LEN], char *out,
+                                size_t outlen)
+{
+    if (state_dir == NULL || key_id == NULL || out == NULL)
+        return FASTSIG_ERR_NULL_ARG;
+    char dir[PATH_MAX];
+    if ((size_t)snprintf(dir, sizeof(dir), "%s/" FASTSIG_REGISTRY_SUBDIR, state_dir)
+        >= sizeof(dir))
+        return FASTSIG_ERR_BAD_PARAM;
+    int rc = fastsig_state_key_path(dir, key_id, out, outlen);
+    if (rc == FASTSIG_OK) /* the state file's name without its suffix */
+        out[strlen(out) - (sizeof(FASTSIG_STATE_FILE_SUFFIX) - 1)] = '\0';
+    return rc;
+}
+
+/* The registry directory of entry (its parent), made if missing (mode
+ * 0700, the state directory fsync'd so the new name lasts): a directory,
+ * not a link or anything else. */
+static int registry_dir(const char *entry)
+{
+    char dir[PATH_MAX];
+    size_t len = (size_t)(strrchr(entry, '/') - entry);
+    memcpy(dir, entry, len);
+    dir[len] = '\0';
+    if (mkdir(dir, 0700) == 0) {
+        if (fs_file_sync_dir_of(dir) != 0)
+            return FASTSIG_ERR_STATE_IO;
+    } else if (errno != EEXIST) {
+        return errno == ENOENT || errno == ENOTDIR ? FASTSIG_ERR_STATE_NO_DIR
+                                                   : FASTSIG_ERR_STATE_IO;
+    }
+    int fd = fs_file_open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW, 0);
+    if (fd < 0)
+        return errno == ELOOP || errno == ENOTDIR ? FASTSIG_ERR_STATE_NOT_FILE
+                                                  : fs_file_open_error();
+    close(fd);
+    return FASTSIG_OK;
+}
+
+/* Reads the entry at path under a lock of the given type (fd open and
+ * locked on success; the caller unlocks and closes): the bytes, 0-ended. */
+static int read_entry(const char *path, int flags, short type, int *fd, char *buf, size_t cap)
+{
+    if ((*fd = fs_file_open(path, flags, 0)) < 0)
+        return fs_file_open_error();
+    int rc = FASTSIG_OK;
+    ssize_t n = -1;
+    if (fs_file_lock(*fd, type, 1) != 0)
+        rc = fs_file_lock_error();
+    else if ((n = fs_file_read_all(*fd, (uint8_t *)buf, cap - 1, 0)) < 0)
+        rc = FASTSIG_ERR_STATE_IO;
+    if (rc != FASTSIG_OK) {
+        int saved = errno;
+        if (rc == FASTSIG_ERR_STATE_IO)
+            fs_file_unlock(*fd);
+        close(*fd);
+        errno = saved;
+        return rc;
+    }
+    buf[n] = '\0';
+    return FASTSIG_OK;
+}
+
+/* found = the entry's first complete line ("" if none). */
+static int first_state(const char *entry, char *found, size_t foundlen)
+{
+    static _Thread_local char buf[ENTRY_MAX + 1];
+    int fd;
+    int rc = read_entry(entry, O_RDONLY, F_RDLCK, &fd, buf, sizeof(buf));
+    if (rc != FASTSIG_OK)
+        return rc;
+    fs_file_unlock(fd);
+    close(fd);
+    char *nl = strchr(buf, '\n');
+    size_t len = nl != NULL ? (size_t)(nl - buf) : 0;
+    if (found != NULL && foundlen > 0)
+        snprintf(found, foundlen, "%.*s", (int)len, buf);
+    return FASTSIG_OK;
+}
+
+/* Writes line to a new temporary file beside entry, fsync'd. */
+static int write_temp(const char *entry, const char *line, char *tmp, size_t tmplen)
+{
+    static unsigned counter; /* atomic: unique temporary names per process */
+    const char *name = strrchr(entry, '/') + 1;
+    if ((size_t)snprintf(tmp, tmplen, "%.*s.%s.tmp.%ld.%u", (int)(name - entry), entry, name,
+                         (long)getpid(), __atomic_fetch_add(&counter, 1, __ATOMIC_RELAXED))
+        >= tmplen)
+        return FASTSIG_ERR_BAD_PARAM;
+    return fs_file_write_new(tmp, (const uint8_t *)line, strlen(line)) == 0
+           ? FASTSIG_OK : FASTSIG_ERR_STATE_IO;
+}
+
+int fastsig_registry_claim(const char *state_dir, const uint8_t key_id[FASTSIG_STATE_KEY_ID_LEN],
+                           const char *state_path, char *found, size_t foundlen)
+{
+    char entry[PATH_MAX], tmp[PATH_MAX], line[PATH_MAX + 1];
+    if (state_path == NULL)
+        return FASTSIG_ERR_NULL_ARG;
+    if (found != NULL && foundlen > 0)
+        found[0] = '\0';
+    int rc = fastsig_registry_entry_path(state_dir, key_id, entry, sizeof(entry));
+    if (rc != FASTSIG_OK)
+        return rc;
+    if (state_path[0] != '/' || strchr(state_path, '\n') != NULL
+        || (size_t)snprintf(line, sizeof(line), "%s\n", state_path) >= sizeof(line))
+        return FASTSIG_ERR_BAD_PARAM;
+    if ((rc = registry_dir(entry)) != FASTSIG_OK || (rc = write_temp(entry, line, tmp, sizeof(tmp))))
+        return rc;
+    if (fs_file_install(tmp, entry, 0) != 0) {
+        int saved = errno;
+        unlink(tmp);
+        if (saved != EEXIST)
+            return errno = saved, FASTSIG_ERR_STATE_IO;
+        rc = first_state(entry, found, foundlen);
+        return rc == FASTSIG_OK ? FASTSIG_ERR_STATE_REGISTERED : rc;
+    }
+    if (fs_file_sync_dir_of(entry) != 0) {
+        /* not durable: a key must not believe in an entry a crash may undo */
+        int saved = errno;
+        unlink(entry);
+        errno = saved;
+        return FASTSIG_ERR_STATE_IO;
+    }
+    return FASTSIG_OK;
+}
+
+int fastsig_registry_unclaim(const char *state_dir,
+                             const uint8_t key_id[FASTSIG_STATE_KEY_ID_LEN],
+                             const char *state_path)
+{
+    static _Thread_local char buf[ENTRY_MAX + 1];
+    char entry[PATH_MAX];
+    if (state_path == NULL)
+        return FASTSIG_ERR_NULL_ARG;
+    int rc = fastsig_registry_entry_path(state_dir, key_id, entry, sizeof(entry));
+    if (rc != FASTSIG_OK)
+        return rc;
+    int fd;
+    rc = read_entry(entry, O_RDWR, F_WRLCK, &fd, buf, sizeof(buf));
+    if (rc == FASTSIG_ERR_STATE_MISSING)
+        return FASTSIG_OK;
+    if (rc != FASTSIG_OK)
+        return rc;
+    size_t len = strlen(state_path);
+    if (strlen(buf) == len + 1 && memcmp(buf, state_path, len) == 0 && buf[len] == '\n'
+        && (unlink(entry) != 0 || fs_file_sync_dir_of(entry) != 0))
+        rc = FASTSIG_ERR_STATE_IO;
+    fs_file_unlock(fd);
+    close(fd);
+    return rc;
+}

@@ -1,0 +1,186 @@
+#!/usr/bin/env bash
+# statelife.sh - when a stateful key opens its state: decoding a private key
+# (pkey -pubout, pkeyutl -verify with the private key) opens no state file
+# and waits on no lock; the first signature opens it and waits for another
+# process's lock a bounded time (FASTSIG_STATE_LOCK_TIMEOUT, state_lock_timeout),
+# then fails naming the file. Also the key-id registry: one state per key.
+# Usage: statelife.sh HOLD_LOCK WATCH_OPEN (the helper programs beside it).
+source "$(dirname "$0")/lib.sh"
+HOLD_LOCK=$1
+WATCH_OPEN=$2
+# a hang guard, not a timing assertion: a command that waits on a lock
+# forever is killed and so fails its check
+GUARD=(timeout 60)
+
+# hold_lock FILE: another process holds FILE's OFD lock until unhold
+HOLDER=
+hold_lock() {
+    rm -f "$WORK/ready"
+    "$HOLD_LOCK" "$1" "$WORK/ready" &
+    HOLDER=$!
+    for _ in $(seq 100); do [ -e "$WORK/ready" ] && return 0; sleep 0.1; done
+    not_ok "hold_lock: no lock on $1"
+}
+unhold() { kill "$HOLDER"; wait "$HOLDER" 2>/dev/null; HOLDER=; }
+trap '[ -n "$HOLDER" ] && kill "$HOLDER"; rm -rf "$WORK"' EXIT
+
+lazy_state() {
+    local alg=$1 d="$WORK/lazy-$1"
+    mkdir -p "$d"
+    genkey "$alg" "$d/k.pem" 2>/dev/null
+    openssl pkey "${PROV[@]}" -in "$d/k.pem" -pubout -out "$d/k.pub"
+    echo "a message" >"$d/msg"
+    openssl pkeyutl "${PROV[@]}" -sign -rawin -inkey "$d/k.pem" -in "$d/msg" -out "$d/msg.sig"
+
+    # --- another process holds the state's lock (a signer mid-update) ---
+    hold_lock "$d/k.pem.state"
+    check "$alg: pkey -pubout does not wait on the state's lock" env FASTSIG_STATE_LOCK_TIMEOUT=600 \
+        "${GUARD[@]}" openssl pkey "${PROV[@]}" -in "$d/k.pem" -pubout -out "$d/k2.pub"
+    check "$alg: ... and gives the public key" cmp "$d/k.pub" "$d/k2.pub"
+    check "$alg: pkeyutl -verify -inkey PRIVATE does not wait on it" env \
+        FASTSIG_STATE_LOCK_TIMEOUT=600 "${GUARD[@]}" openssl pkeyutl "${PROV[@]}" -verify -rawin \
+        -inkey "$d/k.pem" -in "$d/msg" -sigfile "$d/msg.sig"
+    export FASTSIG_STATE_LOCK_TIMEOUT=0.2
+    check_sign_refused "$alg: signing gives up after the lock timeout" \
+        "signature state locked by another process" "$d/k.pem" "$d/msg" "$d/none.sig"
+    check "$alg: ... naming the file and the wait" \
+        grep -qF "state file $d/k.pem.state: locked by another process (waited 0.200 s)" "$WORK/prev.err"
+    check "$alg: pkey -text waits a bounded time too" "${GUARD[@]}" openssl pkey "${PROV[@]}" \
+        -in "$d/k.pem" -noout -text
+    cp "$WORK/out" "$WORK/prev.out"
+    check "$alg: ... and shows the state as locked" \
+        grep -q "state: UNUSABLE (signature state locked by another process)" "$WORK/prev.out"
+    unset FASTSIG_STATE_LOCK_TIMEOUT
+    unhold
+    if [ "$alg" = WOTSP ]; then # its one index is spent: the state opens and says so
+        check_sign_refused "$alg: once the lock is free the state opens" \
+            "one-time key already used" "$d/k.pem" "$d/msg" "$d/none.sig"
+    else
+        check "$alg: signing works once the lock is free" openssl pkeyutl "${PROV[@]}" -sign \
+            -rawin -inkey "$d/k.pem" -in "$d/msg" -out "$d/msg2.sig"
+    fi
+
+    # --- decoding opens no file the key names ---
+    # the state path now names a file that is no state of this key: decoding,
+    # exporting the public key and verifying leave it alone (inotify)
+    mv "$d/k.pem.state" "$d/saved.state"
+    echo "someone else's file" >"$d/k.pem.state"
+    check "$alg: pkey -pubout opens no file the key names" \
+        "$WATCH_OPEN" "$d/k.pem.state" openssl pkey "${PROV[@]}" -in "$d/k.pem" -pubout -out "$d/k3.pub"
+    check "$alg: pkeyutl -verify with the private key opens none either" \
+        "$WATCH_OPEN" "$d/k.pem.state" openssl pkeyutl "${PROV[@]}" -verify -rawin \
+        -inkey "$d/k.pem" -in "$d/msg" -sigfile "$d/msg.sig"
+    check_eq "$alg: ... the file is unchanged" "$(cat "$d/k.pem.state")" "someone else's file"
+    rm "$d/k.pem.state"
+    mkfifo "$d/k.pem.state"
+    check "$alg: a FIFO at the state path: pkey -pubout does not open it" "${GUARD[@]}" \
+        "$WATCH_OPEN" "$d/k.pem.state" openssl pkey "${PROV[@]}" -in "$d/k.pem" -pubout -out "$d/k4.pub"
+    check_sign_refused "$alg: ... signing refuses it" "signature state path is not a regular file" \
+        "$d/k.pem" "$d/msg" "$d/none.sig"
+    rm "$d/k.pem.state"
+    mv "$d/saved.state" "$d/k.pem.state"
+}
+
+lazy_state XMSS
+lazy_state WOTSP
+
+# --- the lock timeout setting ---
+d="$WORK/timeout"
+mkdir -p "$d"
+genkey XMSSMT "$d/k.pem" 2>/dev/null
+echo "a message" >"$d/msg"
+for bad in abc -1 1.2345 1e3 "" 86401; do
+    [ -z "$bad" ] && continue
+    check_fails "FASTSIG_STATE_LOCK_TIMEOUT=$bad is refused" env FASTSIG_STATE_LOCK_TIMEOUT="$bad" \
+        openssl pkeyutl "${PROV[@]}" -sign -rawin -inkey "$d/k.pem" -in "$d/msg" -out "$d/x.sig"
+    cp "$WORK/err" "$WORK/prev.err"
+    check "... naming it" grep -qF "FASTSIG_STATE_LOCK_TIMEOUT=$bad: not a number of seconds" \
+        "$WORK/prev.err"
+done
+cat >"$d/fastsig.cnf" <<EOF
+openssl_conf = openssl_init
+[openssl_init]
+providers = provider_sect
+[provider_sect]
+default = default_sect
+fastsig = fastsig_sect
+[default_sect]
+activate = 1
+[fastsig_sect]
+module = $MODULE_DIR/fastsig.so
+state_lock_timeout = 0.05
+activate = 1
+EOF
+hold_lock "$d/k.pem.state"
+check_fails "state_lock_timeout in the provider's config section" env OPENSSL_CONF="$d/fastsig.cnf" \
+    openssl pkeyutl -sign -rawin -inkey "$d/k.pem" -in "$d/msg" -out "$d/x.sig"
+cp "$WORK/err" "$WORK/prev.err"
+check "... is the wait" grep -qF "locked by another process (waited 0.050 s)" "$WORK/prev.err"
+check_fails "FASTSIG_STATE_LOCK_TIMEOUT overrides it" env OPENSSL_CONF="$d/fastsig.cnf" \
+    FASTSIG_STATE_LOCK_TIMEOUT=0 openssl pkeyutl -sign -rawin -inkey "$d/k.pem" -in "$d/msg" \
+    -out "$d/x.sig"
+cp "$WORK/err" "$WORK/prev.err"
+check "... (no wait at all)" grep -qF "locked by another process (waited 0.000 s)" "$WORK/prev.err"
+unhold
+
+# --- the key-id registry: one fresh state per key ---
+registry() {
+    local alg=$1 param=$2 seedlen=$3 d="$WORK/reg-$1"
+    local seed reg
+    seed=$(head -c "$seedlen" /dev/urandom | od -An -tx1 -v | tr -d ' \n')
+    reg="$FASTSIG_STATE_DIR/registry"
+    mkdir -p "$d"
+    gen() { openssl genpkey "${PROV[@]}" -algorithm "$alg" -pkeyopt "param:$param" \
+        -pkeyopt "seed:$seed" "$@"; }
+    check "$alg: genpkey seed:S state:a" gen -pkeyopt "state:$d/a.state" -out "$d/a.pem"
+    check_eq "$alg: ... registers the key id, naming its state" \
+        "$(grep -rlx "$d/a.state" "$reg" | wc -l)" 1
+    check_fails "$alg: the same seed with another state path is refused" \
+        gen -pkeyopt "state:$d/b.state" -out "$d/b.pem"
+    cp "$WORK/err" "$WORK/prev.err"
+    check "$alg: ... naming the state the key has" grep -qF \
+        "key already registered with a signature state" "$WORK/prev.err"
+    check "$alg: ... and its registry entry" grep -qF \
+        "state file $d/a.state: this key's state (registry entry $reg/" "$WORK/prev.err"
+    check "$alg: ... no second state made" test ! -e "$d/b.state"
+    check_fails "$alg: ... nor with the default state path" gen -out "$d/c.pem"
+    # a crash between the registry entry and the state file leaves a key
+    # registered without a state: refused too, naming the entry
+    mv "$d/a.state" "$d/a.moved"
+    check_fails "$alg: a registered key whose state is missing is refused" \
+        gen -pkeyopt "state:$d/b.state" -out "$d/b.pem"
+    cp "$WORK/err" "$WORK/prev.err"
+    check "$alg: ... naming the entry and the missing state" grep -qF \
+        "names state file $d/a.state, which is missing" "$WORK/prev.err"
+    check "$alg: ... no state made" test ! -e "$d/b.state"
+    mv "$d/a.moved" "$d/a.state"
+    # a generation that fails to make its state leaves no entry behind
+    local other
+    other=$(head -c "$seedlen" /dev/urandom | od -An -tx1 -v | tr -d ' \n')
+    check_fails "$alg: genpkey with an impossible state path fails" openssl genpkey "${PROV[@]}" \
+        -algorithm "$alg" -pkeyopt "param:$param" -pkeyopt "seed:$other" \
+        -pkeyopt "state:$d/a.state/x.state" -out "$d/x.pem"
+    check "$alg: ... and the key can then be made" openssl genpkey "${PROV[@]}" \
+        -algorithm "$alg" -pkeyopt "param:$param" -pkeyopt "seed:$other" \
+        -pkeyopt "state:$d/x.state" -out "$d/x.pem"
+    # a random key registers too
+    local before
+    before=$(ls "$reg" | wc -l)
+    check "$alg: genpkey with a random seed" openssl genpkey "${PROV[@]}" -algorithm "$alg" \
+        -pkeyopt "param:$param" -pkeyopt "state:$d/r.state" -out "$d/r.pem"
+    check_eq "$alg: ... registers it" "$(ls "$reg" | wc -l)" "$((before + 1))"
+}
+registry WOTSP WOTSP-SHA2_256 96
+registry XMSS XMSS-SHA2_10_256 96
+
+# the registry lives in the default state directory, needed even with state:
+touch "$WORK/plain"
+check_fails "genpkey with state: but no usable default state directory fails" env \
+    FASTSIG_STATE_DIR="$WORK/plain/sub" openssl genpkey "${PROV[@]}" -algorithm WOTSP \
+    -pkeyopt "state:$WORK/nodir.state" -out "$WORK/nodir.pem"
+cp "$WORK/err" "$WORK/prev.err"
+check "... naming it and why" grep -qF "state directory $WORK/plain/sub: Not a directory" \
+    "$WORK/prev.err"
+check "... no state made" test ! -e "$WORK/nodir.state"
+
+summary statelife

@@ -1,0 +1,235 @@
+/* test_registry.c - the key-id registry (crypto/state/registry.h): one
+ * entry per key, a second claim refused naming the first state, durable and
+ * crash-ordered creation, withdrawal, hardening (links, FIFOs, files where a
+ * directory belongs), a lock held elsewhere, injected I/O failures. */
+#define _GNU_SOURCE /* F_OFD_SETLK */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "testutil.h"
+#include "fastsig_err.h"
+#include "state/registry.h"
+#include "state/statefile_hook.h"
+#include "state_fixture.h"
+
+/* A fresh state directory <scratch>/<name> (its registry empty). */
+static char *fresh_dir(char *out, const char *name)
+{
+    char cmd[PATH_MAX + 16];
+    sf_path(out, name);
+    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", out);
+    CU_ASSERT_EQUAL(system(cmd), 0);
+    CU_ASSERT_EQUAL(mkdir(out, 0700), 0);
+    return out;
+}
+
+static size_t entry_text(const char *dir, unsigned tag, char *buf, size_t cap)
+{
+    char entry[PATH_MAX];
+    uint8_t id[FASTSIG_STATE_KEY_ID_LEN];
+    sf_key(id, tag);
+    CU_ASSERT_EQUAL_FATAL(fastsig_registry_entry_path(dir, id, entry, sizeof(entry)), FASTSIG_OK);
+    FILE *f = fopen(entry, "r");
+    if (f == NULL)
+        return 0;
+    size_t n = fread(buf, 1, cap - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+    return n;
+}
+
+static int claim(const char *dir, unsigned tag, const char *state, char *found)
+{
+    uint8_t id[FASTSIG_STATE_KEY_ID_LEN];
+    sf_key(id, tag);
+    return fastsig_registry_claim(dir, id, state, found, PATH_MAX);
+}
+
+static int unclaim(const char *dir, unsigned tag, const char *state)
+{
+    uint8_t id[FASTSIG_STATE_KEY_ID_LEN];
+    sf_key(id, tag);
+    return fastsig_registry_unclaim(dir, id, state);
+}
+
+static void test_claim_once(void)
+{
+    char dir[PATH_MAX], entry[PATH_MAX], reg[PATH_MAX + 16], found[PATH_MAX], buf[256];
+    uint8_t id[FASTSIG_STATE_KEY_ID_LEN];
+    struct stat sb;
+    fresh_dir(dir, "reg-once");
+    sf_key(id, 1);
+    CU_ASSERT_EQUAL(fastsig_registry_entry_path(dir, id, entry, sizeof(entry)), FASTSIG_OK);
+    snprintf(reg, sizeof(reg), "%s/registry/", dir);
+    CU_ASSERT(strncmp(entry, reg, strlen(reg)) == 0 && strlen(entry) == strlen(reg) + 64);
+
+    CU_ASSERT_EQUAL(claim(dir, 1, "/states/a.state", found), FASTSIG_OK);
+    CU_ASSERT(stat(entry, &sb) == 0 && S_ISREG(sb.st_mode) && (sb.st_mode & 0777) == 0600);
+    reg[strlen(reg) - 1] = '\0';
+    CU_ASSERT(stat(reg, &sb) == 0 && S_ISDIR(sb.st_mode) && (sb.st_mode & 0777) == 0700);
+    CU_ASSERT(entry_text(dir, 1, buf, sizeof(buf)) > 0 && strcmp(buf, "/states/a.state\n") == 0);
+
+    /* the same key again, with any state path: refused, naming the first */
+    CU_ASSERT_EQUAL(claim(dir, 1, "/states/b.state", found), FASTSIG_ERR_STATE_REGISTERED);
+    CU_ASSERT_STRING_EQUAL(found, "/states/a.state");
+    CU_ASSERT_EQUAL(claim(dir, 1, "/states/a.state", found), FASTSIG_ERR_STATE_REGISTERED);
+    CU_ASSERT(entry_text(dir, 1, buf, sizeof(buf)) > 0 && strcmp(buf, "/states/a.state\n") == 0);
+    /* another key is another entry */
+    CU_ASSERT_EQUAL(claim(dir, 2, "/states/b.state", found), FASTSIG_OK);
+    /* no temporary file left behind */
+    char cmd[PATH_MAX + 64];
+    snprintf(cmd, sizeof(cmd), "test $(ls -A '%s' | wc -l) -eq 2", reg);
+    CU_ASSERT_EQUAL(system(cmd), 0);
+}
+
+static void test_refusals(void)
+{
+    char dir[PATH_MAX], found[PATH_MAX], missing[PATH_MAX];
+    fresh_dir(dir, "reg-refuse");
+    CU_ASSERT_EQUAL(claim(dir, 1, "relative.state", found), FASTSIG_ERR_BAD_PARAM);
+    CU_ASSERT_EQUAL(claim(dir, 1, "/a\nb.state", found), FASTSIG_ERR_BAD_PARAM);
+    CU_ASSERT_EQUAL(claim(dir, 1, NULL, found), FASTSIG_ERR_NULL_ARG);
+    CU_ASSERT_EQUAL(claim(sf_path(missing, "reg-no-such-dir"), 1, "/s", found),
+                    FASTSIG_ERR_STATE_NO_DIR);
+}
+
+/* An entry may name more states of the same key (lines): the first is
+ * reported, a torn last line is ignored, and withdrawal leaves it alone. */
+static void test_several_lines(void)
+{
+    char dir[PATH_MAX], found[PATH_MAX], entry[PATH_MAX], buf[256];
+    uint8_t id[FASTSIG_STATE_KEY_ID_LEN];
+    fresh_dir(dir, "reg-lines");
+    sf_key(id, 3);
+    CU_ASSERT_EQUAL(claim(dir, 3, "/s/first.state", found), FASTSIG_OK);
+    CU_ASSERT_EQUAL(fastsig_registry_entry_path(dir, id, entry, sizeof(entry)), FASTSIG_OK);
+    FILE *f = fopen(entry, "a");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fputs("/s/shard.state\n/s/torn", f);
+    fclose(f);
+    CU_ASSERT_EQUAL(claim(dir, 3, "/s/other.state", found), FASTSIG_ERR_STATE_REGISTERED);
+    CU_ASSERT_STRING_EQUAL(found, "/s/first.state");
+    CU_ASSERT_EQUAL(unclaim(dir, 3, "/s/first.state"), FASTSIG_OK);
+    CU_ASSERT(entry_text(dir, 3, buf, sizeof(buf)) > 0
+              && strcmp(buf, "/s/first.state\n/s/shard.state\n/s/torn") == 0);
+    /* a damaged entry without any line still refuses */
+    CU_ASSERT_EQUAL(truncate(entry, 0), 0);
+    CU_ASSERT_EQUAL(claim(dir, 3, "/s/other.state", found), FASTSIG_ERR_STATE_REGISTERED);
+    CU_ASSERT_STRING_EQUAL(found, "");
+}
+
+static void test_unclaim(void)
+{
+    char dir[PATH_MAX], found[PATH_MAX], buf[256];
+    fresh_dir(dir, "reg-unclaim");
+    CU_ASSERT_EQUAL(unclaim(dir, 4, "/s/a.state"), FASTSIG_OK); /* none: nothing to do */
+    CU_ASSERT_EQUAL(claim(dir, 4, "/s/a.state", found), FASTSIG_OK);
+    CU_ASSERT_EQUAL(unclaim(dir, 4, "/s/b.state"), FASTSIG_OK); /* not ours: kept */
+    CU_ASSERT(entry_text(dir, 4, buf, sizeof(buf)) > 0);
+    CU_ASSERT_EQUAL(unclaim(dir, 4, "/s/a.state"), FASTSIG_OK);
+    CU_ASSERT_EQUAL(entry_text(dir, 4, buf, sizeof(buf)), 0);
+    CU_ASSERT_EQUAL(claim(dir, 4, "/s/b.state", found), FASTSIG_OK); /* free again */
+}
+
+/* A link, FIFO or directory where an entry belongs, a link or a file where
+ * the registry directory belongs: refused at once, nothing followed. */
+static void test_special_files(void)
+{
+    char dir[PATH_MAX], found[PATH_MAX], entry[PATH_MAX], reg[PATH_MAX + 16], target[PATH_MAX];
+    uint8_t id[FASTSIG_STATE_KEY_ID_LEN];
+    fresh_dir(dir, "reg-special");
+    sf_key(id, 5);
+    CU_ASSERT_EQUAL(claim(dir, 6, "/s/x.state", found), FASTSIG_OK); /* makes registry/ */
+    CU_ASSERT_EQUAL(fastsig_registry_entry_path(dir, id, entry, sizeof(entry)), FASTSIG_OK);
+    sf_path(target, "reg-special-target");
+    sf_write_file(target, (const uint8_t *)"/s/elsewhere.state\n", 19);
+    CU_ASSERT_EQUAL(symlink(target, entry), 0);
+    CU_ASSERT_EQUAL(claim(dir, 5, "/s/a.state", found), FASTSIG_ERR_STATE_NOT_FILE);
+    CU_ASSERT_EQUAL(unlink(entry), 0);
+    CU_ASSERT_EQUAL(mkfifo(entry, 0600), 0);
+    CU_ASSERT_EQUAL(claim(dir, 5, "/s/a.state", found), FASTSIG_ERR_STATE_NOT_FILE);
+    CU_ASSERT_EQUAL(unlink(entry), 0);
+    CU_ASSERT_EQUAL(mkdir(entry, 0700), 0);
+    CU_ASSERT_NOT_EQUAL(claim(dir, 5, "/s/a.state", found), FASTSIG_OK);
+    CU_ASSERT_EQUAL(rmdir(entry), 0);
+
+    fresh_dir(dir, "reg-special2");
+    snprintf(reg, sizeof(reg), "%s/registry", dir);
+    CU_ASSERT_EQUAL(symlink(sf_dir(), reg), 0);
+    CU_ASSERT_EQUAL(claim(dir, 5, "/s/a.state", found), FASTSIG_ERR_STATE_NOT_FILE);
+    CU_ASSERT_EQUAL(unlink(reg), 0);
+    sf_write_file(reg, (const uint8_t *)"x", 1);
+    CU_ASSERT_EQUAL(claim(dir, 5, "/s/a.state", found), FASTSIG_ERR_STATE_NOT_FILE);
+}
+
+/* Another process (here another open file description) holds the entry's
+ * lock: the reader waits the lock timeout, then says so. */
+static void test_locked_entry(void)
+{
+    char dir[PATH_MAX], found[PATH_MAX], entry[PATH_MAX];
+    uint8_t id[FASTSIG_STATE_KEY_ID_LEN];
+    fresh_dir(dir, "reg-locked");
+    sf_key(id, 7);
+    CU_ASSERT_EQUAL(claim(dir, 7, "/s/a.state", found), FASTSIG_OK);
+    CU_ASSERT_EQUAL(fastsig_registry_entry_path(dir, id, entry, sizeof(entry)), FASTSIG_OK);
+    int fd = open(entry, O_RDWR);
+    struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+    CU_ASSERT_FATAL(fd >= 0 && fcntl(fd, F_OFD_SETLK, &fl) == 0);
+    unsigned saved = fastsig_state_lock_timeout();
+    fastsig_state_set_lock_timeout(50);
+    CU_ASSERT_EQUAL(claim(dir, 7, "/s/b.state", found), FASTSIG_ERR_STATE_LOCKED);
+    CU_ASSERT_EQUAL(unclaim(dir, 7, "/s/a.state"), FASTSIG_ERR_STATE_LOCKED);
+    fastsig_state_set_lock_timeout(saved);
+    close(fd);
+    CU_ASSERT_EQUAL(claim(dir, 7, "/s/b.state", found), FASTSIG_ERR_STATE_REGISTERED);
+}
+
+static enum fs_state_io_op fail_op;
+static int fail_hook(enum fs_state_io_op op)
+{
+    return op == fail_op ? EIO : 0;
+}
+
+/* A failed write or sync leaves no entry (and no temporary file): the key
+ * is not registered, and its generation fails. */
+static void test_io_failures(void)
+{
+    char dir[PATH_MAX], found[PATH_MAX], buf[64], cmd[PATH_MAX + 64];
+    static const enum fs_state_io_op ops[] = { FS_STATE_IO_OPEN, FS_STATE_IO_WRITE,
+                                               FS_STATE_IO_SYNC };
+    for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
+        fresh_dir(dir, "reg-io");
+        CU_ASSERT_EQUAL(mkdir(strcat(strcpy(cmd, dir), "/registry"), 0700), 0);
+        fail_op = ops[i];
+        fs_state_io_hook = fail_hook;
+        CU_ASSERT_EQUAL(claim(dir, 8, "/s/a.state", found), FASTSIG_ERR_STATE_IO);
+        CU_ASSERT_EQUAL(errno, EIO);
+        fs_state_io_hook = NULL;
+        CU_ASSERT_EQUAL(entry_text(dir, 8, buf, sizeof(buf)), 0);
+        snprintf(cmd, sizeof(cmd), "test -z \"$(ls -A '%s/registry')\"", dir);
+        CU_ASSERT_EQUAL(system(cmd), 0);
+        CU_ASSERT_EQUAL(claim(dir, 8, "/s/a.state", found), FASTSIG_OK);
+    }
+}
+
+int main(void)
+{
+    static const fs_test tests[] = {
+        { "claim once, refuse a second state naming the first", test_claim_once },
+        { "bad state paths, missing state directory", test_refusals },
+        { "entries of several lines, a torn line, an empty entry", test_several_lines },
+        { "withdraw only our own claim", test_unclaim },
+        { "links, FIFOs, directories and files refused", test_special_files },
+        { "a lock held elsewhere: bounded wait", test_locked_entry },
+        { "injected I/O failures leave no entry", test_io_failures },
+        { NULL, NULL },
+    };
+    static const fs_suite suites[] = { { "key-id registry", tests }, { NULL, NULL } };
+    sf_dir();
+    return fs_cu_main(suites);
+}
