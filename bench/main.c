@@ -9,6 +9,7 @@
 #include <openssl/provider.h>
 #include "bench.h"
 #include "bench_internal.h"
+#include "bench_hbs.h"
 
 #define MAX_GROUPS 32
 static struct {
@@ -90,11 +91,23 @@ int main(int argc, char **argv)
         }
     }
     bench_set_options(&o);
-    if (!load_providers())
-        return 1;
-    bench_print_header();
-    for (size_t g = 0; g < ngroups; g++)
-        groups[g].run();
+    /* Keys made here are thrown away: their key-id registry entries (made at
+     * every keygen in the default state directory) go into a scratch
+     * directory, not the user's, unless the caller chose one. */
+    char regdir[4096] = "";
+    if (getenv("FASTSIG_STATE_DIR") == NULL) {
+        if (!bench_hbs_tmpdir(regdir, sizeof(regdir)))
+            return 1;
+        setenv("FASTSIG_STATE_DIR", regdir, 1);
+    }
+    int ok = load_providers();
+    if (ok) {
+        bench_print_header();
+        for (size_t g = 0; g < ngroups; g++)
+            groups[g].run();
+    }
     OSSL_LIB_CTX_free(libctx);
-    return 0;
+    if (regdir[0] != '\0')
+        bench_hbs_rmdir(regdir);
+    return ok ? 0 : 1;
 }
