@@ -1,0 +1,434 @@
+/* test_lms.c - the LMS/HSS core: parameter table, published vectors
+ * (RFC 8554 Appendix F, the SHA-256/192 and SHAKE sets), keys from a seed,
+ * the laned chains against the one-at-a-time walk, round trips for every
+ * set, HSS levels, and malformed input refused. FASTSIG_SOAK=1 adds the
+ * tall trees (h = 15, 20, 25) at full height. */
+#include <stdlib.h>
+#include <string.h>
+#include "testutil.h"
+#include "hbs_vec.h"
+#include "fastsig_err.h"
+#include "cpu.h"
+#include "hash/hash.h"
+#include "lms/lms_params.h"
+#include "lms/lms_chain.h"
+#include "lms/lmots.h"
+#include "lms/lms_tree.h"
+#include "lms/hss.h"
+
+static int soak(void)
+{
+    const char *s = getenv("FASTSIG_SOAK");
+    return s != NULL && strcmp(s, "1") == 0;
+}
+
+/* ---- parameter table ---------------------------------------------------- */
+
+static void test_table(void)
+{
+    static const struct { const char *name; uint32_t type; unsigned n, w, p, ls; } ots[] = {
+        { "LMOTS_SHA256_N32_W1", 1, 32, 1, 265, 7 }, { "LMOTS_SHA256_N32_W2", 2, 32, 2, 133, 6 },
+        { "LMOTS_SHA256_N32_W4", 3, 32, 4, 67, 4 },  { "LMOTS_SHA256_N32_W8", 4, 32, 8, 34, 0 },
+        { "LMOTS_SHA256_N24_W1", 5, 24, 1, 200, 8 }, { "LMOTS_SHA256_N24_W2", 6, 24, 2, 101, 6 },
+        { "LMOTS_SHA256_N24_W4", 7, 24, 4, 51, 4 },  { "LMOTS_SHA256_N24_W8", 8, 24, 8, 26, 0 },
+        { "LMOTS_SHAKE_N32_W1", 9, 32, 1, 265, 7 },  { "LMOTS_SHAKE_N32_W8", 12, 32, 8, 34, 0 },
+        { "LMOTS_SHAKE_N24_W1", 13, 24, 1, 200, 8 }, { "LMOTS_SHAKE_N24_W8", 16, 24, 8, 26, 0 },
+    };
+    static const struct { const char *name; uint32_t type; unsigned m, h; } lms[] = {
+        { "LMS_SHA256_M32_H5", 5, 32, 5 },   { "LMS_SHA256_M32_H25", 9, 32, 25 },
+        { "LMS_SHA256_M24_H5", 10, 24, 5 },  { "LMS_SHA256_M24_H25", 14, 24, 25 },
+        { "LMS_SHAKE_M32_H5", 15, 32, 5 },   { "LMS_SHAKE_M32_H25", 19, 32, 25 },
+        { "LMS_SHAKE_M24_H5", 20, 24, 5 },   { "LMS_SHAKE_M24_H25", 24, 24, 25 },
+    };
+    lmots_params o, o2;
+    lms_params l, l2;
+    CU_ASSERT_EQUAL(lmots_params_count(), 16);
+    CU_ASSERT_EQUAL(lms_params_count(), 20);
+    for (size_t i = 0; i < sizeof(ots) / sizeof(ots[0]); i++) {
+        CU_ASSERT_EQUAL_FATAL(lmots_params_get(&o, ots[i].type), FASTSIG_OK);
+        CU_ASSERT_STRING_EQUAL(o.name, ots[i].name);
+        CU_ASSERT(o.n == ots[i].n && o.w == ots[i].w && o.p == ots[i].p && o.ls == ots[i].ls);
+        CU_ASSERT_EQUAL(lmots_params_by_name(&o2, ots[i].name), FASTSIG_OK);
+        CU_ASSERT_EQUAL(o2.type, ots[i].type);
+    }
+    for (size_t i = 0; i < sizeof(lms) / sizeof(lms[0]); i++) {
+        CU_ASSERT_EQUAL_FATAL(lms_params_get(&l, lms[i].type), FASTSIG_OK);
+        CU_ASSERT_STRING_EQUAL(l.name, lms[i].name);
+        CU_ASSERT(l.m == lms[i].m && l.h == lms[i].h);
+        CU_ASSERT_EQUAL(lms_params_by_name(&l2, lms[i].name), FASTSIG_OK);
+        CU_ASSERT_EQUAL(l2.type, lms[i].type);
+    }
+    for (size_t i = 0; i < lmots_params_count(); i++) {
+        CU_ASSERT_EQUAL(lmots_params_at(&o, i), FASTSIG_OK);
+        CU_ASSERT(o.p <= LMS_MAX_P && o.n <= LMS_MAX_N);
+    }
+    CU_ASSERT_EQUAL(lmots_params_get(&o, 0), FASTSIG_ERR_UNSUPPORTED);
+    CU_ASSERT_EQUAL(lmots_params_get(&o, 17), FASTSIG_ERR_UNSUPPORTED);
+    CU_ASSERT_EQUAL(lms_params_get(&l, 4), FASTSIG_ERR_UNSUPPORTED);
+    CU_ASSERT_EQUAL(lms_params_get(&l, 25), FASTSIG_ERR_UNSUPPORTED);
+    CU_ASSERT_EQUAL(lms_params_by_name(&l, "LMS_SHA256_M32_H30"), FASTSIG_ERR_UNSUPPORTED);
+    CU_ASSERT_EQUAL(lmots_params_at(&o, 16), FASTSIG_ERR_UNSUPPORTED);
+    lms_params_get(&l, 5);
+    lmots_params_get(&o, 7); /* SHA-256/192 with an m = 32 tree */
+    CU_ASSERT(!lms_pair_ok(&l, &o));
+    lmots_params_get(&o, 4);
+    CU_ASSERT(lms_pair_ok(&l, &o));
+}
+
+/* ---- the laned chains against the one-at-a-time walk --------------------- */
+
+static void chains_match(const lmots_params *o)
+{
+    enum { COUNT = 300 };
+    uint8_t I[16], in[COUNT * 32], a[COUNT * 32], b[COUNT * 32];
+    lms_chain_job jobs[COUNT];
+    fs_test_random(I, sizeof(I));
+    fs_test_random(in, sizeof(in));
+    unsigned top = 1u << o->w;
+    for (size_t c = 0; c < COUNT; c++) {
+        lms_chain_job j = { (uint32_t)fs_test_rand64(), (uint16_t)fs_test_rand64(),
+                            (uint8_t)fs_test_rand64(), (uint16_t)(fs_test_rand64() % (top + 1)) };
+        jobs[c] = j;
+    }
+    CU_ASSERT_EQUAL(lms_chains(o, I, jobs, COUNT, in, o->n, a, 1), FASTSIG_OK);
+    CU_ASSERT_EQUAL(lms_chains_ref(o, I, jobs, COUNT, in, o->n, b), FASTSIG_OK);
+    CU_ASSERT(memcmp(a, b, COUNT * o->n) == 0);
+    /* one shared start, the keygen shape */
+    CU_ASSERT_EQUAL(lms_chains(o, I, jobs, COUNT, in, 0, a, 0), FASTSIG_OK);
+    CU_ASSERT_EQUAL(lms_chains_ref(o, I, jobs, COUNT, in, 0, b), FASTSIG_OK);
+    CU_ASSERT(memcmp(a, b, COUNT * o->n) == 0);
+    /* portable kernels only: the same bytes */
+    fs_hash_select(0);
+    CU_ASSERT_EQUAL(lms_chains(o, I, jobs, COUNT, in, o->n, b, 1), FASTSIG_OK);
+    fs_hash_select(~0u);
+    CU_ASSERT_EQUAL(lms_chains(o, I, jobs, COUNT, in, o->n, a, 1), FASTSIG_OK);
+    CU_ASSERT(memcmp(a, b, COUNT * o->n) == 0);
+}
+
+static void test_chains_laned(void)
+{
+    lmots_params o;
+    for (size_t i = 0; i < lmots_params_count(); i++) {
+        lmots_params_at(&o, i);
+        chains_match(&o);
+    }
+    lms_chain_job bad = { 0, 0, 0, 257 };
+    uint8_t x[32] = { 0 }, y[32];
+    CU_ASSERT_EQUAL(lms_chains(&o, x, &bad, 1, x, 0, y, 0), FASTSIG_ERR_BAD_PARAM);
+    CU_ASSERT_EQUAL(lms_chains_ref(&o, x, &bad, 1, x, 0, y), FASTSIG_ERR_BAD_PARAM);
+}
+
+/* The streamed message hash against one engine call on the copied message. */
+static void test_msg_hash(void)
+{
+    static const fs_hash_family fams[] = { FS_HASH_SHA256, FS_HASH_SHAKE256 };
+    uint8_t pre[54], msg[600], whole[654], a[32], b[32];
+    fs_test_random(pre, sizeof(pre));
+    fs_test_random(msg, sizeof(msg));
+    memcpy(whole, pre, sizeof(pre));
+    memcpy(whole + sizeof(pre), msg, sizeof(msg));
+    for (size_t f = 0; f < 2; f++)
+        for (size_t len = 0; len <= sizeof(msg); len += (len < 300 ? 1 : 37)) {
+            fs_hash_params hp = lms_hash_params(fams[f], 32);
+            CU_ASSERT_EQUAL(lms_hash_msg(fams[f], 32, a, pre, sizeof(pre), msg, len), FASTSIG_OK);
+            CU_ASSERT_EQUAL(fs_hash_many(&hp, b, whole, sizeof(pre) + len, 1), FASTSIG_OK);
+            CU_ASSERT(memcmp(a, b, 32) == 0);
+        }
+}
+
+/* ---- published vectors ---------------------------------------------------- */
+
+static const char *const vec_files[] = {
+    "rfc8554-tc1.txt",
+    "rfc8554-tc2.txt",
+    "LMS_SHA256_M24_H5-LMOTS_SHA256_N24_W8.txt",
+    "LMS_SHAKE_M24_H5-LMOTS_SHAKE_N24_W8.txt",
+    "LMS_SHAKE_M32_H5-LMOTS_SHAKE_N32_W8.txt",
+};
+#define NVEC (sizeof(vec_files) / sizeof(vec_files[0]))
+
+typedef struct {
+    uint8_t *pub, *msg, *sig, *seed, *I;
+    size_t publen, msglen, siglen, seedlen, Ilen;
+} lms_vec;
+
+/* hbs_vec reads vectors/xmss/<file>; the lms files share its format. */
+static int vec_load(const char *file, lms_vec *v)
+{
+    char rel[200];
+    snprintf(rel, sizeof(rel), "../lms/%s", file);
+    hbs_vec *h = hbs_vec_load(rel);
+    memset(v, 0, sizeof(*v));
+    if (h == NULL)
+        return 0;
+    v->pub = hbs_vec_bytes(h, "pub", &v->publen);
+    v->msg = hbs_vec_bytes(h, "msg", &v->msglen);
+    v->sig = hbs_vec_bytes(h, "sig", &v->siglen);
+    v->seed = hbs_vec_bytes(h, "seed", &v->seedlen);
+    v->I = hbs_vec_bytes(h, "I", &v->Ilen);
+    hbs_vec_free(h);
+    CU_ASSERT_PTR_NOT_NULL(v->pub);
+    CU_ASSERT_PTR_NOT_NULL(v->msg);
+    CU_ASSERT_PTR_NOT_NULL(v->sig);
+    return v->pub && v->msg && v->sig;
+}
+
+static void vec_free(lms_vec *v)
+{
+    free(v->pub);
+    free(v->msg);
+    free(v->sig);
+    free(v->seed);
+    free(v->I);
+}
+
+/* Every refusal of a signature that is not the right one: wrong message,
+ * one flipped bit at spread positions, truncated, extended. */
+static void refuses_tampering(const uint8_t *pub, size_t publen, const uint8_t *msg,
+                              size_t msglen, const uint8_t *sig, size_t siglen)
+{
+    uint8_t *s = malloc(siglen + 64), *m = malloc(msglen + 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+    memcpy(m, msg, msglen);
+    m[0] ^= 1;
+    CU_ASSERT_EQUAL(hss_verify(pub, publen, m, msglen, sig, siglen), FASTSIG_ERR_VERIFY);
+    CU_ASSERT_NOT_EQUAL(hss_verify(pub, publen, msg, msglen ? msglen - 1 : 0, sig, siglen),
+                        FASTSIG_OK);
+    for (size_t at = 0; at < siglen; at += 1 + siglen / 97) {
+        memcpy(s, sig, siglen);
+        s[at] ^= 0x10;
+        CU_ASSERT_NOT_EQUAL(hss_verify(pub, publen, msg, msglen, s, siglen), FASTSIG_OK);
+    }
+    memcpy(s, sig, siglen);
+    for (size_t cut = 1; cut < 64 && cut <= siglen; cut += 7)
+        CU_ASSERT_EQUAL(hss_verify(pub, publen, msg, msglen, s, siglen - cut),
+                        FASTSIG_ERR_BAD_SIGNATURE);
+    CU_ASSERT_EQUAL(hss_verify(pub, publen, msg, msglen, s, 0), FASTSIG_ERR_BAD_SIGNATURE);
+    memset(s + siglen, 0, 64);
+    CU_ASSERT_EQUAL(hss_verify(pub, publen, msg, msglen, s, siglen + 1), FASTSIG_ERR_BAD_SIGNATURE);
+    CU_ASSERT_EQUAL(hss_verify(pub, publen, msg, msglen, s, siglen + 64),
+                    FASTSIG_ERR_BAD_SIGNATURE);
+    CU_ASSERT_EQUAL(hss_verify(pub, publen - 1, msg, msglen, s, siglen), FASTSIG_ERR_BAD_KEY);
+    free(s);
+    free(m);
+}
+
+static void test_vectors_verify(void)
+{
+    for (size_t i = 0; i < NVEC; i++) {
+        lms_vec v;
+        if (!vec_load(vec_files[i], &v)) {
+            vec_free(&v);
+            continue;
+        }
+        int rc = hss_verify(v.pub, v.publen, v.msg, v.msglen, v.sig, v.siglen);
+        if (rc != FASTSIG_OK)
+            fprintf(stderr, "%s: verify returned %d\n", vec_files[i], rc);
+        CU_ASSERT_EQUAL(rc, FASTSIG_OK);
+        refuses_tampering(v.pub, v.publen, v.msg, v.msglen, v.sig, v.siglen);
+        /* an L = 1 vector is also a plain LMS key and signature */
+        if (v.pub[3] == 1)
+            CU_ASSERT_EQUAL(lms_verify(v.pub + 4, v.publen - 4, v.msg, v.msglen, v.sig + 4,
+                                       v.siglen - 4),
+                            FASTSIG_OK);
+        vec_free(&v);
+    }
+}
+
+/* The published top trees from their SEED and I: our key generation gives
+ * the same public key (RFC 8554 test case 2's top tree, H10 W4; the three
+ * H5 W8 sets). */
+static void test_vectors_keygen(void)
+{
+    for (size_t i = 0; i < NVEC; i++) {
+        lms_vec v;
+        if (!vec_load(vec_files[i], &v) || v.seed == NULL) {
+            vec_free(&v);
+            continue;
+        }
+        lms_params lp;
+        lmots_params op;
+        CU_ASSERT_EQUAL_FATAL(lms_params_get(&lp, lms_get32(v.pub + 4)), FASTSIG_OK);
+        CU_ASSERT_EQUAL_FATAL(lmots_params_get(&op, lms_get32(v.pub + 8)), FASTSIG_OK);
+        CU_ASSERT_EQUAL(v.seedlen, lp.m);
+        CU_ASSERT_EQUAL(v.Ilen, 16);
+        hss_key *k = NULL;
+        CU_ASSERT_EQUAL_FATAL(hss_key_gen(&k, 1, &lp, &op, v.seed, v.I, NULL, NULL), FASTSIG_OK);
+        uint8_t pub[64];
+        hss_pub(k, pub);
+        CU_ASSERT_EQUAL(hss_pub_bytes(k), v.publen);
+        CU_ASSERT(memcmp(pub + 4, v.pub + 4, v.publen - 4) == 0);
+        hss_key_free(k);
+        vec_free(&v);
+    }
+}
+
+/* ---- round trips ------------------------------------------------------------ */
+
+/* Signs at 0, 1, the middle and the last index (and one more), verifies,
+ * checks tampering is refused. */
+static void round_trip_hss(unsigned L, const lms_params *lp, const lmots_params *op)
+{
+    uint8_t seed[32], I[16], pub[64], msg[100];
+    fs_test_random(seed, sizeof(seed));
+    fs_test_random(I, sizeof(I));
+    fs_test_random(msg, sizeof(msg));
+    hss_key *k = NULL;
+    CU_ASSERT_EQUAL_FATAL(hss_key_gen(&k, L, lp, op, seed, I, NULL, NULL), FASTSIG_OK);
+    hss_pub(k, pub);
+    size_t siglen = hss_sig_bytes(k);
+    uint8_t *sig = malloc(siglen);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sig);
+    unsigned H = hss_total_height(k);
+    uint64_t last = H >= 64 ? UINT64_MAX : ((uint64_t)1 << H) - 1;
+    uint64_t idx[] = { 0, 1, last / 2 + 1, last - 1, last };
+    for (size_t i = 0; i < sizeof(idx) / sizeof(idx[0]); i++) {
+        msg[0] = (uint8_t)i;
+        CU_ASSERT_EQUAL_FATAL(hss_sign(k, idx[i], msg, sizeof(msg), sig), FASTSIG_OK);
+        int rc = hss_verify(pub, hss_pub_bytes(k), msg, sizeof(msg), sig, siglen);
+        if (rc != FASTSIG_OK)
+            fprintf(stderr, "L=%u %s/%s idx %llu: %d\n", L, lp[0].name, op[0].name,
+                    (unsigned long long)idx[i], rc);
+        CU_ASSERT_EQUAL(rc, FASTSIG_OK);
+        if (i == 2)
+            refuses_tampering(pub, hss_pub_bytes(k), msg, sizeof(msg), sig, siglen);
+    }
+    if (H < 64)
+        CU_ASSERT_EQUAL(hss_sign(k, last + 1, msg, sizeof(msg), sig), FASTSIG_ERR_BAD_PARAM);
+    free(sig);
+    hss_key_free(k);
+}
+
+/* Every LM-OTS set at h = 5; every family at h = 10 (W4); taller ones
+ * under FASTSIG_SOAK=1. */
+static void test_round_trip_lms(void)
+{
+    lmots_params op;
+    lms_params lp;
+    for (size_t i = 0; i < lms_params_count(); i++) {
+        lms_params_at(&lp, i);
+        if (lp.h > 10 && !soak())
+            continue;
+        for (size_t j = 0; j < lmots_params_count(); j++) {
+            lmots_params_at(&op, j);
+            if (!lms_pair_ok(&lp, &op) || (lp.h > 5 && op.w != 4))
+                continue;
+            round_trip_hss(1, &lp, &op);
+        }
+    }
+}
+
+/* The bottom-subtree cache (used from h = 16 on) on small trees: the same
+ * signatures as a tree that keeps every level. */
+static void test_bottom_cache(void)
+{
+    lms_params lp;
+    lmots_params op;
+    lms_params_by_name(&lp, "LMS_SHA256_M32_H10");
+    lmots_params_by_name(&op, "LMOTS_SHA256_N32_W2");
+    uint8_t seed[32], I[16], msg[10] = "abc", pa[56], pb[56];
+    fs_test_random(seed, sizeof(seed));
+    fs_test_random(I, sizeof(I));
+    size_t sl = lms_sig_bytes(&lp, &op);
+    uint8_t *sa = malloc(sl), *sb = malloc(sl);
+    for (unsigned top = 0; top <= 10; top += 3) {
+        lms_tree *a = NULL, *b = NULL;
+        CU_ASSERT_EQUAL_FATAL(lms_tree_gen(&a, &lp, &op, I, seed, NULL, NULL), FASTSIG_OK);
+        CU_ASSERT_EQUAL_FATAL(lms_tree_gen_top(&b, &lp, &op, I, seed, top, NULL, NULL),
+                              FASTSIG_OK);
+        lms_tree_pub(a, pa);
+        lms_tree_pub(b, pb);
+        CU_ASSERT(memcmp(pa, pb, sizeof(pa)) == 0);
+        static const uint32_t qs[] = { 0, 1023, 5, 6, 900, 17, 1022 };
+        for (size_t i = 0; i < sizeof(qs) / sizeof(qs[0]); i++) {
+            CU_ASSERT_EQUAL(lms_tree_sign(a, qs[i], msg, sizeof(msg), sa), FASTSIG_OK);
+            CU_ASSERT_EQUAL(lms_tree_sign(b, qs[i], msg, sizeof(msg), sb), FASTSIG_OK);
+            CU_ASSERT(memcmp(sa, sb, sl) == 0);
+            CU_ASSERT_EQUAL(lms_verify(pb, sizeof(pb), msg, sizeof(msg), sb, sl), FASTSIG_OK);
+        }
+        CU_ASSERT_EQUAL(lms_tree_sign(b, 1024, msg, sizeof(msg), sb), FASTSIG_ERR_BAD_PARAM);
+        lms_tree_free(a);
+        lms_tree_free(b);
+    }
+    free(sa);
+    free(sb);
+}
+
+static void test_round_trip_hss(void)
+{
+    lms_params lp[8];
+    lmots_params op[8];
+    /* L = 2, H10/H10 W4 (the benchmark shape, at reduced first level) */
+    lms_params_by_name(&lp[0], "LMS_SHA256_M32_H5");
+    lms_params_by_name(&lp[1], "LMS_SHA256_M32_H10");
+    lmots_params_by_name(&op[0], "LMOTS_SHA256_N32_W8");
+    lmots_params_by_name(&op[1], "LMOTS_SHA256_N32_W4");
+    round_trip_hss(2, lp, op);
+    /* L = 3 and L = 8 with h = 5 levels, every family */
+    static const char *const fam[][2] = {
+        { "LMS_SHA256_M32_H5", "LMOTS_SHA256_N32_W4" },
+        { "LMS_SHA256_M24_H5", "LMOTS_SHA256_N24_W4" },
+        { "LMS_SHAKE_M32_H5", "LMOTS_SHAKE_N32_W4" },
+        { "LMS_SHAKE_M24_H5", "LMOTS_SHAKE_N24_W2" },
+    };
+    for (size_t f = 0; f < 4; f++) {
+        for (unsigned i = 0; i < 8; i++) {
+            lms_params_by_name(&lp[i], fam[f][0]);
+            lmots_params_by_name(&op[i], fam[f][1]);
+        }
+        round_trip_hss(3, lp, op);
+        if (f == 0 || soak())
+            round_trip_hss(8, lp, op);
+    }
+}
+
+static void test_hss_refuses(void)
+{
+    lms_params lp[9];
+    lmots_params op[9];
+    uint8_t seed[32] = { 1 }, I[16] = { 2 };
+    hss_key *k = (hss_key *)1;
+    for (unsigned i = 0; i < 9; i++) {
+        lms_params_by_name(&lp[i], "LMS_SHA256_M32_H5");
+        lmots_params_by_name(&op[i], "LMOTS_SHA256_N32_W8");
+    }
+    CU_ASSERT_EQUAL(hss_key_gen(&k, 0, lp, op, seed, I, NULL, NULL), FASTSIG_ERR_UNSUPPORTED);
+    CU_ASSERT_PTR_NULL(k);
+    CU_ASSERT_EQUAL(hss_key_gen(&k, 9, lp, op, seed, I, NULL, NULL), FASTSIG_ERR_UNSUPPORTED);
+    lms_params_by_name(&lp[1], "LMS_SHAKE_M32_H5"); /* another family below */
+    lmots_params_by_name(&op[1], "LMOTS_SHAKE_N32_W8");
+    CU_ASSERT_EQUAL(hss_key_gen(&k, 2, lp, op, seed, I, NULL, NULL), FASTSIG_ERR_UNSUPPORTED);
+    lmots_params_by_name(&op[0], "LMOTS_SHA256_N24_W8"); /* tree and OTS differ */
+    CU_ASSERT_EQUAL(hss_key_gen(&k, 1, lp, op, seed, I, NULL, NULL), FASTSIG_ERR_UNSUPPORTED);
+    /* garbage of every length: refused, never a crash */
+    uint8_t junk[400], pub[60];
+    fs_test_random(junk, sizeof(junk));
+    fs_test_random(pub, sizeof(pub));
+    for (size_t len = 0; len < sizeof(junk); len++)
+        CU_ASSERT_NOT_EQUAL(hss_verify(pub, sizeof(pub), junk, 3, junk, len), FASTSIG_OK);
+    junk[0] = junk[1] = junk[2] = 0;
+    junk[3] = 1;
+    pub[0] = pub[1] = pub[2] = 0;
+    pub[3] = 2;
+    for (size_t len = 0; len < sizeof(junk); len++)
+        CU_ASSERT_NOT_EQUAL(hss_verify(pub, sizeof(pub), junk, 3, junk, len), FASTSIG_OK);
+}
+
+static const fs_test tests[] = {
+    { "parameter table", test_table },
+    { "laned chains == one-at-a-time walk", test_chains_laned },
+    { "streamed message hash", test_msg_hash },
+    { "published signatures verify", test_vectors_verify },
+    { "published public keys from their seeds", test_vectors_keygen },
+    { "LMS round trips (every set)", test_round_trip_lms },
+    { "bottom-subtree cache", test_bottom_cache },
+    { "HSS round trips (L = 2, 3, 8)", test_round_trip_hss },
+    { "HSS refuses bad sets and garbage", test_hss_refuses },
+    { NULL, NULL },
+};
+
+int main(void)
+{
+    return fs_cu_run("lms", tests);
+}
