@@ -78,40 +78,42 @@ int lms_params_at(lms_params *out, size_t i)
     return FASTSIG_OK;
 }
 
+/* The set of one table (ots: LM-OTS, else LMS) with typecode type or, when
+ * name is not NULL, with that name. */
+static int find(int ots, uint32_t type, const char *name, lmots_params *o, lms_params *l)
+{
+    size_t count = ots ? NFAM * NW : NFAM * NH;
+    for (size_t i = 0; i < count; i++) {
+        if (ots)
+            fill_ots(o, (unsigned)(i / NW), (unsigned)(i % NW));
+        else
+            fill_lms(l, (unsigned)(i / NH), (unsigned)(i % NH));
+        const char *nm = ots ? o->name : l->name;
+        uint32_t t = ots ? o->type : l->type;
+        if (name != NULL ? strcmp(nm, name) == 0 : t == type)
+            return FASTSIG_OK;
+    }
+    return FASTSIG_ERR_UNSUPPORTED;
+}
+
 int lmots_params_get(lmots_params *out, uint32_t type)
 {
-    for (size_t i = 0; i < NFAM * NW; i++)
-        if (lmots_params_at(out, i) == FASTSIG_OK && out->type == type)
-            return FASTSIG_OK;
-    return out == NULL ? FASTSIG_ERR_NULL_ARG : FASTSIG_ERR_UNSUPPORTED;
+    return out == NULL ? FASTSIG_ERR_NULL_ARG : find(1, type, NULL, out, NULL);
 }
 
 int lms_params_get(lms_params *out, uint32_t type)
 {
-    for (size_t i = 0; i < NFAM * NH; i++)
-        if (lms_params_at(out, i) == FASTSIG_OK && out->type == type)
-            return FASTSIG_OK;
-    return out == NULL ? FASTSIG_ERR_NULL_ARG : FASTSIG_ERR_UNSUPPORTED;
+    return out == NULL ? FASTSIG_ERR_NULL_ARG : find(0, type, NULL, NULL, out);
 }
 
 int lmots_params_by_name(lmots_params *out, const char *name)
 {
-    if (name == NULL || out == NULL)
-        return FASTSIG_ERR_NULL_ARG;
-    for (size_t i = 0; i < NFAM * NW; i++)
-        if (lmots_params_at(out, i) == FASTSIG_OK && strcmp(out->name, name) == 0)
-            return FASTSIG_OK;
-    return FASTSIG_ERR_UNSUPPORTED;
+    return out == NULL || name == NULL ? FASTSIG_ERR_NULL_ARG : find(1, 0, name, out, NULL);
 }
 
 int lms_params_by_name(lms_params *out, const char *name)
 {
-    if (name == NULL || out == NULL)
-        return FASTSIG_ERR_NULL_ARG;
-    for (size_t i = 0; i < NFAM * NH; i++)
-        if (lms_params_at(out, i) == FASTSIG_OK && strcmp(out->name, name) == 0)
-            return FASTSIG_OK;
-    return FASTSIG_ERR_UNSUPPORTED;
+    return out == NULL || name == NULL ? FASTSIG_ERR_NULL_ARG : find(0, 0, name, NULL, out);
 }
 
 int lms_pair_ok(const lms_params *lp, const lmots_params *op)

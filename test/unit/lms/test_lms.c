@@ -227,6 +227,15 @@ static void test_vectors_verify(void)
             fprintf(stderr, "%s: verify returned %d\n", vec_files[i], rc);
         CU_ASSERT_EQUAL(rc, FASTSIG_OK);
         refuses_tampering(v.pub, v.publen, v.msg, v.msglen, v.sig, v.siglen);
+        /* the level count of the key and of the signature must agree */
+        uint8_t *pub = malloc(v.publen);
+        memcpy(pub, v.pub, v.publen);
+        for (uint8_t L = 1; L <= 3; L++) {
+            pub[3] = L;
+            CU_ASSERT_EQUAL(hss_verify(pub, v.publen, v.msg, v.msglen, v.sig, v.siglen),
+                            L == v.pub[3] ? FASTSIG_OK : FASTSIG_ERR_BAD_SIGNATURE);
+        }
+        free(pub);
         /* an L = 1 vector is also a plain LMS key and signature */
         if (v.pub[3] == 1)
             CU_ASSERT_EQUAL(lms_verify(v.pub + 4, v.publen - 4, v.msg, v.msglen, v.sig + 4,
@@ -401,6 +410,38 @@ static void test_round_trip_hss(void)
     }
 }
 
+/* A leaf index past the tree, and a signature whose LM-OTS type is not
+ * the key's (sized for its own type, so a reader trusting the key's type
+ * would run past its end): refused as malformed. */
+static void test_lms_refuses(void)
+{
+    lms_params lp;
+    lmots_params op, op8;
+    lms_params_by_name(&lp, "LMS_SHA256_M32_H5");
+    lmots_params_by_name(&op, "LMOTS_SHA256_N32_W4");
+    lmots_params_by_name(&op8, "LMOTS_SHA256_N32_W8");
+    uint8_t seed[32] = { 3 }, I[16] = { 4 }, pub[56], msg[3] = "abc";
+    lms_tree *t = NULL;
+    CU_ASSERT_EQUAL_FATAL(lms_tree_gen(&t, &lp, &op, I, seed, NULL, NULL), FASTSIG_OK);
+    lms_tree_pub(t, pub);
+    size_t sl = lms_sig_bytes(&lp, &op), sl8 = lms_sig_bytes(&lp, &op8);
+    uint8_t *sig = malloc(sl), *sig8 = malloc(sl8);
+    CU_ASSERT_EQUAL_FATAL(lms_tree_sign(t, 7, msg, sizeof(msg), sig), FASTSIG_OK);
+    CU_ASSERT_EQUAL(lms_verify(pub, sizeof(pub), msg, sizeof(msg), sig, sl), FASTSIG_OK);
+    lms_put32(sig, 7 + 32);
+    CU_ASSERT_EQUAL(lms_verify(pub, sizeof(pub), msg, sizeof(msg), sig, sl),
+                    FASTSIG_ERR_BAD_SIGNATURE);
+    fs_test_random(sig8, sl8);
+    lms_put32(sig8, 0);
+    lms_put32(sig8 + 4, op8.type);
+    lms_put32(sig8 + 4 + lmots_sig_bytes(&op8), lp.type);
+    CU_ASSERT_EQUAL(lms_verify(pub, sizeof(pub), msg, sizeof(msg), sig8, sl8),
+                    FASTSIG_ERR_BAD_SIGNATURE);
+    free(sig);
+    free(sig8);
+    lms_tree_free(t);
+}
+
 static void test_hss_refuses(void)
 {
     lms_params lp[9];
@@ -442,6 +483,7 @@ static const fs_test tests[] = {
     { "LMS round trips (every set)", test_round_trip_lms },
     { "bottom-subtree cache", test_bottom_cache },
     { "HSS round trips (L = 2, 3, 8)", test_round_trip_hss },
+    { "LMS refuses an index past the tree, a foreign OTS type", test_lms_refuses },
     { "HSS refuses bad sets and garbage", test_hss_refuses },
     { NULL, NULL },
 };
