@@ -11,6 +11,7 @@ struct hss_key {
     lmots_params op[LMS_MAX_LEVELS];
     lms_tree *tree[LMS_MAX_LEVELS];
     uint64_t tree_idx[LMS_MAX_LEVELS]; /* which tree of its level */
+    lms_tree *next[LMS_MAX_LEVELS];    /* tree_idx + 1, being built, or NULL */
     uint8_t *sig[LMS_MAX_LEVELS];      /* sig[i]: level i-1's signature of pub_i */
     unsigned below[LMS_MAX_LEVELS];    /* sum of the heights under level i */
 };
@@ -30,27 +31,91 @@ int hss_child_seed(const lmots_params *parent_ots, const uint8_t I[LMS_I_BYTES],
     return rc;
 }
 
-/* Level i (>= 1) for tree number t: derived from level i-1's current tree
- * at its leaf q, which then signs the new tree's public key. */
-static int descend(hss_key *k, unsigned i, uint64_t t, uint32_t q)
+/* Level i's (>= 1) tree number t becomes current: level i-1's current
+ * tree, its parent, signs its public key at leaf t mod 2^h_{i-1}. */
+static int adopt(hss_key *k, unsigned i, uint64_t t, lms_tree *nt)
 {
-    uint8_t seed[LMS_MAX_N], I[LMS_I_BYTES], pub[4 + 4 + LMS_I_BYTES + LMS_MAX_N];
-    lms_tree *parent = k->tree[i - 1], *nt = NULL;
-    int rc = hss_child_seed(&k->op[i - 1], lms_tree_I(parent), lms_tree_seed(parent), q, seed, I);
+    uint8_t pub[4 + 4 + LMS_I_BYTES + LMS_MAX_N];
+    uint32_t q = (uint32_t)(t & (((uint64_t)1 << k->lp[i - 1].h) - 1));
+    lms_tree_pub(nt, pub);
+    int rc = lms_tree_sign(k->tree[i - 1], q, pub, lms_pub_bytes(&k->lp[i]), k->sig[i]);
+    if (rc != FASTSIG_OK)
+        return rc;
+    lms_tree_free(k->tree[i]);
+    k->tree[i] = nt;
+    k->tree_idx[i] = t;
+    return FASTSIG_OK;
+}
+
+/* Starts level i's tree number t (SEED and I from its parent: level i-1's
+ * current or next tree, whichever is number t >> h_{i-1}); *nt stays NULL
+ * when neither is (so past the level's last tree: the top level has one
+ * tree and no next). */
+static int start_tree(hss_key *k, unsigned i, uint64_t t, lms_tree **nt)
+{
+    unsigned ph = k->lp[i - 1].h;
+    uint64_t pt = t >> ph;
+    const lms_tree *parent = NULL;
+    *nt = NULL;
+    if (k->tree_idx[i - 1] == pt)
+        parent = k->tree[i - 1];
+    else if (k->next[i - 1] != NULL && k->tree_idx[i - 1] + 1 == pt)
+        parent = k->next[i - 1];
+    if (parent == NULL)
+        return FASTSIG_OK;
+    uint8_t seed[LMS_MAX_N], I[LMS_I_BYTES];
+    int rc = hss_child_seed(&k->op[i - 1], lms_tree_I(parent), lms_tree_seed(parent),
+                            (uint32_t)(t & (((uint64_t)1 << ph) - 1)), seed, I);
     if (rc == FASTSIG_OK)
-        rc = lms_tree_gen(&nt, &k->lp[i], &k->op[i], I, seed, NULL, NULL);
+        rc = lms_tree_start(nt, &k->lp[i], &k->op[i], I, seed, LMS_TOP_LEVELS);
     explicit_bzero(seed, sizeof(seed));
-    if (rc == FASTSIG_OK) {
-        lms_tree_pub(nt, pub);
-        rc = lms_tree_sign(parent, q, pub, lms_pub_bytes(&k->lp[i]), k->sig[i]);
+    return rc;
+}
+
+/* Level i's tree number t, now: the prepared next tree when it is that
+ * one (finished first), else built from scratch. Then the next one is
+ * started. */
+static int descend(hss_key *k, unsigned i, uint64_t t)
+{
+    lms_tree *nt = NULL;
+    int rc = FASTSIG_OK;
+    if (k->next[i] != NULL && k->tree_idx[i] + 1 == t) {
+        nt = k->next[i];
+        k->next[i] = NULL;
+    } else {
+        lms_tree_free(k->next[i]);
+        k->next[i] = NULL;
+        rc = start_tree(k, i, t, &nt);
+        if (rc == FASTSIG_OK && nt == NULL)
+            rc = FASTSIG_ERR_INTERNAL; /* the parent is current: cannot happen */
     }
+    if (rc == FASTSIG_OK)
+        rc = lms_tree_build(nt, (uint64_t)1 << k->lp[i].h, NULL, NULL);
+    if (rc == FASTSIG_OK)
+        rc = adopt(k, i, t, nt);
     if (rc != FASTSIG_OK) {
         lms_tree_free(nt);
         return rc;
     }
-    lms_tree_free(k->tree[i]);
-    k->tree[i] = nt;
-    k->tree_idx[i] = t;
+    return start_tree(k, i, t + 1, &k->next[i]);
+}
+
+/* After a signature at g: each level's next tree gets the share of its
+ * leaves that this point of the current tree's life calls for, so it is
+ * complete when the current one runs out (the bottom level one leaf per
+ * signature, level i one per 2^(heights below i) signatures). */
+static int prepare(hss_key *k, uint64_t g)
+{
+    for (unsigned i = 1; i < k->L; i++) {
+        if (k->next[i] == NULL)
+            continue;
+        unsigned a = k->below[i] + k->lp[i].h;
+        uint64_t pos = a >= 64 ? g : g & (((uint64_t)1 << a) - 1);
+        uint64_t want = k->below[i] >= 64 ? 0 : (pos >> k->below[i]) + 1;
+        int rc = lms_tree_build(k->next[i], want, NULL, NULL);
+        if (rc != FASTSIG_OK)
+            return rc;
+    }
     return FASTSIG_OK;
 }
 
@@ -86,8 +151,10 @@ int hss_key_gen(hss_key **out, unsigned L, const lms_params *lms, const lmots_pa
     }
     if (rc == FASTSIG_OK)
         rc = lms_tree_gen(&k->tree[0], &lms[0], &ots[0], I, seed, progress, parg);
-    for (unsigned i = 1; i < L && rc == FASTSIG_OK; i++)
-        rc = descend(k, i, 0, 0);
+    for (unsigned i = 1; i < L && rc == FASTSIG_OK; i++) {
+        k->tree_idx[i] = UINT64_MAX; /* none yet */
+        rc = descend(k, i, 0);
+    }
     if (rc != FASTSIG_OK) {
         hss_key_free(k);
         return rc;
@@ -102,6 +169,7 @@ void hss_key_free(hss_key *k)
         return;
     for (unsigned i = 0; i < k->L; i++) {
         lms_tree_free(k->tree[i]);
+        lms_tree_free(k->next[i]);
         free(k->sig[i]);
     }
     free(k);
@@ -154,7 +222,7 @@ int hss_sign(hss_key *k, uint64_t g, const uint8_t *msg, size_t mlen, uint8_t *s
         unsigned a = k->below[i] + k->lp[i].h;
         uint64_t t = a >= 64 ? 0 : g >> a;
         if (k->tree_idx[i] != t)
-            rc = descend(k, i, t, (uint32_t)bits(g, a, k->lp[i - 1].h));
+            rc = descend(k, i, t);
     }
     if (rc != FASTSIG_OK)
         return rc;
@@ -169,7 +237,8 @@ int hss_sign(hss_key *k, uint64_t g, const uint8_t *msg, size_t mlen, uint8_t *s
         p += lms_pub_bytes(&k->lp[i]);
     }
     unsigned last = k->L - 1;
-    return lms_tree_sign(k->tree[last], (uint32_t)bits(g, 0, k->lp[last].h), msg, mlen, p);
+    rc = lms_tree_sign(k->tree[last], (uint32_t)bits(g, 0, k->lp[last].h), msg, mlen, p);
+    return rc == FASTSIG_OK ? prepare(k, g) : rc;
 }
 
 /* The length of the LMS public key at pub (avail bytes). */

@@ -6,8 +6,6 @@
 #include "lms/lmots.h"
 #include "lms/lms_chain.h"
 
-/* Levels kept above the cut: 2^(TOP_LEVELS+1) - 1 nodes at most. */
-#define TOP_LEVELS 15
 
 struct lms_tree {
     lms_params lp;
@@ -19,6 +17,8 @@ struct lms_tree {
     uint8_t *bot;      /* levels 0 .. cut-1 of bottom subtree bot_idx */
     uint64_t bot_idx;
     int bot_ok;
+    uint64_t built;    /* leaves done, in order */
+    int complete;      /* every level up to the root */
 };
 
 /* Node offset (in nodes) of level l in a level array whose lowest level
@@ -102,12 +102,11 @@ int lms_tree_gen(lms_tree **out, const lms_params *lp, const lmots_params *op,
                  const uint8_t I[LMS_I_BYTES], const uint8_t *seed, lms_progress_fn progress,
                  void *parg)
 {
-    return lms_tree_gen_top(out, lp, op, I, seed, TOP_LEVELS, progress, parg);
+    return lms_tree_gen_top(out, lp, op, I, seed, LMS_TOP_LEVELS, progress, parg);
 }
 
-int lms_tree_gen_top(lms_tree **out, const lms_params *lp, const lmots_params *op,
-                     const uint8_t I[LMS_I_BYTES], const uint8_t *seed, unsigned top_levels,
-                     lms_progress_fn progress, void *parg)
+int lms_tree_start(lms_tree **out, const lms_params *lp, const lmots_params *op,
+                   const uint8_t I[LMS_I_BYTES], const uint8_t *seed, unsigned top_levels)
 {
     if (out == NULL || lp == NULL || op == NULL || I == NULL || seed == NULL)
         return FASTSIG_ERR_NULL_ARG;
@@ -125,22 +124,61 @@ int lms_tree_gen_top(lms_tree **out, const lms_params *lp, const lmots_params *o
     t->cut = h > top_levels ? h - top_levels : 0;
     t->top = malloc((((size_t)2 << (h - t->cut)) - 1) * m);
     t->bot = malloc((level_off(t->cut, 0, t->cut) + 1) * m);
-    int rc = t->top && t->bot ? FASTSIG_OK : FASTSIG_ERR_NOMEM;
-    /* the cut level: bottom subtrees, or the leaves in batches when cut = 0 */
-    uint64_t total = (uint64_t)1 << h, chunk = t->cut ? (uint64_t)1 << t->cut : 256;
-    for (uint64_t done = 0; done < total && rc == FASTSIG_OK; done += chunk) {
+    if (t->top == NULL || t->bot == NULL) {
+        lms_tree_free(t);
+        return FASTSIG_ERR_NOMEM;
+    }
+    *out = t;
+    return FASTSIG_OK;
+}
+
+int lms_tree_build(lms_tree *t, uint64_t upto, lms_progress_fn progress, void *parg)
+{
+    const unsigned h = t->lp.h, m = t->lp.m;
+    const uint64_t total = (uint64_t)1 << h;
+    /* the cut level: whole bottom subtrees, or leaves (at most 256 a call) when cut = 0 */
+    const uint64_t chunk = t->cut ? (uint64_t)1 << t->cut : 256;
+    int rc = FASTSIG_OK;
+    if (upto > total)
+        upto = total;
+    while (t->built < upto && rc == FASTSIG_OK) {
+        uint64_t n = chunk;
         if (t->cut)
-            rc = bottom(t, done >> t->cut, done == 0);
-        else
-            rc = leaves(t, (uint32_t)done, (size_t)(total - done < chunk ? total - done : chunk),
-                        t->top + done * m);
-        if (rc == FASTSIG_OK && progress != NULL &&
-            progress(parg, done + chunk < total ? done + chunk : total, total))
+            rc = bottom(t, t->built >> t->cut, t->built == 0);
+        else {
+            n = upto - t->built < chunk ? upto - t->built : chunk;
+            rc = leaves(t, (uint32_t)t->built, (size_t)n, t->top + t->built * m);
+        }
+        if (rc == FASTSIG_OK)
+            t->built += n;
+        if (rc == FASTSIG_OK && progress != NULL && progress(parg, t->built, total))
             rc = FASTSIG_ERR_INTERNAL;
     }
-    for (unsigned l = t->cut; l < h && rc == FASTSIG_OK; l++)
-        rc = parents(t, l, 0, (size_t)1 << (h - l), t->top + level_off(h, t->cut, l) * m,
-                     t->top + level_off(h, t->cut, l + 1) * m);
+    if (rc == FASTSIG_OK && t->built == total && !t->complete) {
+        for (unsigned l = t->cut; l < h && rc == FASTSIG_OK; l++)
+            rc = parents(t, l, 0, (size_t)1 << (h - l), t->top + level_off(h, t->cut, l) * m,
+                         t->top + level_off(h, t->cut, l + 1) * m);
+        t->complete = rc == FASTSIG_OK;
+    }
+    return rc;
+}
+
+int lms_tree_complete(const lms_tree *t)
+{
+    return t->complete;
+}
+
+int lms_tree_gen_top(lms_tree **out, const lms_params *lp, const lmots_params *op,
+                     const uint8_t I[LMS_I_BYTES], const uint8_t *seed, unsigned top_levels,
+                     lms_progress_fn progress, void *parg)
+{
+    if (out == NULL)
+        return FASTSIG_ERR_NULL_ARG;
+    *out = NULL;
+    lms_tree *t = NULL;
+    int rc = lms_tree_start(&t, lp, op, I, seed, top_levels);
+    if (rc == FASTSIG_OK)
+        rc = lms_tree_build(t, (uint64_t)1 << lp->h, progress, parg);
     if (rc != FASTSIG_OK) {
         lms_tree_free(t);
         return rc;
@@ -196,6 +234,8 @@ int lms_tree_sign(lms_tree *t, uint32_t q, const uint8_t *msg, size_t mlen, uint
     const unsigned h = t->lp.h, m = t->lp.m, c = t->cut;
     if (h < 32 && q >> h)
         return FASTSIG_ERR_BAD_PARAM;
+    if (!t->complete)
+        return FASTSIG_ERR_INTERNAL; /* a tree still being built */
     int rc = FASTSIG_OK;
     if (c && (!t->bot_ok || t->bot_idx != q >> c))
         rc = bottom(t, q >> c, 1);

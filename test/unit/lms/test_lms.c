@@ -484,6 +484,55 @@ static void test_lms_refuses(void)
     lms_tree_free(t);
 }
 
+/* Signing in order (lower trees prepared a share per signature) gives the
+ * same bytes as signing the same indices out of order (each new tree built
+ * when first needed), across many lower-tree boundaries. */
+static void sequence_matches(unsigned L, const char *lms, const char *ots, uint64_t from,
+                             uint64_t to)
+{
+    lms_params lp[3];
+    lmots_params op[3];
+    for (unsigned i = 0; i < L; i++) {
+        lms_params_by_name(&lp[i], lms);
+        lmots_params_by_name(&op[i], ots);
+    }
+    uint8_t seed[32], I[16], pub[64], msg[8] = "in order";
+    fs_test_random(seed, sizeof(seed));
+    fs_test_random(I, sizeof(I));
+    hss_key *a = NULL, *b = NULL;
+    CU_ASSERT_EQUAL_FATAL(hss_key_gen(&a, L, lp, op, seed, I, NULL, NULL), FASTSIG_OK);
+    CU_ASSERT_EQUAL_FATAL(hss_key_gen(&b, L, lp, op, seed, I, NULL, NULL), FASTSIG_OK);
+    hss_pub(a, pub);
+    size_t sl = hss_sig_bytes(a), n = (size_t)(to - from);
+    uint8_t *sigs = malloc(n * sl), *sb = malloc(sl);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sigs);
+    for (uint64_t g = from; g < to; g++)
+        CU_ASSERT_EQUAL_FATAL(hss_sign(a, g, msg, sizeof(msg), sigs + (g - from) * sl),
+                              FASTSIG_OK);
+    size_t bad = 0;
+    for (size_t c = 0; c < n; c++) {
+        size_t at = (size_t)(fs_test_rand64() % n);
+        if (c % 7 == 0)
+            at = n - 1 - c; /* also backwards */
+        CU_ASSERT_EQUAL(hss_sign(b, from + at, msg, sizeof(msg), sb), FASTSIG_OK);
+        bad += memcmp(sb, sigs + at * sl, sl) != 0;
+        if (c % 16 == 0)
+            CU_ASSERT_EQUAL(hss_verify(pub, hss_pub_bytes(a), msg, sizeof(msg), sigs + at * sl, sl),
+                            FASTSIG_OK);
+    }
+    CU_ASSERT_EQUAL(bad, 0);
+    free(sigs);
+    free(sb);
+    hss_key_free(a);
+    hss_key_free(b);
+}
+
+static void test_hss_prepared_trees(void)
+{
+    sequence_matches(2, "LMS_SHA256_M32_H5", "LMOTS_SHA256_N32_W2", 0, 1024);
+    sequence_matches(3, "LMS_SHAKE_M24_H5", "LMOTS_SHAKE_N24_W4", 1000, 2100);
+}
+
 static void test_hss_refuses(void)
 {
     lms_params lp[9];
@@ -526,6 +575,7 @@ static const fs_test tests[] = {
     { "bottom-subtree cache", test_bottom_cache },
     { "keygen progress and stop", test_progress },
     { "HSS round trips (L = 2, 3, 8)", test_round_trip_hss },
+    { "HSS lower trees prepared in order == built on demand", test_hss_prepared_trees },
     { "LMS refuses an index past the tree, a foreign OTS type", test_lms_refuses },
     { "HSS refuses bad sets and garbage", test_hss_refuses },
     { NULL, NULL },
