@@ -19,9 +19,14 @@
  * sig_{i-1}(pub_i) || pub_i || sig_{L-1}(message).
  *
  * Contract: hss_sign signs at the index given; which indices were used is
- * the caller's state. The key keeps one tree per level and the parent's
- * signature of it; signing at an index under another tree regenerates that
- * tree (and the ones below it) first. Not safe for concurrent signing. */
+ * the caller's state. The key keeps one tree per level, the parent's
+ * signature of it, and the level's next tree under construction: each
+ * signature builds the share of its leaves that keeps it on time (the
+ * bottom level one leaf per signature), so signing in order never builds a
+ * whole tree at once; the switch costs the parent's signature of the new
+ * tree. Signing at an index under a tree that is neither current nor the
+ * prepared next one builds it (and the ones below it) then. Not safe for
+ * concurrent signing. */
 #ifndef FASTSIG_LMS_HSS_H
 #define FASTSIG_LMS_HSS_H
 
