@@ -9,7 +9,8 @@
  * "Leighton-Micali Signatures (LMS)" registry):
  *   RFC 8554 section 4.1 / 5.1:   LMOTS_SHA256_N32_W1..W8  0x01..0x04
  *                                 LMS_SHA256_M32_H5..H25   0x05..0x09
- *   SP 800-208 section 4 (tables 4.1 / 4.2, and the IANA registry):
+ *   SP 800-208 section 4 (also draft-fluhrer-lms-more-parm-sets and the
+ *   IANA registry; the published vectors of test/vectors/lms confirm them):
  *     LMOTS_SHA256_N24_W1..W8  0x05..0x08   LMS_SHA256_M24_H5..H25  0x0a..0x0e
  *     LMOTS_SHAKE_N32_W1..W8   0x09..0x0c   LMS_SHAKE_M32_H5..H25   0x0f..0x13
  *     LMOTS_SHAKE_N24_W1..W8   0x0d..0x10   LMS_SHAKE_M24_H5..H25   0x14..0x18
