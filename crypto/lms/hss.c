@@ -14,6 +14,7 @@ struct hss_key {
     lms_tree *next[LMS_MAX_LEVELS];    /* tree_idx + 1, being built, or NULL */
     uint8_t *sig[LMS_MAX_LEVELS];      /* sig[i]: level i-1's signature of pub_i */
     unsigned below[LMS_MAX_LEVELS];    /* sum of the heights under level i */
+    unsigned threads;                  /* for whole trees built at once */
 };
 
 int hss_child_seed(const lmots_params *parent_ots, const uint8_t I[LMS_I_BYTES],
@@ -90,7 +91,7 @@ static int descend(hss_key *k, unsigned i, uint64_t t)
             rc = FASTSIG_ERR_INTERNAL; /* the parent is current: cannot happen */
     }
     if (rc == FASTSIG_OK)
-        rc = lms_tree_build(nt, (uint64_t)1 << k->lp[i].h, NULL, NULL);
+        rc = lms_tree_build(nt, (uint64_t)1 << k->lp[i].h, k->threads, NULL, NULL);
     if (rc == FASTSIG_OK)
         rc = adopt(k, i, t, nt);
     if (rc != FASTSIG_OK) {
@@ -112,7 +113,7 @@ static int prepare(hss_key *k, uint64_t g)
         unsigned a = k->below[i] + k->lp[i].h;
         uint64_t pos = a >= 64 ? g : g & (((uint64_t)1 << a) - 1);
         uint64_t want = k->below[i] >= 64 ? 0 : (pos >> k->below[i]) + 1;
-        int rc = lms_tree_build(k->next[i], want, NULL, NULL);
+        int rc = lms_tree_build(k->next[i], want, 1, NULL, NULL);
         if (rc != FASTSIG_OK)
             return rc;
     }
@@ -122,6 +123,13 @@ static int prepare(hss_key *k, uint64_t g)
 int hss_key_gen(hss_key **out, unsigned L, const lms_params *lms, const lmots_params *ots,
                 const uint8_t *seed, const uint8_t I[LMS_I_BYTES], lms_progress_fn progress,
                 void *parg)
+{
+    return hss_key_gen_mt(out, L, lms, ots, seed, I, 1, progress, parg);
+}
+
+int hss_key_gen_mt(hss_key **out, unsigned L, const lms_params *lms, const lmots_params *ots,
+                   const uint8_t *seed, const uint8_t I[LMS_I_BYTES], unsigned threads,
+                   lms_progress_fn progress, void *parg)
 {
     if (out == NULL || lms == NULL || ots == NULL || seed == NULL || I == NULL)
         return FASTSIG_ERR_NULL_ARG;
@@ -140,6 +148,7 @@ int hss_key_gen(hss_key **out, unsigned L, const lms_params *lms, const lmots_pa
     if (k == NULL)
         return FASTSIG_ERR_NOMEM;
     k->L = L;
+    k->threads = threads;
     int rc = FASTSIG_OK;
     for (unsigned i = 0; i < L; i++) {
         k->lp[i] = lms[i];
@@ -150,7 +159,8 @@ int hss_key_gen(hss_key **out, unsigned L, const lms_params *lms, const lmots_pa
             rc = FASTSIG_ERR_NOMEM;
     }
     if (rc == FASTSIG_OK)
-        rc = lms_tree_gen(&k->tree[0], &lms[0], &ots[0], I, seed, progress, parg);
+        rc = lms_tree_gen_top(&k->tree[0], &lms[0], &ots[0], I, seed, LMS_TOP_LEVELS, threads,
+                              progress, parg);
     for (unsigned i = 1; i < L && rc == FASTSIG_OK; i++) {
         k->tree_idx[i] = UINT64_MAX; /* none yet */
         rc = descend(k, i, 0);

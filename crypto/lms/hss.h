@@ -42,6 +42,11 @@ typedef struct hss_key hss_key;
 int hss_key_gen(hss_key **out, unsigned L, const lms_params *lms, const lmots_params *ots,
                 const uint8_t *seed, const uint8_t I[LMS_I_BYTES], lms_progress_fn progress,
                 void *parg);
+/* The same with whole trees (the top one, and lower ones built when first
+ * needed) built on up to `threads` threads (lms_tree_build). */
+int hss_key_gen_mt(hss_key **out, unsigned L, const lms_params *lms, const lmots_params *ots,
+                   const uint8_t *seed, const uint8_t I[LMS_I_BYTES], unsigned threads,
+                   lms_progress_fn progress, void *parg);
 void hss_key_free(hss_key *k);
 unsigned hss_levels(const hss_key *k);
 /* Total height: the key has 2^hss_total_height indices. */

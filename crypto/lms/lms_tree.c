@@ -1,4 +1,5 @@
 /* lms_tree.c - see lms_tree.h. */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include "fastsig_err.h"
@@ -102,7 +103,7 @@ int lms_tree_gen(lms_tree **out, const lms_params *lp, const lmots_params *op,
                  const uint8_t I[LMS_I_BYTES], const uint8_t *seed, lms_progress_fn progress,
                  void *parg)
 {
-    return lms_tree_gen_top(out, lp, op, I, seed, LMS_TOP_LEVELS, progress, parg);
+    return lms_tree_gen_top(out, lp, op, I, seed, LMS_TOP_LEVELS, 1, progress, parg);
 }
 
 int lms_tree_start(lms_tree **out, const lms_params *lp, const lmots_params *op,
@@ -132,27 +133,98 @@ int lms_tree_start(lms_tree **out, const lms_params *lp, const lmots_params *op,
     return FASTSIG_OK;
 }
 
-int lms_tree_build(lms_tree *t, uint64_t upto, lms_progress_fn progress, void *parg)
+/* One thread's share of a build: leaves from .. to-1 (whole bottom
+ * subtrees when cut > 0), counted in *done; stops when *stop is set. Only
+ * the caller's share has a progress callback (it reports every thread's
+ * leaves). */
+struct range {
+    lms_tree *t;
+    uint64_t from, to, base, reported;
+    uint64_t *done;
+    int *stop;
+    lms_progress_fn progress;
+    void *parg;
+    int rc;
+};
+
+static void run_range(struct range *r)
+{
+    lms_tree *t = r->t;
+    const unsigned m = t->lp.m;
+    const uint64_t total = (uint64_t)1 << t->lp.h, chunk = t->cut ? (uint64_t)1 << t->cut : 256;
+    for (uint64_t x = r->from; x < r->to && r->rc == FASTSIG_OK;) {
+        if (__atomic_load_n(r->stop, __ATOMIC_RELAXED)) {
+            r->rc = FASTSIG_ERR_INTERNAL;
+            break;
+        }
+        uint64_t n = t->cut ? chunk : (r->to - x < chunk ? r->to - x : chunk);
+        r->rc = t->cut ? bottom(t, x >> t->cut, x == 0)
+                       : leaves(t, (uint32_t)x, (size_t)n, t->top + x * m);
+        x += n;
+        uint64_t d = __atomic_add_fetch(r->done, n, __ATOMIC_RELAXED);
+        if (r->rc == FASTSIG_OK && r->progress != NULL) {
+            r->reported = r->base + d;
+            if (r->progress(r->parg, r->reported, total))
+                r->rc = FASTSIG_ERR_INTERNAL;
+        }
+        if (r->rc != FASTSIG_OK)
+            __atomic_store_n(r->stop, 1, __ATOMIC_RELAXED);
+    }
+}
+
+static void *range_thread(void *arg)
+{
+    run_range(arg);
+    return NULL;
+}
+
+int lms_tree_build(lms_tree *t, uint64_t upto, unsigned threads, lms_progress_fn progress,
+                   void *parg)
 {
     const unsigned h = t->lp.h, m = t->lp.m;
     const uint64_t total = (uint64_t)1 << h;
-    /* the cut level: whole bottom subtrees, or leaves (at most 256 a call) when cut = 0 */
-    const uint64_t chunk = t->cut ? (uint64_t)1 << t->cut : 256;
+    /* shares: whole bottom subtrees, or at least 16 leaves when cut = 0 */
+    const uint64_t unit = t->cut ? (uint64_t)1 << t->cut : 16;
     int rc = FASTSIG_OK;
     if (upto > total)
         upto = total;
-    while (t->built < upto && rc == FASTSIG_OK) {
-        uint64_t n = chunk;
-        if (t->cut)
-            rc = bottom(t, t->built >> t->cut, t->built == 0);
-        else {
-            n = upto - t->built < chunk ? upto - t->built : chunk;
-            rc = leaves(t, (uint32_t)t->built, (size_t)n, t->top + t->built * m);
+    if (t->cut)
+        upto = (upto + unit - 1) & ~(unit - 1);
+    if (t->built < upto) {
+        uint64_t units = (upto - t->built + unit - 1) / unit, done = 0;
+        int stop = 0;
+        if (threads < 1)
+            threads = 1;
+        if (threads > LMS_MAX_THREADS)
+            threads = LMS_MAX_THREADS;
+        if (threads > units)
+            threads = (unsigned)units;
+        uint64_t per = (units + threads - 1) / threads * unit;
+        struct range r[LMS_MAX_THREADS];
+        pthread_t th[LMS_MAX_THREADS];
+        int started[LMS_MAX_THREADS] = { 0 };
+        for (unsigned i = 0; i < threads; i++) {
+            uint64_t from = t->built + i * per, to = from + per < upto ? from + per : upto;
+            struct range ri = { t, from < upto ? from : upto, to, t->built, 0, &done, &stop,
+                                i == 0 ? progress : NULL, parg, FASTSIG_OK };
+            r[i] = ri;
+            if (i > 0)
+                started[i] = pthread_create(&th[i], NULL, range_thread, &r[i]) == 0;
         }
-        if (rc == FASTSIG_OK)
-            t->built += n;
-        if (rc == FASTSIG_OK && progress != NULL && progress(parg, t->built, total))
-            rc = FASTSIG_ERR_INTERNAL;
+        run_range(&r[0]);
+        for (unsigned i = 1; i < threads; i++) {
+            if (started[i])
+                pthread_join(th[i], NULL);
+            else
+                run_range(&r[i]); /* no thread: the caller does its share */
+        }
+        for (unsigned i = 0; i < threads && rc == FASTSIG_OK; i++)
+            rc = r[i].rc;
+        if (rc == FASTSIG_OK) {
+            t->built = upto;
+            if (progress != NULL && r[0].reported != upto && progress(parg, upto, total))
+                rc = FASTSIG_ERR_INTERNAL;
+        }
     }
     if (rc == FASTSIG_OK && t->built == total && !t->complete) {
         for (unsigned l = t->cut; l < h && rc == FASTSIG_OK; l++)
@@ -170,7 +242,7 @@ int lms_tree_complete(const lms_tree *t)
 
 int lms_tree_gen_top(lms_tree **out, const lms_params *lp, const lmots_params *op,
                      const uint8_t I[LMS_I_BYTES], const uint8_t *seed, unsigned top_levels,
-                     lms_progress_fn progress, void *parg)
+                     unsigned threads, lms_progress_fn progress, void *parg)
 {
     if (out == NULL)
         return FASTSIG_ERR_NULL_ARG;
@@ -178,7 +250,7 @@ int lms_tree_gen_top(lms_tree **out, const lms_params *lp, const lmots_params *o
     lms_tree *t = NULL;
     int rc = lms_tree_start(&t, lp, op, I, seed, top_levels);
     if (rc == FASTSIG_OK)
-        rc = lms_tree_build(t, (uint64_t)1 << lp->h, progress, parg);
+        rc = lms_tree_build(t, (uint64_t)1 << lp->h, threads, progress, parg);
     if (rc != FASTSIG_OK) {
         lms_tree_free(t);
         return rc;

@@ -33,6 +33,7 @@ typedef int (*lms_progress_fn)(void *arg, uint64_t done, uint64_t total);
 typedef struct lms_tree lms_tree;
 
 #define LMS_TOP_LEVELS 15
+#define LMS_MAX_THREADS 64
 
 /* A tree from SEED (m bytes) and I. FASTSIG_ERR_UNSUPPORTED when the sets
  * may not pair (lms_pair_ok). */
@@ -40,19 +41,24 @@ int lms_tree_gen(lms_tree **out, const lms_params *lp, const lmots_params *op,
                  const uint8_t I[LMS_I_BYTES], const uint8_t *seed, lms_progress_fn progress,
                  void *parg);
 /* The same with at most top_levels levels kept above the cut (lms_tree_gen:
- * LMS_TOP_LEVELS); the tests take fewer to run the bottom-subtree path on
- * small trees. */
+ * LMS_TOP_LEVELS; the tests take fewer to run the bottom-subtree path on
+ * small trees) and the leaves on up to `threads` threads (see build). */
 int lms_tree_gen_top(lms_tree **out, const lms_params *lp, const lmots_params *op,
                      const uint8_t I[LMS_I_BYTES], const uint8_t *seed, unsigned top_levels,
-                     lms_progress_fn progress, void *parg);
+                     unsigned threads, lms_progress_fn progress, void *parg);
 /* A tree built a little at a time (the next tree of an HSS level):
  * start allocates it, build computes leaves in order until `upto` are done
  * (rounded up to whole bottom subtrees when h > 15) and, once all are, the
- * levels above. Signing needs a complete tree (else FASTSIG_ERR_INTERNAL);
- * the public key is defined only then. */
+ * levels above. build splits the leaves into contiguous shares for up to
+ * `threads` threads (1 .. LMS_MAX_THREADS, at least 16 leaves or one bottom
+ * subtree a share; the caller's thread takes the first share and is the
+ * one that calls progress; the result does not depend on the count).
+ * Signing needs a complete tree (else FASTSIG_ERR_INTERNAL); the public key
+ * is defined only then. */
 int lms_tree_start(lms_tree **out, const lms_params *lp, const lmots_params *op,
                    const uint8_t I[LMS_I_BYTES], const uint8_t *seed, unsigned top_levels);
-int lms_tree_build(lms_tree *t, uint64_t upto, lms_progress_fn progress, void *parg);
+int lms_tree_build(lms_tree *t, uint64_t upto, unsigned threads, lms_progress_fn progress,
+                   void *parg);
 int lms_tree_complete(const lms_tree *t);
 void lms_tree_free(lms_tree *t);
 const lms_params *lms_tree_lms(const lms_tree *t);

@@ -364,7 +364,7 @@ static void test_bottom_cache(void)
     for (unsigned top = 0; top <= 10; top += 3) {
         lms_tree *a = NULL, *b = NULL;
         CU_ASSERT_EQUAL_FATAL(lms_tree_gen(&a, &lp, &op, I, seed, NULL, NULL), FASTSIG_OK);
-        CU_ASSERT_EQUAL_FATAL(lms_tree_gen_top(&b, &lp, &op, I, seed, top, NULL, NULL),
+        CU_ASSERT_EQUAL_FATAL(lms_tree_gen_top(&b, &lp, &op, I, seed, top, 1 + top / 3 % 3, NULL, NULL),
                               FASTSIG_OK);
         lms_tree_pub(a, pa);
         lms_tree_pub(b, pb);
@@ -398,30 +398,40 @@ static int count_progress(void *arg, uint64_t done, uint64_t total)
     return p->stop_at != 0 && done >= p->stop_at;
 }
 
-/* Key generation reports its leaves and stops when asked to. */
-static void test_progress(void)
+/* Key generation on 1, 2 and 3 threads: the same public key; progress
+ * reported up to the last leaf; a stop request honoured. */
+static void test_progress_threads(void)
 {
     lms_params lp;
     lmots_params op;
     lms_params_by_name(&lp, "LMS_SHA256_M32_H10");
     lmots_params_by_name(&op, "LMOTS_SHA256_N32_W1");
-    uint8_t seed[32] = { 5 }, I[16] = { 6 };
-    for (unsigned top = 3; top <= 15; top += 12) {
-        struct progress p = { 0, 0, 0, 0 };
-        lms_tree *t = NULL;
-        CU_ASSERT_EQUAL(lms_tree_gen_top(&t, &lp, &op, I, seed, top, count_progress, &p),
-                        FASTSIG_OK);
-        CU_ASSERT(p.calls >= 4);
-        CU_ASSERT_EQUAL(p.last, 1024);
-        CU_ASSERT_EQUAL(p.total, 1024);
-        lms_tree_free(t);
-        struct progress q = { 0, 0, 0, 300 };
-        t = (lms_tree *)1;
-        CU_ASSERT_EQUAL(lms_tree_gen_top(&t, &lp, &op, I, seed, top, count_progress, &q),
-                        FASTSIG_ERR_INTERNAL);
-        CU_ASSERT_PTR_NULL(t);
-        CU_ASSERT(q.last < 1024);
-    }
+    uint8_t seed[32] = { 5 }, I[16] = { 6 }, pub1[56], pub[56];
+    static const unsigned tops[] = { 3, 15 }; /* bottom subtrees of 128 leaves; none */
+    for (size_t ti = 0; ti < 2; ti++)
+        for (unsigned threads = 1; threads <= 3; threads++) {
+            struct progress p = { 0, 0, 0, 0 };
+            lms_tree *t = NULL;
+            CU_ASSERT_EQUAL_FATAL(lms_tree_gen_top(&t, &lp, &op, I, seed, tops[ti], threads,
+                                                   count_progress, &p),
+                                  FASTSIG_OK);
+            lms_tree_pub(t, threads == 1 ? pub1 : pub);
+            if (threads > 1)
+                CU_ASSERT(memcmp(pub, pub1, sizeof(pub)) == 0);
+            /* only the caller's share reports (the others may be done first) */
+            CU_ASSERT(p.calls >= (threads == 1 ? 4u : 1u));
+            CU_ASSERT_EQUAL(p.last, 1024);
+            CU_ASSERT_EQUAL(p.total, 1024);
+            lms_tree_free(t);
+            struct progress q = { 0, 0, 0, 300 };
+            t = (lms_tree *)1;
+            CU_ASSERT_EQUAL(lms_tree_gen_top(&t, &lp, &op, I, seed, tops[ti], threads,
+                                             count_progress, &q),
+                            FASTSIG_ERR_INTERNAL);
+            CU_ASSERT_PTR_NULL(t);
+            if (threads == 1)
+                CU_ASSERT(q.last < 1024);
+        }
 }
 
 static void test_round_trip_hss(void)
@@ -573,7 +583,7 @@ static const fs_test tests[] = {
     { "published public keys from their seeds", test_vectors_keygen },
     { "LMS round trips (every set)", test_round_trip_lms },
     { "bottom-subtree cache", test_bottom_cache },
-    { "keygen progress and stop", test_progress },
+    { "keygen on threads, progress and stop", test_progress_threads },
     { "HSS round trips (L = 2, 3, 8)", test_round_trip_hss },
     { "HSS lower trees prepared in order == built on demand", test_hss_prepared_trees },
     { "LMS refuses an index past the tree, a foreign OTS type", test_lms_refuses },
