@@ -1,0 +1,301 @@
+/* hss.c - see hss.h. */
+#include <stdlib.h>
+#include <string.h>
+#include "fastsig_err.h"
+#include "lms/hss.h"
+#include "lms/lms_chain.h"
+
+struct hss_key {
+    unsigned L;
+    lms_params lp[LMS_MAX_LEVELS];
+    lmots_params op[LMS_MAX_LEVELS];
+    lms_tree *tree[LMS_MAX_LEVELS];
+    uint64_t tree_idx[LMS_MAX_LEVELS]; /* which tree of its level */
+    lms_tree *next[LMS_MAX_LEVELS];    /* tree_idx + 1, being built, or NULL */
+    uint8_t *sig[LMS_MAX_LEVELS];      /* sig[i]: level i-1's signature of pub_i */
+    unsigned below[LMS_MAX_LEVELS];    /* sum of the heights under level i */
+    unsigned threads;                  /* for whole trees built at once */
+};
+
+int hss_child_seed(const lmots_params *parent_ots, const uint8_t I[LMS_I_BYTES],
+                   const uint8_t *seed, uint32_t q, uint8_t *child_seed,
+                   uint8_t child_I[LMS_I_BYTES])
+{
+    const lms_chain_job jobs[2] = { { q, 0xfffe, 0xff, 1 }, { q, 0xffff, 0xff, 1 } };
+    uint8_t out[2 * LMS_MAX_N];
+    int rc = lms_chains_ref(parent_ots, I, jobs, 2, seed, 0, out);
+    if (rc == FASTSIG_OK) {
+        memcpy(child_seed, out, parent_ots->n);
+        memcpy(child_I, out + parent_ots->n, LMS_I_BYTES);
+    }
+    explicit_bzero(out, sizeof(out));
+    return rc;
+}
+
+/* Level i's (>= 1) tree number t becomes current: level i-1's current
+ * tree, its parent, signs its public key at leaf t mod 2^h_{i-1}. */
+static int adopt(hss_key *k, unsigned i, uint64_t t, lms_tree *nt)
+{
+    uint8_t pub[4 + 4 + LMS_I_BYTES + LMS_MAX_N];
+    uint32_t q = (uint32_t)(t & (((uint64_t)1 << k->lp[i - 1].h) - 1));
+    lms_tree_pub(nt, pub);
+    int rc = lms_tree_sign(k->tree[i - 1], q, pub, lms_pub_bytes(&k->lp[i]), k->sig[i]);
+    if (rc != FASTSIG_OK)
+        return rc;
+    lms_tree_free(k->tree[i]);
+    k->tree[i] = nt;
+    k->tree_idx[i] = t;
+    return FASTSIG_OK;
+}
+
+/* Starts level i's tree number t (SEED and I from its parent: level i-1's
+ * current or next tree, whichever is number t >> h_{i-1}); *nt stays NULL
+ * when neither is (so past the level's last tree: the top level has one
+ * tree and no next). */
+static int start_tree(hss_key *k, unsigned i, uint64_t t, lms_tree **nt)
+{
+    unsigned ph = k->lp[i - 1].h;
+    uint64_t pt = t >> ph;
+    const lms_tree *parent = NULL;
+    *nt = NULL;
+    if (k->tree_idx[i - 1] == pt)
+        parent = k->tree[i - 1];
+    else if (k->next[i - 1] != NULL && k->tree_idx[i - 1] + 1 == pt)
+        parent = k->next[i - 1];
+    if (parent == NULL)
+        return FASTSIG_OK;
+    uint8_t seed[LMS_MAX_N], I[LMS_I_BYTES];
+    int rc = hss_child_seed(&k->op[i - 1], lms_tree_I(parent), lms_tree_seed(parent),
+                            (uint32_t)(t & (((uint64_t)1 << ph) - 1)), seed, I);
+    if (rc == FASTSIG_OK)
+        rc = lms_tree_start(nt, &k->lp[i], &k->op[i], I, seed, LMS_TOP_LEVELS);
+    explicit_bzero(seed, sizeof(seed));
+    return rc;
+}
+
+/* Level i's tree number t, now: the prepared next tree when it is that
+ * one (finished first), else built from scratch. Then the next one is
+ * started. */
+static int descend(hss_key *k, unsigned i, uint64_t t)
+{
+    lms_tree *nt = NULL;
+    int rc = FASTSIG_OK;
+    if (k->next[i] != NULL && k->tree_idx[i] + 1 == t) {
+        nt = k->next[i];
+        k->next[i] = NULL;
+    } else {
+        lms_tree_free(k->next[i]);
+        k->next[i] = NULL;
+        rc = start_tree(k, i, t, &nt);
+        if (rc == FASTSIG_OK && nt == NULL)
+            rc = FASTSIG_ERR_INTERNAL; /* the parent is current: cannot happen */
+    }
+    if (rc == FASTSIG_OK)
+        rc = lms_tree_build(nt, (uint64_t)1 << k->lp[i].h, k->threads, NULL, NULL);
+    if (rc == FASTSIG_OK)
+        rc = adopt(k, i, t, nt);
+    if (rc != FASTSIG_OK) {
+        lms_tree_free(nt);
+        return rc;
+    }
+    return start_tree(k, i, t + 1, &k->next[i]);
+}
+
+/* After a signature at g: each level's next tree gets the share of its
+ * leaves that this point of the current tree's life calls for, so it is
+ * complete when the current one runs out (the bottom level one leaf per
+ * signature, level i one per 2^(heights below i) signatures). */
+static int prepare(hss_key *k, uint64_t g)
+{
+    for (unsigned i = 1; i < k->L; i++) {
+        if (k->next[i] == NULL)
+            continue;
+        unsigned a = k->below[i] + k->lp[i].h;
+        uint64_t pos = a >= 64 ? g : g & (((uint64_t)1 << a) - 1);
+        uint64_t want = k->below[i] >= 64 ? 0 : (pos >> k->below[i]) + 1;
+        int rc = lms_tree_build(k->next[i], want, 1, NULL, NULL);
+        if (rc != FASTSIG_OK)
+            return rc;
+    }
+    return FASTSIG_OK;
+}
+
+int hss_key_gen(hss_key **out, unsigned L, const lms_params *lms, const lmots_params *ots,
+                const uint8_t *seed, const uint8_t I[LMS_I_BYTES], lms_progress_fn progress,
+                void *parg)
+{
+    return hss_key_gen_mt(out, L, lms, ots, seed, I, 1, progress, parg);
+}
+
+int hss_key_gen_mt(hss_key **out, unsigned L, const lms_params *lms, const lmots_params *ots,
+                   const uint8_t *seed, const uint8_t I[LMS_I_BYTES], unsigned threads,
+                   lms_progress_fn progress, void *parg)
+{
+    if (out == NULL || lms == NULL || ots == NULL || seed == NULL || I == NULL)
+        return FASTSIG_ERR_NULL_ARG;
+    *out = NULL;
+    if (L < 1 || L > LMS_MAX_LEVELS)
+        return FASTSIG_ERR_UNSUPPORTED;
+    unsigned total = 0;
+    for (unsigned i = 0; i < L; i++) {
+        if (!lms_pair_ok(&lms[i], &ots[i]) || lms[i].family != lms[0].family)
+            return FASTSIG_ERR_UNSUPPORTED;
+        total += lms[i].h;
+    }
+    if (total > 64)
+        return FASTSIG_ERR_UNSUPPORTED; /* an index must fit 64 bits */
+    hss_key *k = calloc(1, sizeof(*k));
+    if (k == NULL)
+        return FASTSIG_ERR_NOMEM;
+    k->L = L;
+    k->threads = threads;
+    int rc = FASTSIG_OK;
+    for (unsigned i = 0; i < L; i++) {
+        k->lp[i] = lms[i];
+        k->op[i] = ots[i];
+        total -= lms[i].h;
+        k->below[i] = total;
+        if (i > 0 && (k->sig[i] = malloc(lms_sig_bytes(&lms[i - 1], &ots[i - 1]))) == NULL)
+            rc = FASTSIG_ERR_NOMEM;
+    }
+    if (rc == FASTSIG_OK)
+        rc = lms_tree_gen_top(&k->tree[0], &lms[0], &ots[0], I, seed, LMS_TOP_LEVELS, threads,
+                              progress, parg);
+    for (unsigned i = 1; i < L && rc == FASTSIG_OK; i++) {
+        k->tree_idx[i] = UINT64_MAX; /* none yet */
+        rc = descend(k, i, 0);
+    }
+    if (rc != FASTSIG_OK) {
+        hss_key_free(k);
+        return rc;
+    }
+    *out = k;
+    return FASTSIG_OK;
+}
+
+void hss_key_free(hss_key *k)
+{
+    if (k == NULL)
+        return;
+    for (unsigned i = 0; i < k->L; i++) {
+        lms_tree_free(k->tree[i]);
+        lms_tree_free(k->next[i]);
+        free(k->sig[i]);
+    }
+    free(k);
+}
+
+unsigned hss_levels(const hss_key *k)
+{
+    return k->L;
+}
+
+unsigned hss_total_height(const hss_key *k)
+{
+    return k->below[0] + k->lp[0].h;
+}
+
+size_t hss_pub_bytes(const hss_key *k)
+{
+    return 4 + lms_pub_bytes(&k->lp[0]);
+}
+
+size_t hss_sig_bytes(const hss_key *k)
+{
+    size_t sz = 4;
+    for (unsigned i = 0; i < k->L; i++)
+        sz += lms_sig_bytes(&k->lp[i], &k->op[i]) + (i > 0 ? lms_pub_bytes(&k->lp[i]) : 0);
+    return sz;
+}
+
+void hss_pub(const hss_key *k, uint8_t *pub)
+{
+    lms_put32(pub, k->L);
+    lms_tree_pub(k->tree[0], pub + 4);
+}
+
+/* Bits a..a+n-1 of g (n < 64). */
+static uint64_t bits(uint64_t g, unsigned a, unsigned n)
+{
+    return a >= 64 ? 0 : (g >> a) & (((uint64_t)1 << n) - 1);
+}
+
+int hss_sign(hss_key *k, uint64_t g, const uint8_t *msg, size_t mlen, uint8_t *sig)
+{
+    if (k == NULL || sig == NULL || (msg == NULL && mlen))
+        return FASTSIG_ERR_NULL_ARG;
+    unsigned H = hss_total_height(k);
+    if (H < 64 && g >> H)
+        return FASTSIG_ERR_BAD_PARAM;
+    int rc = FASTSIG_OK;
+    for (unsigned i = 1; i < k->L && rc == FASTSIG_OK; i++) {
+        unsigned a = k->below[i] + k->lp[i].h;
+        uint64_t t = a >= 64 ? 0 : g >> a;
+        if (k->tree_idx[i] != t)
+            rc = descend(k, i, t);
+    }
+    if (rc != FASTSIG_OK)
+        return rc;
+    uint8_t *p = sig;
+    lms_put32(p, k->L - 1);
+    p += 4;
+    for (unsigned i = 1; i < k->L; i++) {
+        size_t sl = lms_sig_bytes(&k->lp[i - 1], &k->op[i - 1]);
+        memcpy(p, k->sig[i], sl);
+        p += sl;
+        lms_tree_pub(k->tree[i], p);
+        p += lms_pub_bytes(&k->lp[i]);
+    }
+    unsigned last = k->L - 1;
+    rc = lms_tree_sign(k->tree[last], (uint32_t)bits(g, 0, k->lp[last].h), msg, mlen, p);
+    return rc == FASTSIG_OK ? prepare(k, g) : rc;
+}
+
+/* The length of the LMS public key at pub (avail bytes). */
+static int pub_len(const uint8_t *pub, size_t avail, size_t *len)
+{
+    lms_params lp;
+    if (avail < 4 || lms_params_get(&lp, lms_get32(pub)) != FASTSIG_OK ||
+        avail < lms_pub_bytes(&lp))
+        return FASTSIG_ERR_BAD_SIGNATURE;
+    *len = lms_pub_bytes(&lp);
+    return FASTSIG_OK;
+}
+
+int hss_verify(const uint8_t *pub, size_t publen, const uint8_t *msg, size_t mlen,
+               const uint8_t *sig, size_t siglen)
+{
+    if (pub == NULL || sig == NULL || (msg == NULL && mlen))
+        return FASTSIG_ERR_NULL_ARG;
+    if (publen < 4 || lms_get32(pub) < 1 || lms_get32(pub) > LMS_MAX_LEVELS)
+        return FASTSIG_ERR_BAD_KEY;
+    if (siglen < 4 || lms_get32(sig) + 1 != lms_get32(pub))
+        return FASTSIG_ERR_BAD_SIGNATURE;
+    unsigned nspk = lms_get32(sig);
+    const uint8_t *key = pub + 4, *p = sig + 4;
+    size_t keylen = publen - 4, left = siglen - 4;
+    for (unsigned i = 0; i <= nspk; i++) {
+        size_t sl, pl = 0;
+        int rc = lms_sig_len(p, left, &sl);
+        if (rc == FASTSIG_OK && i < nspk)
+            rc = pub_len(p + sl, left - sl, &pl);
+        if (rc == FASTSIG_OK && i == nspk && sl != left)
+            rc = FASTSIG_ERR_BAD_SIGNATURE; /* bytes after the last signature */
+        if (rc != FASTSIG_OK)
+            return rc;
+        /* level i's key signs the next public key, the last one the message */
+        if (i < nspk)
+            rc = lms_verify(key, keylen, p + sl, pl, p, sl);
+        else
+            rc = lms_verify(key, keylen, msg, mlen, p, sl);
+        if (rc == FASTSIG_ERR_BAD_KEY && i > 0)
+            rc = FASTSIG_ERR_BAD_SIGNATURE; /* a lower key is part of the signature */
+        if (rc != FASTSIG_OK)
+            return rc;
+        key = p + sl;
+        keylen = pl;
+        p += sl + pl;
+        left -= sl + pl;
+    }
+    return FASTSIG_OK;
+}

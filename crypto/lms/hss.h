@@ -1,0 +1,69 @@
+/* hss.h - HSS (RFC 8554 section 6): L = 1 .. 8 LMS levels, the top one
+ * from (SEED, I), each lower tree derived from its parent as hash-sigs
+ * derives it (hss_generate_child_seed_I_value, with its SECRET_METHOD 0
+ * pseudorandom function, the one of SP 800-208 Appendix A): the child of
+ * the parent tree (I, SEED) signed by parent leaf q has
+ *   SEED' = H(I || u32str(q) || u16str(0xfffe) || u8str(0xff) || SEED)
+ *   I'    = first 16 bytes of H(I || u32str(q) || u16str(0xffff) || u8str(0xff) || SEED)
+ * with the parent's hash. (hash-sigs' own top-level (SEED, I) come from its
+ * private key by a hash of its own; fastsig takes them as given, which is
+ * what ACVP and hash-sigs' "ACVP mode" do, so an L = 1 key reproduces
+ * published LMS keys; for L > 1 it matches hash-sigs built with
+ * SECRET_METHOD 0, not its default side-channel-resistant method 1.)
+ * Every level uses the same hash and n (SP 800-208 section 4); heights and w
+ * may differ per level.
+ *
+ * Public key: u32str(L) || LMS public key of the top tree.
+ * Signature at global index g (0 .. 2^(h_0 + ... + h_{L-1}) - 1, level
+ * L-1's leaf in the low bits): u32str(L-1) || for each lower level i:
+ * sig_{i-1}(pub_i) || pub_i || sig_{L-1}(message).
+ *
+ * Contract: hss_sign signs at the index given; which indices were used is
+ * the caller's state. The key keeps one tree per level, the parent's
+ * signature of it, and the level's next tree under construction: each
+ * signature builds the share of its leaves that keeps it on time (the
+ * bottom level one leaf per signature), so signing in order never builds a
+ * whole tree at once; the switch costs the parent's signature of the new
+ * tree. Signing at an index under a tree that is neither current nor the
+ * prepared next one builds it (and the ones below it) then. Not safe for
+ * concurrent signing. */
+#ifndef FASTSIG_LMS_HSS_H
+#define FASTSIG_LMS_HSS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "lms/lms_params.h"
+#include "lms/lms_tree.h"
+
+typedef struct hss_key hss_key;
+
+/* The levels' sets: lms[i], ots[i] for i < L (top first). FASTSIG_ERR_UNSUPPORTED
+ * for L out of 1..8, unknown or mismatched sets. seed is n bytes. */
+int hss_key_gen(hss_key **out, unsigned L, const lms_params *lms, const lmots_params *ots,
+                const uint8_t *seed, const uint8_t I[LMS_I_BYTES], lms_progress_fn progress,
+                void *parg);
+/* The same with whole trees (the top one, and lower ones built when first
+ * needed) built on up to `threads` threads (lms_tree_build). */
+int hss_key_gen_mt(hss_key **out, unsigned L, const lms_params *lms, const lmots_params *ots,
+                   const uint8_t *seed, const uint8_t I[LMS_I_BYTES], unsigned threads,
+                   lms_progress_fn progress, void *parg);
+void hss_key_free(hss_key *k);
+unsigned hss_levels(const hss_key *k);
+/* Total height: the key has 2^hss_total_height indices. */
+unsigned hss_total_height(const hss_key *k);
+size_t hss_pub_bytes(const hss_key *k);
+size_t hss_sig_bytes(const hss_key *k);
+void hss_pub(const hss_key *k, uint8_t *pub);
+/* Signature at global index g into sig (hss_sig_bytes). */
+int hss_sign(hss_key *k, uint64_t g, const uint8_t *msg, size_t mlen, uint8_t *sig);
+/* The child (SEED', I') of parent (I, SEED) at leaf q, by the parent's set. */
+int hss_child_seed(const lmots_params *parent_ots, const uint8_t I[LMS_I_BYTES],
+                   const uint8_t *seed, uint32_t q, uint8_t *child_seed,
+                   uint8_t child_I[LMS_I_BYTES]);
+
+/* RFC 8554 section 6.3; the codes of lms_verify, and FASTSIG_ERR_BAD_SIGNATURE
+ * when the level counts disagree or bytes are left over. */
+int hss_verify(const uint8_t *pub, size_t publen, const uint8_t *msg, size_t mlen,
+               const uint8_t *sig, size_t siglen);
+
+#endif

@@ -1,0 +1,128 @@
+/* lmots.c - see lmots.h. */
+#include <stdlib.h>
+#include <string.h>
+#include "fastsig_err.h"
+#include "lms/lmots.h"
+#include "lms/lms_chain.h"
+
+/* Leaves per engine batch in keygen: every chain of them side by side,
+ * the blocks of the widest set (W1) staying within about 1 MiB. */
+#define LEAF_BATCH 32
+
+void lmots_digits(const lmots_params *op, const uint8_t *Q, uint8_t *a)
+{
+    unsigned w = op->w, mask = (1u << w) - 1, u = 8 * op->n / w;
+    uint32_t sum = 0;
+    for (unsigned i = 0; i < u; i++) {
+        unsigned bit = i * w;
+        a[i] = (uint8_t)((Q[bit / 8] >> (8 - w - bit % 8)) & mask);
+        sum += mask - a[i];
+    }
+    sum <<= op->ls;
+    uint8_t ck[2] = { (uint8_t)(sum >> 8), (uint8_t)sum };
+    for (unsigned i = u; i < op->p; i++) {
+        unsigned bit = (i - u) * w;
+        a[i] = (uint8_t)((ck[bit / 8] >> (8 - w - bit % 8)) & mask);
+    }
+}
+
+/* Q = H(I || u32str(q) || D_MESG || C || msg). */
+static int msg_digest(const lmots_params *op, const uint8_t *I, uint32_t q, const uint8_t *C,
+                      const uint8_t *msg, size_t mlen, uint8_t *Q)
+{
+    uint8_t pre[22 + LMS_MAX_N];
+    memcpy(pre, I, LMS_I_BYTES);
+    lms_put32(pre + 16, q);
+    lms_put16(pre + 20, LMS_D_MESG);
+    memcpy(pre + 22, C, op->n);
+    return lms_hash_msg(op->hash, op->n, Q, pre, 22 + op->n, msg, mlen);
+}
+
+/* K of `count` leaves from their chain ends y (count * p * n bytes). */
+static int keys_from_ends(const lmots_params *op, const uint8_t *I, uint32_t first, size_t count,
+                          const uint8_t *y, uint8_t *K)
+{
+    size_t ylen = (size_t)op->p * op->n, mlen = 22 + ylen;
+    uint8_t *m = malloc(count * mlen);
+    if (m == NULL)
+        return FASTSIG_ERR_NOMEM;
+    for (size_t l = 0; l < count; l++) {
+        uint8_t *d = m + l * mlen;
+        memcpy(d, I, LMS_I_BYTES);
+        lms_put32(d + 16, first + (uint32_t)l);
+        lms_put16(d + 20, LMS_D_PBLC);
+        memcpy(d + 22, y + l * ylen, ylen);
+    }
+    int rc = lms_hash_lanes(op->hash, op->n, K, m, mlen, count);
+    free(m);
+    return rc;
+}
+
+int lmots_leaf_keys(const lmots_params *op, const uint8_t I[LMS_I_BYTES], const uint8_t *seed,
+                    uint32_t first, size_t count, uint8_t *K)
+{
+    size_t batch = count < LEAF_BATCH ? count : LEAF_BATCH, chains = batch * op->p;
+    lms_chain_job *jobs = malloc(chains * sizeof(*jobs));
+    uint8_t *y = malloc(chains * op->n);
+    int rc = jobs && y ? FASTSIG_OK : FASTSIG_ERR_NOMEM;
+    for (size_t done = 0; done < count && rc == FASTSIG_OK; done += batch) {
+        size_t m = count - done < batch ? count - done : batch;
+        for (size_t l = 0; l < m; l++)
+            for (unsigned i = 0; i < op->p; i++) {
+                /* secret (j = 0xff) then the 2^w - 1 steps j = 0 .. 2^w - 2 */
+                lms_chain_job jb = { first + (uint32_t)(done + l), (uint16_t)i, 0xff,
+                                     (uint16_t)(1u << op->w) };
+                jobs[l * op->p + i] = jb;
+            }
+        rc = lms_chains(op, I, jobs, m * op->p, seed, 0, y, 1);
+        if (rc == FASTSIG_OK)
+            rc = keys_from_ends(op, I, first + (uint32_t)done, m, y, K + done * op->n);
+    }
+    free(jobs);
+    free(y);
+    return rc;
+}
+
+int lmots_sign(const lmots_params *op, const uint8_t I[LMS_I_BYTES], const uint8_t *seed,
+               uint32_t q, const uint8_t *C, const uint8_t *msg, size_t mlen, uint8_t *sig)
+{
+    uint8_t Q[LMS_MAX_N], a[LMS_MAX_P];
+    lms_chain_job jobs[LMS_MAX_P];
+    int rc = msg_digest(op, I, q, C, msg, mlen, Q);
+    if (rc != FASTSIG_OK)
+        return rc;
+    lmots_digits(op, Q, a);
+    for (unsigned i = 0; i < op->p; i++) {
+        lms_chain_job jb = { q, (uint16_t)i, 0xff, (uint16_t)(1u + a[i]) };
+        jobs[i] = jb;
+    }
+    lms_put32(sig, op->type);
+    memcpy(sig + 4, C, op->n);
+    return lms_chains(op, I, jobs, op->p, seed, 0, sig + 4 + op->n, 1);
+}
+
+int lmots_pk_from_sig(const lmots_params *op, const uint8_t I[LMS_I_BYTES], uint32_t q,
+                      const uint8_t *sig, size_t siglen, const uint8_t *msg, size_t mlen,
+                      uint8_t *K)
+{
+    if (siglen < 4 || lms_get32(sig) != op->type || siglen != lmots_sig_bytes(op))
+        return FASTSIG_ERR_BAD_SIGNATURE;
+    uint8_t Q[LMS_MAX_N], a[LMS_MAX_P], *z = malloc((size_t)op->p * op->n);
+    lms_chain_job jobs[LMS_MAX_P];
+    if (z == NULL)
+        return FASTSIG_ERR_NOMEM;
+    int rc = msg_digest(op, I, q, sig + 4, msg, mlen, Q);
+    if (rc == FASTSIG_OK) {
+        lmots_digits(op, Q, a);
+        unsigned top = (1u << op->w) - 1;
+        for (unsigned i = 0; i < op->p; i++) {
+            lms_chain_job jb = { q, (uint16_t)i, a[i], (uint16_t)(top - a[i]) };
+            jobs[i] = jb;
+        }
+        rc = lms_chains(op, I, jobs, op->p, sig + 4 + op->n, op->n, z, 0);
+    }
+    if (rc == FASTSIG_OK)
+        rc = keys_from_ends(op, I, q, 1, z, K);
+    free(z);
+    return rc;
+}

@@ -1,0 +1,70 @@
+/* lms_chain.h - LM-OTS hash chains and the other LMS hashes, on the
+ * multi-lane engine.
+ *
+ * A chain step of RFC 8554 (section 4.4) hashes
+ *   I (16) || u32str(q) || u16str(i) || u8str(j) || tmp (n)
+ * = 23 + n bytes: 55 (n = 32) or 47 (n = 24), one padded block of SHA-256
+ * or SHAKE256. The secret x_q[i] of SP 800-208 Appendix A / RFC 8554
+ * Appendix A has the same shape with j = 0xff and tmp = SEED, so a chain
+ * that starts at j = 0xff with tmp = SEED first derives its secret, then
+ * wraps to j = 0 and walks on: keygen is one walk of 2^w steps per chain,
+ * signing one of 1 + a_i steps.
+ *
+ * lms_chains keeps every chain as its own padded block and hashes the
+ * blocks of all chains side by side, in place (fs_lanes_run_ptrs: the
+ * SHA-256 x16/x8/x2 and Keccak x8/x4 kernels the engine selects); chains
+ * are sorted by length so that the ones still walking are always a prefix.
+ * lms_chains_ref walks one chain at a time, one hash per call (the
+ * reference the tests hold lms_chains to). Both return FASTSIG_OK or
+ * FASTSIG_ERR_NOMEM / FASTSIG_ERR_BAD_PARAM. */
+#ifndef FASTSIG_LMS_CHAIN_H
+#define FASTSIG_LMS_CHAIN_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "lms/lms_params.h"
+
+/* One chain: its leaf q, chain index i, first j and step count (j wraps
+ * modulo 256; steps <= 256). */
+typedef struct {
+    uint32_t q;
+    uint16_t i;
+    uint8_t j;
+    uint16_t steps;
+} lms_chain_job;
+
+/* Chain c starts from in + c*in_stride (n bytes; in_stride 0: the same
+ * start for every chain) and ends in out + c*n. secret: wipe the blocks. */
+int lms_chains(const lmots_params *op, const uint8_t I[LMS_I_BYTES], const lms_chain_job *jobs,
+               size_t count, const uint8_t *in, size_t in_stride, uint8_t *out, int secret);
+int lms_chains_ref(const lmots_params *op, const uint8_t I[LMS_I_BYTES],
+                   const lms_chain_job *jobs, size_t count, const uint8_t *in, size_t in_stride,
+                   uint8_t *out);
+
+/* out_l = Hash(in + l*inlen), inlen bytes each, any number of lanes. */
+int lms_hash_lanes(fs_hash_family hash, unsigned n, uint8_t *out, const uint8_t *in,
+                   size_t inlen, size_t lanes);
+/* out = Hash(prefix || msg): one message of any length, not copied
+ * (plen < 64). */
+int lms_hash_msg(fs_hash_family hash, unsigned n, uint8_t *out, const uint8_t *prefix,
+                 size_t plen, const uint8_t *msg, size_t mlen);
+
+/* Big-endian u32str / u16str. */
+static inline void lms_put32(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)(v >> 24);
+    p[1] = (uint8_t)(v >> 16);
+    p[2] = (uint8_t)(v >> 8);
+    p[3] = (uint8_t)v;
+}
+static inline uint32_t lms_get32(const uint8_t *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+static inline void lms_put16(uint8_t *p, uint16_t v)
+{
+    p[0] = (uint8_t)(v >> 8);
+    p[1] = (uint8_t)v;
+}
+
+#endif

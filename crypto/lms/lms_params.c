@@ -1,0 +1,128 @@
+/* lms_params.c - see lms_params.h. */
+#include <stdio.h>
+#include <string.h>
+#include "fastsig_err.h"
+#include "lms/lms_params.h"
+
+static const struct {
+    const char *tag;      /* name part: "SHA256", "SHAKE" */
+    fs_hash_family hash;
+    unsigned n;
+    uint32_t ots_base, lms_base;
+} families[] = {
+    { "SHA256", FS_HASH_SHA256, 32, 0x01, 0x05 },
+    { "SHA256", FS_HASH_SHA256, 24, 0x05, 0x0a },
+    { "SHAKE", FS_HASH_SHAKE256, 32, 0x09, 0x0f },
+    { "SHAKE", FS_HASH_SHAKE256, 24, 0x0d, 0x14 },
+};
+#define NFAM (sizeof(families) / sizeof(families[0]))
+#define NW 4 /* w = 1, 2, 4, 8 */
+#define NH 5 /* h = 5 .. 25 */
+
+static void fill_ots(lmots_params *o, unsigned f, unsigned k)
+{
+    unsigned n = families[f].n, w = 1u << k;
+    unsigned u = (8 * n + w - 1) / w, lg = 0;
+    for (unsigned x = ((1u << w) - 1) * u; x > 1; x >>= 1)
+        lg++;
+    unsigned v = (lg + 1 + w - 1) / w;
+    memset(o, 0, sizeof(*o));
+    o->type = families[f].ots_base + k;
+    o->hash = families[f].hash;
+    o->family = f;
+    o->n = n;
+    o->w = w;
+    o->p = u + v;
+    o->ls = 16 - v * w;
+    snprintf(o->name, sizeof(o->name), "LMOTS_%s_N%u_W%u", families[f].tag, n, w);
+}
+
+static void fill_lms(lms_params *l, unsigned f, unsigned k)
+{
+    memset(l, 0, sizeof(*l));
+    l->type = families[f].lms_base + k;
+    l->hash = families[f].hash;
+    l->family = f;
+    l->m = families[f].n;
+    l->h = 5 * (k + 1);
+    snprintf(l->name, sizeof(l->name), "LMS_%s_M%u_H%u", families[f].tag, l->m, l->h);
+}
+
+size_t lmots_params_count(void)
+{
+    return NFAM * NW;
+}
+
+size_t lms_params_count(void)
+{
+    return NFAM * NH;
+}
+
+int lmots_params_at(lmots_params *out, size_t i)
+{
+    if (out == NULL)
+        return FASTSIG_ERR_NULL_ARG;
+    if (i >= NFAM * NW)
+        return FASTSIG_ERR_UNSUPPORTED;
+    fill_ots(out, (unsigned)(i / NW), (unsigned)(i % NW));
+    return FASTSIG_OK;
+}
+
+int lms_params_at(lms_params *out, size_t i)
+{
+    if (out == NULL)
+        return FASTSIG_ERR_NULL_ARG;
+    if (i >= NFAM * NH)
+        return FASTSIG_ERR_UNSUPPORTED;
+    fill_lms(out, (unsigned)(i / NH), (unsigned)(i % NH));
+    return FASTSIG_OK;
+}
+
+/* The set of one table (ots: LM-OTS, else LMS) with typecode type or, when
+ * name is not NULL, with that name. */
+static int find(int ots, uint32_t type, const char *name, lmots_params *o, lms_params *l)
+{
+    size_t count = ots ? NFAM * NW : NFAM * NH;
+    for (size_t i = 0; i < count; i++) {
+        if (ots)
+            fill_ots(o, (unsigned)(i / NW), (unsigned)(i % NW));
+        else
+            fill_lms(l, (unsigned)(i / NH), (unsigned)(i % NH));
+        const char *nm = ots ? o->name : l->name;
+        uint32_t t = ots ? o->type : l->type;
+        if (name != NULL ? strcmp(nm, name) == 0 : t == type)
+            return FASTSIG_OK;
+    }
+    return FASTSIG_ERR_UNSUPPORTED;
+}
+
+int lmots_params_get(lmots_params *out, uint32_t type)
+{
+    return out == NULL ? FASTSIG_ERR_NULL_ARG : find(1, type, NULL, out, NULL);
+}
+
+int lms_params_get(lms_params *out, uint32_t type)
+{
+    return out == NULL ? FASTSIG_ERR_NULL_ARG : find(0, type, NULL, NULL, out);
+}
+
+int lmots_params_by_name(lmots_params *out, const char *name)
+{
+    return out == NULL || name == NULL ? FASTSIG_ERR_NULL_ARG : find(1, 0, name, out, NULL);
+}
+
+int lms_params_by_name(lms_params *out, const char *name)
+{
+    return out == NULL || name == NULL ? FASTSIG_ERR_NULL_ARG : find(0, 0, name, NULL, out);
+}
+
+int lms_pair_ok(const lms_params *lp, const lmots_params *op)
+{
+    return lp != NULL && op != NULL && lp->family == op->family;
+}
+
+fs_hash_params lms_hash_params(fs_hash_family hash, unsigned n)
+{
+    fs_hash_params hp = { hash, n, 32 };
+    return hp;
+}

@@ -1,0 +1,395 @@
+/* lms_tree.c - see lms_tree.h. */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include "fastsig_err.h"
+#include "lms/lms_tree.h"
+#include "lms/lmots.h"
+#include "lms/lms_chain.h"
+
+
+struct lms_tree {
+    lms_params lp;
+    lmots_params op;
+    uint8_t I[LMS_I_BYTES];
+    uint8_t seed[LMS_MAX_N];
+    unsigned cut;
+    uint8_t *top;      /* levels cut .. h */
+    uint8_t *bot;      /* levels 0 .. cut-1 of bottom subtree bot_idx */
+    uint64_t bot_idx;
+    int bot_ok;
+    uint64_t built;    /* leaves done, in order */
+    int complete;      /* every level up to the root */
+};
+
+/* Node offset (in nodes) of level l in a level array whose lowest level
+ * is lo and top level h: levels below l hold 2^(h-k) nodes each. */
+static size_t level_off(unsigned h, unsigned lo, unsigned l)
+{
+    return ((size_t)2 << (h - lo)) - ((size_t)2 << (h - l));
+}
+
+/* Leaves first .. first+count-1 into out (count * m bytes). */
+static int leaves(const lms_tree *t, uint32_t first, size_t count, uint8_t *out)
+{
+    const unsigned m = t->lp.m, len = 22 + m;
+    uint8_t *in = malloc(count * len);
+    if (in == NULL)
+        return FASTSIG_ERR_NOMEM;
+    int rc = lmots_leaf_keys(&t->op, t->I, t->seed, first, count, out);
+    for (size_t l = 0; l < count && rc == FASTSIG_OK; l++) {
+        uint8_t *d = in + l * len;
+        memcpy(d, t->I, LMS_I_BYTES);
+        lms_put32(d + 16, ((uint32_t)1 << t->lp.h) + first + (uint32_t)l);
+        lms_put16(d + 20, LMS_D_LEAF);
+        memcpy(d + 22, out + l * m, m);
+    }
+    if (rc == FASTSIG_OK)
+        rc = lms_hash_lanes(t->lp.hash, m, out, in, len, count);
+    free(in);
+    return rc;
+}
+
+/* Parents of `count` (even) adjacent nodes at level l starting at index
+ * x0 of that level: count/2 nodes into out. */
+static int parents(const lms_tree *t, unsigned l, uint64_t x0, size_t count, const uint8_t *kids,
+                   uint8_t *out)
+{
+    const unsigned m = t->lp.m, len = 22 + 2 * m;
+    size_t np = count / 2;
+    uint8_t *in = malloc(np * len);
+    if (in == NULL)
+        return FASTSIG_ERR_NOMEM;
+    uint32_t r0 = ((uint32_t)1 << (t->lp.h - l - 1)) + (uint32_t)(x0 / 2);
+    for (size_t k = 0; k < np; k++) {
+        uint8_t *d = in + k * len;
+        memcpy(d, t->I, LMS_I_BYTES);
+        lms_put32(d + 16, r0 + (uint32_t)k);
+        lms_put16(d + 20, LMS_D_INTR);
+        memcpy(d + 22, kids + 2 * k * m, 2 * m);
+    }
+    int rc = lms_hash_lanes(t->lp.hash, m, out, in, len, np);
+    free(in);
+    return rc;
+}
+
+/* Levels 0 .. cut of bottom subtree b: levels 0 .. cut-1 into bot (if
+ * keep) and its root into the top array. */
+static int bottom(lms_tree *t, uint64_t b, int keep)
+{
+    const unsigned c = t->cut, m = t->lp.m;
+    size_t nodes = ((size_t)2 << c) - 1;
+    uint8_t *buf = malloc(nodes * m);
+    if (buf == NULL)
+        return FASTSIG_ERR_NOMEM;
+    int rc = leaves(t, (uint32_t)(b << c), (size_t)1 << c, buf);
+    for (unsigned l = 0; l < c && rc == FASTSIG_OK; l++)
+        rc = parents(t, l, b << (c - l), (size_t)1 << (c - l), buf + level_off(c, 0, l) * m,
+                     buf + level_off(c, 0, l + 1) * m);
+    if (rc == FASTSIG_OK) {
+        memcpy(t->top + b * m, buf + level_off(c, 0, c) * m, m);
+        if (keep) {
+            memcpy(t->bot, buf, level_off(c, 0, c) * m);
+            t->bot_idx = b;
+            t->bot_ok = 1;
+        }
+    }
+    explicit_bzero(buf, nodes * m);
+    free(buf);
+    return rc;
+}
+
+int lms_tree_gen(lms_tree **out, const lms_params *lp, const lmots_params *op,
+                 const uint8_t I[LMS_I_BYTES], const uint8_t *seed, lms_progress_fn progress,
+                 void *parg)
+{
+    return lms_tree_gen_top(out, lp, op, I, seed, LMS_TOP_LEVELS, 1, progress, parg);
+}
+
+int lms_tree_start(lms_tree **out, const lms_params *lp, const lmots_params *op,
+                   const uint8_t I[LMS_I_BYTES], const uint8_t *seed, unsigned top_levels)
+{
+    if (out == NULL || lp == NULL || op == NULL || I == NULL || seed == NULL)
+        return FASTSIG_ERR_NULL_ARG;
+    *out = NULL;
+    if (!lms_pair_ok(lp, op))
+        return FASTSIG_ERR_UNSUPPORTED;
+    lms_tree *t = calloc(1, sizeof(*t));
+    if (t == NULL)
+        return FASTSIG_ERR_NOMEM;
+    t->lp = *lp;
+    t->op = *op;
+    memcpy(t->I, I, LMS_I_BYTES);
+    memcpy(t->seed, seed, lp->m);
+    const unsigned h = lp->h, m = lp->m;
+    t->cut = h > top_levels ? h - top_levels : 0;
+    t->top = malloc((((size_t)2 << (h - t->cut)) - 1) * m);
+    t->bot = malloc((level_off(t->cut, 0, t->cut) + 1) * m);
+    if (t->top == NULL || t->bot == NULL) {
+        lms_tree_free(t);
+        return FASTSIG_ERR_NOMEM;
+    }
+    *out = t;
+    return FASTSIG_OK;
+}
+
+/* One thread's share of a build: leaves from .. to-1 (whole bottom
+ * subtrees when cut > 0), counted in *done; stops when *stop is set. Only
+ * the caller's share has a progress callback (it reports every thread's
+ * leaves). */
+struct range {
+    lms_tree *t;
+    uint64_t from, to, base, reported;
+    uint64_t *done;
+    int *stop;
+    lms_progress_fn progress;
+    void *parg;
+    int rc;
+};
+
+static void run_range(struct range *r)
+{
+    lms_tree *t = r->t;
+    const unsigned m = t->lp.m;
+    const uint64_t total = (uint64_t)1 << t->lp.h, chunk = t->cut ? (uint64_t)1 << t->cut : 256;
+    for (uint64_t x = r->from; x < r->to && r->rc == FASTSIG_OK;) {
+        if (__atomic_load_n(r->stop, __ATOMIC_RELAXED)) {
+            r->rc = FASTSIG_ERR_INTERNAL;
+            break;
+        }
+        uint64_t n = t->cut ? chunk : (r->to - x < chunk ? r->to - x : chunk);
+        r->rc = t->cut ? bottom(t, x >> t->cut, x == 0)
+                       : leaves(t, (uint32_t)x, (size_t)n, t->top + x * m);
+        x += n;
+        uint64_t d = __atomic_add_fetch(r->done, n, __ATOMIC_RELAXED);
+        if (r->rc == FASTSIG_OK && r->progress != NULL) {
+            r->reported = r->base + d;
+            if (r->progress(r->parg, r->reported, total))
+                r->rc = FASTSIG_ERR_INTERNAL;
+        }
+        if (r->rc != FASTSIG_OK)
+            __atomic_store_n(r->stop, 1, __ATOMIC_RELAXED);
+    }
+}
+
+static void *range_thread(void *arg)
+{
+    run_range(arg);
+    return NULL;
+}
+
+int lms_tree_build(lms_tree *t, uint64_t upto, unsigned threads, lms_progress_fn progress,
+                   void *parg)
+{
+    const unsigned h = t->lp.h, m = t->lp.m;
+    const uint64_t total = (uint64_t)1 << h;
+    /* shares: whole bottom subtrees, or at least 16 leaves when cut = 0 */
+    const uint64_t unit = t->cut ? (uint64_t)1 << t->cut : 16;
+    int rc = FASTSIG_OK;
+    if (upto > total)
+        upto = total;
+    if (t->cut)
+        upto = (upto + unit - 1) & ~(unit - 1);
+    if (t->built < upto) {
+        uint64_t units = (upto - t->built + unit - 1) / unit, done = 0;
+        int stop = 0;
+        if (threads < 1)
+            threads = 1;
+        if (threads > LMS_MAX_THREADS)
+            threads = LMS_MAX_THREADS;
+        if (threads > units)
+            threads = (unsigned)units;
+        uint64_t per = (units + threads - 1) / threads * unit;
+        struct range r[LMS_MAX_THREADS];
+        pthread_t th[LMS_MAX_THREADS];
+        int started[LMS_MAX_THREADS] = { 0 };
+        for (unsigned i = 0; i < threads; i++) {
+            uint64_t from = t->built + i * per, to = from + per < upto ? from + per : upto;
+            struct range ri = { t, from < upto ? from : upto, to, t->built, 0, &done, &stop,
+                                i == 0 ? progress : NULL, parg, FASTSIG_OK };
+            r[i] = ri;
+            if (i > 0)
+                started[i] = pthread_create(&th[i], NULL, range_thread, &r[i]) == 0;
+        }
+        run_range(&r[0]);
+        for (unsigned i = 1; i < threads; i++) {
+            if (started[i])
+                pthread_join(th[i], NULL);
+            else
+                run_range(&r[i]); /* no thread: the caller does its share */
+        }
+        for (unsigned i = 0; i < threads && rc == FASTSIG_OK; i++)
+            rc = r[i].rc;
+        if (rc == FASTSIG_OK) {
+            t->built = upto;
+            if (progress != NULL && r[0].reported != upto && progress(parg, upto, total))
+                rc = FASTSIG_ERR_INTERNAL;
+        }
+    }
+    if (rc == FASTSIG_OK && t->built == total && !t->complete) {
+        for (unsigned l = t->cut; l < h && rc == FASTSIG_OK; l++)
+            rc = parents(t, l, 0, (size_t)1 << (h - l), t->top + level_off(h, t->cut, l) * m,
+                         t->top + level_off(h, t->cut, l + 1) * m);
+        t->complete = rc == FASTSIG_OK;
+    }
+    return rc;
+}
+
+int lms_tree_complete(const lms_tree *t)
+{
+    return t->complete;
+}
+
+int lms_tree_gen_top(lms_tree **out, const lms_params *lp, const lmots_params *op,
+                     const uint8_t I[LMS_I_BYTES], const uint8_t *seed, unsigned top_levels,
+                     unsigned threads, lms_progress_fn progress, void *parg)
+{
+    if (out == NULL)
+        return FASTSIG_ERR_NULL_ARG;
+    *out = NULL;
+    lms_tree *t = NULL;
+    int rc = lms_tree_start(&t, lp, op, I, seed, top_levels);
+    if (rc == FASTSIG_OK)
+        rc = lms_tree_build(t, (uint64_t)1 << lp->h, threads, progress, parg);
+    if (rc != FASTSIG_OK) {
+        lms_tree_free(t);
+        return rc;
+    }
+    *out = t;
+    return FASTSIG_OK;
+}
+
+void lms_tree_free(lms_tree *t)
+{
+    if (t == NULL)
+        return;
+    if (t->bot != NULL)
+        explicit_bzero(t->bot, (level_off(t->cut, 0, t->cut) + 1) * t->lp.m);
+    free(t->top);
+    free(t->bot);
+    explicit_bzero(t, sizeof(*t));
+    free(t);
+}
+
+const lms_params *lms_tree_lms(const lms_tree *t)
+{
+    return &t->lp;
+}
+
+const lmots_params *lms_tree_ots(const lms_tree *t)
+{
+    return &t->op;
+}
+
+const uint8_t *lms_tree_I(const lms_tree *t)
+{
+    return t->I;
+}
+
+const uint8_t *lms_tree_seed(const lms_tree *t)
+{
+    return t->seed;
+}
+
+void lms_tree_pub(const lms_tree *t, uint8_t *pub)
+{
+    lms_put32(pub, t->lp.type);
+    lms_put32(pub + 4, t->op.type);
+    memcpy(pub + 8, t->I, LMS_I_BYTES);
+    memcpy(pub + 24, t->top + level_off(t->lp.h, t->cut, t->lp.h) * t->lp.m, t->lp.m);
+}
+
+int lms_tree_sign(lms_tree *t, uint32_t q, const uint8_t *msg, size_t mlen, uint8_t *sig)
+{
+    if (t == NULL || sig == NULL || (msg == NULL && mlen))
+        return FASTSIG_ERR_NULL_ARG;
+    const unsigned h = t->lp.h, m = t->lp.m, c = t->cut;
+    if (h < 32 && q >> h)
+        return FASTSIG_ERR_BAD_PARAM;
+    if (!t->complete)
+        return FASTSIG_ERR_INTERNAL; /* a tree still being built */
+    int rc = FASTSIG_OK;
+    if (c && (!t->bot_ok || t->bot_idx != q >> c))
+        rc = bottom(t, q >> c, 1);
+    if (rc != FASTSIG_OK)
+        return rc;
+    /* C = H(I || u32str(q) || u16str(0xfffd) || 0xff || SEED) */
+    uint8_t C[LMS_MAX_N];
+    lms_chain_job cj = { q, 0xfffd, 0xff, 1 };
+    rc = lms_chains_ref(&t->op, t->I, &cj, 1, t->seed, 0, C);
+    if (rc != FASTSIG_OK)
+        return rc;
+    lms_put32(sig, q);
+    rc = lmots_sign(&t->op, t->I, t->seed, q, C, msg, mlen, sig + 4);
+    explicit_bzero(C, sizeof(C));
+    if (rc != FASTSIG_OK)
+        return rc;
+    uint8_t *p = sig + 4 + lmots_sig_bytes(&t->op);
+    lms_put32(p, t->lp.type);
+    p += 4;
+    for (unsigned l = 0; l < h; l++, p += m) {
+        uint64_t x = (uint64_t)(q >> l) ^ 1;
+        if (l < c)
+            memcpy(p, t->bot + (level_off(c, 0, l) + x - (t->bot_idx << (c - l))) * m, m);
+        else
+            memcpy(p, t->top + (level_off(h, c, l) + x) * m, m);
+    }
+    return FASTSIG_OK;
+}
+
+int lms_sig_len(const uint8_t *sig, size_t avail, size_t *len)
+{
+    lmots_params op;
+    lms_params lp;
+    if (avail < 8 || lmots_params_get(&op, lms_get32(sig + 4)) != FASTSIG_OK)
+        return FASTSIG_ERR_BAD_SIGNATURE;
+    size_t at = 4 + lmots_sig_bytes(&op);
+    if (avail < at + 4 || lms_params_get(&lp, lms_get32(sig + at)) != FASTSIG_OK ||
+        avail < lms_sig_bytes(&lp, &op))
+        return FASTSIG_ERR_BAD_SIGNATURE;
+    *len = lms_sig_bytes(&lp, &op);
+    return FASTSIG_OK;
+}
+
+int lms_verify(const uint8_t *pub, size_t publen, const uint8_t *msg, size_t mlen,
+               const uint8_t *sig, size_t siglen)
+{
+    lms_params lp;
+    lmots_params op;
+    size_t len;
+    if (pub == NULL || sig == NULL || (msg == NULL && mlen))
+        return FASTSIG_ERR_NULL_ARG;
+    if (publen < 8 || lms_params_get(&lp, lms_get32(pub)) != FASTSIG_OK ||
+        lmots_params_get(&op, lms_get32(pub + 4)) != FASTSIG_OK || publen != lms_pub_bytes(&lp) ||
+        !lms_pair_ok(&lp, &op))
+        return FASTSIG_ERR_BAD_KEY;
+    if (lms_sig_len(sig, siglen, &len) != FASTSIG_OK || len != siglen ||
+        lms_get32(sig + 4) != op.type || lms_get32(sig + 4 + lmots_sig_bytes(&op)) != lp.type)
+        return FASTSIG_ERR_BAD_SIGNATURE;
+    const uint8_t *I = pub + 8;
+    uint32_t q = lms_get32(sig);
+    if (q >> lp.h)
+        return FASTSIG_ERR_BAD_SIGNATURE;
+    const unsigned m = lp.m;
+    uint8_t buf[22 + 2 * LMS_MAX_N], node[LMS_MAX_N];
+    int rc = lmots_pk_from_sig(&op, I, q, sig + 4, lmots_sig_bytes(&op), msg, mlen, buf + 22);
+    if (rc != FASTSIG_OK)
+        return rc;
+    uint32_t r = ((uint32_t)1 << lp.h) + q;
+    memcpy(buf, I, LMS_I_BYTES);
+    lms_put32(buf + 16, r);
+    lms_put16(buf + 20, LMS_D_LEAF);
+    rc = lms_hash_lanes(lp.hash, m, node, buf, 22 + m, 1);
+    const uint8_t *path = sig + 4 + lmots_sig_bytes(&op) + 4;
+    for (unsigned l = 0; l < lp.h && rc == FASTSIG_OK; l++, r >>= 1) {
+        int right = r & 1;
+        memcpy(buf + 22 + (right ? m : 0), node, m);
+        memcpy(buf + 22 + (right ? 0 : m), path + l * m, m);
+        lms_put32(buf + 16, r >> 1);
+        lms_put16(buf + 20, LMS_D_INTR);
+        rc = lms_hash_lanes(lp.hash, m, node, buf, 22 + 2 * m, 1);
+    }
+    if (rc != FASTSIG_OK)
+        return rc;
+    return memcmp(node, pub + 24, m) == 0 ? FASTSIG_OK : FASTSIG_ERR_VERIFY;
+}
