@@ -3,6 +3,7 @@
  * expanded form's k), encoding. */
 #include <string.h>
 #include "fastsig_err.h"
+#include "ctgrind.h"
 #include "rw/rw_msg.h"
 #include "rw/rw_sig.h"
 
@@ -67,6 +68,13 @@ int rw_sign(const rw_key *k, int format, unsigned flags,
     int rc = representative(k, format, flags, msg, msglen, h, &r);
     if (rc == FASTSIG_OK)
         rc = rw_root(k, h, s, &e, &f);
+    /* public from here: the signature carries s, e, f and r (P1363: e and f
+     * follow from s as the verifier finds them; h follows from r) */
+    FS_DECLASSIFY(s, nn * sizeof(mp_limb_t));
+    FS_DECLASSIFY(h, nn * sizeof(mp_limb_t));
+    FS_DECLASSIFY(&e, sizeof(e));
+    FS_DECLASSIFY(&f, sizeof(f));
+    FS_DECLASSIFY(&r, sizeof(r));
     /* fault check: f*s^2 - e*h = q*n exactly, with q the expanded form's k */
     if (rc == FASTSIG_OK)
         rc = rw_quotient(k, s, h, e, f, q) ? FASTSIG_OK : FASTSIG_ERR_FAULT;
