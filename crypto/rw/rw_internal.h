@@ -37,8 +37,8 @@ void rw_to_be(uint8_t *out, size_t blen, const mp_limb_t *a, size_t nl);
 void rw_mpz_to_be(uint8_t *out, size_t blen, const mpz_t z);
 void rw_wipe(void *p, size_t len);
 
-/* r = a*b by mpn_sec_mul with scratch of its own, wiped (a, b secret). */
-int rw_mul_secret(mpz_t r, const mpz_t a, const mpz_t b);
+/* n = p*q by mpn_sec_mul with scratch of its own, wiped (p, q secret). */
+int rw_modulus(mpz_t r, const mpz_t a, const mpz_t b);
 
 /* Fills the derived private values (u, dp, dq, ap, aq, kid, bits) of a key
  * whose n, p, q (and prf) are set; no validation. */

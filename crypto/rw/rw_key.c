@@ -175,8 +175,8 @@ static size_t public_size(size_t v)
 }
 
 /* n = p*q without GMP's own temporaries: mpn_sec_mul into r, scratch ours
- * and wiped (p and q are secret). */
-int rw_mul_secret(mpz_t r, const mpz_t a, const mpz_t b)
+ * and wiped (p and q are secret; n is the public key). */
+int rw_modulus(mpz_t r, const mpz_t a, const mpz_t b)
 {
     const mpz_srcptr x = mpz_size(a) >= mpz_size(b) ? a : b, y = x == a ? b : a;
     mp_size_t xn = (mp_size_t)mpz_size(x), yn = (mp_size_t)mpz_size(y);
@@ -191,6 +191,7 @@ int rw_mul_secret(mpz_t r, const mpz_t a, const mpz_t b)
     mpn_sec_mul(buf, mpz_limbs_read(x), xn, mpz_limbs_read(y), yn, buf + xn + yn);
     mp_limb_t *rl = mpz_limbs_write(r, xn + yn);
     memcpy(rl, buf, (size_t)(xn + yn) * sizeof(mp_limb_t));
+    FS_DECLASSIFY(rl, (size_t)(xn + yn) * sizeof(mp_limb_t));   /* n: public */
     mpz_limbs_finish(r, xn + yn);
     rw_wipe(buf, total * sizeof(mp_limb_t));
     free(buf);
@@ -239,7 +240,7 @@ static int rw_check_private(const mpz_t n, const mpz_t p, const mpz_t q, unsigne
         return FASTSIG_ERR_BAD_KEY;
     mpz_t t;
     mpz_init(t);
-    rc = rw_mul_secret(t, p, q);
+    rc = rw_modulus(t, p, q);
     if (rc == FASTSIG_OK && public_size(ct_differ(t, n) | !ct_differ(p, q)))
         rc = FASTSIG_ERR_BAD_KEY;
     mpz_clear(t);   /* t = n: public */
@@ -288,6 +289,53 @@ static void set_kid(rw_key *k)
     fs_shake_squeeze(&x, k->kid, sizeof(k->kid));
 }
 
+/* Ends writing z (mpz_limbs_write, n limbs) like mpz_limbs_finish, but finds
+ * the normalized length without branching on the limbs; that length (a
+ * size) is then public. */
+static void finish_ct(mpz_t z, const mp_limb_t *zl, size_t n)
+{
+    size_t len = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t nz = (size_t)((zl[i] | (0 - zl[i])) >> (GMP_NUMB_BITS - 1));
+        len ^= (len ^ (i + 1)) & (0 - nz);
+    }
+    z->_mp_size = (int)public_size(len);
+}
+
+/* Bit length of a normalized secret z, counted without branches; public. */
+static size_t ct_bitlen(const mpz_t z)
+{
+    size_t n = mpz_size(z), b = 0;
+    if (n == 0)
+        return 0;
+    mp_limb_t top = mpz_limbs_read(z)[n - 1];
+    for (unsigned i = 0; i < GMP_NUMB_BITS; i++)
+        b += (top >> i) != 0;
+    return public_size(GMP_NUMB_BITS * (n - 1) + b);
+}
+
+/* r = a + c (n limbs), the carry returned; no branch on the limbs (GMP's
+ * inline mpn_add_1 stops at the first limb that does not carry). */
+static mp_limb_t ct_add_1(mp_limb_t *r, const mp_limb_t *a, size_t n, mp_limb_t c)
+{
+    for (size_t i = 0; i < n; i++) {
+        mp_limb_t s = a[i] + c;
+        c = s < c;
+        r[i] = s;
+    }
+    return c;
+}
+
+/* r = (a + 1) >> sh (r != a, 0 < sh < GMP_NUMB_BITS), in constant time. */
+static void add1_shift(mpz_t r, const mpz_t a, unsigned sh)
+{
+    size_t n = mpz_size(a);
+    mp_limb_t *rl = mpz_limbs_write(r, (mp_size_t)n + 1);
+    rl[n] = ct_add_1(rl, mpz_limbs_read(a), n, 1);
+    mpn_rshift(rl, rl, (mp_size_t)n + 1, sh);
+    finish_ct(r, rl, n + 1);
+}
+
 /* r = (1/2)^e mod m, e of ebits bits (secret: mpn_sec_powm, our scratch, wiped). */
 static int half_pow(mpz_t r, const mpz_t e, size_t ebits, const mpz_t m)
 {
@@ -298,12 +346,12 @@ static int half_pow(mpz_t r, const mpz_t e, size_t ebits, const mpz_t m)
         return FASTSIG_ERR_NOMEM;
     mp_limb_t *h = buf, *res = buf + mn;
     memcpy(h, mpz_limbs_read(m), (size_t)mn * sizeof(mp_limb_t));
-    mpn_add_1(h, h, mn, 1);            /* m odd: m + 1 fits in mn limbs */
+    ct_add_1(h, h, (size_t)mn, 1);     /* m odd: m + 1 fits in mn limbs */
     mpn_rshift(h, h, mn, 1);           /* (m+1)/2 = 1/2 mod m */
     mpn_sec_powm(res, h, mn, mpz_limbs_read(e), ebits, mpz_limbs_read(m), mn, res + mn);
     mp_limb_t *rl = mpz_limbs_write(r, mn);
     memcpy(rl, res, (size_t)mn * sizeof(mp_limb_t));
-    mpz_limbs_finish(r, mn);
+    finish_ct(r, rl, (size_t)mn);
     rw_wipe(buf, total * sizeof(mp_limb_t));
     free(buf);
     return FASTSIG_OK;
@@ -327,7 +375,7 @@ static int ct_inverse(mpz_t u, const mpz_t q, const mpz_t p)
                             2 * (mp_bitcnt_t)pn * GMP_NUMB_BITS, s);
     mp_limb_t *ul = mpz_limbs_write(u, (mp_size_t)pn);
     memcpy(ul, r, pn * sizeof(mp_limb_t));
-    mpz_limbs_finish(u, (mp_size_t)pn);
+    finish_ct(u, ul, pn);
     rw_wipe(buf, (tn + pn + itch) * sizeof(mp_limb_t));
     free(buf);
     return public_size((size_t)ok) ? FASTSIG_OK : FASTSIG_ERR_BAD_KEY;
@@ -364,16 +412,14 @@ int rw_key_derive(rw_key *k)
     }
     if (!k->has_priv)
         return FASTSIG_OK;
-    mpz_add_ui(k->dp, k->p, 1);
-    mpz_tdiv_q_2exp(k->dp, k->dp, 2);
-    mpz_add_ui(k->dq, k->q, 1);
-    mpz_tdiv_q_2exp(k->dq, k->dq, 3);
+    add1_shift(k->dp, k->p, 2);
+    add1_shift(k->dq, k->q, 3);
     /* the exponents' bit lengths are public (from the sizes of p and q) */
-    k->dpbits = public_size(rw_bitlen(k->dp));
-    k->dqbits = public_size(rw_bitlen(k->dq));
+    k->dpbits = ct_bitlen(k->dp);
+    k->dqbits = ct_bitlen(k->dq);
     mpz_t e;
     mpz_init(e);
-    mpz_mul_2exp(e, k->dq, 1);          /* (q+1)/4 */
+    add1_shift(e, k->q, 2);             /* (q+1)/4 */
     int rc = half_pow(k->ap, k->dp, k->dpbits, k->p);
     if (rc == FASTSIG_OK)
         rc = half_pow(k->aq, e, k->dqbits + 1, k->q);
@@ -419,9 +465,7 @@ int rw_key_set_private(rw_key *k, const uint8_t *n, size_t nlen,
         return FASTSIG_ERR_NOMEM;
     mpz_import(t->p, plen, 1, 1, 1, 0, p);
     mpz_import(t->q, qlen, 1, 1, 1, 0, q);
-    int rc = rw_mul_secret(t->n, t->p, t->q);
-    /* n is the public key */
-    FS_DECLASSIFY(mpz_limbs_read(t->n), mpz_size(t->n) * sizeof(mp_limb_t));
+    int rc = rw_modulus(t->n, t->p, t->q);
     if (rc == FASTSIG_OK && n != NULL) {
         mpz_t given;
         mpz_init(given);

@@ -172,7 +172,7 @@ int rw_keygen(rw_key *k, unsigned bits, rw_rand_fn rnd, void *rnd_arg)
         rc = FASTSIG_ERR_RNG;
     if (rc == FASTSIG_OK) {
         t->has_priv = 1;
-        rc = rw_mul_secret(t->n, t->p, t->q);
+        rc = rw_modulus(t->n, t->p, t->q);
         if (rc == FASTSIG_OK)
             rc = rw_bitlen(t->n) == bits ? rw_key_derive(t) : FASTSIG_ERR_INTERNAL;
     }

@@ -1,8 +1,9 @@
 /* ct_sign.c - constant-time check of signing (the ctgrind technique): run
  * under valgrind's memcheck, this program marks the signing secrets
  * undefined, so memcheck reports every branch, memory address or system call
- * that depends on them; the run must report none. Covered: RW signing in
- * every format (all private values of a loaded key undefined); WOTS+ signing; XMSS and XMSS^MT signing (SK_SEED and
+ * that depends on them; the run must report none. Covered: RW key loading
+ * (p, q, prf undefined in the encoding: the checks and derived values) and
+ * RW signing in every format (all private values of the key undefined); WOTS+ signing; XMSS and XMSS^MT signing (SK_SEED and
  * SK_PRF undefined, trees reduced in height so signing crosses subtree and
  * layer boundaries quickly). Outputs are made defined again only where they
  * become public: each such spot says why. Run it through meson (suite ct),
@@ -54,6 +55,21 @@ static void secret_mpz(const mpz_t z)
 
 /* ---- RW ------------------------------------------------------------------- */
 
+/* The private encoding with the values of p, q and prf undefined but for the
+ * leading bytes of p and q (their sizes are public). */
+static void secret_encoding(uint8_t *enc, size_t len)
+{
+    size_t pos = 1;
+    SECRET(enc + pos, RW_PRF_BYTES);
+    pos += RW_PRF_BYTES;
+    for (int f = 0; f < 2 && pos + 2 <= len; f++) {
+        size_t flen = (size_t)enc[pos] << 8 | enc[pos + 1];
+        pos += 2;
+        SECRET(enc + pos + 1, flen - 1);
+        pos += flen;
+    }
+}
+
 static void check_rw(unsigned bits)
 {
     static const int formats[] = { RW_FMT_COMPACT, RW_FMT_EXPANDED, RW_FMT_P1363_SHA1,
@@ -64,7 +80,10 @@ static void check_rw(unsigned bits)
     uint8_t enc[2 * RW_MAX_BITS / 8];
     size_t len = sizeof(enc);
     expect(rw_key_encode_private(g, enc, &len) == FASTSIG_OK, "RW encode");
+    /* loading: the checks at import and the derived values */
+    secret_encoding(enc, len);
     int rc = rw_key_decode_private(k, enc, len);
+    PUBLIC(&rc, sizeof(rc));             /* whether a key loads is public */
     expect(rc == FASTSIG_OK, "RW decode");
     if (rc == FASTSIG_OK) {
         /* every private value of the loaded key, as signing reads it */
