@@ -46,8 +46,10 @@
  *   multiplications (rw_ifma.c: fixed 5-bit window, full table scan per
  *   window; mpn_sec_powm is its portable twin). No blinding is needed: no
  *   step branches on or indexes by a secret. Before
- *   anything leaves, e*f*s^2 = h (mod n) is recomputed (fault check); on a
- *   mismatch no signature is released (FASTSIG_ERR_FAULT).
+ *   anything leaves, e*f*s^2 = h (mod n) is recomputed (fault check, also
+ *   constant time: a withheld s stays secret); on a mismatch no signature
+ *   is released (FASTSIG_ERR_FAULT). test/ct checks all this under
+ *   valgrind (doc/design.md, "Constant-time check").
  *
  * FORMAT "RW" compact (RW_FMT_COMPACT), the default scheme
  *   r   = bit 0 of SHAKE256("FASTSIG-RW-R-v1" || prf || M, 1 byte)
