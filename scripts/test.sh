@@ -2,13 +2,14 @@
 # test.sh - install what is missing, build, and run every test suite:
 #   1. the release build: unit, evp and cli suites (meson test)
 #   2. the unit suite again once per forced CPU path (FASTSIG_CPU, crypto/cpu.h)
-#   3. an ASan+UBSan build: the unit and evp suites again
+#   3. an ASan+UBSan build: the unit and evp suites again; then the constant-time check
+#      (suite ct: signing under valgrind memcheck, test/ct)
 #   4. a release build against OpenSSL 3.5 (scripts/openssl35.sh builds it from Debian's source
 #      package into a cache on first use): the unit, evp and cli suites with that openssl
 # Ends with one line per OpenSSL version, then the summary line "fastsig: N passed, N failed".
 # FASTSIG_SOAK=1 adds the long soak tests (see README).
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
-fs_install_missing make perl
+fs_install_missing make perl valgrind
 
 pass=0
 fail=0
@@ -41,7 +42,7 @@ run_suites() { # DIR LABEL [meson test args]
 
 echo "== build (release)"
 fs_build "$BUILD"
-run_suites "$BUILD" "tests (release build)"
+run_suites "$BUILD" "tests (release build)" --no-suite ct
 for cpu in portable shani avx2 avx512; do
     FASTSIG_CPU=$cpu run_suites "$BUILD" "unit tests (FASTSIG_CPU=$cpu)" --suite unit
 done
@@ -51,6 +52,15 @@ fs_build "$ROOT/build-asan" -Dbuildtype=debugoptimized -Db_sanitize=address,unde
     -Db_lundef=false
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
     run_suites "$ROOT/build-asan" "tests (ASan+UBSan build)" --suite unit --suite evp
+
+# Constant-time check: signing under valgrind memcheck with the secrets
+# undefined (test/ct, doc/design.md); one result, failing if it did not run.
+ct_before="$pass $fail"
+run_suites "$BUILD" "constant-time check (valgrind memcheck)" --suite ct
+if [ "$pass $fail" = "$ct_before" ]; then
+    echo "error: the constant-time check did not run (valgrind or valgrind/memcheck.h missing?)" >&2
+    fail=$((fail + 1))
+fi
 
 pass30=$pass
 fail30=$fail

@@ -2,6 +2,7 @@
 #include <string.h>
 #include "fastsig_err.h"
 #include "hbs/hbs_hash.h"
+#include "ctgrind.h"
 
 /* The engine descriptor of a row (FASTSIG_ERR_UNSUPPORTED for a bad row). */
 static int hash_params_of(const hbs_params *p, fs_hash_params *hp)
@@ -72,7 +73,9 @@ int hbs_prf_msg(const hbs_ctx *c, uint8_t *r, uint64_t idx)
     if (!c->has_prf)
         return FASTSIG_ERR_BAD_PARAM;
     hbs_put_be(m, sizeof(m), idx);
-    return fs_hash_prf(&c->prf_sk, r, m, 1);
+    int rc = fs_hash_prf(&c->prf_sk, r, m, 1);
+    FS_DECLASSIFY(r, c->p->n);   /* r is sent in the signature */
+    return rc;
 }
 
 int hbs_hash_msg(const hbs_ctx *c, uint8_t *out, const uint8_t *r, const uint8_t *root,

@@ -14,9 +14,10 @@
  *   exactly `bits` bits); bits is a multiple of 8 in [RW_MIN_BITS, RW_MAX_BITS],
  *   default RW_DEFAULT_BITS. Imported keys may be as small as RW_MIN_IMPORT_BITS
  *   (the IEEE 1363 interop vectors are 1024..2048-bit) and must have a bit
- *   length that is a multiple of 8; every import is validated (p != q,
- *   congruences, primality of p and q (GMP's BPSW + Miller-Rabin), n = p*q,
- *   sizes, prf length).
+ *   length that is a multiple of 8; every import is validated without
+ *   variable-time work on p and q (p != q, congruences, n = p*q, sizes, prf
+ *   length, then a signing self-test: two fixed messages signed and verified,
+ *   which a composite factor fails).
  *   prf = 32-byte secret key of the deterministic randomizer. Generated at
  *   random; when an import carries no prf (e.g. from n, p, q parameters) it is
  *   derived: prf = SHAKE256("FASTSIG-RW-PRF-v1" || BE16(plen) || p ||
@@ -45,8 +46,10 @@
  *   multiplications (rw_ifma.c: fixed 5-bit window, full table scan per
  *   window; mpn_sec_powm is its portable twin). No blinding is needed: no
  *   step branches on or indexes by a secret. Before
- *   anything leaves, e*f*s^2 = h (mod n) is recomputed (fault check); on a
- *   mismatch no signature is released (FASTSIG_ERR_FAULT).
+ *   anything leaves, e*f*s^2 = h (mod n) is recomputed (fault check, also
+ *   constant time: a withheld s stays secret); on a mismatch no signature
+ *   is released (FASTSIG_ERR_FAULT). test/ct checks all this under
+ *   valgrind (doc/design.md, "Constant-time check").
  *
  * FORMAT "RW" compact (RW_FMT_COMPACT), the default scheme
  *   r   = bit 0 of SHAKE256("FASTSIG-RW-R-v1" || prf || M, 1 byte)

@@ -17,6 +17,7 @@ struct rw_key {
     mpz_t p, q;
     mpz_t u;                /* q^-1 mod p */
     mpz_t dp, dq;           /* (p+1)/4, (q+1)/8 */
+    size_t dpbits, dqbits;  /* their bit lengths (public: loop bounds of signing) */
     mpz_t ap, aq;           /* (1/2)^((p+1)/4) mod p, (1/2)^((q+1)/4) mod q */
     uint8_t prf[RW_PRF_BYTES];
     rw_mont52 *mont;        /* [2]: p, q for the IFMA path; NULL: GMP path */
@@ -35,6 +36,9 @@ void rw_from_be(mp_limb_t *r, size_t nl, const uint8_t *in, size_t blen);
 void rw_to_be(uint8_t *out, size_t blen, const mp_limb_t *a, size_t nl);
 void rw_mpz_to_be(uint8_t *out, size_t blen, const mpz_t z);
 void rw_wipe(void *p, size_t len);
+
+/* n = p*q by mpn_sec_mul with scratch of its own, wiped (p, q secret). */
+int rw_modulus(mpz_t r, const mpz_t a, const mpz_t b);
 
 /* Fills the derived private values (u, dp, dq, ap, aq, kid, bits) of a key
  * whose n, p, q (and prf) are set; no validation. */

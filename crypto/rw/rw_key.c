@@ -3,11 +3,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include "fastsig_err.h"
+#include "ctgrind.h"
 #include "cpu.h"
 #include "hash/keccak.h"
 #include "rw/rw_internal.h"
 
-#define PRIME_REPS 32   /* GMP: Baillie-PSW plus 8 Miller-Rabin rounds */
+/* Messages of the signing self-test a private key passes at import. */
+#define SELF_TESTS 2
 
 void rw_wipe(void *p, size_t len)
 {
@@ -131,6 +133,8 @@ rw_key *rw_key_dup(const rw_key *k)
     d->bits = k->bits;
     d->nbytes = k->nbytes;
     d->has_priv = k->has_priv;
+    d->dpbits = k->dpbits;
+    d->dqbits = k->dqbits;
     mpz_set(d->n, k->n);
     memcpy(d->kid, k->kid, sizeof(d->kid));
 #define COPY(f) mpz_set(d->f, k->f);
@@ -162,28 +166,100 @@ static int rw_check_public(const mpz_t n, unsigned min_bits)
     return FASTSIG_OK;
 }
 
+/* A check's outcome (whether a key loads) and the sizes of p and q are
+ * public; everything else about them is not. */
+static size_t public_size(size_t v)
+{
+    FS_DECLASSIFY(&v, sizeof(v));
+    return v;
+}
+
+/* n = p*q without GMP's own temporaries: mpn_sec_mul into r, scratch ours
+ * and wiped (p and q are secret; n is the public key). */
+int rw_modulus(mpz_t r, const mpz_t a, const mpz_t b)
+{
+    const mpz_srcptr x = mpz_size(a) >= mpz_size(b) ? a : b, y = x == a ? b : a;
+    mp_size_t xn = (mp_size_t)mpz_size(x), yn = (mp_size_t)mpz_size(y);
+    if (yn == 0) {
+        mpz_set_ui(r, 0);
+        return FASTSIG_OK;
+    }
+    size_t sl = (size_t)mpn_sec_mul_itch(xn, yn), total = (size_t)(xn + yn) + sl;
+    mp_limb_t *buf = calloc(total, sizeof(mp_limb_t));
+    if (buf == NULL)
+        return FASTSIG_ERR_NOMEM;
+    mpn_sec_mul(buf, mpz_limbs_read(x), xn, mpz_limbs_read(y), yn, buf + xn + yn);
+    mp_limb_t *rl = mpz_limbs_write(r, xn + yn);
+    memcpy(rl, buf, (size_t)(xn + yn) * sizeof(mp_limb_t));
+    FS_DECLASSIFY(rl, (size_t)(xn + yn) * sizeof(mp_limb_t));   /* n: public */
+    mpz_limbs_finish(r, xn + yn);
+    rw_wipe(buf, total * sizeof(mp_limb_t));
+    free(buf);
+    return FASTSIG_OK;
+}
+
+/* 1 if a != b, looking at every limb of both (no early exit on secrets). */
+static int ct_differ(const mpz_t a, const mpz_t b)
+{
+    size_t an = mpz_size(a), bn = mpz_size(b), n = an > bn ? an : bn;
+    const mp_limb_t *al = mpz_limbs_read(a), *bl = mpz_limbs_read(b);
+    mp_limb_t acc = (mp_limb_t)(an ^ bn);
+    for (size_t i = 0; i < n; i++)
+        acc |= (i < an ? al[i] : 0) ^ (i < bn ? bl[i] : 0);
+    return acc != 0;
+}
+
+static int ct_differ_bytes(const uint8_t *a, const uint8_t *b, size_t len)
+{
+    uint8_t acc = 0;
+    for (size_t i = 0; i < len; i++)
+        acc |= a[i] ^ b[i];
+    return acc != 0;
+}
+
+/* The consistency of n, p, q a private key must have, checked without
+ * variable-time work on p and q (sizes and limb counts are public): p, q > 0,
+ * p = 3 and q = 7 (mod 8), both roughly half of n, n = p*q. Whether p and q
+ * are prime is left to the signing self-test (key_self_test), which a
+ * composite factor fails: Miller-Rabin at every load would be costly, and
+ * GMP's primality test is not constant time. p != q follows from n not
+ * being a square (rw_check_public). */
 static int rw_check_private(const mpz_t n, const mpz_t p, const mpz_t q, unsigned min_bits)
 {
     int rc = rw_check_public(n, min_bits);
     if (rc != FASTSIG_OK)
         return rc;
     unsigned bits = (unsigned)rw_bitlen(n);
-    if (mpz_sgn(p) <= 0 || mpz_sgn(q) <= 0 || mpz_cmp(p, q) == 0)
+    if (mpz_sgn(p) <= 0 || mpz_sgn(q) <= 0)
         return FASTSIG_ERR_BAD_KEY;
-    if (mpz_fdiv_ui(p, 8) != 3 || mpz_fdiv_ui(q, 8) != 7)
-        return FASTSIG_ERR_BAD_KEY;
+    mp_limb_t residues = (mpz_limbs_read(p)[0] & 7) ^ 3;
+    residues |= (mpz_limbs_read(q)[0] & 7) ^ 7;
     /* roughly balanced: neither factor much below half of n */
-    if (rw_bitlen(p) + 64 < bits / 2 || rw_bitlen(q) + 64 < bits / 2)
+    size_t pbits = public_size(rw_bitlen(p)), qbits = public_size(rw_bitlen(q));
+    if (public_size(residues != 0) || pbits + 64 < bits / 2 || qbits + 64 < bits / 2)
         return FASTSIG_ERR_BAD_KEY;
     mpz_t t;
     mpz_init(t);
-    mpz_mul(t, p, q);
-    int same = mpz_cmp(t, n) == 0;
-    mpz_clear(t);
-    if (!same)
-        return FASTSIG_ERR_BAD_KEY;
-    if (!mpz_probab_prime_p(p, PRIME_REPS) || !mpz_probab_prime_p(q, PRIME_REPS))
-        return FASTSIG_ERR_BAD_KEY;
+    rc = rw_modulus(t, p, q);
+    if (rc == FASTSIG_OK && public_size(ct_differ(t, n) | !ct_differ(p, q)))
+        rc = FASTSIG_ERR_BAD_KEY;
+    mpz_clear(t);   /* t = n: public */
+    return rc;
+}
+
+/* Signs and verifies fixed messages with the derived key: a factor that is
+ * not prime (or any other inconsistency the cheap checks let through) gives
+ * roots that fail the signer's fault check. Constant time like any signing. */
+static int key_self_test(const rw_key *k)
+{
+    for (int i = 0; i < SELF_TESTS; i++) {
+        uint8_t msg[] = "FASTSIG-RW-SELFTEST-0", sig[RW_MAX_BITS / 8 + 1];
+        size_t len = sizeof(sig);
+        msg[sizeof(msg) - 2] = (uint8_t)('0' + i);
+        if (rw_sign(k, RW_FMT_COMPACT, 0, msg, sizeof(msg) - 1, sig, &len) != FASTSIG_OK ||
+            rw_verify(k, RW_FMT_COMPACT, 0, msg, sizeof(msg) - 1, sig, len) != FASTSIG_OK)
+            return FASTSIG_ERR_BAD_KEY;
+    }
     return FASTSIG_OK;
 }
 
@@ -195,7 +271,8 @@ int rw_key_check(const rw_key *k)
         return FASTSIG_ERR_BAD_KEY;
     if (!k->has_priv)
         return rw_check_public(k->n, RW_MIN_IMPORT_BITS);
-    return rw_check_private(k->n, k->p, k->q, RW_MIN_IMPORT_BITS);
+    int rc = rw_check_private(k->n, k->p, k->q, RW_MIN_IMPORT_BITS);
+    return rc == FASTSIG_OK ? key_self_test(k) : rc;
 }
 
 /* ---- derived values ------------------------------------------------------ */
@@ -212,16 +289,72 @@ static void set_kid(rw_key *k)
     fs_shake_squeeze(&x, k->kid, sizeof(k->kid));
 }
 
-/* (1/2)^e mod m (a secret exponent: constant-time powm). */
-static void half_pow(mpz_t r, const mpz_t e, const mpz_t m)
+/* Ends writing z (mpz_limbs_write, n limbs) like mpz_limbs_finish, but finds
+ * the normalized length without branching on the limbs; that length (a
+ * size) is then public. */
+static void finish_ct(mpz_t z, const mp_limb_t *zl, size_t n)
 {
-    mpz_t h;
-    mpz_init(h);
-    mpz_add_ui(h, m, 1);
-    mpz_tdiv_q_2exp(h, h, 1);          /* (m+1)/2 = 1/2 mod m */
-    mpz_powm_sec(r, h, e, m);
-    mpz_wipe(h);
-    mpz_clear(h);
+    size_t len = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t nz = (size_t)((zl[i] | (0 - zl[i])) >> (GMP_NUMB_BITS - 1));
+        len ^= (len ^ (i + 1)) & (0 - nz);
+    }
+    z->_mp_size = (int)public_size(len);
+}
+
+/* Bit length of a normalized secret z, counted without branches; public. */
+static size_t ct_bitlen(const mpz_t z)
+{
+    size_t n = mpz_size(z), b = 0;
+    if (n == 0)
+        return 0;
+    mp_limb_t top = mpz_limbs_read(z)[n - 1];
+    for (unsigned i = 0; i < GMP_NUMB_BITS; i++)
+        b += (top >> i) != 0;
+    return public_size(GMP_NUMB_BITS * (n - 1) + b);
+}
+
+/* r = a + c (n limbs), the carry returned; no branch on the limbs (GMP's
+ * inline mpn_add_1 stops at the first limb that does not carry). */
+static mp_limb_t ct_add_1(mp_limb_t *r, const mp_limb_t *a, size_t n, mp_limb_t c)
+{
+    for (size_t i = 0; i < n; i++) {
+        mp_limb_t s = a[i] + c;
+        c = s < c;
+        r[i] = s;
+    }
+    return c;
+}
+
+/* r = (a + 1) >> sh (r != a, 0 < sh < GMP_NUMB_BITS), in constant time. */
+static void add1_shift(mpz_t r, const mpz_t a, unsigned sh)
+{
+    size_t n = mpz_size(a);
+    mp_limb_t *rl = mpz_limbs_write(r, (mp_size_t)n + 1);
+    rl[n] = ct_add_1(rl, mpz_limbs_read(a), n, 1);
+    mpn_rshift(rl, rl, (mp_size_t)n + 1, sh);
+    finish_ct(r, rl, n + 1);
+}
+
+/* r = (1/2)^e mod m, e of ebits bits (secret: mpn_sec_powm, our scratch, wiped). */
+static int half_pow(mpz_t r, const mpz_t e, size_t ebits, const mpz_t m)
+{
+    mp_size_t mn = (mp_size_t)mpz_size(m);
+    size_t sl = (size_t)mpn_sec_powm_itch(mn, ebits, mn), total = 2 * (size_t)mn + sl;
+    mp_limb_t *buf = calloc(total, sizeof(mp_limb_t));
+    if (buf == NULL)
+        return FASTSIG_ERR_NOMEM;
+    mp_limb_t *h = buf, *res = buf + mn;
+    memcpy(h, mpz_limbs_read(m), (size_t)mn * sizeof(mp_limb_t));
+    ct_add_1(h, h, (size_t)mn, 1);     /* m odd: m + 1 fits in mn limbs */
+    mpn_rshift(h, h, mn, 1);           /* (m+1)/2 = 1/2 mod m */
+    mpn_sec_powm(res, h, mn, mpz_limbs_read(e), ebits, mpz_limbs_read(m), mn, res + mn);
+    mp_limb_t *rl = mpz_limbs_write(r, mn);
+    memcpy(rl, res, (size_t)mn * sizeof(mp_limb_t));
+    finish_ct(r, rl, (size_t)mn);
+    rw_wipe(buf, total * sizeof(mp_limb_t));
+    free(buf);
+    return FASTSIG_OK;
 }
 
 /* u = q^-1 mod p with GMP's constant-time inverse. */
@@ -242,10 +375,10 @@ static int ct_inverse(mpz_t u, const mpz_t q, const mpz_t p)
                             2 * (mp_bitcnt_t)pn * GMP_NUMB_BITS, s);
     mp_limb_t *ul = mpz_limbs_write(u, (mp_size_t)pn);
     memcpy(ul, r, pn * sizeof(mp_limb_t));
-    mpz_limbs_finish(u, (mp_size_t)pn);
+    finish_ct(u, ul, pn);
     rw_wipe(buf, (tn + pn + itch) * sizeof(mp_limb_t));
     free(buf);
-    return ok ? FASTSIG_OK : FASTSIG_ERR_BAD_KEY;
+    return public_size((size_t)ok) ? FASTSIG_OK : FASTSIG_ERR_BAD_KEY;
 }
 
 /* The IFMA path's per-prime constants, when the CPU has it and p, q have the
@@ -279,16 +412,21 @@ int rw_key_derive(rw_key *k)
     }
     if (!k->has_priv)
         return FASTSIG_OK;
-    mpz_add_ui(k->dp, k->p, 1);
-    mpz_tdiv_q_2exp(k->dp, k->dp, 2);
-    mpz_add_ui(k->dq, k->q, 1);
-    mpz_tdiv_q_2exp(k->dq, k->dq, 3);
-    half_pow(k->ap, k->dp, k->p);
+    add1_shift(k->dp, k->p, 2);
+    add1_shift(k->dq, k->q, 3);
+    /* the exponents' bit lengths are public (from the sizes of p and q) */
+    k->dpbits = ct_bitlen(k->dp);
+    k->dqbits = ct_bitlen(k->dq);
     mpz_t e;
     mpz_init(e);
-    mpz_mul_2exp(e, k->dq, 1);          /* (q+1)/4 */
-    half_pow(k->aq, e, k->q);
+    add1_shift(e, k->q, 2);             /* (q+1)/4 */
+    int rc = half_pow(k->ap, k->dp, k->dpbits, k->p);
+    if (rc == FASTSIG_OK)
+        rc = half_pow(k->aq, e, k->dqbits + 1, k->q);
+    mpz_wipe(e);
     mpz_clear(e);
+    if (rc != FASTSIG_OK)
+        return rc;
     set_mont(k);
     return ct_inverse(k->u, k->q, k->p);
 }
@@ -327,9 +465,8 @@ int rw_key_set_private(rw_key *k, const uint8_t *n, size_t nlen,
         return FASTSIG_ERR_NOMEM;
     mpz_import(t->p, plen, 1, 1, 1, 0, p);
     mpz_import(t->q, qlen, 1, 1, 1, 0, q);
-    mpz_mul(t->n, t->p, t->q);
-    int rc = FASTSIG_OK;
-    if (n != NULL) {
+    int rc = rw_modulus(t->n, t->p, t->q);
+    if (rc == FASTSIG_OK && n != NULL) {
         mpz_t given;
         mpz_init(given);
         mpz_import(given, nlen, 1, 1, 1, 0, n);
@@ -347,6 +484,8 @@ int rw_key_set_private(rw_key *k, const uint8_t *n, size_t nlen,
             prf_derive(t->prf, t->p, t->q);
         rc = rw_key_derive(t);
     }
+    if (rc == FASTSIG_OK)
+        rc = key_self_test(t);
     if (rc == FASTSIG_OK) {
         rw_key tmp = *k;   /* swap contents, free the old ones */
         *k = *t;
@@ -533,7 +672,7 @@ int rw_key_eq(const rw_key *a, const rw_key *b, int check_private)
     if (a == NULL || b == NULL || a->bits == 0 || b->bits == 0 || mpz_cmp(a->n, b->n) != 0)
         return 0;
     if (check_private && a->has_priv && b->has_priv)
-        return mpz_cmp(a->p, b->p) == 0 && mpz_cmp(a->q, b->q) == 0 &&
-               memcmp(a->prf, b->prf, RW_PRF_BYTES) == 0;
+        return !(ct_differ(a->p, b->p) | ct_differ(a->q, b->q) |
+                 ct_differ_bytes(a->prf, b->prf, RW_PRF_BYTES));
     return 1;
 }

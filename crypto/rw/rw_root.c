@@ -65,9 +65,9 @@ static void limbs_of(mp_limb_t *r, size_t n, const mpz_t z)
 }
 
 /* x^e mod m for the secret exponent e. */
-static void powmod(modctx *c, mp_limb_t *r, const mp_limb_t *x, const mpz_t e)
+static void powmod(modctx *c, mp_limb_t *r, const mp_limb_t *x, const mpz_t e, size_t ebits)
 {
-    mpn_sec_powm(r, x, (mp_size_t)c->mn, mpz_limbs_read(e), rw_bitlen(e), c->m,
+    mpn_sec_powm(r, x, (mp_size_t)c->mn, mpz_limbs_read(e), ebits, c->m,
                  (mp_size_t)c->mn, c->scratch);
 }
 
@@ -90,7 +90,7 @@ int rw_root(const rw_key *k, const mp_limb_t *h, mp_limb_t *s, int *e_out, int *
 {
     size_t nn = mpz_size(k->n), pn = mpz_size(k->p), qn = mpz_size(k->q);
     size_t mx = pn > qn ? pn : qn;
-    size_t sl = scratch_limbs(nn, pn, qn, rw_bitlen(k->dp), rw_bitlen(k->dq));
+    size_t sl = scratch_limbs(nn, pn, qn, k->dpbits, k->dqbits);
     /* work: T (nn + mx + 1), hp, V, V2, ehp, rp, tp (pn each), hq, U, U2, U4, rq, tq (qn),
      * y and ny (nn + mx each), 2 * mx product space, scratch */
     size_t total = (nn + mx + 1) + 6 * pn + 6 * qn + 2 * (nn + mx) + 2 * mx + sl;
@@ -114,11 +114,11 @@ int rw_root(const rw_key *k, const mp_limb_t *h, mp_limb_t *s, int *e_out, int *
 
     /* the two exponentiations: U = h^((q+1)/8) mod q, V = h^((p+1)/4) mod p */
     if (k->mont != NULL && !rw_test_force_gmp) {
-        size_t eb = rw_bitlen(k->p) > rw_bitlen(k->q) ? rw_bitlen(k->p) : rw_bitlen(k->q);
+        size_t eb = k->dpbits > k->dqbits ? k->dpbits : k->dqbits;
         rw_powm2_ifma(V, hp, pn, k->dp, &k->mont[0], U, hq, qn, k->dq, &k->mont[1], (unsigned)eb);
     } else {
-        powmod(&cq, U, hq, k->dq);
-        powmod(&cp, V, hp, k->dp);
+        powmod(&cq, U, hq, k->dq, k->dqbits);
+        powmod(&cp, V, hp, k->dp, k->dpbits);
     }
 
     /* e from q: U^4 = h * (h|q) */
