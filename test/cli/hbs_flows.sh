@@ -195,20 +195,7 @@ hbs_flows() {
     check_eq "$alg: ... spending the one state: index 1 seen from the first directory" \
         "$(cd "$d/rel/a" && state_line "$d/rel/k.pem" | sed 's/,.*//')" "state: index 1"
     check_eq "$alg: ... and no second state directory" "$(ls -d "$d/rel/b/st" 2>/dev/null)" ""
-    cat >"$d/fastsig.cnf" <<EOF
-openssl_conf = openssl_init
-[openssl_init]
-providers = provider_sect
-[provider_sect]
-default = default_sect
-fastsig = fastsig_sect
-[default_sect]
-activate = 1
-[fastsig_sect]
-module = $MODULE_DIR/fastsig.so
-state_dir = $d/cnfdir
-activate = 1
-EOF
+    provider_cnf "$d/fastsig.cnf" "state_dir = $d/cnfdir"
     check "$alg: state_dir in the provider's config section" env -u FASTSIG_STATE_DIR \
         OPENSSL_CONF="$d/fastsig.cnf" openssl genpkey -algorithm "$alg" -out "$d/cnf.pem"
     check_eq "$alg: ... one <key id>.state there" "$(ls "$d/cnfdir" | grep -c '\.state$')" 1

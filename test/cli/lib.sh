@@ -50,4 +50,14 @@ genkey() {
 }
 
 # summary NAME: the closing line, and the exit status
+# provider_cnf FILE [LINE...]: an openssl.cnf activating the default provider
+# and fastsig, with LINEs (e.g. "state_dir = D") in fastsig's section
+provider_cnf() {
+    local f=$1
+    shift
+    printf '%s\n' "openssl_conf = openssl_init" "[openssl_init]" "providers = provider_sect" \
+        "[provider_sect]" "default = default_sect" "fastsig = fastsig_sect" "[default_sect]" \
+        "activate = 1" "[fastsig_sect]" "module = $MODULE_DIR/fastsig.so" "$@" "activate = 1" >"$f"
+}
+
 summary() { echo "$1: $PASSED passed, $FAILED failed"; [ "$FAILED" -eq 0 ]; }

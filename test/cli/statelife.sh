@@ -97,20 +97,7 @@ for bad in abc -1 1.2345 1e3 "" 86401; do
     check "... naming it" grep -qF "FASTSIG_STATE_LOCK_TIMEOUT=$bad: not a number of seconds" \
         "$WORK/prev.err"
 done
-cat >"$d/fastsig.cnf" <<EOF
-openssl_conf = openssl_init
-[openssl_init]
-providers = provider_sect
-[provider_sect]
-default = default_sect
-fastsig = fastsig_sect
-[default_sect]
-activate = 1
-[fastsig_sect]
-module = $MODULE_DIR/fastsig.so
-state_lock_timeout = 0.05
-activate = 1
-EOF
+provider_cnf "$d/fastsig.cnf" "state_lock_timeout = 0.05"
 hold_lock "$d/k.pem.state"
 check_fails "state_lock_timeout in the provider's config section" env OPENSSL_CONF="$d/fastsig.cnf" \
     openssl pkeyutl -sign -rawin -inkey "$d/k.pem" -in "$d/msg" -out "$d/x.sig"
