@@ -5,7 +5,6 @@
 #include <string.h>
 #include <openssl/evp.h>
 #include <openssl/err.h>
-#include <openssl/x509.h>
 #include "fuzz_common.h"
 
 static const unsigned char msg[] = "fuzz";
@@ -13,7 +12,6 @@ static const unsigned char msg[] = "fuzz";
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     OSSL_LIB_CTX *libctx = fuzz_libctx();
-    const unsigned char *p;
     size_t klen;
     EVP_PKEY *k;
     EVP_MD_CTX *m;
@@ -23,8 +21,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     klen = (size_t)data[0] << 8 | data[1];
     if (klen > size - 2)
         return 0;
-    p = data + 2;
-    k = d2i_PUBKEY_ex(NULL, &p, (long)klen, libctx, NULL);
+    k = fuzz_spki(data + 2, klen);
     if (k != NULL) {
         const unsigned char *sig = data + 2 + klen;
         size_t siglen = size - 2 - klen;
