@@ -74,8 +74,8 @@ const char *const *fuzz_algorithms(void)
 
 EVP_PKEY *fuzz_spki(const uint8_t *der, size_t len)
 {
-    /* one decoder chain for every input: building one costs more than most
-     * decodes */
+    /* one decoder chain for every input (building one costs more than most
+     * decodes), of our decoders only: the keys under test are ours */
     static OSSL_DECODER_CTX *dec;
     static EVP_PKEY *key;
     const unsigned char *p = der;
@@ -84,7 +84,8 @@ EVP_PKEY *fuzz_spki(const uint8_t *der, size_t len)
 
     if (dec == NULL
         && (dec = OSSL_DECODER_CTX_new_for_pkey(&key, "DER", "SubjectPublicKeyInfo", NULL,
-                                                EVP_PKEY_PUBLIC_KEY, fuzz_libctx(), NULL))
+                                                EVP_PKEY_PUBLIC_KEY, fuzz_libctx(),
+                                                "provider=fastsig"))
                == NULL)
         abort();
     key = NULL;

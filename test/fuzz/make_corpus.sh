@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # make_corpus.sh - (re)writes the seed corpora in corpus/<target>/ with the
 # openssl CLI: valid keys, signatures, state files and a few broken ones, for
-# every signature algorithm the module offers, on the smallest parameter sets
-# (a seed's cost is paid at every mutation of it). Encrypted keys use one
+# every signature algorithm the module offers, on the parameter sets cheapest
+# to verify (a seed's cost is paid at every mutation of it: n = 24, two
+# XMSS^MT layers, WOTS+ with w = 4). Encrypted keys use one
 # PBKDF2 iteration for the same reason.
 # Usage: FASTSIG_MODULE_DIR=build bash make_corpus.sh
 set -eu
@@ -23,8 +24,8 @@ for alg in RW RW-P1363 WOTSP XMSS XMSSMT; do
     case $alg in
         RW*) opts=(-pkeyopt bits:2048) ;;
         XMSS) opts=(-pkeyopt param:XMSS-SHA2_10_192 -pkeyopt "state:$W/$alg.state") ;;
-        XMSSMT) opts=(-pkeyopt param:XMSSMT-SHA2_20/4_192 -pkeyopt "state:$W/$alg.state") ;;
-        *) opts=(-pkeyopt "state:$W/$alg.state") ;;
+        XMSSMT) opts=(-pkeyopt param:XMSSMT-SHA2_20/2_192 -pkeyopt "state:$W/$alg.state") ;;
+        WOTSP) opts=(-pkeyopt param:WOTSP-SHA2_192_W4 -pkeyopt "state:$W/$alg.state") ;;
     esac
     a=$(tr 'A-Z-' 'a-z_' <<<"$alg")
     openssl genpkey "${P[@]}" -algorithm "$alg" "${opts[@]}" -out "$W/k.pem"
