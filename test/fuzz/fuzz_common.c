@@ -94,3 +94,14 @@ EVP_PKEY *fuzz_spki(const uint8_t *der, size_t len)
     key = NULL;
     return k;
 }
+
+void fuzz_verify_msg(EVP_MD_CTX *m, int streamed, const uint8_t *sig, size_t siglen)
+{
+    if (streamed) {
+        EVP_DigestVerifyUpdate(m, FUZZ_MSG, 2);
+        EVP_DigestVerifyUpdate(m, FUZZ_MSG + 2, FUZZ_MSG_LEN - 2);
+        EVP_DigestVerifyFinal(m, sig, siglen);
+    } else {
+        EVP_DigestVerify(m, sig, siglen, (const unsigned char *)FUZZ_MSG, FUZZ_MSG_LEN);
+    }
+}

@@ -16,8 +16,6 @@
 
 enum { STREAM = 1, PROBABILISTIC = 2, ALT_FORMAT = 4, PREHASHED = 8 };
 
-static const unsigned char msg[] = "fuzz";
-
 static void set_params(EVP_PKEY_CTX *pc, int mode, int p1363)
 {
     OSSL_PARAM ps[4], *p = ps;
@@ -45,7 +43,7 @@ static void verify_digest(EVP_PKEY *k, int mode, const uint8_t *sig, size_t sigl
     EVP_PKEY_CTX *pc = EVP_PKEY_CTX_new_from_pkey(fuzz_libctx(), k, NULL);
     EVP_MD *m = EVP_MD_fetch(fuzz_libctx(), md, NULL);
 
-    if (pc != NULL && m != NULL && EVP_Digest(msg, sizeof(msg) - 1, dg, &dlen, m, NULL)
+    if (pc != NULL && m != NULL && EVP_Digest(FUZZ_MSG, FUZZ_MSG_LEN, dg, &dlen, m, NULL)
         && EVP_PKEY_verify_init(pc) == 1) {
         set_params(pc, mode, EVP_PKEY_is_a(k, "RW-P1363"));
         EVP_PKEY_verify(pc, sig, siglen, dg, dlen);
@@ -61,13 +59,7 @@ static void verify_message(EVP_PKEY *k, int mode, const uint8_t *sig, size_t sig
 
     if (m != NULL && EVP_DigestVerifyInit_ex(m, &pc, NULL, fuzz_libctx(), NULL, k, NULL) == 1) {
         set_params(pc, mode, EVP_PKEY_is_a(k, "RW-P1363"));
-        if (mode & STREAM) {
-            EVP_DigestVerifyUpdate(m, msg, 2);
-            EVP_DigestVerifyUpdate(m, msg + 2, sizeof(msg) - 3);
-            EVP_DigestVerifyFinal(m, sig, siglen);
-        } else {
-            EVP_DigestVerify(m, sig, siglen, msg, sizeof(msg) - 1);
-        }
+        fuzz_verify_msg(m, mode & STREAM, sig, siglen);
     }
     EVP_MD_CTX_free(m);
 }

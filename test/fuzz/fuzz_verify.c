@@ -2,12 +2,9 @@
  * signatures. Input: BE16 key length || SubjectPublicKeyInfo DER || signature;
  * the message is fixed ("fuzz"), except that a first signature byte 0xFF
  * also tries the streaming path. Seeds hold valid keys and signatures. */
-#include <string.h>
 #include <openssl/evp.h>
 #include <openssl/err.h>
 #include "fuzz_common.h"
-
-static const unsigned char msg[] = "fuzz";
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -26,15 +23,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         const unsigned char *sig = data + 2 + klen;
         size_t siglen = size - 2 - klen;
         m = EVP_MD_CTX_new();
-        if (EVP_DigestVerifyInit_ex(m, NULL, NULL, libctx, NULL, k, NULL) == 1) {
-            if (siglen > 0 && sig[0] == 0xFF) {
-                EVP_DigestVerifyUpdate(m, msg, 2);
-                EVP_DigestVerifyUpdate(m, msg + 2, sizeof(msg) - 3);
-                EVP_DigestVerifyFinal(m, sig, siglen);
-            } else {
-                EVP_DigestVerify(m, sig, siglen, msg, sizeof(msg) - 1);
-            }
-        }
+        if (EVP_DigestVerifyInit_ex(m, NULL, NULL, libctx, NULL, k, NULL) == 1)
+            fuzz_verify_msg(m, siglen > 0 && sig[0] == 0xFF, sig, siglen);
         EVP_MD_CTX_free(m);
         EVP_PKEY_free(k);
     }
