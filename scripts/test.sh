@@ -8,7 +8,7 @@
 #   5. a release build against OpenSSL 3.5 (scripts/openssl35.sh builds it from Debian's source
 #      package into a cache on first use): the unit, evp and cli suites with that openssl
 # Ends with one line per OpenSSL version, then the summary line "fastsig: N passed, N failed".
-# FASTSIG_SOAK=1 adds the long soak tests (see README), with meson's per-test timeouts x10.
+# FASTSIG_SOAK=1 adds the long soak tests (see README), with meson's per-test timeouts x20.
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 fs_install_missing make perl
 
@@ -18,7 +18,7 @@ fail=0
 soak=0
 case ${FASTSIG_SOAK:-} in '' | 0*) ;; *) soak=1 ;; esac
 soak_args=()
-[ "$soak" = 1 ] && soak_args=(--timeout-multiplier 10)
+[ "$soak" = 1 ] && soak_args=(--timeout-multiplier 20)
 # count_log DIR: add meson's results of the last run in DIR to pass/fail
 count_log() {
     local counts
