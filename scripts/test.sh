@@ -4,15 +4,22 @@
 #   2. the unit suite again once per forced CPU path (FASTSIG_CPU, crypto/cpu.h)
 #   3. an ASan+UBSan build: the unit and evp suites again; then the constant-time check
 #      (suite ct: signing under valgrind memcheck, test/ct)
-#   4. a release build against OpenSSL 3.5 (scripts/openssl35.sh builds it from Debian's source
+#   4. a clang build of the libFuzzer targets (test/fuzz): each runs for a bounded time
+#      (FASTSIG_FUZZ_SECONDS, default 30; 600 under FASTSIG_SOAK) and counts as one test
+#   5. a release build against OpenSSL 3.5 (scripts/openssl35.sh builds it from Debian's source
 #      package into a cache on first use): the unit, evp and cli suites with that openssl
 # Ends with one line per OpenSSL version, then the summary line "fastsig: N passed, N failed".
-# FASTSIG_SOAK=1 adds the long soak tests (see README).
+# FASTSIG_SOAK=1 adds the long soak tests (see README), with meson's per-test timeouts x20.
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 fs_install_missing make perl valgrind
 
 pass=0
 fail=0
+# the soak's full-height runs take far longer than the timeouts meant for the default run
+soak=0
+case ${FASTSIG_SOAK:-} in '' | 0*) ;; *) soak=1 ;; esac
+soak_args=()
+[ "$soak" = 1 ] && soak_args=(--timeout-multiplier 20)
 # count_log DIR: add meson's results of the last run in DIR to pass/fail
 count_log() {
     local counts
@@ -36,7 +43,7 @@ run_suites() { # DIR LABEL [meson test args]
     local dir=$1 label=$2
     shift 2
     echo "== $label"
-    meson test -C "$dir" --print-errorlogs "$@" || true
+    meson test -C "$dir" --print-errorlogs "${soak_args[@]}" "$@" || true
     count_log "$dir"
 }
 
@@ -60,6 +67,32 @@ run_suites "$BUILD" "constant-time check (valgrind memcheck)" --suite ct
 if [ "$pass $fail" = "$ct_before" ]; then
     echo "error: the constant-time check did not run (valgrind or valgrind/memcheck.h missing?)" >&2
     fail=$((fail + 1))
+fi
+
+echo "== fuzz (libFuzzer + ASan/UBSan, clang)"
+# clang's libFuzzer runtime is libclang-rt-14-dev on Debian 12 (clang only recommends it)
+fs_install_missing clang libclang-rt-14-dev
+fuzz_dir=$ROOT/build-fuzz
+fuzz_secs=${FASTSIG_FUZZ_SECONDS:-30}
+[ "$soak" = 1 ] && fuzz_secs=${FASTSIG_FUZZ_SECONDS:-600}
+fuzz_bins=()
+for d in test/fuzz/corpus/*/; do # one corpus folder per target
+    fuzz_bins+=("test/fuzz/fuzz_$(basename "$d")")
+done
+if [ -f "$fuzz_dir/build.ninja" ]; then
+    meson setup --reconfigure "$fuzz_dir" >/dev/null
+else
+    CC=clang meson setup "$fuzz_dir" -Dfuzz=enabled -Dbuildtype=debugoptimized >/dev/null
+fi
+if ninja -C "$fuzz_dir" "${fuzz_bins[@]}" >/dev/null; then
+    bash test/fuzz/run.sh "$fuzz_dir" "$fuzz_secs" | tee "$fuzz_dir/fuzz-summary.txt" || true
+    read -r fuzz_pass fuzz_fail < <(sed -n 's/^fuzz: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' \
+                                         "$fuzz_dir/fuzz-summary.txt") || true
+    pass=$((pass + ${fuzz_pass:-0}))
+    fail=$((fail + ${fuzz_fail:-${#fuzz_bins[@]}}))
+else
+    echo "error: the fuzz build failed (see above)" >&2
+    fail=$((fail + ${#fuzz_bins[@]}))
 fi
 
 pass30=$pass

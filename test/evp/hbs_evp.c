@@ -555,7 +555,14 @@ void round_trips(const char *alg, int kind, size_t nrows, int (*skip)(const hbs_
     for (size_t i = 0; i < n; i++) {
         if (skip(rows[i]))
             continue;
+        /* a line per set: the soak's full heights take minutes each */
+        struct timespec t0, t1;
+        printf("\n    %s ", rows[i]->name);
+        fflush(stdout);
+        clock_gettime(CLOCK_MONOTONIC, &t0);
         round_trip(alg, rows[i]->name, rows[i]->idx_bytes, jump(rows[i]));
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        printf("%.1f s", (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9);
         done++;
     }
     printf("\n  %zu of %zu sets (FASTSIG_SOAK=1: all) ", done, n);

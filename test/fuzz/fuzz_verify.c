@@ -2,18 +2,13 @@
  * signatures. Input: BE16 key length || SubjectPublicKeyInfo DER || signature;
  * the message is fixed ("fuzz"), except that a first signature byte 0xFF
  * also tries the streaming path. Seeds hold valid keys and signatures. */
-#include <string.h>
 #include <openssl/evp.h>
 #include <openssl/err.h>
-#include <openssl/x509.h>
 #include "fuzz_common.h"
-
-static const unsigned char msg[] = "fuzz";
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     OSSL_LIB_CTX *libctx = fuzz_libctx();
-    const unsigned char *p;
     size_t klen;
     EVP_PKEY *k;
     EVP_MD_CTX *m;
@@ -23,21 +18,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     klen = (size_t)data[0] << 8 | data[1];
     if (klen > size - 2)
         return 0;
-    p = data + 2;
-    k = d2i_PUBKEY_ex(NULL, &p, (long)klen, libctx, NULL);
+    k = fuzz_spki(data + 2, klen);
     if (k != NULL) {
         const unsigned char *sig = data + 2 + klen;
         size_t siglen = size - 2 - klen;
         m = EVP_MD_CTX_new();
-        if (EVP_DigestVerifyInit_ex(m, NULL, NULL, libctx, NULL, k, NULL) == 1) {
-            if (siglen > 0 && sig[0] == 0xFF) {
-                EVP_DigestVerifyUpdate(m, msg, 2);
-                EVP_DigestVerifyUpdate(m, msg + 2, sizeof(msg) - 3);
-                EVP_DigestVerifyFinal(m, sig, siglen);
-            } else {
-                EVP_DigestVerify(m, sig, siglen, msg, sizeof(msg) - 1);
-            }
-        }
+        if (EVP_DigestVerifyInit_ex(m, NULL, NULL, libctx, NULL, k, NULL) == 1)
+            fuzz_verify_msg(m, siglen > 0 && sig[0] == 0xFF, sig, siglen);
         EVP_MD_CTX_free(m);
         EVP_PKEY_free(k);
     }

@@ -38,6 +38,7 @@ int main(int argc, char **argv)
     int n = 0;
     char path[4096];
 
+    LLVMFuzzerInitialize(&argc, &argv);
     for (int i = 1; i < argc; i++) {
         struct stat st;
         DIR *d;
