@@ -111,7 +111,10 @@ static HBSA_KEY *key_new(struct hbsa_hss *h)
 static int parse_levels(struct hbsa_hss *h, const char *spec)
 {
     char buf[HSS_NAME_MAX], *save = NULL, *lv;
-    if (strlen(spec) >= sizeof(buf))
+    size_t len = strlen(spec);
+    /* strtok_r skips empty fields: a stray ',' is refused here instead */
+    if (len >= sizeof(buf) || len == 0 || spec[0] == ',' || spec[len - 1] == ','
+        || strstr(spec, ",,") != NULL)
         return FASTSIG_ERR_UNSUPPORTED;
     strcpy(buf, spec);
     h->L = 0;
