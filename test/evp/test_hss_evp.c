@@ -253,35 +253,83 @@ static void test_exhausted(void)
     OPENSSL_free(pem);
 }
 
-/* A private key whose T[1] is not its seed's: refused at the first
- * signature, before an index is spent. */
-static void test_mismatch(void)
+/* The private key pem with one bit of its core flipped, back bytes before
+ * the state path: PKCS#8 ends with the privateKey, whose core ends
+ * ... || SEED || T[1], then BE16(path length) || path. */
+static char *flip_core(const char *pem, const char *state, size_t back)
 {
-    char state[600], *pem, *name = NULL, *hdr = NULL, *out;
+    char *name = NULL, *hdr = NULL, *data, *out = NULL;
     unsigned char *der = NULL;
-    long len = 0;
-    EVP_PKEY *k = gen_key(FASTSIG_SIG_HSS, "LMS_SHA256_M32_H5/LMOTS_SHA256_N32_W4", NULL, NULL,
-                          state, sizeof(state));
-    BIO *in, *mem = BIO_new(BIO_s_mem());
+    long len = 0, dlen;
+    BIO *in = BIO_new_mem_buf(pem, -1), *mem = BIO_new(BIO_s_mem());
 
-    CU_ASSERT_PTR_NOT_NULL_FATAL(k);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(pem = to_pem(k, 1));
-    EVP_PKEY_free(k);
-    in = BIO_new_mem_buf(pem, -1);
-    CU_ASSERT_FATAL(PEM_read_bio(in, &name, &hdr, &der, &len) == 1);
-    /* PKCS#8 ends with the privateKey: core (T[1] last) || BE16(len) || path */
-    der[len - 2 - (long)strlen(state) - 1] ^= 1;
-    CU_ASSERT_FATAL(PEM_write_bio(mem, name, hdr, der, len) > 0);
-    CU_ASSERT_FATAL(BIO_write(mem, "", 1) == 1);
-    BIO_get_mem_data(mem, &out);
-    check_decoded_refuses(out, "m", 1, FASTSIG_ERR_KEY_MISMATCH);
-    CU_ASSERT_EQUAL(state_file_next(state), 0);
+    if (in != NULL && mem != NULL && PEM_read_bio(in, &name, &hdr, &der, &len) == 1) {
+        der[len - 2 - (long)strlen(state) - (long)back] ^= 1;
+        if (PEM_write_bio(mem, name, hdr, der, len) > 0
+            && (dlen = BIO_get_mem_data(mem, &data)) > 0)
+            out = OPENSSL_strndup(data, (size_t)dlen);
+    }
     BIO_free(in);
     BIO_free(mem);
     OPENSSL_free(name);
     OPENSSL_free(hdr);
     OPENSSL_free(der);
+    return out;
+}
+
+/* A private key whose SEED does not give its T[1] (either one damaged; a
+ * damaged SEED keeps the key id, so its state opens): refused at the first
+ * signature, before an index is spent. */
+static void test_mismatch(void)
+{
+    static const size_t back[] = { 1, 32 + 1 }; /* T[1]'s last byte, SEED's last byte */
+    char state[600], *pem, *bad;
+    EVP_PKEY *k = gen_key(FASTSIG_SIG_HSS, "LMS_SHA256_M32_H5/LMOTS_SHA256_N32_W4", NULL, NULL,
+                          state, sizeof(state));
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(k);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(pem = to_pem(k, 1));
+    EVP_PKEY_free(k);
+    for (size_t i = 0; i < sizeof(back) / sizeof(back[0]); i++) {
+        CU_ASSERT_PTR_NOT_NULL_FATAL(bad = flip_core(pem, state, back[i]));
+        check_decoded_refuses(bad, "m", 1, FASTSIG_ERR_KEY_MISMATCH);
+        CU_ASSERT_EQUAL(state_file_next(state), 0);
+        OPENSSL_free(bad);
+    }
     OPENSSL_free(pem);
+}
+
+/* Raw public keys that are not HSS keys: L of 0 or 9, unknown or
+ * mismatched types, a wrong length. */
+static void test_bad_pub(void)
+{
+    static const char good[] = "00000001000000060000000300112233445566778899aabbccddeeff"
+                               "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f";
+    static const struct { size_t at; const char *hex; } bad[] = {
+        { 0, "00000000" }, { 0, "00000009" }, { 4, "00000001" }, { 4, "00000019" },
+        { 8, "00000000" }, { 8, "00000009" }, /* SHAKE LM-OTS under a SHA-256 tree */
+    };
+    unsigned char raw[60];
+    long len;
+    unsigned char *b = OPENSSL_hexstr2buf(good, &len);
+    EVP_PKEY *k;
+
+    CU_ASSERT_FATAL(b != NULL && len == 60);
+    CU_ASSERT_PTR_NOT_NULL(k = import_pub(b, 60));
+    EVP_PKEY_free(k);
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        long l;
+        unsigned char *v = OPENSSL_hexstr2buf(bad[i].hex, &l);
+        memcpy(raw, b, 60);
+        memcpy(raw + bad[i].at, v, 4);
+        CU_ASSERT_PTR_NULL(k = import_pub(raw, 60));
+        EVP_PKEY_free(k);
+        OPENSSL_free(v);
+    }
+    CU_ASSERT_PTR_NULL(k = import_pub(b, 59));
+    EVP_PKEY_free(k);
+    ERR_clear_error();
+    OPENSSL_free(b);
 }
 
 static void test_batches(void)
@@ -305,7 +353,8 @@ static const fs_test tests[] = {
     { "round trips, each hash family, L = 1..3, at a moved index", test_round_trips },
     { "default set; bad sets and seeds refused", test_params },
     { "an exhausted H5 key refuses", test_exhausted },
-    { "a private key with the wrong root refused before spending", test_mismatch },
+    { "a private key whose SEED and T[1] disagree refused before spending", test_mismatch },
+    { "raw public keys that are not HSS keys refused", test_bad_pub },
     { "reservation blocks and give-back", test_batches },
     { "key for the process checks", test_proc_key },
     { NULL, NULL }
