@@ -1,7 +1,9 @@
 /* hbs_keyobj.c - the key object of the stateful hash-based adapters (WOTSP,
  * XMSS, XMSS^MT; hbs_keyobj.h): making and freeing it, where its state file
  * lives, the private-key framing, taking an index, the public key. */
+#define _GNU_SOURCE /* CPU_COUNT */
 #include <errno.h>
+#include <sched.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,10 +28,10 @@ HBSA_KEY *hbsa_new(const hbs_params *p)
     if (x == NULL)
         return NULL;
     x->p = p;
-    x->pklen = 4 + 2 * (size_t)p->n;
+    x->pklen = p != NULL ? 4 + 2 * (size_t)p->n : 0;
     x->st_err = FASTSIG_ERR_BAD_KEY;
     x->batch = FASTSIG_STATE_DEFAULT_BATCH;
-    x->end = hbs_last_index(p) + 1;
+    x->end = p != NULL ? hbs_last_index(p) + 1 : 0;
     if ((x->st_lock = CRYPTO_THREAD_lock_new()) == NULL) {
         OPENSSL_free(x);
         return NULL;
@@ -99,10 +101,15 @@ static int state_path(HBSA_KEY *x, const char *opt)
     return (x->path = OPENSSL_strdup(buf)) != NULL ? FASTSIG_OK : FASTSIG_ERR_NOMEM;
 }
 
-/* The state's index count for row p: 2^h, 1 for a one-time key. */
-static uint64_t key_max(const hbs_params *p)
+/* The state's index count of x's key: 2^h, 1 for a one-time key. */
+static uint64_t key_max(const HBSA_KEY *x)
 {
-    return hbs_last_index(p) + 1;
+    return x->p != NULL ? hbs_last_index(x->p) + 1 : hbsa_hss_max(x);
+}
+
+static size_t sig_bytes(const HBSA_KEY *x)
+{
+    return x->p != NULL ? hbs_sig_bytes(x->p) : hbsa_hss_sig_bytes(x);
 }
 
 /* Notes x's state file and the cause beside a state error (see
@@ -231,6 +238,25 @@ static int register_key(const HBSA_KEY *x, const char *dir)
     return err;
 }
 
+int hbsa_progress(void *arg, uint64_t done, uint64_t total)
+{
+    HBSA_PROGRESS *g = arg;
+    uint64_t step = total > 0 ? done * 40 / total : 40;
+    int go = 1;
+    for (; g->shown < step && go; g->shown++)
+        go = g->o->progress(g->o->progress_arg, 0, (int)g->shown);
+    return !go; /* cores: nonzero = stop; FS_GENOPTS: 0 = stop */
+}
+
+unsigned hbsa_default_threads(void)
+{
+    /* the affinity mask, so taskset and cpusets count; at most 8 */
+    cpu_set_t set;
+    long n = sched_getaffinity(0, sizeof(set), &set) == 0 ? CPU_COUNT(&set)
+                                                          : sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > 8 ? 8 : (unsigned)n;
+}
+
 int hbsa_state_new(HBSA_KEY *x, const char *state_opt)
 {
     char dir[4096];
@@ -241,7 +267,7 @@ int hbsa_state_new(HBSA_KEY *x, const char *state_opt)
         || (err = default_state_dir(dir, sizeof(dir))) != FASTSIG_OK
         || (err = register_key(x, dir)) != FASTSIG_OK)
         return err;
-    if ((err = fastsig_state_create(x->path, x->key_id, key_max(x->p), 0, 0)) != FASTSIG_OK) {
+    if ((err = fastsig_state_create(x->path, x->key_id, key_max(x), 0, 0)) != FASTSIG_OK) {
         int sys_errno = errno;
         /* no state was made (a file already at the path is not this
          * generation's): the key may be generated again */
@@ -282,7 +308,7 @@ static int range_decode(HBSA_KEY *x, const unsigned char *in)
 {
     uint64_t first = hbs_get_be(in + 1, 8), end = hbs_get_be(in + 9, 8);
     /* a one-time key has nothing to share out */
-    if (in[0] != 1 || x->p->kind == HBS_KIND_WOTSP || first >= end || end > key_max(x->p))
+    if (in[0] != 1 || x->p == NULL || x->p->kind == HBS_KIND_WOTSP || first >= end || end > key_max(x))
         return FASTSIG_ERR_BAD_KEY;
     x->first = first;
     x->end = end;
@@ -312,7 +338,7 @@ int hbsa_priv_begin(int kind, const unsigned char *in, size_t len, HBSA_KEY **ou
 int hbsa_priv_frame(const HBSA_KEY *x, const uint8_t *core, size_t corelen,
                     unsigned char *out, size_t *len)
 {
-    int whole = x->first == 0 && x->end == key_max(x->p);
+    int whole = x->first == 0 && x->end == key_max(x);
     size_t pl = x->path != NULL ? strlen(x->path) : 0;
     size_t need = corelen + 2 + pl + (whole ? 0 : HBSA_RANGE_LEN);
     if (x->path == NULL)
@@ -349,6 +375,8 @@ static int take(HBSA_KEY *x, const FS_SIGOPTS *o, uint64_t *idx)
 static int sign_at(HBSA_KEY *x, uint64_t idx, int verify, const unsigned char *msg,
                    size_t msglen, unsigned char *sig, size_t siglen)
 {
+    if (x->p == NULL)
+        return hbsa_hss_sign(x, idx, verify, msg, msglen, sig, siglen);
     if (x->p->kind == HBS_KIND_WOTSP) /* its one index, whatever a state says */
         return idx != 0 ? FASTSIG_ERR_OTS_USED
                : verify ? hbs_wotsp_sign_verified(x->sk, x->sklen, msg, msglen, sig, siglen)
@@ -361,14 +389,14 @@ static int sign_at(HBSA_KEY *x, uint64_t idx, int verify, const unsigned char *m
  * were checked at decode; the tree core checks once per key object). */
 static int check_key(HBSA_KEY *x)
 {
-    return x->k != NULL ? hbs_key_check(x->k) : x->sk_err;
+    return x->k != NULL ? hbs_key_check(x->k) : x->p == NULL ? hbsa_hss_check(x) : x->sk_err;
 }
 
 int hbsa_sign(void *key, const FS_SIGOPTS *o, int prehashed, unsigned char *sig,
               size_t *siglen, const unsigned char *msg, size_t msglen)
 {
     HBSA_KEY *x = key;
-    size_t need = hbs_sig_bytes(x->p);
+    size_t need = sig_bytes(x);
     uint64_t idx;
     int err;
 
@@ -412,6 +440,7 @@ void hbsa_free(void *key)
     fastsig_state_close(x->st);
     CRYPTO_THREAD_lock_free(x->st_lock);
     hbs_key_free(x->k);
+    hbsa_hss_free(x->hss);
     if (x->sk != NULL)
         OPENSSL_secure_clear_free(x->sk, x->sklen);
     OPENSSL_free(x->path);
@@ -439,14 +468,16 @@ int hbsa_pub_encode(const void *key, unsigned char *out, size_t *len)
 void hbsa_sizes(const void *key, FS_KEYSIZES *out)
 {
     const HBSA_KEY *x = key;
-    out->bits = 8 * x->p->n;
-    out->security_bits = 8 * x->p->n;
-    out->max_sig = hbs_sig_bytes(x->p);
+    unsigned n = x->p != NULL ? x->p->n : hbsa_hss_n(x);
+    out->bits = 8 * n;
+    out->security_bits = 8 * n;
+    out->max_sig = sig_bytes(x);
 }
 
 const char *hbsa_param_name(const void *key)
 {
-    return ((const HBSA_KEY *)key)->p->name;
+    const HBSA_KEY *x = key;
+    return x->p != NULL ? x->p->name : hbsa_hss_name(x);
 }
 
 /* Before the first signature the state is only looked at: read-only, the

@@ -16,7 +16,10 @@
  * next index and NEVER read back: the state file decides);
  * WOTSP: oid || SK_SEED || SK_PRF || root || PUB_SEED.
  * Public key: oid || root || PUB_SEED (WOTSP: root = the L-tree of the
- * WOTS+ public key). Key id of the state file: SHA-256(public key). */
+ * WOTS+ public key). Key id of the state file: SHA-256(public key).
+ * HSS keys (hss_adapter.c) use the same object with p NULL: their levels
+ * and signing core are x->hss, their private core bytes x->sk, and the
+ * few places that read p ask the HSS hooks below instead. */
 #ifndef FASTSIG_HBS_KEYOBJ_H
 #define FASTSIG_HBS_KEYOBJ_H
 
@@ -54,9 +57,35 @@ typedef struct {
     int cache_err;           /* XMSS: result of the last cache file write */
     hbs_wotsp_verify_cache vcache; /* WOTSP: its L-tree's masks, made at the first verify */
     uint64_t batch;          /* key's reservation block (default 64; atomic) */
+    struct hbsa_hss *hss;    /* HSS: levels and signing core; NULL for the other kinds */
 } HBSA_KEY;
 
+/* ---- HSS hooks (hss_adapter.c), called where the other kinds read p ---- */
+uint64_t hbsa_hss_max(const HBSA_KEY *x);          /* 2^(sum of heights) */
+size_t hbsa_hss_sig_bytes(const HBSA_KEY *x);
+unsigned hbsa_hss_n(const HBSA_KEY *x);
+const char *hbsa_hss_name(const HBSA_KEY *x);      /* the param: syntax */
+/* The signing core built (once) from x->sk and its public key checked
+ * against x->pk: FASTSIG_ERR_KEY_MISMATCH when they differ. */
+int hbsa_hss_check(HBSA_KEY *x);
+int hbsa_hss_sign(HBSA_KEY *x, uint64_t idx, int verify, const unsigned char *msg,
+                  size_t msglen, unsigned char *sig, size_t siglen);
+void hbsa_hss_free(struct hbsa_hss *h);
+/* `pkey -text` lines: the levels, top first. */
+int hbsa_hss_text(const HBSA_KEY *x, BIO *out);
+
+/* Key-generation progress of the tree cores, shown by genpkey: a '.' per
+ * fortieth of the work (hbs and lms progress callbacks share this form). */
+typedef struct {
+    const FS_GENOPTS *o;
+    uint64_t shown;
+} HBSA_PROGRESS;
+int hbsa_progress(void *arg, uint64_t done, uint64_t total);
+/* Key-generation threads by default: the CPUs this process may run on. */
+unsigned hbsa_default_threads(void);
+
 /* ---- building blocks for the adapters ---- */
+/* p NULL: an HSS key, whose adapter sets pklen and end. */
 HBSA_KEY *hbsa_new(const hbs_params *p);
 /* Row by name for kind, or NULL. */
 const hbs_params *hbsa_params(int kind, const char *name);

@@ -40,6 +40,8 @@ void hbsa_range_text(const HBSA_KEY *x, char *out, size_t outlen)
 
 uint64_t hbsa_shard_align(const HBSA_KEY *x)
 {
+    if (x->p == NULL) /* HSS: no shards */
+        return 1;
     unsigned b = x->p->tree_h < HBS_BOTTOM_H ? x->p->tree_h : HBS_BOTTOM_H;
     return x->p->kind == HBS_KIND_WOTSP ? 1 : UINT64_C(1) << b;
 }

@@ -14,5 +14,6 @@
 
 #define FS_OID_XMSS   "1.3.6.1.5.5.7.6.34" /* id-alg-xmss-hashsig, RFC 9802 */
 #define FS_OID_XMSSMT "1.3.6.1.5.5.7.6.35" /* id-alg-xmssmt-hashsig, RFC 9802 */
+#define FS_OID_HSS    "1.2.840.113549.1.9.16.3.17" /* id-alg-hss-lms-hashsig, RFC 9708 / 9802 */
 
 #endif

@@ -24,6 +24,9 @@ const FS_SIGALG fs_sigalgs[] = {
     FS_SIGALG_ROW(FASTSIG_SIG_XMSSMT, "id-alg-xmssmt-hashsig", FS_OID_XMSSMT, FS_SIGALG_STATEFUL,
                   FS_XMSSMT_VARIANT, &fs_xmssmt_adapter,
                   "XMSS^MT stateful hash-based signatures (RFC 8391, RFC 9802)"),
+    FS_SIGALG_ROW_ALIAS(FASTSIG_SIG_HSS, FASTSIG_SIG_LMS, "id-alg-hss-lms-hashsig", FS_OID_HSS,
+                        FS_SIGALG_STATEFUL, 0, &fs_hss_adapter,
+                        "LMS / HSS stateful hash-based signatures (RFC 8554, SP 800-208)"),
 };
 const size_t fs_nsigalgs = sizeof(fs_sigalgs) / sizeof(fs_sigalgs[0]);
 _Static_assert(sizeof(fs_sigalgs) / sizeof(fs_sigalgs[0]) <= FS_MAX_SIGALGS,

@@ -3,8 +3,6 @@
  * public nodes, authenticated by the core with a key derived from SK_SEED,
  * rebuilt when missing or bad). The two rows differ only in the kind, which
  * picks the parameter-set oid space; the row's variant says which. */
-#define _GNU_SOURCE /* CPU_COUNT */
-#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -77,33 +75,6 @@ static void xmss_free(void *key)
 
 /* ---- key generation, private key, signing ---- */
 
-/* genpkey prints a '.' per call with potential 0 and a newline for 3:
- * about 40 dots over a key generation. */
-typedef struct {
-    const FS_GENOPTS *o;
-    uint64_t shown;
-} HBSA_PROGRESS;
-
-static int progress(void *arg, uint64_t done, uint64_t total)
-{
-    HBSA_PROGRESS *g = arg;
-    uint64_t step = total > 0 ? done * 40 / total : 40;
-    int go = 1;
-    for (; g->shown < step && go; g->shown++)
-        go = g->o->progress(g->o->progress_arg, 0, (int)g->shown);
-    return !go; /* hbs: nonzero = stop; FS_GENOPTS: 0 = stop */
-}
-
-/* Key-generation threads by default: the CPUs this process may run on
- * (its affinity mask, so taskset and cpusets count), at most 8. */
-static unsigned default_threads(void)
-{
-    cpu_set_t set;
-    long n = sched_getaffinity(0, sizeof(set), &set) == 0 ? CPU_COUNT(&set)
-                                                          : sysconf(_SC_NPROCESSORS_ONLN);
-    return n < 1 ? 1 : n > 8 ? 8 : (unsigned)n;
-}
-
 static const OSSL_PARAM gen_settable[] = {
     OSSL_PARAM_uint(FASTSIG_PKEY_PARAM_THREADS, NULL),
     OSSL_PARAM_END
@@ -126,8 +97,8 @@ static int xmss_gen(const FS_SIGALG *alg, const FS_GENOPTS *o, void **key)
         OPENSSL_cleanse(seed, sizeof(seed));
         return FASTSIG_ERR_NOMEM;
     }
-    err = hbs_keygen(p, seed, 3 * (size_t)p->n, o->threads ? o->threads : default_threads(),
-                     progress, &pg, &x->k);
+    err = hbs_keygen(p, seed, 3 * (size_t)p->n, o->threads ? o->threads : hbsa_default_threads(),
+                     hbsa_progress, &pg, &x->k);
     OPENSSL_cleanse(seed, sizeof(seed));
     if (err == FASTSIG_OK) {
         o->progress(o->progress_arg, 3, 0);

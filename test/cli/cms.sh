@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # cms.sh - CMS (openssl cms -sign / -verify) with fastsig keys, as firmware and
-# software signing uses it (NIST SP 800-208, CNSA 2.0): for XMSS, XMSS^MT, RW
+# software signing uses it (NIST SP 800-208, CNSA 2.0): for XMSS, XMSS^MT, HSS, RW
 # and RW-P1363, a self-signed certificate signs a file with and without signed
 # attributes, detached and embedded; cms -verify accepts each signature against
 # the certificate and refuses a changed file; the SignerInfo names the
@@ -28,7 +28,7 @@ head -c 70000 /dev/urandom >"$WORK/firmware.bin"
 cp "$WORK/firmware.bin" "$WORK/changed.bin"
 printf 'x' | dd of="$WORK/changed.bin" bs=1 seek=4096 conv=notrunc 2>/dev/null
 
-for alg in XMSS XMSSMT RW RW-P1363; do
+for alg in XMSS XMSSMT HSS RW RW-P1363; do
     d="$WORK/$alg"
     mkdir -p "$d"
     check "$alg: genpkey" genkey "$alg" "$d/key.pem"
@@ -43,6 +43,7 @@ for alg in XMSS XMSSMT RW RW-P1363; do
     case $alg in # the OID, as cms -print names it
         XMSS) oid="id-alg-xmss-hashsig (1.3.6.1.5.5.7.6.34)" ;;
         XMSSMT) oid="id-alg-xmssmt-hashsig (1.3.6.1.5.5.7.6.35)" ;;
+        HSS) oid="id-alg-hss-lms-hashsig (1.2.840.113549.1.9.16.3.17)" ;;
         RW) oid="Rabin-Williams (2.25.77497230020247565797983039438780865004.2)" ;;
         RW-P1363) oid="Rabin-Williams-IEEE1363 (2.25.77497230020247565797983039438780865004.2.1)" ;;
     esac

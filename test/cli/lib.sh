@@ -44,6 +44,8 @@ genkey() {
         RW | RW-P1363) opts=(-pkeyopt bits:2048) ;;
         XMSS) opts=(-pkeyopt param:XMSS-SHA2_10_256 -pkeyopt "state:$out.state") ;;
         XMSSMT) opts=(-pkeyopt param:XMSSMT-SHA2_20/4_256 -pkeyopt "state:$out.state") ;;
+        HSS) opts=(-pkeyopt param:LMS_SHA256_M32_H5/LMOTS_SHA256_N32_W4,LMS_SHA256_M32_H5/LMOTS_SHA256_N32_W4
+                   -pkeyopt "state:$out.state") ;;
         *) opts=(-pkeyopt "state:$out.state") ;;
     esac
     openssl genpkey "${PROV[@]}" -algorithm "$alg" "${opts[@]}" -out "$out"

@@ -3,7 +3,7 @@
 # user runs it: a self-signed CA (req -x509 -new), a leaf from a CSR
 # (req + x509 -req -CA), x509 -text, verify, and the failures that must
 # happen (tampered signature, wrong CA). Runs for every signature algorithm
-# the module offers; RW always, XMSS/XMSS^MT when their adapter is built
+# the module offers; RW always, XMSS/XMSS^MT/HSS when their adapter is built
 # (WOTS+ is one-time: a key cannot sign both its certificate and a leaf).
 source "$(dirname "$0")/lib.sh"
 
@@ -16,7 +16,7 @@ flip_last_byte() {
 }
 
 keymgmts=$(openssl list -key-managers "${PROV[@]}" 2>/dev/null)
-for alg in RW RW-P1363 XMSS XMSSMT; do
+for alg in RW RW-P1363 XMSS XMSSMT HSS; do
     if ! grep -qw -- "$alg" <<<"$keymgmts"; then
         [ "$alg" = RW ] && not_ok "RW key management not offered by the module"
         echo "skip - $alg not built into this module"
@@ -29,6 +29,7 @@ for alg in RW RW-P1363 XMSS XMSSMT; do
         RW-P1363) ln=Rabin-Williams-IEEE1363 ;;
         XMSS) ln=id-alg-xmss-hashsig ;;
         XMSSMT) ln=id-alg-xmssmt-hashsig ;;
+        HSS) ln=id-alg-hss-lms-hashsig ;;
     esac
 
     check "$alg: genpkey CA key" genkey "$alg" "$d/ca.key"

@@ -45,6 +45,9 @@ static struct alg algs[] = {
       .gen = { { "param", "XMSS-SHA2_10_256" } }, .stateful = 1 },
     { .name = FASTSIG_SIG_XMSSMT, .oid = "1.3.6.1.5.5.7.6.35",
       .gen = { { "param", "XMSSMT-SHA2_20/4_256" } }, .stateful = 1 },
+    { .name = FASTSIG_SIG_HSS, .oid = "1.2.840.113549.1.9.16.3.17",
+      .gen = { { "param", "LMS_SHA256_M32_H5/LMOTS_SHA256_N32_W4,"
+                          "LMS_SHA256_M32_H5/LMOTS_SHA256_N32_W4" } }, .stateful = 1 },
 };
 #define NALGS (sizeof(algs) / sizeof(algs[0]))
 #define FOR_EACH_ALG(a) \

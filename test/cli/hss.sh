@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# hss.sh - LMS / HSS through the real openssl binary: genpkey (default set,
+# param: for one and two levels, seed: known answers, state:), pkey
+# -pubout/-text (levels, index, remaining), pkeyutl -sign/-verify -rawin in
+# processes that continue one state, dgst, an exhausted key, an unusable
+# state, and RFC 8554's own public keys and signatures verified through an
+# SPKI made from the raw key. The X.509 flows run in x509.sh.
+source "$(dirname "$0")/lib.sh"
+
+hexof() { od -An -v -tx1 "$1" | tr -d ' \n'; }
+lvec() { sed -n "s/^$2 = //p" "$VECTORS/lms/$1"; }
+state_line() { openssl pkey "${PROV[@]}" -in "$1" -noout -text 2>&1 | grep '^state:'; }
+# spki_of HEX OUT: an SPKI (DER) around a raw 60-byte HSS public key
+spki_of() {
+    printf '304e300d060b2a864886f70d0109100311033d00%s' "$1" | xxd -r -p >"$2"
+}
+H10=LMS_SHA256_M32_H10/LMOTS_SHA256_N32_W4
+d="$WORK/hss"
+mkdir -p "$d"
+echo "the message" >"$d/msg"
+
+# --- genpkey, pkey -text ---
+check "HSS: genpkey (default set, state:)" openssl genpkey "${PROV[@]}" -algorithm HSS \
+    -pkeyopt "state:$d/k.state" -out "$d/k.pem"
+cp "$WORK/err" "$d/gen.err"
+check "HSS: genpkey showed progress" grep -q '\.\.\.\.' "$d/gen.err"
+openssl pkey "${PROV[@]}" -in "$d/k.pem" -noout -text >"$d/k.txt" 2>&1
+check "HSS: the default set is one level, $H10" grep -qxF "parameter set: $H10" "$d/k.txt"
+check "HSS: pkey -text prints the levels" grep -qxF "levels: 1 (total height 10)" "$d/k.txt"
+check_eq "HSS: pkey -text prints index and remaining" "$(grep '^state:' "$d/k.txt")" \
+    "state: index 0, remaining 1024 of 1024 signatures"
+L2="LMS_SHA256_M32_H10/LMOTS_SHA256_N32_W8,LMS_SHA256_M32_H5/LMOTS_SHA256_N32_W4"
+check "LMS (alias): genpkey -pkeyopt param: two levels" openssl genpkey "${PROV[@]}" \
+    -algorithm LMS -pkeyopt "param:$L2" -pkeyopt "state:$d/l2.state" -out "$d/l2.pem"
+openssl pkey "${PROV[@]}" -in "$d/l2.pem" -noout -text >"$d/l2.txt" 2>&1
+check "HSS: pkey -text names both levels" grep -qxF "parameter set: $L2" "$d/l2.txt"
+check "HSS: ... level 1 on its own line" \
+    grep -qxF "  level 1: LMS_SHA256_M32_H5 / LMOTS_SHA256_N32_W4 (height 5, w 4)" "$d/l2.txt"
+check_eq "HSS: ... 2^15 signatures" "$(grep '^state:' "$d/l2.txt")" \
+    "state: index 0, remaining 32768 of 32768 signatures"
+for bad in LMS_SHA256_M32_H10 LMS_SHA256_M32_H10/LMOTS_SHAKE_N32_W4 "$H10,"; do
+    check_fails "HSS: genpkey refuses param:$bad" openssl genpkey "${PROV[@]}" -algorithm HSS \
+        -pkeyopt "param:$bad" -pkeyopt "state:$d/bad.state"
+done
+check "HSS: no state left by a refused set" test ! -e "$d/bad.state"
+
+# --- sign / verify; each process continues the state ---
+check "HSS: pkey -pubout" openssl pkey "${PROV[@]}" -in "$d/l2.pem" -pubout -out "$d/l2.pub"
+check "HSS: pkey -pubin -text" grep -q "levels: 2 (top: LMS_SHA256_M32_H10" \
+    <(openssl pkey "${PROV[@]}" -pubin -in "$d/l2.pub" -noout -text)
+for i in 1 2 3; do
+    check "HSS: pkeyutl -sign -rawin, process $i" openssl pkeyutl "${PROV[@]}" -sign -rawin \
+        -inkey "$d/l2.pem" -in "$d/msg" -out "$d/s$i.sig"
+    check "HSS: ... verifies (public key)" openssl pkeyutl "${PROV[@]}" -verify -rawin -pubin \
+        -inkey "$d/l2.pub" -in "$d/msg" -sigfile "$d/s$i.sig"
+    check_eq "HSS: ... index $i" "$(state_line "$d/l2.pem" | sed 's/,.*//')" "state: index $i"
+done
+# u32 || top (4 + 4 + 32 x 35 + 4 + 32 x 10) || lower public key (56) || lower (4 + 4 + 32 x 68 + 4 + 32 x 5)
+check_eq "HSS: L = 2 signature size (RFC 8554 section 6.2)" "$(wc -c <"$d/s1.sig")" 3860
+cp "$d/msg" "$d/bad"; echo x >>"$d/bad"
+check_fails "HSS: pkeyutl -verify refuses another message" openssl pkeyutl "${PROV[@]}" -verify \
+    -rawin -pubin -inkey "$d/l2.pub" -in "$d/bad" -sigfile "$d/s1.sig"
+head -c 100 "$d/s1.sig" >"$d/short.sig"
+check_fails "HSS: pkeyutl -verify refuses a truncated signature" openssl pkeyutl "${PROV[@]}" \
+    -verify -rawin -pubin -inkey "$d/l2.pub" -in "$d/msg" -sigfile "$d/short.sig"
+check "HSS: dgst -sign" openssl dgst "${PROV[@]}" -sign "$d/k.pem" -out "$d/dgst.sig" "$d/msg"
+openssl pkey "${PROV[@]}" -in "$d/k.pem" -pubout -outform DER -out "$d/k.der"
+check "HSS: dgst -verify (DER public key)" openssl dgst "${PROV[@]}" -verify "$d/k.der" \
+    -keyform DER -signature "$d/dgst.sig" "$d/msg"
+check_fails "HSS: dgst -sha256 -sign is refused (the message is signed whole)" \
+    openssl dgst "${PROV[@]}" -sha256 -sign "$d/k.pem" -out "$d/x.sig" "$d/msg"
+check "HSS: encrypted PKCS#8" openssl genpkey "${PROV[@]}" -algorithm HSS \
+    -pkeyopt "param:LMS_SHAKE_M24_H5/LMOTS_SHAKE_N24_W4" -pkeyopt "state:$d/e.state" \
+    -aes-256-cbc -pass pass:secret -out "$d/e.pem"
+check "HSS: sign with the encrypted key" openssl pkeyutl "${PROV[@]}" -sign -rawin \
+    -inkey "$d/e.pem" -passin pass:secret -in "$d/msg" -out "$d/e.sig"
+
+# --- an exhausted key, an unusable state ---
+check "HSS: H5 key" openssl genpkey "${PROV[@]}" -algorithm HSS \
+    -pkeyopt param:LMS_SHA256_M24_H5/LMOTS_SHA256_N24_W8 -pkeyopt "state:$d/h5.state" -out "$d/h5.pem"
+n=0
+for i in $(seq 32); do
+    openssl pkeyutl "${PROV[@]}" -sign -rawin -inkey "$d/h5.pem" -in "$d/msg" -out "$d/h5.sig" \
+        2>/dev/null && n=$((n + 1))
+done
+check_eq "HSS: 32 signatures from an H5 key" "$n" 32
+check_sign_refused "HSS: the 33rd is refused" "key exhausted" "$d/h5.pem" "$d/msg" "$d/none.sig"
+mv "$d/k.state" "$d/k.state.away"
+check_sign_refused "HSS: pkeyutl -sign refuses without its state" \
+    "signature state file is missing" "$d/k.pem" "$d/msg" "$d/none.sig"
+check "HSS: ... verify still works" openssl pkeyutl "${PROV[@]}" -verify -rawin -inkey "$d/k.pem" \
+    -in "$d/msg" -sigfile "$d/dgst.sig"
+mv "$d/k.state.away" "$d/k.state"
+
+# --- known answers: published keys from SEED || I; published signatures verify ---
+if need_vectors; then
+    for f in LMS_SHA256_M24_H5-LMOTS_SHA256_N24_W8 LMS_SHAKE_M32_H5-LMOTS_SHAKE_N32_W8; do
+        check "HSS: genpkey -pkeyopt seed: ($f)" openssl genpkey "${PROV[@]}" -algorithm HSS \
+            -pkeyopt "param:${f/-//}" -pkeyopt "seed:$(lvec "$f.txt" seed)$(lvec "$f.txt" I)" \
+            -pkeyopt "state:$d/$f.state" -out "$d/$f.pem"
+        openssl pkey "${PROV[@]}" -in "$d/$f.pem" -pubout -outform DER -out "$d/$f.spki"
+        pub=$(lvec "$f.txt" pub)
+        check_eq "HSS: SPKI BIT STRING is the published public key ($f)" \
+            "$(hexof "$d/$f.spki" | tail -c ${#pub})" "$pub"
+    done
+    for f in rfc8554-tc1 rfc8554-tc2; do
+        spki_of "$(lvec "$f.txt" pub)" "$d/$f.der"
+        lvec "$f.txt" msg | xxd -r -p >"$d/$f.msg"
+        lvec "$f.txt" sig | xxd -r -p >"$d/$f.sig"
+        check "HSS: $f verifies through its raw public key" openssl pkeyutl "${PROV[@]}" -verify \
+            -rawin -pubin -keyform DER -inkey "$d/$f.der" -in "$d/$f.msg" -sigfile "$d/$f.sig"
+    done
+    check_fails "HSS: ... not with test case 1's key" openssl pkeyutl "${PROV[@]}" -verify \
+        -rawin -pubin -keyform DER -inkey "$d/rfc8554-tc1.der" -in "$d/rfc8554-tc2.msg" \
+        -sigfile "$d/rfc8554-tc2.sig"
+fi
+summary hss
