@@ -1,7 +1,7 @@
-# hbs_flows.sh - sourced by xmss.sh and xmssmt.sh (after lib.sh): the
-# command-line flows of a stateful many-time key, as a user runs them.
+# hbs_flows.sh - sourced by xmss.sh, xmssmt.sh and hss.sh (after lib.sh):
+# the command-line flows of a stateful many-time key, as a user runs them.
 # X.509 flows (req -x509 -new, req + x509 -req -CA, x509 -text, verify) for
-# both algorithms live in x509.sh.
+# these algorithms live in x509.sh.
 
 # hexof FILE: the bytes as one lowercase hex line
 hexof() { od -An -v -tx1 "$1" | tr -d ' \n'; }
@@ -10,9 +10,12 @@ vec() { sed -n "s/^$2 = //p" "$VECTORS/xmss/$1"; }
 # state_line KEYFILE: the "state:" line of pkey -text
 state_line() { openssl pkey "${PROV[@]}" -in "$1" -noout -text 2>&1 | grep '^state:'; }
 
-# hbs_flows ALG DEFAULT_PARAM OTHER_PARAM VECTOR_FILE MAX
+# hbs_flows ALG DEFAULT_PARAM OTHER_PARAM VECTOR_FILE MAX: VECTOR_FILE under
+# $VECTORS/xmss, or - for none (its seed -> pk, sig_idx0, sig_idx1 checks).
+# HSS keeps no tree-node cache file, so its cache-file checks are skipped.
 hbs_flows() {
-    local alg=$1 defparam=$2 other=$3 vfile=$4 max=$5 d="$WORK/$1"
+    local alg=$1 defparam=$2 other=$3 vfile=$4 max=$5 d="$WORK/$1" cache=yes
+    [ "$alg" = HSS ] && cache=
     mkdir -p "$d"
     echo "the message" >"$d/msg"
 
@@ -22,7 +25,11 @@ hbs_flows() {
     cp "$WORK/err" "$WORK/prev.err"
     check "$alg: genpkey showed progress" grep -q '\.\.\.\.' "$WORK/prev.err"
     check "$alg: state file created" test -s "$d/k.state"
-    check "$alg: tree-node cache file created beside it" test -s "$d/k.state.cache"
+    if [ -n "$cache" ]; then
+        check "$alg: tree-node cache file created beside it" test -s "$d/k.state.cache"
+    else
+        check "$alg: no cache file beside it" test ! -e "$d/k.state.cache"
+    fi
     openssl pkey "${PROV[@]}" -in "$d/k.pem" -noout -text >"$d/k.txt" 2>&1
     check "$alg: pkey -text names the default set" grep -qF "parameter set: $defparam" "$d/k.txt"
     check_eq "$alg: pkey -text prints index and remaining" "$(grep '^state:' "$d/k.txt")" \
@@ -75,7 +82,7 @@ hbs_flows() {
         openssl dgst "${PROV[@]}" -sha256 -sign "$d/k.pem" -out "$d/x.sig" "$d/msg"
 
     # --- known answer through the CLI: seed -> pk, first signature of "abc" ---
-    if need_vectors; then
+    if [ "$vfile" != - ] && need_vectors; then
         local name; name=$(vec "$vfile" name)
         printf abc >"$d/abc"
         check "$alg: genpkey -pkeyopt seed: ($name)" openssl genpkey "${PROV[@]}" -algorithm "$alg" \
@@ -103,22 +110,7 @@ hbs_flows() {
         -inkey "$d/e.pem" -passin pass:wrong -in "$d/msg" -out "$d/e2.sig"
 
     # --- the cache file is public, verified, rebuilt ---
-    rm -f "$d/k.state.cache"
-    check "$alg: signs without its cache file" openssl pkeyutl "${PROV[@]}" -sign -rawin \
-        -inkey "$d/k.pem" -in "$d/msg" -out "$d/c1.sig"
-    check "$alg: ... and that signature verifies" openssl pkeyutl "${PROV[@]}" -verify -rawin \
-        -pubin -inkey "$d/k.pub" -in "$d/msg" -sigfile "$d/c1.sig"
-    check "$alg: cache file rewritten" test -s "$d/k.state.cache"
-    head -c 2000 /dev/urandom | dd of="$d/k.state.cache" bs=1 seek=100 conv=notrunc 2>/dev/null
-    check "$alg: signs with a corrupt cache file" openssl pkeyutl "${PROV[@]}" -sign -rawin \
-        -inkey "$d/k.pem" -in "$d/msg" -out "$d/c2.sig"
-    check "$alg: ... and that signature verifies" openssl pkeyutl "${PROV[@]}" -verify -rawin \
-        -pubin -inkey "$d/k.pub" -in "$d/msg" -sigfile "$d/c2.sig"
-    cp "$d/o.state.cache" "$d/k.state.cache"
-    check "$alg: signs with another key's cache file" openssl pkeyutl "${PROV[@]}" -sign -rawin \
-        -inkey "$d/k.pem" -in "$d/msg" -out "$d/c3.sig"
-    check "$alg: ... and that signature verifies" openssl pkeyutl "${PROV[@]}" -verify -rawin \
-        -pubin -inkey "$d/k.pub" -in "$d/msg" -sigfile "$d/c3.sig"
+    [ -n "$cache" ] && cache_flows "$alg" "$d"
 
     # --- unusable state: refuses to sign, no signature, verify/export work ---
     mv "$d/k.state" "$d/k.state.away"
@@ -199,4 +191,25 @@ hbs_flows() {
     check "$alg: state_dir in the provider's config section" env -u FASTSIG_STATE_DIR \
         OPENSSL_CONF="$d/fastsig.cnf" openssl genpkey -algorithm "$alg" -out "$d/cnf.pem"
     check_eq "$alg: ... one <key id>.state there" "$(ls "$d/cnfdir" | grep -c '\.state$')" 1
+}
+
+# cache_flows ALG DIR: the tree-node cache file is public, verified, rebuilt
+cache_flows() {
+    local alg=$1 d=$2
+    rm -f "$d/k.state.cache"
+    check "$alg: signs without its cache file" openssl pkeyutl "${PROV[@]}" -sign -rawin \
+        -inkey "$d/k.pem" -in "$d/msg" -out "$d/c1.sig"
+    check "$alg: ... and that signature verifies" openssl pkeyutl "${PROV[@]}" -verify -rawin \
+        -pubin -inkey "$d/k.pub" -in "$d/msg" -sigfile "$d/c1.sig"
+    check "$alg: cache file rewritten" test -s "$d/k.state.cache"
+    head -c 2000 /dev/urandom | dd of="$d/k.state.cache" bs=1 seek=100 conv=notrunc 2>/dev/null
+    check "$alg: signs with a corrupt cache file" openssl pkeyutl "${PROV[@]}" -sign -rawin \
+        -inkey "$d/k.pem" -in "$d/msg" -out "$d/c2.sig"
+    check "$alg: ... and that signature verifies" openssl pkeyutl "${PROV[@]}" -verify -rawin \
+        -pubin -inkey "$d/k.pub" -in "$d/msg" -sigfile "$d/c2.sig"
+    cp "$d/o.state.cache" "$d/k.state.cache"
+    check "$alg: signs with another key's cache file" openssl pkeyutl "${PROV[@]}" -sign -rawin \
+        -inkey "$d/k.pem" -in "$d/msg" -out "$d/c3.sig"
+    check "$alg: ... and that signature verifies" openssl pkeyutl "${PROV[@]}" -verify -rawin \
+        -pubin -inkey "$d/k.pub" -in "$d/msg" -sigfile "$d/c3.sig"
 }

@@ -4,12 +4,13 @@
 # -pubout/-text (levels, index, remaining), pkeyutl -sign/-verify -rawin in
 # processes that continue one state, dgst, an exhausted key, an unusable
 # state, and RFC 8554's own public keys and signatures verified through an
-# SPKI made from the raw key. The X.509 flows run in x509.sh.
+# SPKI made from the raw key; then the flows every stateful key shares
+# (hbs_flows.sh: state file, unusable states, default state directories).
+# The X.509 flows run in x509.sh.
 source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/hbs_flows.sh"
 
-hexof() { od -An -v -tx1 "$1" | tr -d ' \n'; }
 lvec() { sed -n "s/^$2 = //p" "$VECTORS/lms/$1"; }
-state_line() { openssl pkey "${PROV[@]}" -in "$1" -noout -text 2>&1 | grep '^state:'; }
 # spki_of HEX OUT: an SPKI (DER) around a raw 60-byte HSS public key
 spki_of() {
     printf '304e300d060b2a864886f70d0109100311033d00%s' "$1" | xxd -r -p >"$2"
@@ -114,4 +115,8 @@ if need_vectors; then
         -rawin -pubin -keyform DER -inkey "$d/rfc8554-tc1.der" -in "$d/rfc8554-tc2.msg" \
         -sigfile "$d/rfc8554-tc2.sig"
 fi
+
+# the shared flows; HSS's known answers are above (published signatures are
+# at q = 5..7, not the first two indices hbs_flows checks)
+hbs_flows HSS "$H10" "LMS_SHA256_M32_H5/LMOTS_SHA256_N32_W4,LMS_SHA256_M32_H5/LMOTS_SHA256_N32_W8" - 1024
 summary hss

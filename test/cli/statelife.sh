@@ -82,6 +82,7 @@ lazy_state() {
 }
 
 lazy_state XMSS
+lazy_state HSS
 lazy_state WOTSP
 
 # --- the lock timeout setting ---
@@ -159,6 +160,7 @@ registry() {
 }
 registry WOTSP WOTSP-SHA2_256 96
 registry XMSS XMSS-SHA2_10_256 96
+registry HSS LMS_SHA256_M32_H5/LMOTS_SHA256_N32_W4 48 # SEED (32) || I (16)
 
 # the registry lives in the default state directory, needed even with state:
 touch "$WORK/plain"
