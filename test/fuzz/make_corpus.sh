@@ -3,7 +3,7 @@
 # openssl CLI: valid keys, signatures, state files and a few broken ones, for
 # every signature algorithm the module offers, on the parameter sets cheapest
 # to verify (a seed's cost is paid at every mutation of it: n = 24, two
-# XMSS^MT layers, WOTS+ with w = 4). Encrypted keys use one
+# XMSS^MT layers, WOTS+ with w = 4, HSS with two H5 levels). Encrypted keys use one
 # PBKDF2 iteration for the same reason.
 # Usage: FASTSIG_MODULE_DIR=build bash make_corpus.sh
 set -eu
@@ -11,6 +11,8 @@ cd "$(dirname "$0")"
 P=(-provider-path "${FASTSIG_MODULE_DIR:?}" -provider fastsig -provider default)
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
+# the keys made here are thrown away: their key-id registry entries too
+export FASTSIG_STATE_DIR=$W
 targets=(decode_der decode_pem verify rw_sig tz_params state)
 for t in "${targets[@]}"; do
     rm -rf "corpus/$t"
@@ -19,13 +21,15 @@ done
 be16() { printf "\\x$(printf %02x $(($1 >> 8)))\\x$(printf %02x $(($1 & 255)))"; }
 printf 'fuzz' >"$W/m"
 avail=$(openssl list -key-managers "${P[@]}")
-for alg in RW RW-P1363 WOTSP XMSS XMSSMT; do
+for alg in RW RW-P1363 WOTSP XMSS XMSSMT HSS; do
     grep -qw -- "$alg" <<<"$avail" || continue
     case $alg in
         RW*) opts=(-pkeyopt bits:2048) ;;
         XMSS) opts=(-pkeyopt param:XMSS-SHA2_10_192 -pkeyopt "state:$W/$alg.state") ;;
         XMSSMT) opts=(-pkeyopt param:XMSSMT-SHA2_20/2_192 -pkeyopt "state:$W/$alg.state") ;;
         WOTSP) opts=(-pkeyopt param:WOTSP-SHA2_192_W4 -pkeyopt "state:$W/$alg.state") ;;
+        HSS) opts=(-pkeyopt "param:LMS_SHA256_M24_H5/LMOTS_SHA256_N24_W4,LMS_SHA256_M24_H5/LMOTS_SHA256_N24_W4"
+                   -pkeyopt "state:$W/$alg.state") ;;
     esac
     a=$(tr 'A-Z-' 'a-z_' <<<"$alg")
     openssl genpkey "${P[@]}" -algorithm "$alg" "${opts[@]}" -out "$W/k.pem"
