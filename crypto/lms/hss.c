@@ -1,6 +1,7 @@
 /* hss.c - see hss.h. */
 #include <stdlib.h>
 #include <string.h>
+#include "ctgrind.h"
 #include "fastsig_err.h"
 #include "lms/hss.h"
 #include "lms/lms_chain.h"
@@ -27,6 +28,7 @@ int hss_child_seed(const lmots_params *parent_ots, const uint8_t I[LMS_I_BYTES],
     if (rc == FASTSIG_OK) {
         memcpy(child_seed, out, parent_ots->n);
         memcpy(child_I, out + parent_ots->n, LMS_I_BYTES);
+        FS_DECLASSIFY(child_I, LMS_I_BYTES); /* I' is in the child's public key */
     }
     explicit_bzero(out, sizeof(out));
     return rc;

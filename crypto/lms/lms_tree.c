@@ -2,6 +2,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include "ctgrind.h"
 #include "fastsig_err.h"
 #include "lms/lms_tree.h"
 #include "lms/lmots.h"
@@ -231,6 +232,8 @@ int lms_tree_build(lms_tree *t, uint64_t upto, unsigned threads, lms_progress_fn
             rc = parents(t, l, 0, (size_t)1 << (h - l), t->top + level_off(h, t->cut, l) * m,
                          t->top + level_off(h, t->cut, l + 1) * m);
         t->complete = rc == FASTSIG_OK;
+        /* T[1] is the public key (for a lower level, signed by its parent) */
+        FS_DECLASSIFY(t->top + level_off(h, t->cut, h) * m, m);
     }
     return rc;
 }
@@ -319,6 +322,7 @@ int lms_tree_sign(lms_tree *t, uint32_t q, const uint8_t *msg, size_t mlen, uint
     rc = lms_chains_ref(&t->op, t->I, &cj, 1, t->seed, 0, C);
     if (rc != FASTSIG_OK)
         return rc;
+    FS_DECLASSIFY(C, t->op.n); /* C is sent in the signature */
     lms_put32(sig, q);
     rc = lmots_sign(&t->op, t->I, t->seed, q, C, msg, mlen, sig + 4);
     explicit_bzero(C, sizeof(C));

@@ -5,7 +5,9 @@
  * (p, q, prf undefined in the encoding: the checks and derived values) and
  * RW signing in every format (all private values of the key undefined); WOTS+ signing; XMSS and XMSS^MT signing (SK_SEED and
  * SK_PRF undefined, trees reduced in height so signing crosses subtree and
- * layer boundaries quickly). Outputs are made defined again only where they
+ * layer boundaries quickly); HSS key generation and signing at every index
+ * (SEED undefined; keys of small heights, so signing crosses into each next
+ * lower tree and builds the next trees a share at a time). Outputs are made defined again only where they
  * become public: each such spot says why. Run it through meson (suite ct),
  * which wraps valgrind; on its own it only signs (no checks). */
 #include <stdio.h>
@@ -19,6 +21,7 @@
 #include "hbs/xmss.h"
 #include "hbs/hbs_key.h"
 #include "hbs/wotsp_scheme.h"
+#include "lms/hss.h"
 
 #define SECRET(p, len) VALGRIND_MAKE_MEM_UNDEFINED((p), (len))
 #define PUBLIC(p, len) VALGRIND_MAKE_MEM_DEFINED((p), (len))
@@ -183,6 +186,48 @@ static void check_xmss(const char *name, unsigned tree_h)
     hbs_key_free(k);
 }
 
+
+/* ---- LMS / HSS --------------------------------------------------------------- */
+
+/* Generates the HSS key of levels `param` ("LMS_.../LMOTS_...,..." top
+ * first) from an undefined SEED and signs every index. */
+static void check_hss(const char *const *param, unsigned L)
+{
+    lms_params lp[LMS_MAX_LEVELS];
+    lmots_params op[LMS_MAX_LEVELS];
+    for (unsigned i = 0; i < L; i++) {
+        char lms[24], ots[24];
+        const char *slash = strchr(param[i], '/');
+        snprintf(lms, sizeof(lms), "%.*s", (int)(slash - param[i]), param[i]);
+        snprintf(ots, sizeof(ots), "%s", slash + 1);
+        expect(lms_params_by_name(&lp[i], lms) == FASTSIG_OK
+               && lmots_params_by_name(&op[i], ots) == FASTSIG_OK, param[i]);
+    }
+    uint8_t seed[LMS_MAX_N], I[LMS_I_BYTES];
+    for (size_t i = 0; i < sizeof(seed); i++)
+        seed[i] = (uint8_t)(11 * i + 1);
+    memset(I, 0x5a, sizeof(I));
+    SECRET(seed, sizeof(seed));           /* the top tree's SEED; I is public */
+    hss_key *k = NULL;
+    int rc = hss_key_gen(&k, L, lp, op, seed, I, NULL, NULL);
+    expect(rc == FASTSIG_OK, "HSS keygen");
+    if (rc != FASTSIG_OK)
+        return;
+    uint8_t pub[64];
+    size_t publen = hss_pub_bytes(k), sl = hss_sig_bytes(k);
+    hss_pub(k, pub);
+    uint8_t *sig = malloc(sl);
+    for (uint64_t g = 0; g < (uint64_t)1 << hss_total_height(k); g++) {
+        rc = hss_sign(k, g, (const uint8_t *)"message", 7, sig);
+        expect(rc == FASTSIG_OK, "HSS sign");
+        PUBLIC(sig, sl);                  /* the finished signature is sent */
+        expect(hss_verify(pub, publen, (const uint8_t *)"message", 7, sig, sl) == FASTSIG_OK,
+               "HSS verify");
+    }
+    free(sig);
+    hss_key_free(k);
+}
+
 int main(void)
 {
     /* valgrind runs no AVX-512: the portable kernels (the asm ones are
@@ -192,6 +237,13 @@ int main(void)
     check_wotsp("WOTSP-SHA2_256");
     check_xmss("XMSS-SHA2_10_256", 3);
     check_xmss("XMSSMT-SHA2_20/2_256", 2);
+    static const char *const h5h5[] = { "LMS_SHA256_M32_H5/LMOTS_SHA256_N32_W4",
+                                        "LMS_SHA256_M32_H5/LMOTS_SHA256_N32_W4" };
+    static const char *const shake[] = { "LMS_SHAKE_M24_H5/LMOTS_SHAKE_N24_W2" };
+    static const char *const m24w8[] = { "LMS_SHA256_M24_H5/LMOTS_SHA256_N24_W8" };
+    check_hss(h5h5, 2);
+    check_hss(shake, 1);
+    check_hss(m24w8, 1);
     if (!RUNNING_ON_VALGRIND)
         fprintf(stderr, "ct_sign: not under valgrind: signed, nothing checked\n");
     printf("ct_sign: %s\n", failures ? "FAILED" : "done");

@@ -70,10 +70,10 @@ int last_reason(void)
 }
 
 /* Generates a key of alg; NULLs choose the defaults. *state gets the path. */
-EVP_PKEY *gen_key(const char *alg, const char *param, const char *seedhex,
-                  const char *mode, char *state, size_t statelen)
+EVP_PKEY *gen_key_ex(const char *alg, const char *param, const char *seedhex,
+                     const char *mode, unsigned threads, char *state, size_t statelen)
 {
-    OSSL_PARAM prm[5];
+    OSSL_PARAM prm[6];
     size_t n = 0;
     EVP_PKEY_CTX *c = EVP_PKEY_CTX_new_from_name(libctx, alg, NULL);
     EVP_PKEY *k = NULL;
@@ -85,6 +85,8 @@ EVP_PKEY *gen_key(const char *alg, const char *param, const char *seedhex,
         prm[n++] = OSSL_PARAM_construct_utf8_string(FASTSIG_PKEY_PARAM_SEED, (char *)seedhex, 0);
     if (mode != NULL)
         prm[n++] = OSSL_PARAM_construct_utf8_string(FASTSIG_PKEY_PARAM_MODE, (char *)mode, 0);
+    if (threads != 0)
+        prm[n++] = OSSL_PARAM_construct_uint(FASTSIG_PKEY_PARAM_THREADS, &threads);
     prm[n++] = OSSL_PARAM_construct_utf8_string(FASTSIG_PKEY_PARAM_STATE, state, 0);
     prm[n] = OSSL_PARAM_construct_end();
     if (c == NULL || EVP_PKEY_keygen_init(c) <= 0 || !EVP_PKEY_CTX_set_params(c, prm)
@@ -92,6 +94,12 @@ EVP_PKEY *gen_key(const char *alg, const char *param, const char *seedhex,
         k = NULL;
     EVP_PKEY_CTX_free(c);
     return k;
+}
+
+EVP_PKEY *gen_key(const char *alg, const char *param, const char *seedhex,
+                  const char *mode, char *state, size_t statelen)
+{
+    return gen_key_ex(alg, param, seedhex, mode, 0, state, statelen);
 }
 
 /* One-shot digest-sign (no digest). Returns the fastsig reason on failure

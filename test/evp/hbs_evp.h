@@ -26,6 +26,9 @@ int last_reason(void);
 /* Generates a key of alg; NULLs choose the defaults. *state gets the path. */
 EVP_PKEY *gen_key(const char *alg, const char *param, const char *seedhex,
                   const char *mode, char *state, size_t statelen);
+/* The same on `threads` key-generation threads (0: the provider's default). */
+EVP_PKEY *gen_key_ex(const char *alg, const char *param, const char *seedhex,
+                     const char *mode, unsigned threads, char *state, size_t statelen);
 /* One-shot digest-sign: 0, or the fastsig reason (no signature then);
  * batch: the signature context's reservation block (0: the key's). */
 int sign_msg(EVP_PKEY *k, const void *msg, size_t msglen, unsigned char **sig,

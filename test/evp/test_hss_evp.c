@@ -7,8 +7,11 @@
  * (the third signature at an index the state was moved to, signed by a key
  * decoded anew); tampering; an exhausted key; private PEM continuing the
  * state; the process, thread and SIGKILL checks of the stateful rows. */
+#include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <openssl/err.h>
 #include <openssl/core_names.h>
 #include <openssl/pem.h>
@@ -18,6 +21,7 @@
 #include "fastsig/provider.h"
 #include "fastsig_err.h"
 #include "hbs_vec.h"
+#include "lms/lms_params.h"
 
 #define H5_W8(f, n) "LMS_" f "_M" n "_H5/LMOTS_" f "_N" n "_W8"
 
@@ -192,6 +196,184 @@ static void test_round_trips(void)
                    "LMS_SHAKE_M24_H5/LMOTS_SHAKE_N24_W2", 5 * 1024 + 7 * 32 + 9, 3);
 }
 
+/* ---- every parameter set ---------------------------------------------------- */
+
+/* One round trip of a key of levels param (L levels, 2^total_h indices),
+ * generated on 2 threads: PEM and DER encodings of both halves decode to the
+ * same key (the DER private key, when its top tree is at most H10, signs
+ * index 1: it builds its trees again); signatures at 0, 1 and, the state
+ * moved there, at the last index verify under the key and both decoded
+ * public keys, the first not when tampered; the index advances; pkey -text
+ * names the set and the state; then the key is exhausted. */
+static void set_trip(const char *param, unsigned L, unsigned total_h, unsigned top_h)
+{
+    char state[600], *pem[2], line[200];
+    unsigned char *der[2] = { NULL, NULL }, *sig;
+    size_t siglen;
+    int dlen[2];
+    uint64_t last = ((uint64_t)1 << total_h) - 1, one = 1;
+    OSSL_PARAM b1[2] = { OSSL_PARAM_construct_uint64(FASTSIG_PKEY_PARAM_BATCH, &one),
+                         OSSL_PARAM_construct_end() };
+    EVP_PKEY *k = gen_key_ex(FASTSIG_SIG_HSS, param, NULL, NULL, 2, state, sizeof(state));
+    EVP_PKEY *pub_pem, *pub_der, *priv_pem, *priv_der;
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(k);
+    CU_ASSERT(EVP_PKEY_set_params(k, b1));
+    CU_ASSERT_EQUAL(key_u64(k, FASTSIG_PKEY_PARAM_MAX), last + 1);
+    pem[0] = to_pem(k, 0);
+    pem[1] = to_pem(k, 1);
+    dlen[0] = i2d_PUBKEY(k, &der[0]);
+    dlen[1] = i2d_PrivateKey(k, &der[1]);
+    CU_ASSERT_FATAL(pem[0] != NULL && pem[1] != NULL && dlen[0] > 0 && dlen[1] > 0);
+    const unsigned char *dp0 = der[0], *dp1 = der[1];
+    pub_pem = from_pem(pem[0], 0);
+    priv_pem = from_pem(pem[1], 1);
+    pub_der = d2i_PUBKEY_ex(NULL, &dp0, dlen[0], libctx, NULL);
+    priv_der = d2i_AutoPrivateKey_ex(NULL, &dp1, dlen[1], libctx, NULL);
+    CU_ASSERT_FATAL(pub_pem != NULL && priv_pem != NULL && pub_der != NULL && priv_der != NULL);
+    CU_ASSERT(EVP_PKEY_eq(k, pub_pem) == 1 && EVP_PKEY_eq(k, pub_der) == 1
+              && EVP_PKEY_eq(k, priv_pem) == 1 && EVP_PKEY_eq(k, priv_der) == 1);
+    CU_ASSERT(EVP_PKEY_set_params(priv_der, b1));
+    for (int i = 0; i < 3; i++) {
+        EVP_PKEY *signer = i == 1 && top_h <= 10 ? priv_der : k;
+        if (i == 2)
+            CU_ASSERT_EQUAL_FATAL(state_jump(k, state, last), FASTSIG_OK);
+        CU_ASSERT_EQUAL_FATAL(sign_msg(signer, param, strlen(param), &sig, &siglen, 0), 0);
+        CU_ASSERT_EQUAL(sig_index(sig, 4), L - 1);
+        if (L == 1)
+            CU_ASSERT_EQUAL(lms_q(sig), i < 2 ? (uint64_t)i : last);
+        CU_ASSERT(verify_msg(k, param, strlen(param), sig, siglen));
+        CU_ASSERT(verify_msg(pub_pem, param, strlen(param), sig, siglen));
+        CU_ASSERT(verify_msg(pub_der, param, strlen(param), sig, siglen));
+        if (i == 0)
+            check_tamper(pub_der, param, sig, siglen);
+        OPENSSL_free(sig);
+        if (i < 2)
+            CU_ASSERT_EQUAL(state_file_next(state), (uint64_t)i + 1);
+    }
+    CU_ASSERT_EQUAL(state_file_next(state), last + 1);
+    CU_ASSERT_EQUAL(key_u64(k, FASTSIG_PKEY_PARAM_REMAINING), 0);
+    CU_ASSERT_EQUAL(sign_msg(k, "x", 1, &sig, &siglen, 0), FASTSIG_ERR_KEY_EXHAUSTED);
+    /* pkey -text */
+    BIO *b = BIO_new(BIO_s_mem());
+    char *text = NULL;
+    CU_ASSERT_FATAL(b != NULL && EVP_PKEY_print_private(b, k, 0, NULL) == 1
+                    && BIO_write(b, "", 1) == 1 && BIO_get_mem_data(b, &text) > 0);
+    snprintf(line, sizeof(line), "parameter set: %s\n", param);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, line));
+    snprintf(line, sizeof(line), "state: index %" PRIu64 ", remaining 0 of %" PRIu64 " signatures",
+             last + 1, last + 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, line));
+    BIO_free(b);
+    EVP_PKEY_free(pub_pem);
+    EVP_PKEY_free(pub_der);
+    EVP_PKEY_free(priv_pem);
+    EVP_PKEY_free(priv_der);
+    EVP_PKEY_free(k);
+    for (int i = 0; i < 2; i++) {
+        OPENSSL_free(pem[i]);
+        OPENSSL_free(der[i]);
+    }
+}
+
+/* Key generation in chain steps (2^h leaves of p chains of 2^w - 1 steps,
+ * and the leaf hash), SHAKE256 counted three times (its lanes are slower). */
+static double level_cost(const lms_params *lp, const lmots_params *op)
+{
+    return ldexp(op->p * (double)(1u << op->w), (int)lp->h)
+           * (op->hash == FS_HASH_SHAKE256 ? 3 : 1);
+}
+
+/* FASTSIG_SOAK=1 runs a set when its key generation costs at most this
+ * (about 5 minutes on 2 cores). Above: every H25 set with W4 or W8 (up to
+ * 3e11 steps, W8: hours), SHAKE H25 with W1 or W2, SHA-256 (m = 32) H25/W4. */
+#define SOAK_BUDGET 0x1p35
+
+/* The default run: every LM-OTS set at H5 and H10, H15 at W4. */
+static int set_runs(const lms_params *lp, const lmots_params *op)
+{
+    if (soak())
+        return level_cost(lp, op) <= SOAK_BUDGET;
+    return lp->h <= 10 || (lp->h == 15 && op->w == 4);
+}
+
+static void test_every_set(void)
+{
+    size_t done = 0, n = 0;
+    for (size_t i = 0; i < lms_params_count(); i++)
+        for (size_t j = 0; j < lmots_params_count(); j++) {
+            lms_params lp;
+            lmots_params op;
+            CU_ASSERT_FATAL(lms_params_at(&lp, i) == FASTSIG_OK
+                            && lmots_params_at(&op, j) == FASTSIG_OK);
+            if (!lms_pair_ok(&lp, &op))
+                continue;
+            n++;
+            char param[60];
+            snprintf(param, sizeof(param), "%s/%s", lp.name, op.name);
+            if (!set_runs(&lp, &op)) {
+                if (soak())
+                    printf("\n    %s skipped: %.1e steps", param, level_cost(&lp, &op));
+                continue;
+            }
+            struct timespec t0, t1;
+            printf("\n    %s ", param);
+            fflush(stdout);
+            clock_gettime(CLOCK_MONOTONIC, &t0);
+            set_trip(param, 1, lp.h, lp.h);
+            clock_gettime(CLOCK_MONOTONIC, &t1);
+            printf("%.1f s", (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9);
+            done++;
+        }
+    CU_ASSERT_EQUAL(n, 80); /* 4 families x 5 heights x 4 w */
+    printf("\n  %zu of %zu sets (FASTSIG_SOAK=1: those within its budget) ", done, n);
+}
+
+/* HSS: levels of one family, heights and w differing per level, L up to 8.
+ * A level is "h/w"; the family's names are put around it. */
+static const struct {
+    const char *fam, *n;
+    int soak;
+    const char *levels; /* "h/w,h/w,..." top first */
+} mixes[] = {
+    { "SHA256", "32", 0, "5/8,10/1" },
+    { "SHA256", "24", 0, "10/2,5/4,5/8" },
+    { "SHAKE", "32", 0, "5/1,5/2,5/4,5/8" },
+    { "SHAKE", "24", 0, "5/4,5/1,5/8,5/2,5/4,5/1,5/8,5/2" },
+    { "SHA256", "32", 0, "5/4,5/4,5/4,5/4,5/4,5/4,5/4,5/4" },
+    { "SHA256", "32", 1, "10/4,10/4" },
+    { "SHA256", "24", 1, "15/4,10/8" },
+    { "SHAKE", "32", 1, "20/2,5/4" },
+    { "SHAKE", "24", 1, "10/8,15/1,5/2" },
+};
+
+static void test_hss_mixes(void)
+{
+    size_t done = 0, n = sizeof(mixes) / sizeof(mixes[0]);
+    for (size_t i = 0; i < n; i++) {
+        char param[600], levels[64], *save = NULL;
+        unsigned L = 0, total = 0, top = 0;
+        size_t len = 0;
+        if (mixes[i].soak && !soak())
+            continue;
+        snprintf(levels, sizeof(levels), "%s", mixes[i].levels);
+        for (char *lv = strtok_r(levels, ",", &save); lv != NULL; lv = strtok_r(NULL, ",", &save)) {
+            unsigned h, w;
+            CU_ASSERT_FATAL(sscanf(lv, "%u/%u", &h, &w) == 2);
+            len += (size_t)snprintf(param + len, sizeof(param) - len, "%sLMS_%s_M%s_H%u/LMOTS_%s_N%s_W%u",
+                                    L ? "," : "", mixes[i].fam, mixes[i].n, h, mixes[i].fam,
+                                    mixes[i].n, w);
+            top = L++ ? top : h;
+            total += h;
+        }
+        printf("\n    %s ", param);
+        fflush(stdout);
+        set_trip(param, L, total, top);
+        done++;
+    }
+    printf("\n  %zu of %zu mixes (FASTSIG_SOAK=1: all) ", done, n);
+}
+
 /* The default set is one LMS level, H10 / W4; the sets and names refused. */
 static void test_params(void)
 {
@@ -351,6 +533,9 @@ static const fs_test tests[] = {
     { "known answers: published public keys and signatures from SEED and I", test_kat },
     { "RFC 8554 and draft vectors verify through a raw public key; SPKI", test_interop },
     { "round trips, each hash family, L = 1..3, at a moved index", test_round_trips },
+    { "every LMS set (tall trees under FASTSIG_SOAK=1): encodings, text, index, last index",
+      test_every_set },
+    { "HSS mixes of heights and w, L up to 8", test_hss_mixes },
     { "default set; bad sets and seeds refused", test_params },
     { "an exhausted H5 key refuses", test_exhausted },
     { "a private key whose SEED and T[1] disagree refused before spending", test_mismatch },
