@@ -4,8 +4,11 @@
 # -pubout/-text (levels, index, remaining), pkeyutl -sign/-verify -rawin in
 # processes that continue one state, dgst, an exhausted key, an unusable
 # state, and RFC 8554's own public keys and signatures verified through an
-# SPKI made from the raw key; then the flows every stateful key shares
-# (hbs_flows.sh: state file, unusable states, default state directories).
+# SPKI made from the raw key; every parameter set round-trips (default: every
+# w at H5, each family at H10/W4, HSS mixes up to L = 8; FASTSIG_SOAK=1: every
+# w at H10 and H15, each family at H20/W4) and bad param: names are refused;
+# then the flows every stateful key shares (hbs_flows.sh: state file,
+# unusable states, default state directories).
 # The X.509 flows run in x509.sh.
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/hbs_flows.sh"
@@ -115,6 +118,93 @@ if need_vectors; then
         -rawin -pubin -keyform DER -inkey "$d/rfc8554-tc1.der" -in "$d/rfc8554-tc2.msg" \
         -sigfile "$d/rfc8554-tc2.sig"
 fi
+
+# --- every parameter set, table-driven ---
+# set_trip PARAM L TOTAL_H: genpkey on 2 threads, pkey -text (set, state),
+# public key PEM and DER, private key DER decoded by pkey and signing (-keyform
+# DER) in one process, the PEM key in a second; both verify under either
+# public key, a flipped byte does not; the index advances by one per process.
+set_trip() {
+    local p=$1 L=$2 max=$((1 << $3)) t="$d/set" sig
+    rm -rf "$t"; mkdir -p "$t"
+    check "set $p: genpkey threads:2" openssl genpkey "${PROV[@]}" -algorithm HSS \
+        -pkeyopt "param:$p" -pkeyopt threads:2 -pkeyopt "state:$t/k.state" -out "$t/k.pem"
+    openssl pkey "${PROV[@]}" -in "$t/k.pem" -noout -text >"$t/k.txt" 2>&1
+    check "set $p: pkey -text names it" grep -qxF "parameter set: $p" "$t/k.txt"
+    check_eq "set $p: pkey -text: index 0 of 2^$3" "$(grep '^state:' "$t/k.txt")" \
+        "state: index 0, remaining $max of $max signatures"
+    openssl pkey "${PROV[@]}" -in "$t/k.pem" -pubout -out "$t/k.pub"
+    openssl pkey "${PROV[@]}" -in "$t/k.pem" -pubout -outform DER -out "$t/pub.der"
+    check "set $p: private key to DER" openssl pkey "${PROV[@]}" -in "$t/k.pem" -outform DER \
+        -out "$t/k.der"
+    check "set $p: the DER private key decodes" grep -qxF "parameter set: $p" \
+        <(openssl pkey "${PROV[@]}" -inform DER -in "$t/k.der" -noout -text)
+    check "set $p: the DER public key decodes" grep -q "^levels: $L" \
+        <(openssl pkey "${PROV[@]}" -pubin -inform DER -in "$t/pub.der" -noout -text)
+    for i in 1 2; do
+        sig="$t/s$i.sig"
+        if [ "$i" = 1 ]; then
+            check "set $p: pkeyutl -sign (DER key)" openssl pkeyutl "${PROV[@]}" -sign -rawin \
+                -keyform DER -inkey "$t/k.der" -in "$d/msg" -out "$sig"
+        else
+            check "set $p: pkeyutl -sign (PEM key)" openssl pkeyutl "${PROV[@]}" -sign -rawin \
+                -inkey "$t/k.pem" -in "$d/msg" -out "$sig"
+        fi
+        check_eq "set $p: ... index $i" "$(state_line "$t/k.pem" | sed 's/,.*//')" "state: index $i"
+        check_eq "set $p: ... u32str(L-1) leads the signature" "$(head -c4 "$sig" | hexof /dev/stdin)" \
+            "$(printf %08x $((L - 1)))"
+        check "set $p: ... verifies (PEM public key)" openssl pkeyutl "${PROV[@]}" -verify -rawin \
+            -pubin -inkey "$t/k.pub" -in "$d/msg" -sigfile "$sig"
+        check "set $p: ... verifies (DER public key)" openssl pkeyutl "${PROV[@]}" -verify -rawin \
+            -pubin -keyform DER -inkey "$t/pub.der" -in "$d/msg" -sigfile "$sig"
+    done
+    cp "$t/s1.sig" "$t/bad.sig"
+    flip_bit "$t/bad.sig" $(($(wc -c <"$t/bad.sig") / 2))
+    check_fails "set $p: a flipped byte is refused" openssl pkeyutl "${PROV[@]}" -verify -rawin \
+        -pubin -inkey "$t/k.pub" -in "$d/msg" -sigfile "$t/bad.sig"
+}
+# The default run: every LM-OTS set of every family at H5, each family at
+# H10/W4; FASTSIG_SOAK=1 adds every w at H10 and H15 and each family at
+# H20/W4 (every set at full height within a budget runs in evp/hss).
+families="SHA256:32 SHA256:24 SHAKE:32 SHAKE:24"
+for fam in $families; do
+    f=${fam%:*} n=${fam#*:}
+    for h in 5 10 15 20; do
+        for w in 1 2 4 8; do
+            case $h/$w in
+                5/*) ;;
+                10/4) ;;
+                10/* | 15/*) soak || continue ;;
+                20/4) soak || continue ;;
+                *) continue ;;
+            esac
+            set_trip "LMS_${f}_M${n}_H$h/LMOTS_${f}_N${n}_W$w" 1 "$h"
+        done
+    done
+done
+# HSS: heights and w differing per level, L up to 8
+lv() { printf 'LMS_%s_M%s_H%s/LMOTS_%s_N%s_W%s' "$1" "$2" "$3" "$1" "$2" "$4"; }
+set_trip "$(lv SHA256 24 10 2),$(lv SHA256 24 5 8)" 2 15
+set_trip "$(lv SHAKE 32 5 1),$(lv SHAKE 32 5 8),$(lv SHAKE 32 5 4)" 3 15
+mix8=$(lv SHAKE 24 5 4)
+for w in 1 8 2 4 1 8 2; do mix8="$mix8,$(lv SHAKE 24 5 $w)"; done
+set_trip "$mix8" 8 40
+
+# --- param: syntax: bad names and shapes are refused, saying why ---
+ok5=$(lv SHA256 32 5 4)
+for bad in "$ok5,$(lv SHA256 32 7 4)" "$ok5,LMS_SHA256_M32_H5/LMOTS_SHA256_N32_W3" \
+    "$ok5,LMS_SHA256_M32_H5/LMOTS_SHAKE_N32_W4" "$ok5,$(lv SHAKE 32 5 4)" \
+    "$ok5,$(lv SHA256 24 5 4)" "$ok5,lms_sha256_m32_h5/lmots_sha256_n32_w4" \
+    "$ok5,LMS_SHA256_M32_H5" "$ok5,LMS_SHA256_M32_H5/LMOTS_SHA256_N32_W4/LMOTS_SHA256_N32_W4" \
+    "$ok5,,$ok5" ",$ok5" "$ok5;$ok5" "$ok5, $ok5" \
+    "$mix8,$ok5"; do
+    check_fails "HSS: genpkey refuses param:$bad" openssl genpkey "${PROV[@]}" -algorithm HSS \
+        -pkeyopt "param:$bad" -pkeyopt "state:$d/bad.state"
+    cp "$WORK/err" "$d/bad.err"
+    check "HSS: ... saying it is an unsupported parameter set" \
+        grep -q "unsupported parameter set" "$d/bad.err"
+done
+check "HSS: no state left by the refused sets" test ! -e "$d/bad.state"
 
 # the shared flows; HSS's known answers are above (published signatures are
 # at q = 5..7, not the first two indices hbs_flows checks)

@@ -31,6 +31,14 @@ check_sign_refused() {
     check "$d: saying '$why'" grep -q "$why" "$WORK/prev.err"
     check_eq "$d: no signature bytes" "$(cat "$out" 2>/dev/null | wc -c)" 0
 }
+# soak: FASTSIG_SOAK set and not 0 (the long runs), as the C tests read it
+soak() { [ -n "${FASTSIG_SOAK:-}" ] && [ "${FASTSIG_SOAK:0:1}" != 0 ]; }
+# flip_bit FILE OFFSET: xor the low bit of the byte at OFFSET, in place
+flip_bit() {
+    local b
+    b=$(od -An -tu1 -j "$2" -N1 "$1" | tr -d ' ')
+    printf "\\$(printf %03o $((b ^ 1)))" | dd of="$1" bs=1 seek="$2" conv=notrunc 2>/dev/null
+}
 need_vectors() {
     [ -d "$VECTORS" ] && return 0
     not_ok "known-answer vectors not found: looked in $VECTORS (set FASTSIG_VECTORS)"
