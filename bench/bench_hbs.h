@@ -47,6 +47,16 @@ void bench_hbs_sign_series(EVP_PKEY *const *keys, size_t per_key, size_t n,
 /* A row from a series: means and tails of ours and theirs (n each). */
 void bench_hbs_report_series(const bench_spec *s, const double *ours, const double *theirs,
                              size_t n);
+/* The signing rows of a stateful kind on keys with the durable state:
+ * OPENERS signatures open each key (a process start's cost: its first
+ * block is one index), then nkeys * per_key signatures in a row, keys[i /
+ * per_key] for the i-th, each followed by an Ed25519 one; rows
+ * <prefix>-sign (mean and tail), <prefix>-sign-worst (the max) and, when
+ * boundary (an index of the first key) is in the series,
+ * <prefix>-sign-boundary (the signature at that index). */
+#define BENCH_HBS_OPENERS 2
+void bench_hbs_sign_rows(const char *prefix, const char *variant, EVP_PKEY *const *keys,
+                         size_t nkeys, size_t per_key, size_t boundary, EVP_PKEY *ed);
 /* A scratch folder on a disk ($TMPDIR, else /var/tmp; a warning on stderr
  * when it is in memory). */
 int bench_hbs_tmpdir(char *dir, size_t len);

@@ -86,6 +86,46 @@ void bench_hbs_report_series(const bench_spec *s, const double *ours, const doub
     bench_report_tail(s, &o, &b);
 }
 
+void bench_hbs_sign_rows(const char *prefix, const char *variant, EVP_PKEY *const *keys,
+                         size_t nkeys, size_t per_key, size_t boundary, EVP_PKEY *ed)
+{
+    char op[3][48];
+    snprintf(op[0], sizeof(op[0]), "%s-sign", prefix);
+    snprintf(op[1], sizeof(op[1]), "%s-sign-worst", prefix);
+    snprintf(op[2], sizeof(op[2]), "%s-sign-boundary", prefix);
+    bench_spec ms = { op[0], variant, "us", "Ed25519", 0 }, ws = { op[1], variant, "us", "Ed25519", 0 },
+               bs = { op[2], variant, "us", "Ed25519", 0 };
+    int msel = bench_selected(ms.op, variant), wsel = bench_selected(ws.op, variant),
+        bsel = boundary > BENCH_HBS_OPENERS && boundary - BENCH_HBS_OPENERS < per_key && bench_selected(bs.op, variant);
+    size_t n = nkeys * per_key, worst_at = 0;
+    if (!msel && !wsel && !bsel)
+        return;
+    double *ours = calloc(n, sizeof(double)), *theirs = calloc(n, sizeof(double));
+    bench_hbs_base base = { "Ed25519", ed, NULL };
+    if (ours != NULL && theirs != NULL) {
+        for (size_t k = 0; k < nkeys; k++)
+            bench_hbs_run_sign(keys[k], BENCH_HBS_OPENERS);
+        fprintf(stderr, "[bench] %s %s (%zu signatures) ...\n", ms.op, variant, n);
+        bench_hbs_sign_series(keys, per_key, n, &base, 1, ours, &theirs);
+        double worst = 0, ed_worst = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (ours[i] > worst)
+                worst = ours[i], worst_at = i % per_key + BENCH_HBS_OPENERS;
+            ed_worst = theirs[i] > ed_worst ? theirs[i] : ed_worst;
+        }
+        fprintf(stderr, "[bench] %s %s: slowest signature at index %zu (boundary %zu)\n", ms.op,
+                variant, worst_at, boundary);
+        if (msel)
+            bench_hbs_report_series(&ms, ours, theirs, n);
+        if (wsel)
+            bench_report(&ws, worst, ed_worst);
+        if (bsel)
+            bench_report(&bs, ours[boundary - BENCH_HBS_OPENERS], theirs[boundary - BENCH_HBS_OPENERS]);
+    }
+    free(ours);
+    free(theirs);
+}
+
 int bench_hbs_tmpdir(char *dir, size_t len)
 {
     /* $TMPDIR, else /var/tmp: /tmp is a tmpfs on many systems, whose

@@ -212,7 +212,7 @@ static void keygen_rows(const char *set, const char *dir, const char *v1, const 
  * signs once reserves exactly one index) come before the series: what a
  * process start costs is the xmss-sign-cli row's. */
 #define SERIES 2000
-#define OPENERS 2
+#define OPENERS BENCH_HBS_OPENERS
 #define CLI_PROCESSES 21
 
 static void sign_rows(const char *variant, EVP_PKEY *const *keys, size_t nkeys, size_t per_key,

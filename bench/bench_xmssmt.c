@@ -24,41 +24,6 @@
 #include "bench_hbs.h"
 
 #define SERIES 2048
-#define OPENERS 2
-
-static void sign_loop(const char *set, unsigned subtree_h, EVP_PKEY *k, EVP_PKEY *ed)
-{
-    size_t sub = (size_t)1 << subtree_h, n = sub + 8 > SERIES ? sub + 8 : SERIES, worst_at = 0;
-    double *ours = calloc(n, sizeof(double)), *theirs = calloc(n, sizeof(double));
-    bench_hbs_base base = { "Ed25519", ed, NULL };
-    if (ours == NULL || theirs == NULL) {
-        free(ours);
-        free(theirs);
-        return;
-    }
-    bench_hbs_run_sign(k, OPENERS);
-    fprintf(stderr, "[bench] xmssmt-sign %s (%zu signatures) ...\n", set, n);
-    bench_hbs_sign_series(&k, n, n, &base, 1, ours, &theirs);
-    double worst = 0, ed_worst = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (ours[i] > worst)
-            worst = ours[i], worst_at = i + OPENERS;
-        ed_worst = theirs[i] > ed_worst ? theirs[i] : ed_worst;
-    }
-    fprintf(stderr, "[bench] xmssmt-sign %s: slowest signature at index %zu (subtree size %zu)\n",
-            set, worst_at, sub);
-    bench_spec ms = { "xmssmt-sign", set, "us", "Ed25519", 0 };
-    if (bench_selected(ms.op, ms.variant))
-        bench_hbs_report_series(&ms, ours, theirs, n);
-    bench_spec ws = { "xmssmt-sign-worst", set, "us", "Ed25519", 0 };
-    if (bench_selected(ws.op, ws.variant))
-        bench_report(&ws, worst, ed_worst);
-    bench_spec bs = { "xmssmt-sign-boundary", set, "us", "Ed25519", 0 };
-    if (bench_selected(bs.op, bs.variant))
-        bench_report(&bs, ours[sub - OPENERS], theirs[sub - OPENERS]);
-    free(ours);
-    free(theirs);
-}
 
 static void bench_xmssmt(void)
 {
@@ -89,8 +54,9 @@ static void bench_xmssmt(void)
         EVP_PKEY *k = bench_hbs_keygen("XMSSMT", set, NULL, dir, 0);
         if (k == NULL)
             continue;
+        size_t sub = (size_t)1 << sets[s].subtree_h;
         if (sign_sel)
-            sign_loop(set, sets[s].subtree_h, k, ed);
+            bench_hbs_sign_rows("xmssmt", set, &k, 1, sub + 8 > SERIES ? sub + 8 : SERIES, sub, ed);
         bench_hbs_verify_row(&vs, k, ed, NULL);
         EVP_PKEY_free(k);
     }
