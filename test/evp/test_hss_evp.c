@@ -140,14 +140,31 @@ static uint64_t lms_q(const unsigned char *sig)
     return sig_index(sig + 4, 4);
 }
 
+/* A signature of param (as the message) by signer: u32str(L-1) first, at
+ * q when L = 1; it verifies under every key of ver; the last of them
+ * refuses tampered copies when asked. */
+static void sign_check(EVP_PKEY *signer, EVP_PKEY *const *ver, size_t nver, const char *param,
+                       unsigned L, uint64_t q, int tamper)
+{
+    unsigned char *sig;
+    size_t siglen;
+    CU_ASSERT_EQUAL_FATAL(sign_msg(signer, param, strlen(param), &sig, &siglen, 0), 0);
+    CU_ASSERT_EQUAL(sig_index(sig, 4), L - 1);
+    if (L == 1)
+        CU_ASSERT_EQUAL(lms_q(sig), q);
+    for (size_t v = 0; v < nver; v++)
+        CU_ASSERT(verify_msg(ver[v], param, strlen(param), sig, siglen));
+    if (tamper)
+        check_tamper(ver[nver - 1], param, sig, siglen);
+    OPENSSL_free(sig);
+}
+
 /* Signatures at 0 and 1, then at jump (the state moved there, the key
  * decoded anew from its PEM, so its trees are built at that index); each
  * verifies under the key and its public PEM, the first not when tampered. */
 static void hss_round_trip(const char *param, uint64_t jump, unsigned L)
 {
     char state[600], *pub, *priv;
-    unsigned char *sig;
-    size_t siglen;
     EVP_PKEY *k = gen_key(FASTSIG_SIG_HSS, param, NULL, NULL, state, sizeof(state)), *pk;
     uint64_t one = 1;
     OSSL_PARAM b1[2] = { OSSL_PARAM_construct_uint64(FASTSIG_PKEY_PARAM_BATCH, &one),
@@ -165,15 +182,8 @@ static void hss_round_trip(const char *param, uint64_t jump, unsigned L)
             CU_ASSERT(EVP_PKEY_set_params(k, b1));
             CU_ASSERT_EQUAL_FATAL(state_jump(k, state, jump), FASTSIG_OK);
         }
-        CU_ASSERT_EQUAL_FATAL(sign_msg(k, param, strlen(param), &sig, &siglen, 0), 0);
-        CU_ASSERT_EQUAL(sig_index(sig, 4), L - 1);
-        if (L == 1)
-            CU_ASSERT_EQUAL(lms_q(sig), i < 2 ? (uint64_t)i : jump);
-        CU_ASSERT(verify_msg(k, param, strlen(param), sig, siglen));
-        CU_ASSERT(verify_msg(pk, param, strlen(param), sig, siglen));
-        if (i == 0)
-            check_tamper(pk, param, sig, siglen);
-        OPENSSL_free(sig);
+        EVP_PKEY *ver[2] = { k, pk };
+        sign_check(k, ver, 2, param, L, i < 2 ? (uint64_t)i : jump, i == 0);
     }
     CU_ASSERT_EQUAL(state_file_next(state), jump + 1);
     EVP_PKEY_free(pk);
@@ -207,7 +217,7 @@ static void test_round_trips(void)
  * names the set and the state; then the key is exhausted. */
 static void set_trip(const char *param, unsigned L, unsigned total_h, unsigned top_h)
 {
-    char state[600], *pem[2], line[200];
+    char state[600], *pem[2], line[700];
     unsigned char *der[2] = { NULL, NULL }, *sig;
     size_t siglen;
     int dlen[2];
@@ -238,16 +248,8 @@ static void set_trip(const char *param, unsigned L, unsigned total_h, unsigned t
         EVP_PKEY *signer = i == 1 && top_h <= 10 ? priv_der : k;
         if (i == 2)
             CU_ASSERT_EQUAL_FATAL(state_jump(k, state, last), FASTSIG_OK);
-        CU_ASSERT_EQUAL_FATAL(sign_msg(signer, param, strlen(param), &sig, &siglen, 0), 0);
-        CU_ASSERT_EQUAL(sig_index(sig, 4), L - 1);
-        if (L == 1)
-            CU_ASSERT_EQUAL(lms_q(sig), i < 2 ? (uint64_t)i : last);
-        CU_ASSERT(verify_msg(k, param, strlen(param), sig, siglen));
-        CU_ASSERT(verify_msg(pub_pem, param, strlen(param), sig, siglen));
-        CU_ASSERT(verify_msg(pub_der, param, strlen(param), sig, siglen));
-        if (i == 0)
-            check_tamper(pub_der, param, sig, siglen);
-        OPENSSL_free(sig);
+        EVP_PKEY *ver[3] = { k, pub_pem, pub_der };
+        sign_check(signer, ver, 3, param, L, i < 2 ? (uint64_t)i : last, i == 0);
         if (i < 2)
             CU_ASSERT_EQUAL(state_file_next(state), (uint64_t)i + 1);
     }
