@@ -6,7 +6,18 @@
  * the raw key; round trips for a set of each hash family and HSS L = 2
  * (the third signature at an index the state was moved to, signed by a key
  * decoded anew); tampering; an exhausted key; private PEM continuing the
- * state; the process, thread and SIGKILL checks of the stateful rows. */
+ * state; the process, thread and SIGKILL checks of the stateful rows.
+ *
+ * Every parameter set, from the core's table (4 families x h 5..25 x w
+ * 1..8): generated on 2 threads, PEM and DER of both halves, signatures at
+ * 0, 1 and the last index, tampering, pkey -text, the index. The default run
+ * takes every w at H5 and H10 and each family at H15/W4 (36 of 80; H15
+ * builds 2^15 leaves, seconds each); FASTSIG_SOAK=1 every set within
+ * SOAK_BUDGET (69 of 80; H20 and H25 at full height: an LMS height is part
+ * of its typecode, so there is no reduced-height key through EVP; the core's
+ * unit suite runs the tall trees' split cache on small ones). HSS mixes (heights and w
+ * differing per level, L up to 8) at small heights by default, taller ones
+ * under FASTSIG_SOAK=1. */
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
@@ -287,8 +298,10 @@ static double level_cost(const lms_params *lp, const lmots_params *op)
 }
 
 /* FASTSIG_SOAK=1 runs a set when its key generation costs at most this
- * (about 5 minutes on 2 cores). Above: every H25 set with W4 or W8 (up to
- * 3e11 steps, W8: hours), SHAKE H25 with W1 or W2, SHA-256 (m = 32) H25/W4. */
+ * (2^35 weighted steps: up to about 15 minutes on 2 cores). Above it, 11 of
+ * the 80 sets, all H25: W8 of every family (2.2e11 .. 8.8e11: hours each;
+ * the key's 2^25 leaves cost 2^25 * p * 255 chain steps), W4 but for
+ * SHA-256/192, and SHAKE256 with W1 or W2 (4e10 .. 1.1e11). */
 #define SOAK_BUDGET 0x1p35
 
 /* The default run: every LM-OTS set at H5 and H10, H15 at W4. */
