@@ -7,7 +7,9 @@
  * (the third signature at an index the state was moved to, signed by a key
  * decoded anew); tampering; an exhausted key; private PEM continuing the
  * state; the process, thread and SIGKILL checks of the stateful rows. */
+#include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <string.h>
 #include <openssl/err.h>
 #include <openssl/core_names.h>
@@ -346,6 +348,122 @@ static void test_proc_key(void)
                   soak() ? 100 : 30, soak() ? 300 : 20);
 }
 
+/* ---- the node cache file beside the state ---- */
+
+static unsigned char *file_bytes(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    unsigned char *b = NULL;
+    long n;
+    *len = 0;
+    if (f == NULL)
+        return NULL;
+    if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) > 0 && fseek(f, 0, SEEK_SET) == 0
+        && (b = malloc((size_t)n)) != NULL && fread(b, 1, (size_t)n, f) == (size_t)n)
+        *len = (size_t)n;
+    fclose(f);
+    return b;
+}
+
+/* The cache file's bytes and mtime (ns) now. */
+typedef struct {
+    unsigned char *b;
+    size_t len;
+    struct timespec mtime;
+} cache_snap;
+
+static void snap(const char *cache, cache_snap *s)
+{
+    struct stat st;
+    free(s->b);
+    s->b = file_bytes(cache, &s->len);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(s->b);
+    CU_ASSERT_FATAL(stat(cache, &st) == 0);
+    s->mtime = st.st_mtim;
+}
+
+static int untouched(const char *cache, const cache_snap *s)
+{
+    struct stat st;
+    size_t len;
+    unsigned char *b = file_bytes(cache, &len);
+    int same = b != NULL && len == s->len && memcmp(b, s->b, len) == 0 && stat(cache, &st) == 0
+               && st.st_mtim.tv_sec == s->mtime.tv_sec && st.st_mtim.tv_nsec == s->mtime.tv_nsec;
+    free(b);
+    return same;
+}
+
+/* A key decoded from pem signs one message (verified) and is freed. */
+static void sign_once(const char *pem, const char *msg)
+{
+    unsigned char *sig = NULL;
+    size_t siglen = 0;
+    EVP_PKEY *k = from_pem(pem, 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(k);
+    CU_ASSERT_EQUAL_FATAL(sign_msg(k, msg, strlen(msg), &sig, &siglen, 0), 0);
+    CU_ASSERT(verify_msg(k, msg, strlen(msg), sig, siglen));
+    OPENSSL_free(sig);
+    EVP_PKEY_free(k);
+}
+
+/* Keygen writes the cache file. A key decoded anew builds its trees from
+ * it: a key that had to build them rewrites the file when freed, so a file
+ * left untouched by a signature (bytes and mtime) is a key that built
+ * nothing. A damaged or another key's file is ignored (the signature
+ * verifies) and replaced; moving to another bottom tree rewrites it. */
+static void test_cache_file(void)
+{
+    static const char param[] =
+        "LMS_SHA256_M32_H5/LMOTS_SHA256_N32_W4,LMS_SHA256_M32_H5/LMOTS_SHA256_N32_W4";
+    char state[600], other[600], cache[640], ocache[640], *pem;
+    cache_snap s = { NULL, 0, { 0, 0 } }, o = { NULL, 0, { 0, 0 } };
+    EVP_PKEY *k = gen_key(FASTSIG_SIG_HSS, param, NULL, NULL, state, sizeof(state));
+    EVP_PKEY *ok = gen_key(FASTSIG_SIG_HSS, param, NULL, NULL, other, sizeof(other));
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(k);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ok);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(pem = to_pem(k, 1));
+    EVP_PKEY_free(k);
+    EVP_PKEY_free(ok);
+    snprintf(cache, sizeof(cache), "%s.cache", state);
+    snprintf(ocache, sizeof(ocache), "%s.cache", other);
+    snap(cache, &s);
+    sign_once(pem, "warm");
+    CU_ASSERT(untouched(cache, &s)); /* built from the file */
+    /* damaged: ignored, rebuilt, replaced by one the next signer uses */
+    s.b[s.len / 2] ^= 1;
+    FILE *f = fopen(cache, "wb");
+    CU_ASSERT_FATAL(f != NULL && fwrite(s.b, 1, s.len, f) == s.len);
+    fclose(f);
+    snap(cache, &s);
+    sign_once(pem, "damaged");
+    CU_ASSERT(!untouched(cache, &s));
+    snap(cache, &s);
+    sign_once(pem, "repaired");
+    CU_ASSERT(untouched(cache, &s));
+    /* another key's file: ignored, replaced */
+    snap(ocache, &o);
+    f = fopen(cache, "wb");
+    CU_ASSERT_FATAL(f != NULL && fwrite(o.b, 1, o.len, f) == o.len);
+    fclose(f);
+    snap(cache, &s);
+    sign_once(pem, "foreign");
+    CU_ASSERT(!untouched(cache, &s));
+    /* the state moved to another bottom tree: the file follows */
+    CU_ASSERT_PTR_NOT_NULL_FATAL(k = from_pem(pem, 1));
+    CU_ASSERT_EQUAL_FATAL(state_jump(k, state, 3 * 32 + 5), FASTSIG_OK);
+    EVP_PKEY_free(k);
+    snap(cache, &s);
+    sign_once(pem, "moved");
+    CU_ASSERT(!untouched(cache, &s));
+    snap(cache, &s);
+    sign_once(pem, "moved, warm");
+    CU_ASSERT(untouched(cache, &s));
+    free(s.b);
+    free(o.b);
+    OPENSSL_free(pem);
+}
+
 static const fs_test tests[] = {
     { "load provider", hbs_load },
     { "known answers: published public keys and signatures from SEED and I", test_kat },
@@ -357,6 +475,8 @@ static const fs_test tests[] = {
     { "raw public keys that are not HSS keys refused", test_bad_pub },
     { "reservation blocks and give-back", test_batches },
     { "key for the process checks", test_proc_key },
+    { "node cache file: written, used, damaged or foreign ignored, follows the trees",
+      test_cache_file },
     { NULL, NULL }
 };
 
