@@ -48,6 +48,16 @@ static int cache_tag(const lms_params *lp, const uint8_t *I, const uint8_t *seed
     return rc;
 }
 
+int hss_cache_seal(const lms_params *top, const uint8_t *seed, const uint8_t I[LMS_I_BYTES],
+                   uint8_t *buf, size_t len)
+{
+    if (top == NULL || seed == NULL || I == NULL || buf == NULL)
+        return FASTSIG_ERR_NULL_ARG;
+    if (len < top->m)
+        return FASTSIG_ERR_BAD_LENGTH;
+    return cache_tag(top, I, seed, buf, len - top->m, buf + len - top->m);
+}
+
 static size_t sig_bytes_above(const hss_key *k, unsigned i)
 {
     return i > 0 ? lms_sig_bytes(hss_level_lms(k, i - 1), hss_level_ots(k, i - 1)) : 0;
@@ -98,8 +108,7 @@ int hss_cache_export(hss_key *k, uint8_t **out, size_t *outlen)
         }
     }
     const lms_tree *top = hss_level_tree(k, 0);
-    int rc = cache_tag(lms_tree_lms(top), lms_tree_I(top), lms_tree_seed(top), buf,
-                       (size_t)(o - buf), o);
+    int rc = hss_cache_seal(lms_tree_lms(top), lms_tree_seed(top), lms_tree_I(top), buf, sz);
     if (rc != FASTSIG_OK) {
         free(buf);
         return rc;

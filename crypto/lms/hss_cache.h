@@ -48,6 +48,12 @@ int hss_cache_import(hss_key **out, unsigned L, const lms_params *lms,
                      const uint8_t I[LMS_I_BYTES], const uint8_t *pub, unsigned threads,
                      const uint8_t *in, size_t inlen);
 
+/* Writes the tag over the last m bytes of buf (len bytes, the key's top
+ * set, SEED and I): what export does last; the tests and the fuzz target
+ * seal edited bytes with it to reach the checks behind the tag. */
+int hss_cache_seal(const lms_params *top, const uint8_t *seed, const uint8_t I[LMS_I_BYTES],
+                   uint8_t *buf, size_t len);
+
 /* A value that moves when a level changes tree or its next tree gains
  * another sixteenth of its leaves: a caller rewrites the cache file only
  * then, so a signer that loads it catches up at most that share. */
