@@ -350,19 +350,13 @@ static void test_proc_key(void)
 
 /* ---- the node cache file beside the state ---- */
 
-static unsigned char *file_bytes(const char *path, size_t *len)
+/* Replaces the file at path with len bytes. */
+static void put_file(const char *path, const unsigned char *b, size_t len)
 {
-    FILE *f = fopen(path, "rb");
-    unsigned char *b = NULL;
-    long n;
-    *len = 0;
-    if (f == NULL)
-        return NULL;
-    if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) > 0 && fseek(f, 0, SEEK_SET) == 0
-        && (b = malloc((size_t)n)) != NULL && fread(b, 1, (size_t)n, f) == (size_t)n)
-        *len = (size_t)n;
+    FILE *f = fopen(path, "wb");
+    CU_ASSERT_FATAL(f != NULL);
+    CU_ASSERT(fwrite(b, 1, len, f) == len);
     fclose(f);
-    return b;
 }
 
 /* The cache file's bytes and mtime (ns) now. */
@@ -376,7 +370,7 @@ static void snap(const char *cache, cache_snap *s)
 {
     struct stat st;
     free(s->b);
-    s->b = file_bytes(cache, &s->len);
+    s->b = read_file(cache, &s->len);
     CU_ASSERT_PTR_NOT_NULL_FATAL(s->b);
     CU_ASSERT_FATAL(stat(cache, &st) == 0);
     s->mtime = st.st_mtim;
@@ -386,7 +380,7 @@ static int untouched(const char *cache, const cache_snap *s)
 {
     struct stat st;
     size_t len;
-    unsigned char *b = file_bytes(cache, &len);
+    unsigned char *b = read_file(cache, &len);
     int same = b != NULL && len == s->len && memcmp(b, s->b, len) == 0 && stat(cache, &st) == 0
                && st.st_mtim.tv_sec == s->mtime.tv_sec && st.st_mtim.tv_nsec == s->mtime.tv_nsec;
     free(b);
@@ -406,6 +400,18 @@ static void sign_once(const char *pem, const char *msg)
     EVP_PKEY_free(k);
 }
 
+/* Signs once with a key decoded from pem: 1 when that rewrote the cache
+ * file (bytes or mtime moved). */
+static int sign_rewrites(const char *pem, const char *cache, const char *msg)
+{
+    cache_snap s = { NULL, 0, { 0, 0 } };
+    snap(cache, &s);
+    sign_once(pem, msg);
+    int moved = !untouched(cache, &s);
+    free(s.b);
+    return moved;
+}
+
 /* Keygen writes the cache file. A key decoded anew builds its trees from
  * it: a key that had to build them rewrites the file when freed, so a file
  * left untouched by a signature (bytes and mtime) is a key that built
@@ -416,7 +422,8 @@ static void test_cache_file(void)
     static const char param[] =
         "LMS_SHA256_M32_H5/LMOTS_SHA256_N32_W4,LMS_SHA256_M32_H5/LMOTS_SHA256_N32_W4";
     char state[600], other[600], cache[640], ocache[640], *pem;
-    cache_snap s = { NULL, 0, { 0, 0 } }, o = { NULL, 0, { 0, 0 } };
+    unsigned char *b;
+    size_t len;
     EVP_PKEY *k = gen_key(FASTSIG_SIG_HSS, param, NULL, NULL, state, sizeof(state));
     EVP_PKEY *ok = gen_key(FASTSIG_SIG_HSS, param, NULL, NULL, other, sizeof(other));
 
@@ -427,40 +434,25 @@ static void test_cache_file(void)
     EVP_PKEY_free(ok);
     snprintf(cache, sizeof(cache), "%s.cache", state);
     snprintf(ocache, sizeof(ocache), "%s.cache", other);
-    snap(cache, &s);
-    sign_once(pem, "warm");
-    CU_ASSERT(untouched(cache, &s)); /* built from the file */
+    CU_ASSERT(!sign_rewrites(pem, cache, "warm")); /* built from the file */
     /* damaged: ignored, rebuilt, replaced by one the next signer uses */
-    s.b[s.len / 2] ^= 1;
-    FILE *f = fopen(cache, "wb");
-    CU_ASSERT_FATAL(f != NULL && fwrite(s.b, 1, s.len, f) == s.len);
-    fclose(f);
-    snap(cache, &s);
-    sign_once(pem, "damaged");
-    CU_ASSERT(!untouched(cache, &s));
-    snap(cache, &s);
-    sign_once(pem, "repaired");
-    CU_ASSERT(untouched(cache, &s));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(b = read_file(cache, &len));
+    b[len / 2] ^= 1;
+    put_file(cache, b, len);
+    free(b);
+    CU_ASSERT(sign_rewrites(pem, cache, "damaged"));
+    CU_ASSERT(!sign_rewrites(pem, cache, "repaired"));
     /* another key's file: ignored, replaced */
-    snap(ocache, &o);
-    f = fopen(cache, "wb");
-    CU_ASSERT_FATAL(f != NULL && fwrite(o.b, 1, o.len, f) == o.len);
-    fclose(f);
-    snap(cache, &s);
-    sign_once(pem, "foreign");
-    CU_ASSERT(!untouched(cache, &s));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(b = read_file(ocache, &len));
+    put_file(cache, b, len);
+    free(b);
+    CU_ASSERT(sign_rewrites(pem, cache, "foreign"));
     /* the state moved to another bottom tree: the file follows */
     CU_ASSERT_PTR_NOT_NULL_FATAL(k = from_pem(pem, 1));
     CU_ASSERT_EQUAL_FATAL(state_jump(k, state, 3 * 32 + 5), FASTSIG_OK);
     EVP_PKEY_free(k);
-    snap(cache, &s);
-    sign_once(pem, "moved");
-    CU_ASSERT(!untouched(cache, &s));
-    snap(cache, &s);
-    sign_once(pem, "moved, warm");
-    CU_ASSERT(untouched(cache, &s));
-    free(s.b);
-    free(o.b);
+    CU_ASSERT(sign_rewrites(pem, cache, "moved"));
+    CU_ASSERT(!sign_rewrites(pem, cache, "moved, warm"));
     OPENSSL_free(pem);
 }
 
