@@ -180,9 +180,10 @@ static void test_refused(void)
         { "has_next 2", 6, 0x02 }, { "tree number", 7, 0x01 }, { "next built + 1", 8, 0x01 },
         { "top root", 9, 0x01 }, { "bottom leaf 0", 10, 0x01 }, { "parent's signature", 11, 0x01 },
         { "next leaf 0", 12, 0x01 }, { "tree number past parent", 13, 0x40 },
+        { "built without a next tree", 14, 0x01 }, { "top has_next 2", 4, 0x02 },
     };
     const size_t where[] = { 4, 5, 6 + 3, hdr - 1, lv0, lv0 + 8, lv1, lv1 + 8, lv1 + 16,
-                             lv1 - 1, lv1 + 17, sig1 + 40, next1, lv1 + 6 };
+                             lv1 - 1, lv1 + 17, sig1 + 40, next1, lv1 + 6, lv0 + 16 };
     for (size_t i = 0; i < sizeof(edits) / sizeof(edits[0]); i++) {
         memcpy(e, buf, len);
         e[where[edits[i].field]] ^= edits[i].x;
@@ -192,6 +193,24 @@ static void test_refused(void)
         if (rc == FASTSIG_OK)
             fprintf(stderr, "\nre-tagged edit of %s accepted\n", edits[i].what);
     }
+    /* a valid signature of the bottom tree by the top one, at another leaf */
+    lms_tree *top = NULL;
+    size_t psl = lms_sig_bytes(&s.lp[0], &s.op[0]);
+    CU_ASSERT_EQUAL_FATAL(lms_tree_gen(&top, &s.lp[0], &s.op[0], s.I, s.seed, NULL, NULL),
+                          FASTSIG_OK);
+    memcpy(e, buf, len);
+    CU_ASSERT_EQUAL_FATAL(lms_tree_sign(top, 5, sig + 4 + psl, lms_pub_bytes(&s.lp[1]), e + sig1),
+                          FASTSIG_OK);
+    retag(&s, e, len);
+    CU_ASSERT_NOT_EQUAL(import(&s, e, len, &b), FASTSIG_OK);
+    CU_ASSERT_EQUAL_FATAL(lms_tree_sign(top, 1, sig + 4 + psl, lms_pub_bytes(&s.lp[1]), e + sig1),
+                          FASTSIG_OK);
+    retag(&s, e, len);
+    CU_ASSERT_EQUAL(import(&s, e, len, &b), FASTSIG_OK); /* the right leaf: the same bytes */
+    CU_ASSERT_EQUAL(memcmp(e, buf, len), 0);
+    hss_key_free(b);
+    b = NULL;
+    lms_tree_free(top);
     memcpy(e, buf, len);
     retag(&s, e, len);
     CU_ASSERT_EQUAL(import(&s, e, len, &b), FASTSIG_OK); /* the re-tag is the tag */
@@ -216,11 +235,57 @@ static void test_refused(void)
     t = s;
     t.I[0] ^= 1;
     CU_ASSERT_NOT_EQUAL(import(&t, buf, len, &b), FASTSIG_OK);
+    /* the key's stored root damaged (SEED and I right), the cache's header
+     * edited to match it: the trees' root is not that public key's */
+    t = s;
+    t.pub[4 + 24 + m - 1] ^= 1;
+    memcpy(e, buf, len);
+    e[hdr - 1] ^= 1;
+    retag(&t, e, len);
+    CU_ASSERT_NOT_EQUAL(import(&t, e, len, &b), FASTSIG_OK);
     CU_ASSERT_PTR_NULL(b);
     free(e);
     free(buf);
     free(sig);
     hss_key_free(a);
+}
+
+/* Tree numbers that only the range checks refuse: an L = 1 key's one tree
+ * numbered 1, and the last bottom tree of a two-level key numbered as if
+ * under another top leaf (same leaf number below it, so the same SEED). */
+static void test_tree_numbers(void)
+{
+    static const char *const one_lms[] = { "LMS_SHA256_M32_H5" };
+    static const char *const one_ots[] = { "LMOTS_SHA256_N32_W4" };
+    shape s;
+    uint8_t msg[1] = { 0 }, *buf = NULL, *sig;
+    size_t len = 0;
+    hss_key *a, *b = NULL;
+    for (int last = 0; last < 2; last++) {
+        if (last)
+            shape_init(&s, 2, sha_lms, sha_ots);
+        else
+            shape_init(&s, 1, one_lms, one_ots);
+        a = fresh(&s);
+        sig = malloc(hss_sig_bytes(a));
+        CU_ASSERT_EQUAL_FATAL(hss_sign(a, last ? 31 * 1024 + 5 : 3, msg, 1, sig), FASTSIG_OK);
+        CU_ASSERT_EQUAL_FATAL(hss_cache_export(a, &buf, &len), FASTSIG_OK);
+        size_t lv0 = 6 + 8 * s.L + 4 + 24 + 32, at = lv0 + 8;
+        if (last)
+            at = lv0 + 17 + ((2u << 5) - 1) * 32 + 8; /* level 1's tree number: 31 -> 63 */
+        CU_ASSERT_EQUAL_FATAL(buf[at], last ? 31 : 0);
+        CU_ASSERT_EQUAL(import(&s, buf, len, &b), FASTSIG_OK);
+        hss_key_free(b);
+        b = NULL;
+        buf[at] ^= last ? 0x20 : 0x01;
+        retag(&s, buf, len);
+        CU_ASSERT_NOT_EQUAL(import(&s, buf, len, &b), FASTSIG_OK);
+        hss_key_free(b);
+        b = NULL;
+        free(buf);
+        free(sig);
+        hss_key_free(a);
+    }
 }
 
 /* The node access of a tall tree (a cut below the top levels, here h = 10
@@ -299,6 +364,7 @@ static const fs_test tests[] = {
     { "a cache from an older index", test_older_index },
     { "cut, extended, flipped, re-tagged edits, foreign, damaged SEED: refused",
       test_refused },
+    { "tree numbers refused by the range checks alone", test_tree_numbers },
     { "tree nodes of a tall tree: load, check, partial build", test_tree_nodes },
     { "stamp moves with the trees", test_stamp },
     { NULL, NULL },
