@@ -11,8 +11,9 @@
  * Private key core (then hbs_keyobj.h's framing, without a range):
  *   u32str(L) || L x (u32str(lms type) || u32str(ots type)) || I || SEED || T[1]
  * T[1] is the public root, so a key that only verifies or exports its
- * public half builds no tree; the signing core is built at the first
- * signature and its public key checked against it. */
+ * public half builds no tree; the signing core is made at the first
+ * signature (from the node cache file when it checks, hss_cache.c, else
+ * built) and its public key checked against it. */
 #include <stdio.h>
 #include <string.h>
 #include <openssl/crypto.h>
