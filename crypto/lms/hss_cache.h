@@ -16,8 +16,9 @@
  *      K = H(I || u32str(0xffffffff) || u16str(0xfffc) || u8str(0xff) || SEED
  *            || "fastsig hss node cache tag v1")
  * with the key's hash (a domain no LMS hash uses). Size: per level at most
- * 3 x 2^15 nodes and a signature, so 5 MB for H20/H20 (m = 32), 170 KB for
- * H10/H10, 24 MB for eight levels of H25 (under FASTSIG_CACHE_MAX_BYTES).
+ * 2 x (2^16 - 1) nodes (the current tree, the next one once complete) and a
+ * signature: H10/H10 130-200 KB, H20/H20 at most 6 MB, eight H25 levels
+ * 30 MB (m = 32; under FASTSIG_CACHE_MAX_BYTES).
  *
  * No secret is in it: the lower trees' SEED and I are derived again from
  * the top SEED at import. The tag is keyed with SEED, so another key's
