@@ -52,9 +52,10 @@ typedef struct {
     uint64_t st_next;        /* ... and its next */
     uint64_t first, end;     /* the indices this key signs: [first, end) (a shard's
                               * range; the whole key: 0, 2^h) */
-    uint64_t saved;          /* XMSS: hbs_cache_changes when the cache file was
-                              * last read or written (moved: write it at free) */
-    int cache_err;           /* XMSS: result of the last cache file write */
+    uint64_t saved;          /* XMSS: hbs_cache_changes (HSS: hss_cache_stamp) when
+                              * the cache file was last read or written (moved:
+                              * write it at free) */
+    int cache_err;           /* XMSS, HSS: result of the last cache file write */
     hbs_wotsp_verify_cache vcache; /* WOTSP: its L-tree's masks, made at the first verify */
     uint64_t batch;          /* key's reservation block (default 64; atomic) */
     struct hbsa_hss *hss;    /* HSS: levels and signing core; NULL for the other kinds */

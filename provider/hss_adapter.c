@@ -11,8 +11,9 @@
  * Private key core (then hbs_keyobj.h's framing, without a range):
  *   u32str(L) || L x (u32str(lms type) || u32str(ots type)) || I || SEED || T[1]
  * T[1] is the public root, so a key that only verifies or exports its
- * public half builds no tree; the signing core is built at the first
- * signature and its public key checked against it. */
+ * public half builds no tree; the signing core is made at the first
+ * signature (from the node cache file when it checks, hss_cache.c, else
+ * built) and its public key checked against it. */
 #include <stdio.h>
 #include <string.h>
 #include <openssl/crypto.h>
@@ -21,6 +22,7 @@
 #include "fastsig_err.h"
 #include "fastsig/provider.h"
 #include "lms/hss.h"
+#include "hss_cache.h"
 
 #define HSS_DEFAULT_PARAM "LMS_SHA256_M32_H10/LMOTS_SHA256_N32_W4"
 #define HSS_NAME_MAX (LMS_MAX_LEVELS * 48)
@@ -175,14 +177,21 @@ int hbsa_hss_text(const HBSA_KEY *x, BIO *out)
     return FASTSIG_OK;
 }
 
-/* The signing core from the private bytes (x->sk), h->lock held. */
+/* The signing core from the private bytes (x->sk), h->lock held: from the
+ * node cache file when it is this key's and checks, else built. */
 static int build_core(HBSA_KEY *x)
 {
     struct hbsa_hss *h = x->hss;
     const unsigned char *I = x->sk + 4 + 8 * (size_t)h->L;
     uint8_t pk[4 + 8 + LMS_I_BYTES + LMS_MAX_N];
-    int err = hss_key_gen_mt(&h->core, h->L, h->lms, h->ots, I + LMS_I_BYTES, I,
+    int err = hbsa_hss_cache_load(x, h->L, h->lms, h->ots, I + LMS_I_BYTES, I,
+                                  hbsa_default_threads(), &h->core);
+    if (err != FASTSIG_OK) {
+        err = hss_key_gen_mt(&h->core, h->L, h->lms, h->ots, I + LMS_I_BYTES, I,
                              hbsa_default_threads(), NULL, NULL);
+        if (err == FASTSIG_OK)
+            hbsa_hss_cache_built(x, h->core);
+    }
     if (err != FASTSIG_OK)
         return err;
     hss_pub(h->core, pk);
@@ -276,8 +285,17 @@ static int hss_gen(const FS_SIGALG *alg, const FS_GENOPTS *o, void **key)
         hbsa_free(x);
         return err;
     }
+    hbsa_hss_cache_save(x, h->core); /* so that the first signer process starts warm */
     *key = x;
     return FASTSIG_OK;
+}
+
+static void hss_free(void *key)
+{
+    HBSA_KEY *x = key;
+    if (x != NULL && x->hss != NULL)
+        hbsa_hss_cache_close(x, x->hss->core);
+    hbsa_free(x);
 }
 
 static int hss_priv_encode(const void *key, unsigned char *out, size_t *len)
@@ -385,7 +403,7 @@ static const OSSL_PARAM gen_settable[] = {
 };
 
 const FS_ADAPTER fs_hss_adapter = {
-    .gen = hss_gen, .free = hbsa_free, .has_private = hbsa_has_private,
+    .gen = hss_gen, .free = hss_free, .has_private = hbsa_has_private,
     .sizes = hbsa_sizes, .pub_encode = hbsa_pub_encode, .pub_decode = hss_pub_decode,
     .priv_encode = hss_priv_encode, .priv_decode = hss_priv_decode,
     .sign = hbsa_sign, .verify = hss_verify_hook, .gen_settable = gen_settable,

@@ -129,11 +129,10 @@ int hss_key_gen(hss_key **out, unsigned L, const lms_params *lms, const lmots_pa
     return hss_key_gen_mt(out, L, lms, ots, seed, I, 1, progress, parg);
 }
 
-int hss_key_gen_mt(hss_key **out, unsigned L, const lms_params *lms, const lmots_params *ots,
-                   const uint8_t *seed, const uint8_t I[LMS_I_BYTES], unsigned threads,
-                   lms_progress_fn progress, void *parg)
+int hss_key_new(hss_key **out, unsigned L, const lms_params *lms, const lmots_params *ots,
+                unsigned threads)
 {
-    if (out == NULL || lms == NULL || ots == NULL || seed == NULL || I == NULL)
+    if (out == NULL || lms == NULL || ots == NULL)
         return FASTSIG_ERR_NULL_ARG;
     *out = NULL;
     if (L < 1 || L > LMS_MAX_LEVELS)
@@ -151,22 +150,36 @@ int hss_key_gen_mt(hss_key **out, unsigned L, const lms_params *lms, const lmots
         return FASTSIG_ERR_NOMEM;
     k->L = L;
     k->threads = threads;
-    int rc = FASTSIG_OK;
     for (unsigned i = 0; i < L; i++) {
         k->lp[i] = lms[i];
         k->op[i] = ots[i];
         total -= lms[i].h;
         k->below[i] = total;
-        if (i > 0 && (k->sig[i] = malloc(lms_sig_bytes(&lms[i - 1], &ots[i - 1]))) == NULL)
-            rc = FASTSIG_ERR_NOMEM;
+        k->tree_idx[i] = i > 0 ? UINT64_MAX : 0; /* none yet */
+        if (i > 0 && (k->sig[i] = malloc(lms_sig_bytes(&lms[i - 1], &ots[i - 1]))) == NULL) {
+            hss_key_free(k);
+            return FASTSIG_ERR_NOMEM;
+        }
     }
-    if (rc == FASTSIG_OK)
-        rc = lms_tree_gen_top(&k->tree[0], &lms[0], &ots[0], I, seed, LMS_TOP_LEVELS, threads,
-                              progress, parg);
-    for (unsigned i = 1; i < L && rc == FASTSIG_OK; i++) {
-        k->tree_idx[i] = UINT64_MAX; /* none yet */
+    *out = k;
+    return FASTSIG_OK;
+}
+
+int hss_key_gen_mt(hss_key **out, unsigned L, const lms_params *lms, const lmots_params *ots,
+                   const uint8_t *seed, const uint8_t I[LMS_I_BYTES], unsigned threads,
+                   lms_progress_fn progress, void *parg)
+{
+    if (out == NULL || seed == NULL || I == NULL)
+        return FASTSIG_ERR_NULL_ARG;
+    *out = NULL;
+    hss_key *k;
+    int rc = hss_key_new(&k, L, lms, ots, threads);
+    if (rc != FASTSIG_OK)
+        return rc;
+    rc = lms_tree_gen_top(&k->tree[0], &lms[0], &ots[0], I, seed, LMS_TOP_LEVELS, threads,
+                          progress, parg);
+    for (unsigned i = 1; i < L && rc == FASTSIG_OK; i++)
         rc = descend(k, i, 0);
-    }
     if (rc != FASTSIG_OK) {
         hss_key_free(k);
         return rc;
@@ -300,4 +313,47 @@ int hss_verify(const uint8_t *pub, size_t publen, const uint8_t *msg, size_t mle
         left -= sl + pl;
     }
     return FASTSIG_OK;
+}
+
+/* ---- the levels' working data, for the node cache (hss_cache.c) ---- */
+
+const lms_params *hss_level_lms(const hss_key *k, unsigned i)
+{
+    return &k->lp[i];
+}
+
+const lmots_params *hss_level_ots(const hss_key *k, unsigned i)
+{
+    return &k->op[i];
+}
+
+lms_tree *hss_level_tree(const hss_key *k, unsigned i)
+{
+    return k->tree[i];
+}
+
+uint64_t hss_level_index(const hss_key *k, unsigned i)
+{
+    return k->tree_idx[i];
+}
+
+lms_tree *hss_level_next(const hss_key *k, unsigned i)
+{
+    return k->next[i];
+}
+
+uint8_t *hss_level_sig(hss_key *k, unsigned i)
+{
+    return k->sig[i];
+}
+
+void hss_level_set(hss_key *k, unsigned i, uint64_t idx, lms_tree *t, lms_tree *nt)
+{
+    if (k->tree[i] != t)
+        lms_tree_free(k->tree[i]);
+    if (k->next[i] != nt)
+        lms_tree_free(k->next[i]);
+    k->tree[i] = t;
+    k->next[i] = nt;
+    k->tree_idx[i] = idx;
 }

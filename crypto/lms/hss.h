@@ -48,6 +48,10 @@ int hss_key_gen_mt(hss_key **out, unsigned L, const lms_params *lms, const lmots
                    const uint8_t *seed, const uint8_t I[LMS_I_BYTES], unsigned threads,
                    lms_progress_fn progress, void *parg);
 void hss_key_free(hss_key *k);
+/* A key of these levels with no tree yet (the checks of hss_key_gen), for
+ * hss_cache_import to fill with hss_level_set; it signs nothing before. */
+int hss_key_new(hss_key **out, unsigned L, const lms_params *lms, const lmots_params *ots,
+                unsigned threads);
 unsigned hss_levels(const hss_key *k);
 /* Total height: the key has 2^hss_total_height indices. */
 unsigned hss_total_height(const hss_key *k);
@@ -60,6 +64,20 @@ int hss_sign(hss_key *k, uint64_t g, const uint8_t *msg, size_t mlen, uint8_t *s
 int hss_child_seed(const lmots_params *parent_ots, const uint8_t I[LMS_I_BYTES],
                    const uint8_t *seed, uint32_t q, uint8_t *child_seed,
                    uint8_t child_I[LMS_I_BYTES]);
+
+/* The levels' working data (public), for the node cache (hss_cache.c):
+ * level i's sets, current tree and its number (UINT64_MAX: none yet), its
+ * next tree under construction (NULL: none) and, for i > 0, the buffer of
+ * the parent's signature of its public key (lms_sig_bytes of level i-1).
+ * hss_level_set makes t tree number idx of level i and nt its next (the
+ * ones they replace are freed); the caller vouches for them. */
+const lms_params *hss_level_lms(const hss_key *k, unsigned i);
+const lmots_params *hss_level_ots(const hss_key *k, unsigned i);
+lms_tree *hss_level_tree(const hss_key *k, unsigned i);
+uint64_t hss_level_index(const hss_key *k, unsigned i);
+lms_tree *hss_level_next(const hss_key *k, unsigned i);
+uint8_t *hss_level_sig(hss_key *k, unsigned i);
+void hss_level_set(hss_key *k, unsigned i, uint64_t idx, lms_tree *t, lms_tree *nt);
 
 /* RFC 8554 section 6.3; the codes of lms_verify, and FASTSIG_ERR_BAD_SIGNATURE
  * when the level counts disagree or bytes are left over. */

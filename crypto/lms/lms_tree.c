@@ -30,10 +30,14 @@ static size_t level_off(unsigned h, unsigned lo, unsigned l)
     return ((size_t)2 << (h - lo)) - ((size_t)2 << (h - l));
 }
 
+/* Every leaf any tree of this process computed (lms_leaves_computed). */
+static uint64_t leaves_computed;
+
 /* Leaves first .. first+count-1 into out (count * m bytes). */
 static int leaves(const lms_tree *t, uint32_t first, size_t count, uint8_t *out)
 {
     const unsigned m = t->lp.m, len = 22 + m;
+    __atomic_add_fetch(&leaves_computed, count, __ATOMIC_RELAXED);
     uint8_t *in = malloc(count * len);
     if (in == NULL)
         return FASTSIG_ERR_NOMEM;
@@ -396,4 +400,77 @@ int lms_verify(const uint8_t *pub, size_t publen, const uint8_t *msg, size_t mle
     if (rc != FASTSIG_OK)
         return rc;
     return memcmp(node, pub + 24, m) == 0 ? FASTSIG_OK : FASTSIG_ERR_VERIFY;
+}
+
+/* ---- the nodes as bytes, for a node cache file (hss_cache.c) ---- */
+
+/* A complete tree's nodes are its whole top array; a partial one's are the
+ * first built >> cut nodes of level cut, the array's first row. */
+static size_t cache_count(const lms_tree *t, uint64_t built)
+{
+    if (built == (uint64_t)1 << t->lp.h)
+        return ((size_t)2 << (t->lp.h - t->cut)) - 1;
+    return (size_t)(built >> t->cut);
+}
+
+uint64_t lms_tree_built(const lms_tree *t)
+{
+    return t->built;
+}
+
+size_t lms_tree_nodes(const lms_tree *t, const uint8_t **nodes)
+{
+    *nodes = t->top;
+    return cache_count(t, t->built);
+}
+
+size_t lms_tree_nodes_for(const lms_tree *t, uint64_t built)
+{
+    return cache_count(t, built);
+}
+
+int lms_tree_load(lms_tree *t, uint64_t built, const uint8_t *nodes, size_t count)
+{
+    const uint64_t total = (uint64_t)1 << t->lp.h;
+    if (built > total || (t->cut && built != total && built & (((uint64_t)1 << t->cut) - 1))
+        || count != cache_count(t, built))
+        return FASTSIG_ERR_BAD_PARAM;
+    memcpy(t->top, nodes, count * t->lp.m);
+    t->built = built;
+    t->bot_ok = 0;
+    t->complete = built == total;
+    return FASTSIG_OK;
+}
+
+int lms_tree_check(lms_tree *t, uint32_t q)
+{
+    const unsigned h = t->lp.h, m = t->lp.m, c = t->cut;
+    uint64_t b = q >> c;
+    uint8_t kept[LMS_MAX_N], node[LMS_MAX_N], kids[2 * LMS_MAX_N];
+    if ((h < 32 && q >> h) || b >= t->built >> c)
+        return FASTSIG_ERR_BAD_PARAM;
+    memcpy(kept, t->top + b * m, m);
+    /* the row node from the seed: the leaf, or the root of its bottom
+     * subtree (kept as the bottom cache of a complete tree: the first
+     * signature there needs it) */
+    int rc = c ? bottom(t, b, t->complete) : leaves(t, q, 1, node);
+    if (c) {
+        memcpy(node, t->top + b * m, m);
+        memcpy(t->top + b * m, kept, m);
+    }
+    if (rc == FASTSIG_OK && memcmp(node, kept, m) != 0)
+        rc = FASTSIG_ERR_KEY_MISMATCH;
+    for (unsigned l = c; l < h && rc == FASTSIG_OK && t->complete; l++, b >>= 1) {
+        memcpy(kids + (b & 1 ? m : 0), node, m);
+        memcpy(kids + (b & 1 ? 0 : m), t->top + (level_off(h, c, l) + (b ^ 1)) * m, m);
+        rc = parents(t, l, b & ~(uint64_t)1, 2, kids, node);
+    }
+    if (rc == FASTSIG_OK && t->complete && memcmp(node, t->top + level_off(h, c, h) * m, m) != 0)
+        rc = FASTSIG_ERR_KEY_MISMATCH;
+    return rc;
+}
+
+uint64_t lms_leaves_computed(void)
+{
+    return __atomic_load_n(&leaves_computed, __ATOMIC_RELAXED);
 }

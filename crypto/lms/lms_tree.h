@@ -70,6 +70,26 @@ void lms_tree_pub(const lms_tree *t, uint8_t *pub);
 /* The signature at leaf q (< 2^h) into sig (lms_sig_bytes). */
 int lms_tree_sign(lms_tree *t, uint32_t q, const uint8_t *msg, size_t mlen, uint8_t *sig);
 
+/* The nodes as bytes, for a node cache file (public data):
+ * lms_tree_nodes points *nodes at them and returns their count (m bytes
+ * each): a complete tree's every kept level (cut .. h), a partial one's
+ * first built >> cut nodes of level cut; lms_tree_nodes_for is that count
+ * for `built` leaves. lms_tree_load gives a tree fresh from lms_tree_start
+ * such nodes (FASTSIG_ERR_BAD_PARAM when count is not the one of `built`,
+ * or built is no point a build stops at). */
+uint64_t lms_tree_built(const lms_tree *t);
+size_t lms_tree_nodes(const lms_tree *t, const uint8_t **nodes);
+size_t lms_tree_nodes_for(const lms_tree *t, uint64_t built);
+int lms_tree_load(lms_tree *t, uint64_t built, const uint8_t *nodes, size_t count);
+/* The nodes held against the seed: leaf q (or, when h > 15, its bottom
+ * subtree: 2^cut leaves) recomputed from SEED must equal the node held,
+ * and on a complete tree hash up the held path to the held root.
+ * FASTSIG_ERR_KEY_MISMATCH when not; BAD_PARAM when q is not built yet. */
+int lms_tree_check(lms_tree *t, uint32_t q);
+/* Leaves computed by every tree of this process so far (tests count the
+ * work a reloaded key does with it). */
+uint64_t lms_leaves_computed(void);
+
 /* RFC 8554 section 5.4.2. FASTSIG_OK when sig is a valid signature of
  * msg under pub; FASTSIG_ERR_VERIFY when it is well formed but wrong;
  * FASTSIG_ERR_BAD_KEY / FASTSIG_ERR_BAD_SIGNATURE for bad encodings

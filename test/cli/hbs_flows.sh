@@ -12,10 +12,8 @@ state_line() { openssl pkey "${PROV[@]}" -in "$1" -noout -text 2>&1 | grep '^sta
 
 # hbs_flows ALG DEFAULT_PARAM OTHER_PARAM VECTOR_FILE MAX: VECTOR_FILE under
 # $VECTORS/xmss, or - for none (its seed -> pk, sig_idx0, sig_idx1 checks).
-# HSS keeps no tree-node cache file, so its cache-file checks are skipped.
 hbs_flows() {
-    local alg=$1 defparam=$2 other=$3 vfile=$4 max=$5 d="$WORK/$1" cache=yes
-    [ "$alg" = HSS ] && cache=
+    local alg=$1 defparam=$2 other=$3 vfile=$4 max=$5 d="$WORK/$1"
     mkdir -p "$d"
     echo "the message" >"$d/msg"
 
@@ -25,11 +23,7 @@ hbs_flows() {
     cp "$WORK/err" "$WORK/prev.err"
     check "$alg: genpkey showed progress" grep -q '\.\.\.\.' "$WORK/prev.err"
     check "$alg: state file created" test -s "$d/k.state"
-    if [ -n "$cache" ]; then
-        check "$alg: tree-node cache file created beside it" test -s "$d/k.state.cache"
-    else
-        check "$alg: no cache file beside it" test ! -e "$d/k.state.cache"
-    fi
+    check "$alg: tree-node cache file created beside it" test -s "$d/k.state.cache"
     openssl pkey "${PROV[@]}" -in "$d/k.pem" -noout -text >"$d/k.txt" 2>&1
     check "$alg: pkey -text names the default set" grep -qF "parameter set: $defparam" "$d/k.txt"
     check_eq "$alg: pkey -text prints index and remaining" "$(grep '^state:' "$d/k.txt")" \
@@ -110,7 +104,7 @@ hbs_flows() {
         -inkey "$d/e.pem" -passin pass:wrong -in "$d/msg" -out "$d/e2.sig"
 
     # --- the cache file is public, verified, rebuilt ---
-    [ -n "$cache" ] && cache_flows "$alg" "$d"
+    cache_flows "$alg" "$d"
 
     # --- unusable state: refuses to sign, no signature, verify/export work ---
     mv "$d/k.state" "$d/k.state.away"

@@ -209,4 +209,28 @@ check "HSS: no state left by the refused sets" test ! -e "$d/bad.state"
 # the shared flows; HSS's known answers are above (published signatures are
 # at q = 5..7, not the first two indices hbs_flows checks)
 hbs_flows HSS "$H10" "LMS_SHA256_M32_H5/LMOTS_SHA256_N32_W4,LMS_SHA256_M32_H5/LMOTS_SHA256_N32_W8" - 1024
+# hss_cache_file: the node cache file beside the state of a two-level key is
+# written by genpkey; signing reads it; a cache that cannot be written is
+# reported by `genpkey -text` (into -out, after the PEM) as for XMSS, and
+# that key still signs.
+hss_cache_file() {
+    local d="$WORK/hsscache" p="$H10,LMS_SHA256_M32_H5/LMOTS_SHA256_N32_W4"
+    mkdir -p "$d/nc.state.cache"
+    echo "cached" >"$d/msg"
+    check "HSS cache: genpkey of two levels" openssl genpkey "${PROV[@]}" -algorithm HSS \
+        -pkeyopt "param:$p" -pkeyopt "state:$d/k.state" -out "$d/k.pem"
+    check "HSS cache: the cache file is beside the state" test -s "$d/k.state.cache"
+    check "HSS cache: a key decoded anew signs with it" openssl pkeyutl "${PROV[@]}" -sign -rawin \
+        -inkey "$d/k.pem" -in "$d/msg" -out "$d/msg.sig"
+    check "HSS cache: ... and that signature verifies" openssl pkeyutl "${PROV[@]}" -verify \
+        -rawin -inkey "$d/k.pem" -in "$d/msg" -sigfile "$d/msg.sig"
+    openssl genpkey "${PROV[@]}" -algorithm HSS -pkeyopt "param:$p" -pkeyopt "state:$d/nc.state" \
+        -out "$d/nc.pem" -text 2>/dev/null
+    check "HSS cache: genpkey -text reports a cache it could not write" \
+        grep -q '^node cache: not written (' "$d/nc.pem"
+    check "HSS cache: ... and that key signs" openssl pkeyutl "${PROV[@]}" -sign -rawin \
+        -inkey "$d/nc.pem" -in "$d/msg" -out "$d/nc.sig"
+}
+hss_cache_file
+
 summary hss

@@ -924,6 +924,21 @@ static void test_proc_fork(void)
     }
 }
 
+unsigned char *read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    unsigned char *b = NULL;
+    long n;
+    *len = 0;
+    if (f == NULL)
+        return NULL;
+    if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0
+        && (b = malloc((size_t)n + 1)) != NULL && fread(b, 1, (size_t)n, f) == (size_t)n)
+        *len = (size_t)n;
+    fclose(f);
+    return b;
+}
+
 const fs_test hbs_proc_tests[] = {
     { "8 processes signing at once", test_proc_concurrent },
     { "8 threads x 50 signatures on one key object", test_proc_threads },

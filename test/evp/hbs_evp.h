@@ -74,6 +74,8 @@ void proc_key_make(const char *alg, const char *param, uint64_t max, size_t idx_
                    int nsig, int kills);
 /* Processes, threads, fork and SIGKILL on that key, then hbs_unload. */
 extern const fs_test hbs_proc_tests[];
+/* A whole file (malloc'd, NULL when unreadable; *len its length). */
+unsigned char *read_file(const char *path, size_t *len);
 /* Runs tests, then hbs_proc_tests as "<suite> processes". */
 int hbs_cu_run(const char *suite, const fs_test *tests);
 

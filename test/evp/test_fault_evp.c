@@ -36,21 +36,6 @@ static const struct {
     int at; /* field number in the core */
 } fields[] = { { "SK_SEED", 0 }, { "root", 2 }, { "PUB_SEED", 3 }, { "SK_PRF", 1 } };
 
-static unsigned char *read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    unsigned char *b = NULL;
-    long n;
-    *len = 0;
-    if (f == NULL)
-        return NULL;
-    if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0
-        && (b = malloc((size_t)n + 1)) != NULL && fread(b, 1, (size_t)n, f) == (size_t)n)
-        *len = (size_t)n;
-    fclose(f);
-    return b;
-}
-
 /* The PKCS#8 DER of k (malloc'd) and where its sk core starts: the
  * privateKey contents end with BE16(len) || state path. */
 static unsigned char *priv_der(EVP_PKEY *k, const char *state, const hbs_params *p,

@@ -19,8 +19,10 @@
  * differing per level, L up to 8) at small heights by default, taller ones
  * under FASTSIG_SOAK=1. */
 #include <inttypes.h>
+#include <stdio.h>
 #include <math.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <string.h>
 #include <time.h>
 #include <openssl/err.h>
@@ -536,11 +538,120 @@ static void test_batches(void)
 
 /* L = 1 keys: a signature's first 8 bytes, u32str(0) || u32str(q), are its
  * index for the process checks. H15: room for their reservation blocks; W1:
- * the cheapest leaves, as every signer process builds the tree anew. */
+ * the cheapest leaves, for the signer processes that find no node cache
+ * (the first, and every one whose cache write lost a race). */
 static void test_proc_key(void)
 {
     proc_key_make(FASTSIG_SIG_HSS, "LMS_SHA256_M32_H15/LMOTS_SHA256_N32_W1", 32768, 8,
                   soak() ? 100 : 30, soak() ? 300 : 20);
+}
+
+/* ---- the node cache file beside the state ---- */
+
+/* Replaces the file at path with len bytes. */
+static void put_file(const char *path, const unsigned char *b, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    CU_ASSERT_FATAL(f != NULL);
+    CU_ASSERT(fwrite(b, 1, len, f) == len);
+    fclose(f);
+}
+
+/* The cache file's bytes and mtime (ns) now. */
+typedef struct {
+    unsigned char *b;
+    size_t len;
+    struct timespec mtime;
+} cache_snap;
+
+static void snap(const char *cache, cache_snap *s)
+{
+    struct stat st;
+    free(s->b);
+    s->b = read_file(cache, &s->len);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(s->b);
+    CU_ASSERT_FATAL(stat(cache, &st) == 0);
+    s->mtime = st.st_mtim;
+}
+
+static int untouched(const char *cache, const cache_snap *s)
+{
+    struct stat st;
+    size_t len;
+    unsigned char *b = read_file(cache, &len);
+    int same = b != NULL && len == s->len && memcmp(b, s->b, len) == 0 && stat(cache, &st) == 0
+               && st.st_mtim.tv_sec == s->mtime.tv_sec && st.st_mtim.tv_nsec == s->mtime.tv_nsec;
+    free(b);
+    return same;
+}
+
+/* A key decoded from pem signs one message (verified) and is freed. */
+static void sign_once(const char *pem, const char *msg)
+{
+    unsigned char *sig = NULL;
+    size_t siglen = 0;
+    EVP_PKEY *k = from_pem(pem, 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(k);
+    CU_ASSERT_EQUAL_FATAL(sign_msg(k, msg, strlen(msg), &sig, &siglen, 0), 0);
+    CU_ASSERT(verify_msg(k, msg, strlen(msg), sig, siglen));
+    OPENSSL_free(sig);
+    EVP_PKEY_free(k);
+}
+
+/* Signs once with a key decoded from pem: 1 when that rewrote the cache
+ * file (bytes or mtime moved). */
+static int sign_rewrites(const char *pem, const char *cache, const char *msg)
+{
+    cache_snap s = { NULL, 0, { 0, 0 } };
+    snap(cache, &s);
+    sign_once(pem, msg);
+    int moved = !untouched(cache, &s);
+    free(s.b);
+    return moved;
+}
+
+/* Keygen writes the cache file. A key decoded anew builds its trees from
+ * it: a key that had to build them rewrites the file when freed, so a file
+ * left untouched by a signature (bytes and mtime) is a key that built
+ * nothing. A damaged or another key's file is ignored (the signature
+ * verifies) and replaced; moving to another bottom tree rewrites it. */
+static void test_cache_file(void)
+{
+    static const char param[] =
+        "LMS_SHA256_M32_H5/LMOTS_SHA256_N32_W4,LMS_SHA256_M32_H5/LMOTS_SHA256_N32_W4";
+    char state[600], other[600], cache[640], ocache[640], *pem;
+    unsigned char *b;
+    size_t len;
+    EVP_PKEY *k = gen_key(FASTSIG_SIG_HSS, param, NULL, NULL, state, sizeof(state));
+    EVP_PKEY *ok = gen_key(FASTSIG_SIG_HSS, param, NULL, NULL, other, sizeof(other));
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(k);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ok);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(pem = to_pem(k, 1));
+    EVP_PKEY_free(k);
+    EVP_PKEY_free(ok);
+    snprintf(cache, sizeof(cache), "%s.cache", state);
+    snprintf(ocache, sizeof(ocache), "%s.cache", other);
+    CU_ASSERT(!sign_rewrites(pem, cache, "warm")); /* built from the file */
+    /* damaged: ignored, rebuilt, replaced by one the next signer uses */
+    CU_ASSERT_PTR_NOT_NULL_FATAL(b = read_file(cache, &len));
+    b[len / 2] ^= 1;
+    put_file(cache, b, len);
+    free(b);
+    CU_ASSERT(sign_rewrites(pem, cache, "damaged"));
+    CU_ASSERT(!sign_rewrites(pem, cache, "repaired"));
+    /* another key's file: ignored, replaced */
+    CU_ASSERT_PTR_NOT_NULL_FATAL(b = read_file(ocache, &len));
+    put_file(cache, b, len);
+    free(b);
+    CU_ASSERT(sign_rewrites(pem, cache, "foreign"));
+    /* the state moved to another bottom tree: the file follows */
+    CU_ASSERT_PTR_NOT_NULL_FATAL(k = from_pem(pem, 1));
+    CU_ASSERT_EQUAL_FATAL(state_jump(k, state, 3 * 32 + 5), FASTSIG_OK);
+    EVP_PKEY_free(k);
+    CU_ASSERT(sign_rewrites(pem, cache, "moved"));
+    CU_ASSERT(!sign_rewrites(pem, cache, "moved, warm"));
+    OPENSSL_free(pem);
 }
 
 static const fs_test tests[] = {
@@ -557,6 +668,8 @@ static const fs_test tests[] = {
     { "raw public keys that are not HSS keys refused", test_bad_pub },
     { "reservation blocks and give-back", test_batches },
     { "key for the process checks", test_proc_key },
+    { "node cache file: written, used, damaged or foreign ignored, follows the trees",
+      test_cache_file },
     { NULL, NULL }
 };
 

@@ -71,6 +71,14 @@ for alg in RW RW-P1363 WOTSP XMSS XMSSMT HSS; do
             rw_seed 12 sha1-prehashed -in "$W/d1" -pkeyopt digest:SHA1 ;;
     esac
 done
+# the HSS node cache (fuzz_state.c): a two-level key from the SEED the
+# target knows (its hss_seed, first 24 bytes) so that it can seal mutations
+HSS_SEED=5eed000102030405060708090a0b0c0d0e0f101112131415
+openssl genpkey "${P[@]}" -algorithm HSS -pkeyopt "seed:${HSS_SEED}c0ffee00112233445566778899aabbcc" \
+    -pkeyopt "param:LMS_SHA256_M24_H5/LMOTS_SHA256_N24_W4,LMS_SHA256_M24_H5/LMOTS_SHA256_N24_W4" \
+    -pkeyopt "state:$W/c.state" -out "$W/c.pem"
+cp "$W/c.state.cache" corpus/state/hss.cache
+head -c 300 "$W/c.state.cache" >corpus/state/hss-short.cache
 # the state parser: a forged image (slots that disagree) and a short file
 head -c 512 corpus/state/xmss-used.state >"$W/a"
 tail -c 512 corpus/state/xmss-fresh.state | cat "$W/a" - >corpus/state/mixed-slots.state
