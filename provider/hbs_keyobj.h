@@ -18,8 +18,9 @@
  * Public key: oid || root || PUB_SEED (WOTSP: root = the L-tree of the
  * WOTS+ public key). Key id of the state file: SHA-256(public key).
  * HSS keys (hss_adapter.c) use the same object with p NULL: their levels
- * and signing core are x->hss, their private core bytes x->sk, and the
- * few places that read p ask the HSS hooks below instead. */
+ * and signing core are x->kind_data, their private core bytes x->sk. What
+ * differs between the kinds is reached through x->ops (HBSA_OPS below), so
+ * the generic code asks no key what kind it is. */
 #ifndef FASTSIG_HBS_KEYOBJ_H
 #define FASTSIG_HBS_KEYOBJ_H
 
@@ -31,8 +32,11 @@
 #include "hbs/xmss.h"
 #include "state/statefile.h"
 
+typedef struct hbsa_ops HBSA_OPS;
+
 typedef struct {
-    const hbs_params *p;
+    const HBSA_OPS *ops;     /* what differs between the kinds */
+    const hbs_params *p;     /* XMSS / XMSS^MT / WOTSP row; NULL for HSS */
     uint8_t pk[4 + 2 * HBS_MAX_N];
     size_t pklen;
     uint8_t key_id[FASTSIG_STATE_KEY_ID_LEN];
@@ -57,22 +61,40 @@ typedef struct {
     int cache_err;           /* XMSS: result of the last cache file write */
     hbs_wotsp_verify_cache vcache; /* WOTSP: its L-tree's masks, made at the first verify */
     uint64_t batch;          /* key's reservation block (default 64; atomic) */
-    struct hbsa_hss *hss;    /* HSS: levels and signing core; NULL for the other kinds */
+    void *kind_data;         /* the kind's own object (HSS: levels and signing
+                              * core), released by ops->free; NULL for the others */
 } HBSA_KEY;
 
-/* ---- HSS hooks (hss_adapter.c), called where the other kinds read p ---- */
-uint64_t hbsa_hss_max(const HBSA_KEY *x);          /* 2^(sum of heights) */
-size_t hbsa_hss_sig_bytes(const HBSA_KEY *x);
-unsigned hbsa_hss_n(const HBSA_KEY *x);
-const char *hbsa_hss_name(const HBSA_KEY *x);      /* the param: syntax */
-/* The signing core built (once) from x->sk and its public key checked
- * against x->pk: FASTSIG_ERR_KEY_MISMATCH when they differ. */
-int hbsa_hss_check(HBSA_KEY *x);
-int hbsa_hss_sign(HBSA_KEY *x, uint64_t idx, int verify, const unsigned char *msg,
-                  size_t msglen, unsigned char *sig, size_t siglen);
-void hbsa_hss_free(struct hbsa_hss *h);
-/* `pkey -text` lines: the levels, top first. */
-int hbsa_hss_text(const HBSA_KEY *x, BIO *out);
+/* The per-kind operations of the key object: one instance per kind
+ * (hbsa_xmss_ops: XMSS and XMSS^MT, xmss_adapter.c; hbsa_wotsp_ops,
+ * wotsp_adapter.c; the HSS one in hss_adapter.c). */
+struct hbsa_ops {
+    uint64_t (*max)(const HBSA_KEY *x);      /* the key's index count (2^h; 1: one-time) */
+    size_t (*sig_bytes)(const HBSA_KEY *x);
+    unsigned (*n)(const HBSA_KEY *x);        /* hash output bytes */
+    const char *(*name)(const HBSA_KEY *x);  /* the parameter-set name */
+    /* The private key usable: its seeds give its public key (built once for
+     * a core made lazily); the error otherwise, before anything is spent. */
+    int (*check)(HBSA_KEY *x);
+    /* Signs at idx, durably spent by now; verify: checked with the public
+     * key before it is returned. */
+    int (*sign)(HBSA_KEY *x, uint64_t idx, int verify, const unsigned char *msg,
+                size_t msglen, unsigned char *sig, size_t siglen);
+    void (*free)(HBSA_KEY *x);               /* the kind's own parts (not x) */
+    /* Extra `pkey -text` lines, or NULL for none. */
+    int (*text)(const HBSA_KEY *x, BIO *out);
+    /* Tells the signing core x's range [first, end); carved: x has just been
+     * made a shard (hbs_shard.c), not decoded as one. NULL: the kind has no
+     * shards (a one-time key has nothing to share out). */
+    int (*set_range)(HBSA_KEY *x, int carved);
+    uint64_t (*shard_align)(const HBSA_KEY *x); /* see hbsa_shard_align */
+};
+extern const HBSA_OPS hbsa_xmss_ops, hbsa_wotsp_ops;
+/* The ops of the XMSS / XMSS^MT / WOTSP rows that read only x->p. */
+uint64_t hbsa_row_max(const HBSA_KEY *x);
+size_t hbsa_row_sig_bytes(const HBSA_KEY *x);
+unsigned hbsa_row_n(const HBSA_KEY *x);
+const char *hbsa_row_name(const HBSA_KEY *x);
 
 /* Key-generation progress of the tree cores, shown by genpkey: a '.' per
  * fortieth of the work (hbs and lms progress callbacks share this form). */
@@ -85,8 +107,10 @@ int hbsa_progress(void *arg, uint64_t done, uint64_t total);
 unsigned hbsa_default_threads(void);
 
 /* ---- building blocks for the adapters ---- */
-/* p NULL: an HSS key, whose adapter sets pklen and end. */
+/* A key object of an XMSS / XMSS^MT / WOTSP row (ops by p's kind). */
 HBSA_KEY *hbsa_new(const hbs_params *p);
+/* A key object of another kind: its adapter sets kind_data, pklen and end. */
+HBSA_KEY *hbsa_new_ops(const HBSA_OPS *ops);
 /* Row by name for kind, or NULL. */
 const hbs_params *hbsa_params(int kind, const char *name);
 /* The 3n seed bytes: the caller's (-pkeyopt seed:) or OpenSSL's RNG. */

@@ -38,6 +38,8 @@ struct hbsa_hss {
     CRYPTO_RWLOCK *lock;     /* the core is not safe for concurrent signing */
 };
 
+static const HBSA_OPS hss_ops;
+
 static uint32_t get_u32(const unsigned char *in)
 {
     return (uint32_t)in[0] << 24 | (uint32_t)in[1] << 16 | (uint32_t)in[2] << 8 | in[3];
@@ -51,7 +53,7 @@ static void put_u32(unsigned char *out, uint32_t v)
     out[3] = (unsigned char)v;
 }
 
-void hbsa_hss_free(struct hbsa_hss *h)
+static void hss_free(struct hbsa_hss *h)
 {
     if (h == NULL)
         return;
@@ -96,12 +98,12 @@ static struct hbsa_hss *hss_new(void)
 /* A key object for levels h (taken over), public key not yet set. */
 static HBSA_KEY *key_new(struct hbsa_hss *h)
 {
-    HBSA_KEY *x = hbsa_new(NULL);
+    HBSA_KEY *x = hbsa_new_ops(&hss_ops);
     if (x == NULL) {
-        hbsa_hss_free(h);
+        hss_free(h);
         return NULL;
     }
-    x->hss = h;
+    x->kind_data = h;
     x->pklen = lms_pub_bytes(&h->lms[0]) + 4;
     x->end = UINT64_C(1) << h->total_h;
     return x;
@@ -137,31 +139,33 @@ static size_t core_bytes(const struct hbsa_hss *h)
     return 4 + 8 * (size_t)h->L + LMS_I_BYTES + 2 * (size_t)h->n;
 }
 
-/* ---- hooks of hbs_keyobj.c ---- */
+/* ---- the key object's operations (hbs_keyobj.h) ---- */
 
-uint64_t hbsa_hss_max(const HBSA_KEY *x)
+static uint64_t hss_op_max(const HBSA_KEY *x)
 {
-    return UINT64_C(1) << x->hss->total_h;
+    return UINT64_C(1) << ((const struct hbsa_hss *)x->kind_data)->total_h;
 }
 
-size_t hbsa_hss_sig_bytes(const HBSA_KEY *x)
+static size_t hss_op_sig_bytes(const HBSA_KEY *x)
 {
-    return x->hss->sigbytes;
+    return ((const struct hbsa_hss *)x->kind_data)->sigbytes;
 }
 
-unsigned hbsa_hss_n(const HBSA_KEY *x)
+static unsigned hss_op_n(const HBSA_KEY *x)
 {
-    return x->hss->n;
+    return ((const struct hbsa_hss *)x->kind_data)->n;
 }
 
-const char *hbsa_hss_name(const HBSA_KEY *x)
+/* The param: syntax. */
+static const char *hss_op_name(const HBSA_KEY *x)
 {
-    return x->hss->name;
+    return ((const struct hbsa_hss *)x->kind_data)->name;
 }
 
-int hbsa_hss_text(const HBSA_KEY *x, BIO *out)
+/* `pkey -text` lines: the levels, top first. */
+static int hss_op_text(const HBSA_KEY *x, BIO *out)
 {
-    const struct hbsa_hss *h = x->hss;
+    const struct hbsa_hss *h = x->kind_data;
     if (h->pub_levels != 0)
         return BIO_printf(out, "levels: %u (top: %s / %s; the lower ones come with each "
                           "signature)\n", h->pub_levels, h->lms[0].name, h->ots[0].name) > 0
@@ -178,7 +182,7 @@ int hbsa_hss_text(const HBSA_KEY *x, BIO *out)
 /* The signing core from the private bytes (x->sk), h->lock held. */
 static int build_core(HBSA_KEY *x)
 {
-    struct hbsa_hss *h = x->hss;
+    struct hbsa_hss *h = x->kind_data;
     const unsigned char *I = x->sk + 4 + 8 * (size_t)h->L;
     uint8_t pk[4 + 8 + LMS_I_BYTES + LMS_MAX_N];
     int err = hss_key_gen_mt(&h->core, h->L, h->lms, h->ots, I + LMS_I_BYTES, I,
@@ -189,9 +193,11 @@ static int build_core(HBSA_KEY *x)
     return CRYPTO_memcmp(pk, x->pk, x->pklen) == 0 ? FASTSIG_OK : FASTSIG_ERR_KEY_MISMATCH;
 }
 
-int hbsa_hss_check(HBSA_KEY *x)
+/* The signing core built (once) from x->sk and its public key checked
+ * against x->pk: FASTSIG_ERR_KEY_MISMATCH when they differ. */
+static int hss_op_check(HBSA_KEY *x)
 {
-    struct hbsa_hss *h = x->hss;
+    struct hbsa_hss *h = x->kind_data;
     int err;
     if (x->sk == NULL)
         return FASTSIG_ERR_BAD_KEY;
@@ -206,10 +212,10 @@ int hbsa_hss_check(HBSA_KEY *x)
     return err;
 }
 
-int hbsa_hss_sign(HBSA_KEY *x, uint64_t idx, int verify, const unsigned char *msg,
-                  size_t msglen, unsigned char *sig, size_t siglen)
+static int hss_op_sign(HBSA_KEY *x, uint64_t idx, int verify, const unsigned char *msg,
+                       size_t msglen, unsigned char *sig, size_t siglen)
 {
-    struct hbsa_hss *h = x->hss;
+    struct hbsa_hss *h = x->kind_data;
     int err;
     if (siglen != h->sigbytes)
         return FASTSIG_ERR_BAD_LENGTH;
@@ -221,6 +227,24 @@ int hbsa_hss_sign(HBSA_KEY *x, uint64_t idx, int verify, const unsigned char *ms
         err = hss_verify(x->pk, x->pklen, msg, msglen, sig, siglen);
     return err;
 }
+
+static void hss_op_free(HBSA_KEY *x)
+{
+    hss_free(x->kind_data);
+}
+
+/* HSS shards are refused (hbs_shard.c): no set_range. */
+static uint64_t hss_op_shard_align(const HBSA_KEY *x)
+{
+    (void)x;
+    return 1;
+}
+
+static const HBSA_OPS hss_ops = {
+    .max = hss_op_max, .sig_bytes = hss_op_sig_bytes, .n = hss_op_n, .name = hss_op_name,
+    .check = hss_op_check, .sign = hss_op_sign, .free = hss_op_free, .text = hss_op_text,
+    .shard_align = hss_op_shard_align,
+};
 
 /* ---- adapter ---- */
 
@@ -237,7 +261,7 @@ static int hss_gen(const FS_SIGALG *alg, const FS_GENOPTS *o, void **key)
         return FASTSIG_ERR_NOMEM;
     if (o->mode != NULL || o->bits != 0
         || (err = parse_levels(h, o->param != NULL ? o->param : HSS_DEFAULT_PARAM)) != FASTSIG_OK) {
-        hbsa_hss_free(h);
+        hss_free(h);
         return FASTSIG_ERR_UNSUPPORTED;
     }
     if ((x = key_new(h)) == NULL)
@@ -313,7 +337,7 @@ static int hss_priv_decode(const FS_SIGALG *alg, const unsigned char *in, size_t
     if (h == NULL)
         return FASTSIG_ERR_NOMEM;
     if ((err = levels_of(h, in, len)) != FASTSIG_OK) {
-        hbsa_hss_free(h);
+        hss_free(h);
         return err;
     }
     if ((x = key_new(h)) == NULL)
@@ -359,7 +383,7 @@ static int hss_pub_decode(const FS_SIGALG *alg, const unsigned char *in, size_t 
         memcpy(top + 4, in + 4, 8);
     if (L < 1 || L > LMS_MAX_LEVELS || levels_of(h, top, sizeof(top)) != FASTSIG_OK
         || len != 4 + lms_pub_bytes(&h->lms[0])) {
-        hbsa_hss_free(h);
+        hss_free(h);
         return FASTSIG_ERR_BAD_KEY;
     }
     h->pub_levels = L;
