@@ -333,19 +333,24 @@ static int range_decode(HBSA_KEY *x, const unsigned char *in)
     return FASTSIG_OK;
 }
 
+int hbsa_priv_tail(HBSA_KEY *x, const unsigned char *in, size_t len, size_t corelen)
+{
+    size_t rangelen = 0;
+    int err = hbsa_priv_split(in, len, corelen, &x->path, &rangelen);
+    return err == FASTSIG_OK && rangelen > 0 ? range_decode(x, in + len - rangelen) : err;
+}
+
 int hbsa_priv_begin(int kind, const unsigned char *in, size_t len, HBSA_KEY **out)
 {
     const hbs_params *p = params_of_key(kind, in, len);
     HBSA_KEY *x;
-    size_t rangelen = 0;
     int err;
 
     if (p == NULL)
         return FASTSIG_ERR_BAD_KEY;
     if ((x = hbsa_new(p)) == NULL)
         return FASTSIG_ERR_NOMEM;
-    if ((err = hbsa_priv_split(in, len, hbs_sk_bytes(p), &x->path, &rangelen)) != FASTSIG_OK
-        || (rangelen > 0 && (err = range_decode(x, in + len - rangelen)) != FASTSIG_OK)) {
+    if ((err = hbsa_priv_tail(x, in, len, hbs_sk_bytes(p))) != FASTSIG_OK) {
         hbsa_free(x);
         return err;
     }

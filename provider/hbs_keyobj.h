@@ -5,9 +5,9 @@
  *
  * Private key (PKCS#8 privateKey contents):
  *   sk core || BE16(len) || state file path (len bytes, absolute) [|| range]
- * range (XMSS / XMSS^MT shards only, 17 bytes): 0x01 || BE64(first) ||
- * BE64(end): the key signs indices first .. end - 1 only (0 < end <= 2^h,
- * first < end). Absent: the whole key, 0 .. 2^h - 1 (keys written before
+ * range (shards of XMSS, XMSS^MT and HSS keys, 17 bytes): 0x01 || BE64(first)
+ * || BE64(end): the key signs indices first .. end - 1 only (0 < end <= 2^h,
+ * first < end; HSS: h is the sum of the levels' heights, the index global). Absent: the whole key, 0 .. 2^h - 1 (keys written before
  * shards existed have none and stay valid; the sk core is untouched, so a
  * core that reads RFC 8391 bytes reads a shard's too). A whole key is
  * always written without it.
@@ -126,6 +126,10 @@ int hbsa_state_new(HBSA_KEY *x, const char *state_opt);
 #define HBSA_RANGE_LEN 17
 int hbsa_priv_split(const unsigned char *in, size_t len, size_t corelen, char **path,
                     size_t *rangelen);
+/* hbsa_priv_split for x (x->path set) and the range, when there is one,
+ * into x->first / x->end: FASTSIG_ERR_BAD_KEY for a range that is empty, past
+ * the key's end or of a kind without shards. */
+int hbsa_priv_tail(HBSA_KEY *x, const unsigned char *in, size_t len, size_t corelen);
 /* The start of every private decode: a key object of the row the encoding's
  * oid names (kind's oid space), its framing checked and its state path set;
  * the core bytes (in, hbs_sk_bytes) are the caller's to check. */
@@ -154,8 +158,8 @@ void hbsa_range_why(const HBSA_KEY *x, uint64_t max, uint64_t next, char *why, s
  * state cannot be used. */
 fastsig_state *hbsa_state_of(HBSA_KEY *x, int *err);
 
-/* hbs_shard.c: turns x (an XMSS / XMSS^MT private key with a usable state)
- * into a shard of itself: range "A-B" (indices A .. B-1, inside the state's
+/* hbs_shard.c: turns x (an XMSS, XMSS^MT or HSS private key with a usable
+ * state) into a shard of itself: range "A-B" (indices A .. B-1, inside the state's
  * unspent part) or "+N" (the next N unspent ones) is carved from x's state
  * (fastsig_state_carve: the parent's state moves on first) into a new state
  * file, state_opt (a directory, or the file's path; NULL: beside the

@@ -1,4 +1,4 @@
-/* hbs_shard.c - shards of XMSS / XMSS^MT keys (hbs_keyobj.h): a key object
+/* hbs_shard.c - shards of XMSS, XMSS^MT and HSS keys (hbs_keyobj.h): a key object
  * turned into the signer of a range of its key's indices, with a state file
  * of its own; the range in the key encoding checked against that file. The
  * file work is crypto/state/shard.c. */

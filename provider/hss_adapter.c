@@ -8,11 +8,13 @@
  * `seed:` is SEED (n bytes) then I (16 bytes) of the top tree.
  *
  * Public key: the RFC 8554 HSS encoding (hss.h), as it is.
- * Private key core (then hbs_keyobj.h's framing, without a range):
+ * Private key core (then hbs_keyobj.h's framing: state path, and a shard's
+ * range 0x01 || BE64(first) || BE64(end) of global HSS indices):
  *   u32str(L) || L x (u32str(lms type) || u32str(ots type)) || I || SEED || T[1]
  * T[1] is the public root, so a key that only verifies or exports its
  * public half builds no tree; the signing core is built at the first
- * signature and its public key checked against it. */
+ * signature (a shard's with the lower trees of its first index) and its
+ * public key checked against it. */
 #include <stdio.h>
 #include <string.h>
 #include <openssl/crypto.h>
@@ -185,8 +187,8 @@ static int build_core(HBSA_KEY *x)
     struct hbsa_hss *h = x->kind_data;
     const unsigned char *I = x->sk + 4 + 8 * (size_t)h->L;
     uint8_t pk[4 + 8 + LMS_I_BYTES + LMS_MAX_N];
-    int err = hss_key_gen_mt(&h->core, h->L, h->lms, h->ots, I + LMS_I_BYTES, I,
-                             hbsa_default_threads(), NULL, NULL);
+    int err = hss_key_gen_range(&h->core, h->L, h->lms, h->ots, I + LMS_I_BYTES, I,
+                                hbsa_default_threads(), x->first, x->end, NULL, NULL);
     if (err != FASTSIG_OK)
         return err;
     hss_pub(h->core, pk);
@@ -233,17 +235,32 @@ static void hss_op_free(HBSA_KEY *x)
     hss_free(x->kind_data);
 }
 
-/* HSS shards are refused (hbs_shard.c): no set_range. */
+/* A core built already (the parent's, carving) gets the shard's range; one
+ * built later is built for it (build_core). */
+static int hss_op_set_range(HBSA_KEY *x, int carved)
+{
+    struct hbsa_hss *h = x->kind_data;
+    int err;
+    (void)carved;
+    if (!CRYPTO_THREAD_write_lock(h->lock))
+        return FASTSIG_ERR_INTERNAL;
+    err = h->core != NULL ? hss_key_set_range(h->core, x->first, x->end) : FASTSIG_OK;
+    CRYPTO_THREAD_unlock(h->lock);
+    return err;
+}
+
+/* A bottom tree: a shard starting on one starts its next-tree preparation
+ * from the first leaf (an L = 1 key prepares nothing). */
 static uint64_t hss_op_shard_align(const HBSA_KEY *x)
 {
-    (void)x;
-    return 1;
+    const struct hbsa_hss *h = x->kind_data;
+    return h->L > 1 ? UINT64_C(1) << h->lms[h->L - 1].h : 1;
 }
 
 static const HBSA_OPS hss_ops = {
     .max = hss_op_max, .sig_bytes = hss_op_sig_bytes, .n = hss_op_n, .name = hss_op_name,
     .check = hss_op_check, .sign = hss_op_sign, .free = hss_op_free, .text = hss_op_text,
-    .shard_align = hss_op_shard_align,
+    .set_range = hss_op_set_range, .shard_align = hss_op_shard_align,
 };
 
 /* ---- adapter ---- */
@@ -330,7 +347,7 @@ static int hss_priv_decode(const FS_SIGALG *alg, const unsigned char *in, size_t
 {
     struct hbsa_hss *h = hss_new();
     HBSA_KEY *x;
-    size_t corelen, rangelen = 0;
+    size_t corelen;
     const unsigned char *I;
     int err;
 
@@ -343,9 +360,7 @@ static int hss_priv_decode(const FS_SIGALG *alg, const unsigned char *in, size_t
     if ((x = key_new(h)) == NULL)
         return FASTSIG_ERR_NOMEM;
     corelen = core_bytes(h);
-    if ((err = hbsa_priv_split(in, len, corelen, &x->path, &rangelen)) == FASTSIG_OK
-        && rangelen != 0)
-        err = FASTSIG_ERR_BAD_KEY; /* no shards of HSS keys */
+    err = hbsa_priv_tail(x, in, len, corelen); /* a shard's range too */
     if (err == FASTSIG_OK && (x->sk = OPENSSL_secure_malloc(corelen)) == NULL)
         err = FASTSIG_ERR_NOMEM;
     if (err != FASTSIG_OK) {

@@ -15,6 +15,7 @@ struct hss_key {
     uint8_t *sig[LMS_MAX_LEVELS];      /* sig[i]: level i-1's signature of pub_i */
     unsigned below[LMS_MAX_LEVELS];    /* sum of the heights under level i */
     unsigned threads;                  /* for whole trees built at once */
+    uint64_t first, last;              /* the indices it signs: first .. last */
 };
 
 int hss_child_seed(const lmots_params *parent_ots, const uint8_t I[LMS_I_BYTES],
@@ -131,6 +132,14 @@ int hss_key_gen_mt(hss_key **out, unsigned L, const lms_params *lms, const lmots
                    const uint8_t *seed, const uint8_t I[LMS_I_BYTES], unsigned threads,
                    lms_progress_fn progress, void *parg)
 {
+    return hss_key_gen_range(out, L, lms, ots, seed, I, threads, 0, 0, progress, parg);
+}
+
+int hss_key_gen_range(hss_key **out, unsigned L, const lms_params *lms,
+                      const lmots_params *ots, const uint8_t *seed,
+                      const uint8_t I[LMS_I_BYTES], unsigned threads, uint64_t first,
+                      uint64_t end, lms_progress_fn progress, void *parg)
+{
     if (out == NULL || lms == NULL || ots == NULL || seed == NULL || I == NULL)
         return FASTSIG_ERR_NULL_ARG;
     *out = NULL;
@@ -144,11 +153,18 @@ int hss_key_gen_mt(hss_key **out, unsigned L, const lms_params *lms, const lmots
     }
     if (total > 64)
         return FASTSIG_ERR_UNSUPPORTED; /* an index must fit 64 bits */
+    uint64_t key_last = total < 64 ? ((uint64_t)1 << total) - 1 : UINT64_MAX;
+    if (first == 0 && end == 0)
+        end = key_last + 1; /* the whole key (0 again for 2^64) */
+    if (end - 1 < first || end - 1 > key_last) /* end 0: 2^64 */
+        return FASTSIG_ERR_BAD_PARAM;
     hss_key *k = calloc(1, sizeof(*k));
     if (k == NULL)
         return FASTSIG_ERR_NOMEM;
     k->L = L;
     k->threads = threads;
+    k->first = first;
+    k->last = end - 1;
     int rc = FASTSIG_OK;
     for (unsigned i = 0; i < L; i++) {
         k->lp[i] = lms[i];
@@ -161,9 +177,12 @@ int hss_key_gen_mt(hss_key **out, unsigned L, const lms_params *lms, const lmots
     if (rc == FASTSIG_OK)
         rc = lms_tree_gen_top(&k->tree[0], &lms[0], &ots[0], I, seed, LMS_TOP_LEVELS, threads,
                               progress, parg);
+    /* the lower trees of the first index signed: a shard never uses the
+     * ones before it */
     for (unsigned i = 1; i < L && rc == FASTSIG_OK; i++) {
+        unsigned a = k->below[i] + k->lp[i].h;
         k->tree_idx[i] = UINT64_MAX; /* none yet */
-        rc = descend(k, i, 0);
+        rc = descend(k, i, a >= 64 ? 0 : first >> a);
     }
     if (rc != FASTSIG_OK) {
         hss_key_free(k);
@@ -183,6 +202,19 @@ void hss_key_free(hss_key *k)
         free(k->sig[i]);
     }
     free(k);
+}
+
+int hss_key_set_range(hss_key *k, uint64_t first, uint64_t end)
+{
+    if (k == NULL)
+        return FASTSIG_ERR_NULL_ARG;
+    /* a range only shrinks: a shard never signs outside its parent's
+     * (end 0 stands for 2^64, as in the key) */
+    if (first < k->first || end - 1 < first || end - 1 > k->last)
+        return FASTSIG_ERR_BAD_PARAM;
+    k->first = first;
+    k->last = end - 1;
+    return FASTSIG_OK;
 }
 
 unsigned hss_levels(const hss_key *k)
@@ -227,6 +259,8 @@ int hss_sign(hss_key *k, uint64_t g, const uint8_t *msg, size_t mlen, uint8_t *s
     unsigned H = hss_total_height(k);
     if (H < 64 && g >> H)
         return FASTSIG_ERR_BAD_PARAM;
+    if (g < k->first || g > k->last)
+        return FASTSIG_ERR_KEY_EXHAUSTED; /* outside a shard's range */
     int rc = FASTSIG_OK;
     for (unsigned i = 1; i < k->L && rc == FASTSIG_OK; i++) {
         unsigned a = k->below[i] + k->lp[i].h;
