@@ -107,6 +107,7 @@ row() {
     start=$(date +%s%N)
     id=$("${KT[@]}" --in "$WORK/kk.pem" --size 2 --out-prefix "$WORK/kill0-" | sed 's|.*/\([0-9a-f]*\)\.0-2\.state$|\1|')
     span=$((($(date +%s%N) - start) / 1000 * 3 / 2 + 1)) # one run, in microseconds, and half again
+    check "SIGKILL runs: the first, not killed, writes its shard" test -s "$WORK/kill0-1.pem"
     for i in $(seq 1 "$runs"); do
         "${KT[@]}" --in "$WORK/kk.pem" --size 2 --out-prefix "$WORK/kill$i-" >/dev/null 2>&1 &
         pid=$!

@@ -464,6 +464,7 @@ static void sigkill_during_carve(const kind_row *r)
         CU_ASSERT_FATAL(pid > 0);
         if (i == 0) { /* the first runs whole: how long a carve takes here */
             CU_ASSERT(waitpid(pid, &status, 0) == pid);
+            CU_ASSERT(WIFEXITED(status) && WEXITSTATUS(status) == 0); /* and it carves */
             clock_gettime(CLOCK_MONOTONIC, &t1);
             span = (uint64_t)((t1.tv_sec - t0.tv_sec) * 1000000 + (t1.tv_nsec - t0.tv_nsec) / 1000);
             span = span + span / 2 + 1;
