@@ -149,6 +149,8 @@ static uint64_t be64(const unsigned char *b)
     return sig_index(b, 8);
 }
 
+static void forge(EVP_PKEY *k, const char *path, uint64_t max, uint64_t next);
+
 static void carve_and_sign(const kind_row *r)
 {
     char state[600], range[48], sstate[600], *pem;
@@ -191,6 +193,19 @@ static void carve_and_sign(const kind_row *r)
     CU_ASSERT_EQUAL(sign_index(b, r->index, NULL), 500);
     CU_ASSERT_EQUAL(sign_index(a, r->index, NULL), 2);
     CU_ASSERT_EQUAL(sign_index(k, r->index, NULL), 600);
+    /* an object that has signed (its core built for the old range; one
+     * index reserved: the first block) carved again: it signs at the new
+     * range's first index */
+    CU_ASSERT_EQUAL(carve(b, "+10", NULL), 0);
+    range_of(b, range, sizeof(range));
+    CU_ASSERT_STRING_EQUAL(range, "501-511");
+    CU_ASSERT_EQUAL(sign_index(b, r->index, NULL), 501);
+    /* and its core refuses the old range's indices: a state moved below 501 */
+    int why = 0;
+    state_of(b, sstate, sizeof(sstate));
+    forge(k, sstate, 511, 500);
+    CU_ASSERT_EQUAL(sign_index(b, r->index, &why), UINT64_MAX);
+    CU_ASSERT_EQUAL(why, FASTSIG_ERR_KEY_EXHAUSTED);
     EVP_PKEY_free(a);
     EVP_PKEY_free(b);
     EVP_PKEY_free(k);
