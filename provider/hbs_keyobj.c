@@ -22,21 +22,50 @@ static const hbs_params *params_of_key(int kind, const unsigned char *in, size_t
     return len < 4 ? NULL : hbs_params_by_oid(kind, (uint32_t)hbs_get_be(in, 4));
 }
 
-HBSA_KEY *hbsa_new(const hbs_params *p)
+HBSA_KEY *hbsa_new_ops(const HBSA_OPS *ops)
 {
     HBSA_KEY *x = OPENSSL_zalloc(sizeof(*x));
     if (x == NULL)
         return NULL;
-    x->p = p;
-    x->pklen = p != NULL ? 4 + 2 * (size_t)p->n : 0;
+    x->ops = ops;
     x->st_err = FASTSIG_ERR_BAD_KEY;
     x->batch = FASTSIG_STATE_DEFAULT_BATCH;
-    x->end = p != NULL ? hbs_last_index(p) + 1 : 0;
     if ((x->st_lock = CRYPTO_THREAD_lock_new()) == NULL) {
         OPENSSL_free(x);
         return NULL;
     }
     return x;
+}
+
+HBSA_KEY *hbsa_new(const hbs_params *p)
+{
+    HBSA_KEY *x = hbsa_new_ops(p->kind == HBS_KIND_WOTSP ? &hbsa_wotsp_ops : &hbsa_xmss_ops);
+    if (x == NULL)
+        return NULL;
+    x->p = p;
+    x->pklen = 4 + 2 * (size_t)p->n;
+    x->end = hbs_last_index(p) + 1;
+    return x;
+}
+
+uint64_t hbsa_row_max(const HBSA_KEY *x)
+{
+    return hbs_last_index(x->p) + 1;
+}
+
+size_t hbsa_row_sig_bytes(const HBSA_KEY *x)
+{
+    return hbs_sig_bytes(x->p);
+}
+
+unsigned hbsa_row_n(const HBSA_KEY *x)
+{
+    return x->p->n;
+}
+
+const char *hbsa_row_name(const HBSA_KEY *x)
+{
+    return x->p->name;
 }
 
 const hbs_params *hbsa_params(int kind, const char *name)
@@ -99,17 +128,6 @@ static int state_path(HBSA_KEY *x, const char *opt)
     if (strlen(buf) > 0xffff)
         return FASTSIG_ERR_BAD_PARAM;
     return (x->path = OPENSSL_strdup(buf)) != NULL ? FASTSIG_OK : FASTSIG_ERR_NOMEM;
-}
-
-/* The state's index count of x's key: 2^h, 1 for a one-time key. */
-static uint64_t key_max(const HBSA_KEY *x)
-{
-    return x->p != NULL ? hbs_last_index(x->p) + 1 : hbsa_hss_max(x);
-}
-
-static size_t sig_bytes(const HBSA_KEY *x)
-{
-    return x->p != NULL ? hbs_sig_bytes(x->p) : hbsa_hss_sig_bytes(x);
 }
 
 /* Notes x's state file and the cause beside a state error (see
@@ -267,7 +285,7 @@ int hbsa_state_new(HBSA_KEY *x, const char *state_opt)
         || (err = default_state_dir(dir, sizeof(dir))) != FASTSIG_OK
         || (err = register_key(x, dir)) != FASTSIG_OK)
         return err;
-    if ((err = fastsig_state_create(x->path, x->key_id, key_max(x), 0, 0)) != FASTSIG_OK) {
+    if ((err = fastsig_state_create(x->path, x->key_id, x->ops->max(x), 0, 0)) != FASTSIG_OK) {
         int sys_errno = errno;
         /* no state was made (a file already at the path is not this
          * generation's): the key may be generated again */
@@ -307,27 +325,32 @@ static void range_encode(const HBSA_KEY *x, unsigned char *out)
 static int range_decode(HBSA_KEY *x, const unsigned char *in)
 {
     uint64_t first = hbs_get_be(in + 1, 8), end = hbs_get_be(in + 9, 8);
-    /* a one-time key has nothing to share out */
-    if (in[0] != 1 || x->p == NULL || x->p->kind == HBS_KIND_WOTSP || first >= end || end > key_max(x))
+    /* a kind without shards (a one-time key has nothing to share out) */
+    if (in[0] != 1 || x->ops->set_range == NULL || first >= end || end > x->ops->max(x))
         return FASTSIG_ERR_BAD_KEY;
     x->first = first;
     x->end = end;
     return FASTSIG_OK;
 }
 
+int hbsa_priv_tail(HBSA_KEY *x, const unsigned char *in, size_t len, size_t corelen)
+{
+    size_t rangelen = 0;
+    int err = hbsa_priv_split(in, len, corelen, &x->path, &rangelen);
+    return err == FASTSIG_OK && rangelen > 0 ? range_decode(x, in + len - rangelen) : err;
+}
+
 int hbsa_priv_begin(int kind, const unsigned char *in, size_t len, HBSA_KEY **out)
 {
     const hbs_params *p = params_of_key(kind, in, len);
     HBSA_KEY *x;
-    size_t rangelen = 0;
     int err;
 
     if (p == NULL)
         return FASTSIG_ERR_BAD_KEY;
     if ((x = hbsa_new(p)) == NULL)
         return FASTSIG_ERR_NOMEM;
-    if ((err = hbsa_priv_split(in, len, hbs_sk_bytes(p), &x->path, &rangelen)) != FASTSIG_OK
-        || (rangelen > 0 && (err = range_decode(x, in + len - rangelen)) != FASTSIG_OK)) {
+    if ((err = hbsa_priv_tail(x, in, len, hbs_sk_bytes(p))) != FASTSIG_OK) {
         hbsa_free(x);
         return err;
     }
@@ -338,7 +361,7 @@ int hbsa_priv_begin(int kind, const unsigned char *in, size_t len, HBSA_KEY **ou
 int hbsa_priv_frame(const HBSA_KEY *x, const uint8_t *core, size_t corelen,
                     unsigned char *out, size_t *len)
 {
-    int whole = x->first == 0 && x->end == key_max(x);
+    int whole = x->first == 0 && x->end == x->ops->max(x);
     size_t pl = x->path != NULL ? strlen(x->path) : 0;
     size_t need = corelen + 2 + pl + (whole ? 0 : HBSA_RANGE_LEN);
     if (x->path == NULL)
@@ -370,33 +393,11 @@ static int take(HBSA_KEY *x, const FS_SIGOPTS *o, uint64_t *idx)
     return err == FASTSIG_OK ? err : state_error(x, err, errno);
 }
 
-/* idx is durably spent by now (WOTSP: the one index, 0). verify: the
- * signature is checked with the public key before it is returned. */
-static int sign_at(HBSA_KEY *x, uint64_t idx, int verify, const unsigned char *msg,
-                   size_t msglen, unsigned char *sig, size_t siglen)
-{
-    if (x->p == NULL)
-        return hbsa_hss_sign(x, idx, verify, msg, msglen, sig, siglen);
-    if (x->p->kind == HBS_KIND_WOTSP) /* its one index, whatever a state says */
-        return idx != 0 ? FASTSIG_ERR_OTS_USED
-               : verify ? hbs_wotsp_sign_verified(x->sk, x->sklen, msg, msglen, sig, siglen)
-                        : hbs_wotsp_sign(x->sk, x->sklen, msg, msglen, sig, siglen);
-    return verify ? hbs_sign_verified(x->k, idx, msg, msglen, sig, siglen)
-                  : hbs_sign(x->k, idx, msg, msglen, sig, siglen);
-}
-
-/* A key's seeds against its root, before any index is spent (WOTSP keys
- * were checked at decode; the tree core checks once per key object). */
-static int check_key(HBSA_KEY *x)
-{
-    return x->k != NULL ? hbs_key_check(x->k) : x->p == NULL ? hbsa_hss_check(x) : x->sk_err;
-}
-
 int hbsa_sign(void *key, const FS_SIGOPTS *o, int prehashed, unsigned char *sig,
               size_t *siglen, const unsigned char *msg, size_t msglen)
 {
     HBSA_KEY *x = key;
-    size_t need = sig_bytes(x);
+    size_t need = x->ops->sig_bytes(x);
     uint64_t idx;
     int err;
 
@@ -404,12 +405,12 @@ int hbsa_sign(void *key, const FS_SIGOPTS *o, int prehashed, unsigned char *sig,
         return FASTSIG_ERR_BAD_KEY;
     if (*siglen < need)
         return FASTSIG_ERR_BAD_LENGTH; /* before anything is spent */
-    if ((err = check_key(x)) != FASTSIG_OK)
+    if ((err = x->ops->check(x)) != FASTSIG_OK)
         return err; /* a damaged key: nothing spent */
     if ((err = take(x, o, &idx)) != FASTSIG_OK)
         return err; /* WOTSP: OTS_USED once the one index is spent */
-    if ((err = sign_at(x, idx, o != NULL && o->verify_after_sign, msg, msglen, sig, need))
-        != FASTSIG_OK) {
+    if ((err = x->ops->sign(x, idx, o != NULL && o->verify_after_sign, msg, msglen, sig,
+                            need)) != FASTSIG_OK) {
         OPENSSL_cleanse(sig, need);
         return err;
     }
@@ -439,8 +440,7 @@ void hbsa_free(void *key)
         return;
     fastsig_state_close(x->st);
     CRYPTO_THREAD_lock_free(x->st_lock);
-    hbs_key_free(x->k);
-    hbsa_hss_free(x->hss);
+    x->ops->free(x);
     if (x->sk != NULL)
         OPENSSL_secure_clear_free(x->sk, x->sklen);
     OPENSSL_free(x->path);
@@ -468,16 +468,16 @@ int hbsa_pub_encode(const void *key, unsigned char *out, size_t *len)
 void hbsa_sizes(const void *key, FS_KEYSIZES *out)
 {
     const HBSA_KEY *x = key;
-    unsigned n = x->p != NULL ? x->p->n : hbsa_hss_n(x);
+    unsigned n = x->ops->n(x);
     out->bits = 8 * n;
     out->security_bits = 8 * n;
-    out->max_sig = sig_bytes(x);
+    out->max_sig = x->ops->sig_bytes(x);
 }
 
 const char *hbsa_param_name(const void *key)
 {
     const HBSA_KEY *x = key;
-    return x->p != NULL ? x->p->name : hbsa_hss_name(x);
+    return x->ops->name(x);
 }
 
 /* Before the first signature the state is only looked at: read-only, the

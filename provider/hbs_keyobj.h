@@ -5,9 +5,9 @@
  *
  * Private key (PKCS#8 privateKey contents):
  *   sk core || BE16(len) || state file path (len bytes, absolute) [|| range]
- * range (XMSS / XMSS^MT shards only, 17 bytes): 0x01 || BE64(first) ||
- * BE64(end): the key signs indices first .. end - 1 only (0 < end <= 2^h,
- * first < end). Absent: the whole key, 0 .. 2^h - 1 (keys written before
+ * range (shards of XMSS, XMSS^MT and HSS keys, 17 bytes): 0x01 || BE64(first)
+ * || BE64(end): the key signs indices first .. end - 1 only (0 < end <= 2^h,
+ * first < end; HSS: h is the sum of the levels' heights, the index global). Absent: the whole key, 0 .. 2^h - 1 (keys written before
  * shards existed have none and stay valid; the sk core is untouched, so a
  * core that reads RFC 8391 bytes reads a shard's too). A whole key is
  * always written without it.
@@ -18,8 +18,9 @@
  * Public key: oid || root || PUB_SEED (WOTSP: root = the L-tree of the
  * WOTS+ public key). Key id of the state file: SHA-256(public key).
  * HSS keys (hss_adapter.c) use the same object with p NULL: their levels
- * and signing core are x->hss, their private core bytes x->sk, and the
- * few places that read p ask the HSS hooks below instead. */
+ * and signing core are x->kind_data, their private core bytes x->sk. What
+ * differs between the kinds is reached through x->ops (HBSA_OPS below), so
+ * the generic code asks no key what kind it is. */
 #ifndef FASTSIG_HBS_KEYOBJ_H
 #define FASTSIG_HBS_KEYOBJ_H
 
@@ -31,8 +32,11 @@
 #include "hbs/xmss.h"
 #include "state/statefile.h"
 
+typedef struct hbsa_ops HBSA_OPS;
+
 typedef struct {
-    const hbs_params *p;
+    const HBSA_OPS *ops;     /* what differs between the kinds */
+    const hbs_params *p;     /* XMSS / XMSS^MT / WOTSP row; NULL for HSS */
     uint8_t pk[4 + 2 * HBS_MAX_N];
     size_t pklen;
     uint8_t key_id[FASTSIG_STATE_KEY_ID_LEN];
@@ -58,22 +62,40 @@ typedef struct {
     int cache_err;           /* XMSS, HSS: result of the last cache file write */
     hbs_wotsp_verify_cache vcache; /* WOTSP: its L-tree's masks, made at the first verify */
     uint64_t batch;          /* key's reservation block (default 64; atomic) */
-    struct hbsa_hss *hss;    /* HSS: levels and signing core; NULL for the other kinds */
+    void *kind_data;         /* the kind's own object (HSS: levels and signing
+                              * core), released by ops->free; NULL for the others */
 } HBSA_KEY;
 
-/* ---- HSS hooks (hss_adapter.c), called where the other kinds read p ---- */
-uint64_t hbsa_hss_max(const HBSA_KEY *x);          /* 2^(sum of heights) */
-size_t hbsa_hss_sig_bytes(const HBSA_KEY *x);
-unsigned hbsa_hss_n(const HBSA_KEY *x);
-const char *hbsa_hss_name(const HBSA_KEY *x);      /* the param: syntax */
-/* The signing core built (once) from x->sk and its public key checked
- * against x->pk: FASTSIG_ERR_KEY_MISMATCH when they differ. */
-int hbsa_hss_check(HBSA_KEY *x);
-int hbsa_hss_sign(HBSA_KEY *x, uint64_t idx, int verify, const unsigned char *msg,
-                  size_t msglen, unsigned char *sig, size_t siglen);
-void hbsa_hss_free(struct hbsa_hss *h);
-/* `pkey -text` lines: the levels, top first. */
-int hbsa_hss_text(const HBSA_KEY *x, BIO *out);
+/* The per-kind operations of the key object: one instance per kind
+ * (hbsa_xmss_ops: XMSS and XMSS^MT, xmss_adapter.c; hbsa_wotsp_ops,
+ * wotsp_adapter.c; the HSS one in hss_adapter.c). */
+struct hbsa_ops {
+    uint64_t (*max)(const HBSA_KEY *x);      /* the key's index count (2^h; 1: one-time) */
+    size_t (*sig_bytes)(const HBSA_KEY *x);
+    unsigned (*n)(const HBSA_KEY *x);        /* hash output bytes */
+    const char *(*name)(const HBSA_KEY *x);  /* the parameter-set name */
+    /* The private key usable: its seeds give its public key (built once for
+     * a core made lazily); the error otherwise, before anything is spent. */
+    int (*check)(HBSA_KEY *x);
+    /* Signs at idx, durably spent by now; verify: checked with the public
+     * key before it is returned. */
+    int (*sign)(HBSA_KEY *x, uint64_t idx, int verify, const unsigned char *msg,
+                size_t msglen, unsigned char *sig, size_t siglen);
+    void (*free)(HBSA_KEY *x);               /* the kind's own parts (not x) */
+    /* Extra `pkey -text` lines, or NULL for none. */
+    int (*text)(const HBSA_KEY *x, BIO *out);
+    /* Tells the signing core x's range [first, end); carved: x has just been
+     * made a shard (hbs_shard.c), not decoded as one. NULL: the kind has no
+     * shards (a one-time key has nothing to share out). */
+    int (*set_range)(HBSA_KEY *x, int carved);
+    uint64_t (*shard_align)(const HBSA_KEY *x); /* see hbsa_shard_align */
+};
+extern const HBSA_OPS hbsa_xmss_ops, hbsa_wotsp_ops;
+/* The ops of the XMSS / XMSS^MT / WOTSP rows that read only x->p. */
+uint64_t hbsa_row_max(const HBSA_KEY *x);
+size_t hbsa_row_sig_bytes(const HBSA_KEY *x);
+unsigned hbsa_row_n(const HBSA_KEY *x);
+const char *hbsa_row_name(const HBSA_KEY *x);
 
 /* Key-generation progress of the tree cores, shown by genpkey: a '.' per
  * fortieth of the work (hbs and lms progress callbacks share this form). */
@@ -86,8 +108,10 @@ int hbsa_progress(void *arg, uint64_t done, uint64_t total);
 unsigned hbsa_default_threads(void);
 
 /* ---- building blocks for the adapters ---- */
-/* p NULL: an HSS key, whose adapter sets pklen and end. */
+/* A key object of an XMSS / XMSS^MT / WOTSP row (ops by p's kind). */
 HBSA_KEY *hbsa_new(const hbs_params *p);
+/* A key object of another kind: its adapter sets kind_data, pklen and end. */
+HBSA_KEY *hbsa_new_ops(const HBSA_OPS *ops);
 /* Row by name for kind, or NULL. */
 const hbs_params *hbsa_params(int kind, const char *name);
 /* The 3n seed bytes: the caller's (-pkeyopt seed:) or OpenSSL's RNG. */
@@ -103,6 +127,10 @@ int hbsa_state_new(HBSA_KEY *x, const char *state_opt);
 #define HBSA_RANGE_LEN 17
 int hbsa_priv_split(const unsigned char *in, size_t len, size_t corelen, char **path,
                     size_t *rangelen);
+/* hbsa_priv_split for x (x->path set) and the range, when there is one,
+ * into x->first / x->end: FASTSIG_ERR_BAD_KEY for a range that is empty, past
+ * the key's end or of a kind without shards. */
+int hbsa_priv_tail(HBSA_KEY *x, const unsigned char *in, size_t len, size_t corelen);
 /* The start of every private decode: a key object of the row the encoding's
  * oid names (kind's oid space), its framing checked and its state path set;
  * the core bytes (in, hbs_sk_bytes) are the caller's to check. */
@@ -131,8 +159,8 @@ void hbsa_range_why(const HBSA_KEY *x, uint64_t max, uint64_t next, char *why, s
  * state cannot be used. */
 fastsig_state *hbsa_state_of(HBSA_KEY *x, int *err);
 
-/* hbs_shard.c: turns x (an XMSS / XMSS^MT private key with a usable state)
- * into a shard of itself: range "A-B" (indices A .. B-1, inside the state's
+/* hbs_shard.c: turns x (an XMSS, XMSS^MT or HSS private key with a usable
+ * state) into a shard of itself: range "A-B" (indices A .. B-1, inside the state's
  * unspent part) or "+N" (the next N unspent ones) is carved from x's state
  * (fastsig_state_carve: the parent's state moves on first) into a new state
  * file, state_opt (a directory, or the file's path; NULL: beside the

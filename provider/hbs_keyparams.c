@@ -153,13 +153,13 @@ int hbsa_text(const void *key, int selection, BIO *out)
         && BIO_printf(out, "state file: %s\n", x->path) <= 0)
         return FASTSIG_ERR_INTERNAL;
     /* a shard: its range (the state line above shows what is left of it) */
-    uint64_t all = x->p != NULL ? hbs_last_index(x->p) + 1 : x->end - x->first;
+    uint64_t all = x->ops->max(x);
     if ((selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) && (x->first != 0 || x->end != all)
         && BIO_printf(out, "shard: indices %" PRIu64 " to %" PRIu64 " (%" PRIu64
                       " of the key's %" PRIu64 ")\n",
                       x->first, x->end - 1, x->end - x->first, all) <= 0)
         return FASTSIG_ERR_INTERNAL;
-    if (x->p == NULL && hbsa_hss_text(x, out) != FASTSIG_OK)
+    if (x->ops->text != NULL && x->ops->text(x, out) != FASTSIG_OK)
         return FASTSIG_ERR_INTERNAL;
     if (x->cache_err != FASTSIG_OK
         && BIO_printf(out, "node cache: not written (%s)\n", fastsig_strerror(x->cache_err)) <= 0)

@@ -1,4 +1,4 @@
-/* hbs_shard.c - shards of XMSS / XMSS^MT keys (hbs_keyobj.h): a key object
+/* hbs_shard.c - shards of XMSS, XMSS^MT and HSS keys (hbs_keyobj.h): a key object
  * turned into the signer of a range of its key's indices, with a state file
  * of its own; the range in the key encoding checked against that file. The
  * file work is crypto/state/shard.c. */
@@ -40,10 +40,7 @@ void hbsa_range_text(const HBSA_KEY *x, char *out, size_t outlen)
 
 uint64_t hbsa_shard_align(const HBSA_KEY *x)
 {
-    if (x->p == NULL) /* HSS: no shards */
-        return 1;
-    unsigned b = x->p->tree_h < HBS_BOTTOM_H ? x->p->tree_h : HBS_BOTTOM_H;
-    return x->p->kind == HBS_KIND_WOTSP ? 1 : UINT64_C(1) << b;
+    return x->ops->shard_align(x);
 }
 
 /* "A-B" (indices A .. B-1) or "+N" (the next N unspent). */
@@ -106,8 +103,10 @@ int hbsa_shard(HBSA_KEY *x, const char *range, const char *state_opt)
     uint64_t first, count, got = UINT64_MAX;
     int err;
 
-    if (x->k == NULL) /* a public key, or a one-time key: nothing to share out */
-        return x->sk != NULL ? FASTSIG_ERR_UNSUPPORTED : FASTSIG_ERR_BAD_KEY;
+    if (!hbsa_has_private(x))
+        return FASTSIG_ERR_BAD_KEY;
+    if (x->ops->set_range == NULL) /* a one-time key: nothing to share out */
+        return FASTSIG_ERR_UNSUPPORTED;
     if ((err = parse_range(range, &first, &count)) != FASTSIG_OK
         || (err = shard_dest(x, state_opt, dir, file, sizeof(dir))) != FASTSIG_OK)
         return err;
@@ -135,15 +134,9 @@ int hbsa_shard(HBSA_KEY *x, const char *range, const char *state_opt)
     x->path = copy;
     x->first = got;
     x->end = got + count;
-    if ((err = hbs_key_set_range(x->k, x->first, x->end)) != FASTSIG_OK)
+    if ((err = x->ops->set_range(x, 1)) != FASTSIG_OK)
         return err;
     /* the new state is opened and checked against the range now, not at
      * the shard's first signature */
-    if (hbsa_state_of(x, &err) == NULL)
-        return err;
-    /* the node cache goes to the shard's cache file when the object is
-     * freed (xmss_adapter.c writes it when the count moved), so that the
-     * shard's first signer starts warm */
-    x->saved = hbs_cache_changes(x->k) - 1;
-    return FASTSIG_OK;
+    return hbsa_state_of(x, &err) != NULL ? FASTSIG_OK : err;
 }

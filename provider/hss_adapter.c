@@ -8,12 +8,14 @@
  * `seed:` is SEED (n bytes) then I (16 bytes) of the top tree.
  *
  * Public key: the RFC 8554 HSS encoding (hss.h), as it is.
- * Private key core (then hbs_keyobj.h's framing, without a range):
+ * Private key core (then hbs_keyobj.h's framing: state path, and a shard's
+ * range 0x01 || BE64(first) || BE64(end) of global HSS indices):
  *   u32str(L) || L x (u32str(lms type) || u32str(ots type)) || I || SEED || T[1]
  * T[1] is the public root, so a key that only verifies or exports its
  * public half builds no tree; the signing core is made at the first
  * signature (from the node cache file when it checks, hss_cache.c, else
- * built) and its public key checked against it. */
+ * built; a shard's with the lower trees of its first index) and its
+ * public key checked against it. */
 #include <stdio.h>
 #include <string.h>
 #include <openssl/crypto.h>
@@ -40,6 +42,8 @@ struct hbsa_hss {
     CRYPTO_RWLOCK *lock;     /* the core is not safe for concurrent signing */
 };
 
+static const HBSA_OPS hss_ops;
+
 static uint32_t get_u32(const unsigned char *in)
 {
     return (uint32_t)in[0] << 24 | (uint32_t)in[1] << 16 | (uint32_t)in[2] << 8 | in[3];
@@ -53,7 +57,7 @@ static void put_u32(unsigned char *out, uint32_t v)
     out[3] = (unsigned char)v;
 }
 
-void hbsa_hss_free(struct hbsa_hss *h)
+static void hss_free(struct hbsa_hss *h)
 {
     if (h == NULL)
         return;
@@ -98,12 +102,12 @@ static struct hbsa_hss *hss_new(void)
 /* A key object for levels h (taken over), public key not yet set. */
 static HBSA_KEY *key_new(struct hbsa_hss *h)
 {
-    HBSA_KEY *x = hbsa_new(NULL);
+    HBSA_KEY *x = hbsa_new_ops(&hss_ops);
     if (x == NULL) {
-        hbsa_hss_free(h);
+        hss_free(h);
         return NULL;
     }
-    x->hss = h;
+    x->kind_data = h;
     x->pklen = lms_pub_bytes(&h->lms[0]) + 4;
     x->end = UINT64_C(1) << h->total_h;
     return x;
@@ -139,31 +143,33 @@ static size_t core_bytes(const struct hbsa_hss *h)
     return 4 + 8 * (size_t)h->L + LMS_I_BYTES + 2 * (size_t)h->n;
 }
 
-/* ---- hooks of hbs_keyobj.c ---- */
+/* ---- the key object's operations (hbs_keyobj.h) ---- */
 
-uint64_t hbsa_hss_max(const HBSA_KEY *x)
+static uint64_t hss_op_max(const HBSA_KEY *x)
 {
-    return UINT64_C(1) << x->hss->total_h;
+    return UINT64_C(1) << ((const struct hbsa_hss *)x->kind_data)->total_h;
 }
 
-size_t hbsa_hss_sig_bytes(const HBSA_KEY *x)
+static size_t hss_op_sig_bytes(const HBSA_KEY *x)
 {
-    return x->hss->sigbytes;
+    return ((const struct hbsa_hss *)x->kind_data)->sigbytes;
 }
 
-unsigned hbsa_hss_n(const HBSA_KEY *x)
+static unsigned hss_op_n(const HBSA_KEY *x)
 {
-    return x->hss->n;
+    return ((const struct hbsa_hss *)x->kind_data)->n;
 }
 
-const char *hbsa_hss_name(const HBSA_KEY *x)
+/* The param: syntax. */
+static const char *hss_op_name(const HBSA_KEY *x)
 {
-    return x->hss->name;
+    return ((const struct hbsa_hss *)x->kind_data)->name;
 }
 
-int hbsa_hss_text(const HBSA_KEY *x, BIO *out)
+/* `pkey -text` lines: the levels, top first. */
+static int hss_op_text(const HBSA_KEY *x, BIO *out)
 {
-    const struct hbsa_hss *h = x->hss;
+    const struct hbsa_hss *h = x->kind_data;
     if (h->pub_levels != 0)
         return BIO_printf(out, "levels: %u (top: %s / %s; the lower ones come with each "
                           "signature)\n", h->pub_levels, h->lms[0].name, h->ots[0].name) > 0
@@ -181,14 +187,20 @@ int hbsa_hss_text(const HBSA_KEY *x, BIO *out)
  * node cache file when it is this key's and checks, else built. */
 static int build_core(HBSA_KEY *x)
 {
-    struct hbsa_hss *h = x->hss;
+    struct hbsa_hss *h = x->kind_data;
     const unsigned char *I = x->sk + 4 + 8 * (size_t)h->L;
     uint8_t pk[4 + 8 + LMS_I_BYTES + LMS_MAX_N];
     int err = hbsa_hss_cache_load(x, h->L, h->lms, h->ots, I + LMS_I_BYTES, I,
                                   hbsa_default_threads(), &h->core);
+    if (err == FASTSIG_OK && (x->first != 0 || x->end != 0) &&
+        hss_key_set_range(h->core, x->first, x->end) != FASTSIG_OK) {
+        hss_key_free(h->core); /* not this shard's: build its own */
+        h->core = NULL;
+        err = FASTSIG_ERR_BAD_PARAM;
+    }
     if (err != FASTSIG_OK) {
-        err = hss_key_gen_mt(&h->core, h->L, h->lms, h->ots, I + LMS_I_BYTES, I,
-                             hbsa_default_threads(), NULL, NULL);
+        err = hss_key_gen_range(&h->core, h->L, h->lms, h->ots, I + LMS_I_BYTES, I,
+                                hbsa_default_threads(), x->first, x->end, NULL, NULL);
         if (err == FASTSIG_OK)
             hbsa_hss_cache_built(x, h->core);
     }
@@ -198,9 +210,11 @@ static int build_core(HBSA_KEY *x)
     return CRYPTO_memcmp(pk, x->pk, x->pklen) == 0 ? FASTSIG_OK : FASTSIG_ERR_KEY_MISMATCH;
 }
 
-int hbsa_hss_check(HBSA_KEY *x)
+/* The signing core built (once) from x->sk and its public key checked
+ * against x->pk: FASTSIG_ERR_KEY_MISMATCH when they differ. */
+static int hss_op_check(HBSA_KEY *x)
 {
-    struct hbsa_hss *h = x->hss;
+    struct hbsa_hss *h = x->kind_data;
     int err;
     if (x->sk == NULL)
         return FASTSIG_ERR_BAD_KEY;
@@ -215,10 +229,10 @@ int hbsa_hss_check(HBSA_KEY *x)
     return err;
 }
 
-int hbsa_hss_sign(HBSA_KEY *x, uint64_t idx, int verify, const unsigned char *msg,
-                  size_t msglen, unsigned char *sig, size_t siglen)
+static int hss_op_sign(HBSA_KEY *x, uint64_t idx, int verify, const unsigned char *msg,
+                       size_t msglen, unsigned char *sig, size_t siglen)
 {
-    struct hbsa_hss *h = x->hss;
+    struct hbsa_hss *h = x->kind_data;
     int err;
     if (siglen != h->sigbytes)
         return FASTSIG_ERR_BAD_LENGTH;
@@ -230,6 +244,39 @@ int hbsa_hss_sign(HBSA_KEY *x, uint64_t idx, int verify, const unsigned char *ms
         err = hss_verify(x->pk, x->pklen, msg, msglen, sig, siglen);
     return err;
 }
+
+static void hss_op_free(HBSA_KEY *x)
+{
+    hss_free(x->kind_data);
+}
+
+/* A core built already (the parent's, carving) gets the shard's range; one
+ * built later is built for it (build_core). */
+static int hss_op_set_range(HBSA_KEY *x, int carved)
+{
+    struct hbsa_hss *h = x->kind_data;
+    int err;
+    (void)carved;
+    if (!CRYPTO_THREAD_write_lock(h->lock))
+        return FASTSIG_ERR_INTERNAL;
+    err = h->core != NULL ? hss_key_set_range(h->core, x->first, x->end) : FASTSIG_OK;
+    CRYPTO_THREAD_unlock(h->lock);
+    return err;
+}
+
+/* A bottom tree: a shard starting on one starts its next-tree preparation
+ * from the first leaf (an L = 1 key prepares nothing). */
+static uint64_t hss_op_shard_align(const HBSA_KEY *x)
+{
+    const struct hbsa_hss *h = x->kind_data;
+    return h->L > 1 ? UINT64_C(1) << h->lms[h->L - 1].h : 1;
+}
+
+static const HBSA_OPS hss_ops = {
+    .max = hss_op_max, .sig_bytes = hss_op_sig_bytes, .n = hss_op_n, .name = hss_op_name,
+    .check = hss_op_check, .sign = hss_op_sign, .free = hss_op_free, .text = hss_op_text,
+    .set_range = hss_op_set_range, .shard_align = hss_op_shard_align,
+};
 
 /* ---- adapter ---- */
 
@@ -246,7 +293,7 @@ static int hss_gen(const FS_SIGALG *alg, const FS_GENOPTS *o, void **key)
         return FASTSIG_ERR_NOMEM;
     if (o->mode != NULL || o->bits != 0
         || (err = parse_levels(h, o->param != NULL ? o->param : HSS_DEFAULT_PARAM)) != FASTSIG_OK) {
-        hbsa_hss_free(h);
+        hss_free(h);
         return FASTSIG_ERR_UNSUPPORTED;
     }
     if ((x = key_new(h)) == NULL)
@@ -290,11 +337,12 @@ static int hss_gen(const FS_SIGALG *alg, const FS_GENOPTS *o, void **key)
     return FASTSIG_OK;
 }
 
-static void hss_free(void *key)
+static void hss_key_obj_free(void *key)
 {
     HBSA_KEY *x = key;
-    if (x != NULL && x->hss != NULL)
-        hbsa_hss_cache_close(x, x->hss->core);
+    struct hbsa_hss *h = x != NULL ? x->kind_data : NULL;
+    if (h != NULL)
+        hbsa_hss_cache_close(x, h->core);
     hbsa_free(x);
 }
 
@@ -324,22 +372,20 @@ static int hss_priv_decode(const FS_SIGALG *alg, const unsigned char *in, size_t
 {
     struct hbsa_hss *h = hss_new();
     HBSA_KEY *x;
-    size_t corelen, rangelen = 0;
+    size_t corelen;
     const unsigned char *I;
     int err;
 
     if (h == NULL)
         return FASTSIG_ERR_NOMEM;
     if ((err = levels_of(h, in, len)) != FASTSIG_OK) {
-        hbsa_hss_free(h);
+        hss_free(h);
         return err;
     }
     if ((x = key_new(h)) == NULL)
         return FASTSIG_ERR_NOMEM;
     corelen = core_bytes(h);
-    if ((err = hbsa_priv_split(in, len, corelen, &x->path, &rangelen)) == FASTSIG_OK
-        && rangelen != 0)
-        err = FASTSIG_ERR_BAD_KEY; /* no shards of HSS keys */
+    err = hbsa_priv_tail(x, in, len, corelen); /* a shard's range too */
     if (err == FASTSIG_OK && (x->sk = OPENSSL_secure_malloc(corelen)) == NULL)
         err = FASTSIG_ERR_NOMEM;
     if (err != FASTSIG_OK) {
@@ -377,7 +423,7 @@ static int hss_pub_decode(const FS_SIGALG *alg, const unsigned char *in, size_t 
         memcpy(top + 4, in + 4, 8);
     if (L < 1 || L > LMS_MAX_LEVELS || levels_of(h, top, sizeof(top)) != FASTSIG_OK
         || len != 4 + lms_pub_bytes(&h->lms[0])) {
-        hbsa_hss_free(h);
+        hss_free(h);
         return FASTSIG_ERR_BAD_KEY;
     }
     h->pub_levels = L;
@@ -403,7 +449,7 @@ static const OSSL_PARAM gen_settable[] = {
 };
 
 const FS_ADAPTER fs_hss_adapter = {
-    .gen = hss_gen, .free = hss_free, .has_private = hbsa_has_private,
+    .gen = hss_gen, .free = hss_key_obj_free, .has_private = hbsa_has_private,
     .sizes = hbsa_sizes, .pub_encode = hbsa_pub_encode, .pub_decode = hss_pub_decode,
     .priv_encode = hss_priv_encode, .priv_decode = hss_priv_decode,
     .sign = hbsa_sign, .verify = hss_verify_hook, .gen_settable = gen_settable,

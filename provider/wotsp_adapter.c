@@ -134,6 +134,41 @@ static int verify(const void *key, const FS_SIGOPTS *o, int prehashed,
     return hbs_wotsp_verify_cached(&x->vcache, x->pk, x->pklen, msg, msglen, sig, siglen);
 }
 
+/* ---- the key object's operations (hbs_keyobj.h) ---- */
+
+/* The seeds were checked against the root at decode (a mismatch kept). */
+static int check(HBSA_KEY *x)
+{
+    return x->sk_err;
+}
+
+/* Its one index, whatever a state says. */
+static int sign(HBSA_KEY *x, uint64_t idx, int verify, const unsigned char *msg,
+                size_t msglen, unsigned char *sig, size_t siglen)
+{
+    return idx != 0 ? FASTSIG_ERR_OTS_USED
+           : verify ? hbs_wotsp_sign_verified(x->sk, x->sklen, msg, msglen, sig, siglen)
+                    : hbs_wotsp_sign(x->sk, x->sklen, msg, msglen, sig, siglen);
+}
+
+static void free_core(HBSA_KEY *x)
+{
+    (void)x; /* x->sk is the key object's */
+}
+
+static uint64_t shard_align(const HBSA_KEY *x)
+{
+    (void)x;
+    return 1;
+}
+
+/* No set_range: a one-time key has no shards. */
+const HBSA_OPS hbsa_wotsp_ops = {
+    .max = hbsa_row_max, .sig_bytes = hbsa_row_sig_bytes, .n = hbsa_row_n,
+    .name = hbsa_row_name, .check = check, .sign = sign, .free = free_core,
+    .shard_align = shard_align,
+};
+
 static const OSSL_PARAM gen_settable[] = {
     OSSL_PARAM_utf8_string(FASTSIG_PKEY_PARAM_MODE, NULL, 0),
     OSSL_PARAM_END

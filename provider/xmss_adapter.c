@@ -173,6 +173,48 @@ static int xmss_pub_decode(const FS_SIGALG *alg, const unsigned char *in, size_t
     return hbsa_pub_decode(kind_of(alg), in, len, key);
 }
 
+/* ---- the key object's operations (hbs_keyobj.h) ---- */
+
+static int xmss_check(HBSA_KEY *x)
+{
+    return hbs_key_check(x->k); /* once per key object */
+}
+
+static int xmss_sign(HBSA_KEY *x, uint64_t idx, int verify, const unsigned char *msg,
+                     size_t msglen, unsigned char *sig, size_t siglen)
+{
+    return verify ? hbs_sign_verified(x->k, idx, msg, msglen, sig, siglen)
+                  : hbs_sign(x->k, idx, msg, msglen, sig, siglen);
+}
+
+static void xmss_free_core(HBSA_KEY *x)
+{
+    hbs_key_free(x->k);
+}
+
+static int xmss_set_range(HBSA_KEY *x, int carved)
+{
+    int err = hbs_key_set_range(x->k, x->first, x->end);
+    /* a new shard: its node cache goes to the shard's cache file when the
+     * object is freed (xmss_free writes it when the count moved), so that
+     * the shard's first signer starts warm */
+    if (err == FASTSIG_OK && carved)
+        x->saved = hbs_cache_changes(x->k) - 1;
+    return err;
+}
+
+static uint64_t xmss_shard_align(const HBSA_KEY *x)
+{
+    unsigned b = x->p->tree_h < HBS_BOTTOM_H ? x->p->tree_h : HBS_BOTTOM_H;
+    return UINT64_C(1) << b;
+}
+
+const HBSA_OPS hbsa_xmss_ops = {
+    .max = hbsa_row_max, .sig_bytes = hbsa_row_sig_bytes, .n = hbsa_row_n,
+    .name = hbsa_row_name, .check = xmss_check, .sign = xmss_sign, .free = xmss_free_core,
+    .set_range = xmss_set_range, .shard_align = xmss_shard_align,
+};
+
 /* Two tables (not one shared by both rows): the glue lets a key serve a
  * row whose adapter is its own, and an XMSS key must not pass for XMSS^MT. */
 #define XMSS_HOOKS                                                                       \

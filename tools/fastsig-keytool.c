@@ -1,6 +1,6 @@
 /* fastsig-keytool - operations on fastsig private keys that openssl's own
- * commands have no verb for. Today: `shard`, which carves ranges of an XMSS
- * or XMSS^MT key's unspent indices into shard keys with state files of their
+ * commands have no verb for. Today: `shard`, which carves ranges of an XMSS,
+ * XMSS^MT or HSS key's unspent indices into shard keys with state files of their
  * own (doc/state.md "Several signing hosts"), through the provider's
  * documented "shard-range" key parameter (fastsig/provider.h), so that
  * encrypted PEM keys work as with openssl.
@@ -35,9 +35,10 @@ static void usage(FILE *f)
             "           [--count N] [--size S] [--range A-B]\n"
             "           [-passin ARG] [-passout ARG] [-cipher NAME] [-state PATH]\n"
             "           [-provider-path DIR]\n"
-            "  Carves shards out of the unspent indices [next, end) of an XMSS or\n"
-            "  XMSS^MT private key: its state file moves past each shard first, then\n"
-            "  the shard's state file and PREFIX<i>.pem (i = 1, 2, ...) are written.\n"
+            "  Carves shards out of the unspent indices [next, end) of an XMSS,\n"
+            "  XMSS^MT or HSS private key: its state file moves past each shard first,\n"
+            "  then the shard's state file and PREFIX<i>.pem (i = 1, 2, ...) are\n"
+            "  written.\n"
             "  --count N        N shards of equal size sharing all unspent indices\n"
             "                   (boundaries on bottom-subtree multiples where they fit)\n"
             "  --size S         shards of S indices each (N of them with --count, else 1)\n"
@@ -258,7 +259,7 @@ static int shard(const OPTS *o)
         || !get_str(k, FASTSIG_PKEY_PARAM_SHARD_RANGE, range, sizeof(range))
         || sscanf(range, "%" SCNu64 "-%" SCNu64, &a, &b) != 2
         || !get_u64(k, FASTSIG_PKEY_PARAM_SHARD_ALIGN, &align)) {
-        die_ssl("this key has no usable signature state (an XMSS or XMSS^MT private key?)");
+        die_ssl("this key has no usable signature state (an XMSS, XMSS^MT or HSS private key?)");
         EVP_PKEY_free(k);
         EVP_CIPHER_free(cipher);
         return 1;

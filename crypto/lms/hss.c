@@ -16,6 +16,7 @@ struct hss_key {
     uint8_t *sig[LMS_MAX_LEVELS];      /* sig[i]: level i-1's signature of pub_i */
     unsigned below[LMS_MAX_LEVELS];    /* sum of the heights under level i */
     unsigned threads;                  /* for whole trees built at once */
+    uint64_t first, last;              /* the indices it signs: first .. last */
 };
 
 int hss_child_seed(const lmots_params *parent_ots, const uint8_t I[LMS_I_BYTES],
@@ -150,6 +151,8 @@ int hss_key_new(hss_key **out, unsigned L, const lms_params *lms, const lmots_pa
         return FASTSIG_ERR_NOMEM;
     k->L = L;
     k->threads = threads;
+    k->first = 0; /* the whole key until hss_key_set_range */
+    k->last = total < 64 ? ((uint64_t)1 << total) - 1 : UINT64_MAX;
     for (unsigned i = 0; i < L; i++) {
         k->lp[i] = lms[i];
         k->op[i] = ots[i];
@@ -169,6 +172,14 @@ int hss_key_gen_mt(hss_key **out, unsigned L, const lms_params *lms, const lmots
                    const uint8_t *seed, const uint8_t I[LMS_I_BYTES], unsigned threads,
                    lms_progress_fn progress, void *parg)
 {
+    return hss_key_gen_range(out, L, lms, ots, seed, I, threads, 0, 0, progress, parg);
+}
+
+int hss_key_gen_range(hss_key **out, unsigned L, const lms_params *lms,
+                      const lmots_params *ots, const uint8_t *seed,
+                      const uint8_t I[LMS_I_BYTES], unsigned threads, uint64_t first,
+                      uint64_t end, lms_progress_fn progress, void *parg)
+{
     if (out == NULL || seed == NULL || I == NULL)
         return FASTSIG_ERR_NULL_ARG;
     *out = NULL;
@@ -176,10 +187,17 @@ int hss_key_gen_mt(hss_key **out, unsigned L, const lms_params *lms, const lmots
     int rc = hss_key_new(&k, L, lms, ots, threads);
     if (rc != FASTSIG_OK)
         return rc;
-    rc = lms_tree_gen_top(&k->tree[0], &lms[0], &ots[0], I, seed, LMS_TOP_LEVELS, threads,
-                          progress, parg);
-    for (unsigned i = 1; i < L && rc == FASTSIG_OK; i++)
-        rc = descend(k, i, 0);
+    if (!(first == 0 && end == 0)) /* 0, 0: the whole key */
+        rc = hss_key_set_range(k, first, end);
+    if (rc == FASTSIG_OK)
+        rc = lms_tree_gen_top(&k->tree[0], &lms[0], &ots[0], I, seed, LMS_TOP_LEVELS, threads,
+                              progress, parg);
+    /* the lower trees of the first index signed: a shard never uses the
+     * ones before it */
+    for (unsigned i = 1; i < L && rc == FASTSIG_OK; i++) {
+        unsigned a = k->below[i] + k->lp[i].h;
+        rc = descend(k, i, a >= 64 ? 0 : k->first >> a);
+    }
     if (rc != FASTSIG_OK) {
         hss_key_free(k);
         return rc;
@@ -198,6 +216,19 @@ void hss_key_free(hss_key *k)
         free(k->sig[i]);
     }
     free(k);
+}
+
+int hss_key_set_range(hss_key *k, uint64_t first, uint64_t end)
+{
+    if (k == NULL)
+        return FASTSIG_ERR_NULL_ARG;
+    /* a range only shrinks: a shard never signs outside its parent's
+     * (end 0 stands for 2^64, as in the key) */
+    if (first < k->first || end - 1 < first || end - 1 > k->last)
+        return FASTSIG_ERR_BAD_PARAM;
+    k->first = first;
+    k->last = end - 1;
+    return FASTSIG_OK;
 }
 
 unsigned hss_levels(const hss_key *k)
@@ -242,6 +273,8 @@ int hss_sign(hss_key *k, uint64_t g, const uint8_t *msg, size_t mlen, uint8_t *s
     unsigned H = hss_total_height(k);
     if (H < 64 && g >> H)
         return FASTSIG_ERR_BAD_PARAM;
+    if (g < k->first || g > k->last)
+        return FASTSIG_ERR_KEY_EXHAUSTED; /* outside a shard's range */
     int rc = FASTSIG_OK;
     for (unsigned i = 1; i < k->L && rc == FASTSIG_OK; i++) {
         unsigned a = k->below[i] + k->lp[i].h;

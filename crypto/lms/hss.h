@@ -47,6 +47,19 @@ int hss_key_gen(hss_key **out, unsigned L, const lms_params *lms, const lmots_pa
 int hss_key_gen_mt(hss_key **out, unsigned L, const lms_params *lms, const lmots_params *ots,
                    const uint8_t *seed, const uint8_t I[LMS_I_BYTES], unsigned threads,
                    lms_progress_fn progress, void *parg);
+/* A key that signs only the indices first .. end - 1 (a shard of the key:
+ * end 0 stands for 2^64, first 0 and end 0 for the whole key of any height;
+ * BAD_PARAM for an empty range or one past the key's last index): its lower
+ * trees are built for index first, not 0, since a shard never signs below it
+ * (hss_key_gen_mt is this with the whole range). */
+int hss_key_gen_range(hss_key **out, unsigned L, const lms_params *lms,
+                      const lmots_params *ots, const uint8_t *seed,
+                      const uint8_t I[LMS_I_BYTES], unsigned threads, uint64_t first,
+                      uint64_t end, lms_progress_fn progress, void *parg);
+/* Restricts the indices k signs to first .. end - 1: hss_sign refuses any
+ * other with FASTSIG_ERR_KEY_EXHAUSTED. The range only shrinks (BAD_PARAM
+ * for an empty one or one not inside the current one). */
+int hss_key_set_range(hss_key *k, uint64_t first, uint64_t end);
 void hss_key_free(hss_key *k);
 /* A key of these levels with no tree yet (the checks of hss_key_gen), for
  * hss_cache_import to fill with hss_level_set; it signs nothing before. */

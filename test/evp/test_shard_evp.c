@@ -1,11 +1,12 @@
-/* test_shard_evp.c - shards of XMSS / XMSS^MT keys through the documented
- * EVP path (the "shard-range" / "shard-state" key parameters): carving, the
- * range in the key encoding (and a key without one), a shard refusing
- * indices outside its range (forged state files, before and after load), a
- * shard of a shard, the parent and two shards of one XMSSMT-SHA2_20/4_256
- * key signing in three processes at once (every signature verifies under
- * the one public key, no index twice), and carving processes SIGKILLed at
- * random times (100; FASTSIG_SOAK=1: 1000) with no index issued twice. */
+/* test_shard_evp.c - shards of XMSS / XMSS^MT and HSS keys through the
+ * documented EVP path (the "shard-range" / "shard-state" key parameters),
+ * every check for each row of `kinds` below: carving, the range in the key
+ * encoding (and a key without one), a shard refusing indices outside its
+ * range (forged state files, before and after load), a shard of a shard,
+ * the parent and two shards of one key signing in three processes at once
+ * (every signature verifies under the one public key, no index twice), and
+ * carving processes SIGKILLed at random times (100; FASTSIG_SOAK=1: 1000)
+ * with no index issued twice. */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +24,60 @@
 
 #define XMSS10 "XMSS-SHA2_10_256"
 #define MT20 "XMSSMT-SHA2_20/4_256"
+#define H5W4 "LMS_SHA256_M32_H5/LMOTS_SHA256_N32_W4"
+#define HSS55 H5W4 "," H5W4
+
+static uint64_t xmss_index(const unsigned char *sig)
+{
+    return sig_index(sig, 4);
+}
+
+static uint64_t mt20_index(const unsigned char *sig)
+{
+    return sig_index(sig, 3);
+}
+
+/* HSS55's global index: level 0's leaf q (after u32str(L-1)) above level
+ * 1's, which follows level 0's LMS signature (4 + 4 + 32 + 67 * 32 + 4 +
+ * 5 * 32 = 2348 bytes) and level 1's public key (56 bytes). */
+static uint64_t hss55_index(const unsigned char *sig)
+{
+    return sig_index(sig + 4, 4) << 5 | sig_index(sig + 4 + 2348 + 56, 4);
+}
+
+/* One row per kind with shards: a key of 1024 indices (small), and a key
+ * (big) for the shard of a shard and the three signers, with the ranges
+ * those use. */
+typedef struct {
+    const char *alg, *param;
+    uint64_t align;                          /* its shard-align */
+    size_t core;                             /* private core bytes */
+    uint64_t (*index)(const unsigned char *sig);
+    const char *big_alg, *big_param;
+    size_t big_siglen;
+    uint64_t (*big_index)(const unsigned char *sig);
+    /* shard of a shard: the shard, a range before it, one across its end,
+     * the sub-shard ("+N") and its range; where each then signs */
+    const char *sub, *before, *across, *next_n, *sub_range;
+    uint64_t sub_first, shard_next, parent_next;
+    uint64_t share;                          /* three signers: each shard's size */
+} kind_row;
+
+static const kind_row kinds[] = {
+    { "XMSS", XMSS10, 1024, 4 + 4 + 4 * 32, xmss_index, "XMSSMT", MT20, 0, mt20_index,
+      "4096-8192", "0-100", "8000-8200", "+1000", "4096-5096", 4096, 5096, 8192, 1024 },
+    { "HSS", HSS55, 32, 4 + 2 * 8 + 16 + 2 * 32, hss55_index, "HSS", HSS55,
+      4 + 2 * 2348 + 56, hss55_index,
+      "128-256", "0-100", "250-260", "+50", "128-178", 128, 178, 256, 256 },
+};
+#define NKINDS (sizeof(kinds) / sizeof(kinds[0]))
+/* test_<fn>: fn for every row */
+#define FOR_KINDS(fn)                                                                    \
+    static void test_##fn(void)                                                          \
+    {                                                                                    \
+        for (size_t i = 0; i < NKINDS; i++)                                              \
+            fn(&kinds[i]);                                                               \
+    }
 
 /* Carves range into k (which becomes the shard); state: NULL = default. */
 static int carve(EVP_PKEY *k, const char *range, const char *state)
@@ -53,8 +108,10 @@ static void state_of(EVP_PKEY *k, char *out, size_t len)
     CU_ASSERT(EVP_PKEY_get_params(k, p) == 1);
 }
 
-/* Signs once; the index, or UINT64_MAX (and *reason) when refused. */
-static uint64_t sign_index(EVP_PKEY *k, size_t idx_bytes, int *reason)
+/* Signs once; the index (index_of the signature), or UINT64_MAX (and
+ * *reason) when refused. */
+static uint64_t sign_index(EVP_PKEY *k, uint64_t (*index_of)(const unsigned char *),
+                           int *reason)
 {
     unsigned char *sig = NULL;
     size_t siglen = 0;
@@ -62,7 +119,7 @@ static uint64_t sign_index(EVP_PKEY *k, size_t idx_bytes, int *reason)
     int r = sign_msg(k, "shard", 5, &sig, &siglen, 0);
     if (r == 0) {
         CU_ASSERT_EQUAL(verify_msg(k, "shard", 5, sig, siglen), 1);
-        idx = sig_index(sig, idx_bytes);
+        idx = index_of(sig);
     }
     if (reason != NULL)
         *reason = r;
@@ -92,16 +149,18 @@ static uint64_t be64(const unsigned char *b)
     return sig_index(b, 8);
 }
 
-static void test_carve_and_sign(void)
+static void forge(EVP_PKEY *k, const char *path, uint64_t max, uint64_t next);
+
+static void carve_and_sign(const kind_row *r)
 {
     char state[600], range[48], sstate[600], *pem;
-    EVP_PKEY *k = gen_key("XMSS", XMSS10, NULL, NULL, state, sizeof(state)), *a, *b;
+    EVP_PKEY *k = gen_key(r->alg, r->param, NULL, NULL, state, sizeof(state)), *a, *b;
 
     CU_ASSERT_PTR_NOT_NULL_FATAL(k);
     range_of(k, range, sizeof(range));
     CU_ASSERT_STRING_EQUAL(range, "0-1024");
-    CU_ASSERT_EQUAL(key_u64(k, FASTSIG_PKEY_PARAM_SHARD_ALIGN), 1024);
-    CU_ASSERT_EQUAL(sign_index(k, 4, NULL), 0); /* the parent signs: block [0, 1) */
+    CU_ASSERT_EQUAL(key_u64(k, FASTSIG_PKEY_PARAM_SHARD_ALIGN), r->align);
+    CU_ASSERT_EQUAL(sign_index(k, r->index, NULL), 0); /* the parent signs: block [0, 1) */
     CU_ASSERT_PTR_NOT_NULL_FATAL(pem = to_pem(k, 1));
 
     CU_ASSERT_PTR_NOT_NULL_FATAL(a = from_pem(pem, 1));
@@ -130,15 +189,29 @@ static void test_carve_and_sign(void)
     EVP_PKEY_free(c);
 
     /* each signs inside its own range, the parent after all of them */
-    CU_ASSERT_EQUAL(sign_index(a, 4, NULL), 1);
-    CU_ASSERT_EQUAL(sign_index(b, 4, NULL), 500);
-    CU_ASSERT_EQUAL(sign_index(a, 4, NULL), 2);
-    CU_ASSERT_EQUAL(sign_index(k, 4, NULL), 600);
+    CU_ASSERT_EQUAL(sign_index(a, r->index, NULL), 1);
+    CU_ASSERT_EQUAL(sign_index(b, r->index, NULL), 500);
+    CU_ASSERT_EQUAL(sign_index(a, r->index, NULL), 2);
+    CU_ASSERT_EQUAL(sign_index(k, r->index, NULL), 600);
+    /* an object that has signed (its core built for the old range; one
+     * index reserved: the first block) carved again: it signs at the new
+     * range's first index */
+    CU_ASSERT_EQUAL(carve(b, "+10", NULL), 0);
+    range_of(b, range, sizeof(range));
+    CU_ASSERT_STRING_EQUAL(range, "501-511");
+    CU_ASSERT_EQUAL(sign_index(b, r->index, NULL), 501);
+    /* and its core refuses the old range's indices: a state moved below 501 */
+    int why = 0;
+    state_of(b, sstate, sizeof(sstate));
+    forge(k, sstate, 511, 500);
+    CU_ASSERT_EQUAL(sign_index(b, r->index, &why), UINT64_MAX);
+    CU_ASSERT_EQUAL(why, FASTSIG_ERR_KEY_EXHAUSTED);
     EVP_PKEY_free(a);
     EVP_PKEY_free(b);
     EVP_PKEY_free(k);
     OPENSSL_free(pem);
 }
+FOR_KINDS(carve_and_sign)
 
 /* Nothing to carve: a one-time key, a public key, a state for no range. */
 static void test_refused_keys(void)
@@ -167,12 +240,12 @@ static void test_refused_keys(void)
 /* Whole keys are written as before (no range field: keys from before shards
  * decode as whole keys); a shard's key ends with 0x01 || BE64 first ||
  * BE64 end, survives a PEM round trip and stays inside its range. */
-static void test_encoding(void)
+static void encoding(const kind_row *r)
 {
     char state[600], sstate[600], range[48], *pem, *spem;
     unsigned char o[2000];
-    size_t n, core = hbs_sk_bytes(hbs_params_by_name(XMSS10));
-    EVP_PKEY *k = gen_key("XMSS", XMSS10, NULL, NULL, state, sizeof(state)), *s, *d;
+    size_t n, core = r->core;
+    EVP_PKEY *k = gen_key(r->alg, r->param, NULL, NULL, state, sizeof(state)), *s, *d;
 
     CU_ASSERT_PTR_NOT_NULL_FATAL(k);
     CU_ASSERT_PTR_NOT_NULL_FATAL(pem = to_pem(k, 1));
@@ -189,16 +262,17 @@ static void test_encoding(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(d = from_pem(spem, 1));
     range_of(d, range, sizeof(range));
     CU_ASSERT_STRING_EQUAL(range, "200-300");
-    CU_ASSERT_EQUAL(sign_index(d, 4, NULL), 200);
+    CU_ASSERT_EQUAL(sign_index(d, r->index, NULL), 200);
     EVP_PKEY_free(d);
     /* the whole key still loads and signs (past the shard) */
     CU_ASSERT_PTR_NOT_NULL_FATAL(d = from_pem(pem, 1));
-    CU_ASSERT_EQUAL(sign_index(d, 4, NULL), 300);
+    CU_ASSERT_EQUAL(sign_index(d, r->index, NULL), 300);
     EVP_PKEY_free(d);
     EVP_PKEY_free(k);
     OPENSSL_free(pem);
     OPENSSL_free(spem);
 }
+FOR_KINDS(encoding)
 
 static void forge(EVP_PKEY *k, const char *path, uint64_t max, uint64_t next)
 {
@@ -215,11 +289,11 @@ static void forge(EVP_PKEY *k, const char *path, uint64_t max, uint64_t next)
 /* A shard refuses indices outside [first, end), whatever its state file
  * says: a forged max or a next below first is refused at load; a state
  * rewritten under a loaded shard is refused by the core at signing. */
-static void test_refuses_outside(void)
+static void refuses_outside(const kind_row *r)
 {
     char state[600], sstate[600], *pem, *spem;
-    EVP_PKEY *k = gen_key("XMSS", XMSS10, NULL, NULL, state, sizeof(state)), *s, *d;
-    int r;
+    EVP_PKEY *k = gen_key(r->alg, r->param, NULL, NULL, state, sizeof(state)), *s, *d;
+    int why;
 
     CU_ASSERT_PTR_NOT_NULL_FATAL(k);
     CU_ASSERT_PTR_NOT_NULL_FATAL(pem = to_pem(k, 1));
@@ -239,50 +313,52 @@ static void test_refuses_outside(void)
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
         forge(k, sstate, bad[i].max, bad[i].next);
         CU_ASSERT_PTR_NOT_NULL_FATAL(d = from_pem(spem, 1));
-        CU_ASSERT_EQUAL(sign_index(d, 4, &r), UINT64_MAX);
-        CU_ASSERT_EQUAL(r, bad[i].reason);
+        CU_ASSERT_EQUAL(sign_index(d, r->index, &why), UINT64_MAX);
+        CU_ASSERT_EQUAL(why, bad[i].reason);
         EVP_PKEY_free(d);
     }
     /* loaded while the state was right, then moved below the start: the
      * core refuses the index the state hands out */
     forge(k, sstate, 200, 150);
     CU_ASSERT_PTR_NOT_NULL_FATAL(d = from_pem(spem, 1));
-    CU_ASSERT_EQUAL(sign_index(d, 4, NULL), 150);
+    CU_ASSERT_EQUAL(sign_index(d, r->index, NULL), 150);
     forge(k, sstate, 200, 5);
-    CU_ASSERT_EQUAL(sign_index(d, 4, &r), UINT64_MAX);
-    CU_ASSERT_EQUAL(r, FASTSIG_ERR_KEY_EXHAUSTED);
+    CU_ASSERT_EQUAL(sign_index(d, r->index, &why), UINT64_MAX);
+    CU_ASSERT_EQUAL(why, FASTSIG_ERR_KEY_EXHAUSTED);
     EVP_PKEY_free(d);
     EVP_PKEY_free(k);
     OPENSSL_free(spem);
 }
+FOR_KINDS(refuses_outside)
 
 /* A shard of a shard lies inside it, moves the shard on first, and a
  * shard cannot take back what lies before it (never widened). */
-static void test_shard_of_shard(void)
+static void shard_of_shard(const kind_row *r)
 {
     char state[600], range[48], *pem, *spem;
-    EVP_PKEY *k = gen_key("XMSSMT", MT20, NULL, NULL, state, sizeof(state)), *s, *g;
+    EVP_PKEY *k = gen_key(r->big_alg, r->big_param, NULL, NULL, state, sizeof(state)), *s, *g;
 
     CU_ASSERT_PTR_NOT_NULL_FATAL(k);
     CU_ASSERT_PTR_NOT_NULL_FATAL(pem = to_pem(k, 1));
     CU_ASSERT_PTR_NOT_NULL_FATAL(s = from_pem(pem, 1));
-    CU_ASSERT_EQUAL_FATAL(carve(s, "4096-8192", NULL), 0);
+    CU_ASSERT_EQUAL_FATAL(carve(s, r->sub, NULL), 0);
     CU_ASSERT_PTR_NOT_NULL_FATAL(spem = to_pem(s, 1));
     CU_ASSERT_PTR_NOT_NULL_FATAL(g = from_pem(spem, 1));
-    CU_ASSERT_EQUAL(carve(g, "0-100", NULL), FASTSIG_ERR_STATE_RANGE);
-    CU_ASSERT_EQUAL(carve(g, "8000-8200", NULL), FASTSIG_ERR_STATE_RANGE);
-    CU_ASSERT_EQUAL(carve(g, "+1000", NULL), 0);
+    CU_ASSERT_EQUAL(carve(g, r->before, NULL), FASTSIG_ERR_STATE_RANGE);
+    CU_ASSERT_EQUAL(carve(g, r->across, NULL), FASTSIG_ERR_STATE_RANGE);
+    CU_ASSERT_EQUAL(carve(g, r->next_n, NULL), 0);
     range_of(g, range, sizeof(range));
-    CU_ASSERT_STRING_EQUAL(range, "4096-5096");
-    CU_ASSERT_EQUAL(sign_index(g, 3, NULL), 4096);
-    CU_ASSERT_EQUAL(sign_index(s, 3, NULL), 5096);
-    CU_ASSERT_EQUAL(sign_index(k, 3, NULL), 8192);
+    CU_ASSERT_STRING_EQUAL(range, r->sub_range);
+    CU_ASSERT_EQUAL(sign_index(g, r->big_index, NULL), r->sub_first);
+    CU_ASSERT_EQUAL(sign_index(s, r->big_index, NULL), r->shard_next);
+    CU_ASSERT_EQUAL(sign_index(k, r->big_index, NULL), r->parent_next);
     EVP_PKEY_free(g);
     EVP_PKEY_free(s);
     EVP_PKEY_free(k);
     OPENSSL_free(pem);
     OPENSSL_free(spem);
 }
+FOR_KINDS(shard_of_shard)
 
 /* Child: signs nsig messages "m<tag>-<i>" with the key in pem, writes the
  * signatures one after the other to path. */
@@ -308,13 +384,13 @@ static int sign_child(const char *pem, int tag, int nsig, const char *path)
 /* The parent key and two shards of it (two signers, one key) in three
  * processes at once: every signature verifies under the parent's public
  * key, and no index appears twice. */
-static void test_two_signers_one_key(void)
+static void two_signers_one_key(const kind_row *r)
 {
     enum { NSIGS = 150, NPROC = 3 };
-    char state[600], path[NPROC][640], *pem[NPROC];
-    const hbs_params *p = hbs_params_by_name(MT20);
-    size_t siglen = hbs_sig_bytes(p);
-    EVP_PKEY *k = gen_key("XMSSMT", MT20, NULL, NULL, state, sizeof(state)), *s;
+    char state[600], path[NPROC][640], share[32], *pem[NPROC];
+    size_t siglen = r->big_siglen ? r->big_siglen : hbs_sig_bytes(hbs_params_by_name(r->big_param));
+    uint64_t n = r->share;
+    EVP_PKEY *k = gen_key(r->big_alg, r->big_param, NULL, NULL, state, sizeof(state)), *s;
     static unsigned char seen[1 << 20];
     unsigned char *sig = malloc(siglen);
     int dup = 0, bad = 0, count = 0, status;
@@ -322,9 +398,10 @@ static void test_two_signers_one_key(void)
 
     CU_ASSERT_PTR_NOT_NULL_FATAL(k);
     CU_ASSERT_PTR_NOT_NULL_FATAL(pem[0] = to_pem(k, 1));
-    for (int i = 1; i < NPROC; i++) { /* [0, 1024), [1024, 2048): bottom subtrees of 32 */
+    snprintf(share, sizeof(share), "+%llu", (unsigned long long)n);
+    for (int i = 1; i < NPROC; i++) { /* [0, n), [n, 2n): whole bottom subtrees */
         CU_ASSERT_PTR_NOT_NULL_FATAL(s = from_pem(pem[0], 1));
-        CU_ASSERT_EQUAL_FATAL(carve(s, "+1024", NULL), 0);
+        CU_ASSERT_EQUAL_FATAL(carve(s, share, NULL), 0);
         CU_ASSERT_PTR_NOT_NULL_FATAL(pem[i] = to_pem(s, 1));
         EVP_PKEY_free(s);
     }
@@ -344,10 +421,10 @@ static void test_two_signers_one_key(void)
         char msg[32];
         CU_ASSERT_PTR_NOT_NULL_FATAL(f);
         for (int j = 0; fread(sig, 1, siglen, f) == siglen; j++) {
-            uint64_t idx = sig_index(sig, p->idx_bytes);
+            uint64_t idx = r->big_index(sig);
             snprintf(msg, sizeof(msg), "m%d-%d", i, j);
             bad += verify_msg(k, msg, strlen(msg), sig, siglen) != 1;
-            bad += i == 0 ? idx < 2048 : idx < 1024 * (uint64_t)(i - 1) || idx >= 1024 * (uint64_t)i;
+            bad += i == 0 ? idx < 2 * n : idx < n * (uint64_t)(i - 1) || idx >= n * (uint64_t)i;
             dup += seen[idx]++ != 0;
             count++;
         }
@@ -360,6 +437,7 @@ static void test_two_signers_one_key(void)
     free(sig);
     EVP_PKEY_free(k);
 }
+FOR_KINDS(two_signers_one_key)
 
 /* Child: carve the next 2 indices of the key in pem and write the shard to
  * <prefix>.<n>.pem (through a temporary name); killed at any moment. */
@@ -381,12 +459,12 @@ static int carve_child(const char *pem, const char *prefix, int n)
 
 /* Carvers SIGKILLed at random moments; then the parent and every shard whose
  * key was written sign until exhausted: no index twice. */
-static void test_sigkill_during_carve(void)
+static void sigkill_during_carve(const kind_row *r)
 {
     char state[600], prefix[620], file[700], *pem;
     int runs = soak() ? 1000 : 100, dup = 0, done = 0, status;
     uint64_t span = 1;
-    EVP_PKEY *k = gen_key("XMSS", XMSS10, NULL, NULL, state, sizeof(state)), *s;
+    EVP_PKEY *k = gen_key(r->alg, r->param, NULL, NULL, state, sizeof(state)), *s;
     static unsigned char seen[1024];
 
     CU_ASSERT_PTR_NOT_NULL_FATAL(k);
@@ -401,6 +479,7 @@ static void test_sigkill_during_carve(void)
         CU_ASSERT_FATAL(pid > 0);
         if (i == 0) { /* the first runs whole: how long a carve takes here */
             CU_ASSERT(waitpid(pid, &status, 0) == pid);
+            CU_ASSERT(WIFEXITED(status) && WEXITSTATUS(status) == 0); /* and it carves */
             clock_gettime(CLOCK_MONOTONIC, &t1);
             span = (uint64_t)((t1.tv_sec - t0.tv_sec) * 1000000 + (t1.tv_nsec - t0.tv_nsec) / 1000);
             span = span + span / 2 + 1;
@@ -424,17 +503,18 @@ static void test_sigkill_during_carve(void)
         buf[n] = '\0';
         fclose(f);
         CU_ASSERT_PTR_NOT_NULL_FATAL(s = from_pem(buf, 1));
-        for (uint64_t idx; (idx = sign_index(s, 4, NULL)) != UINT64_MAX;)
+        for (uint64_t idx; (idx = sign_index(s, r->index, NULL)) != UINT64_MAX;)
             dup += seen[idx]++ != 0;
         EVP_PKEY_free(s);
     }
-    for (uint64_t idx; (idx = sign_index(k, 4, NULL)) != UINT64_MAX;)
+    for (uint64_t idx; (idx = sign_index(k, r->index, NULL)) != UINT64_MAX;)
         dup += seen[idx]++ != 0;
     CU_ASSERT_EQUAL(dup, 0);
-    printf(" [%d of %d killed carves had finished] ", done, runs - 1);
+    printf(" [%s: %d of %d killed carves had finished] ", r->alg, done, runs - 1);
     EVP_PKEY_free(k);
     OPENSSL_free(pem);
 }
+FOR_KINDS(sigkill_during_carve)
 
 static const fs_test tests[] = {
     { "load provider", hbs_load },
