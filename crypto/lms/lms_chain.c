@@ -96,7 +96,8 @@ static int chains_fused(fs_lms_chain_fn *fn, const lmots_params *op,
     const unsigned n = op->n, nw = n / 4;
     _Alignas(64) uint32_t x[8 * FL] = { 0 }, qij[2 * FL] = { 0 };
     uint32_t Iw[4], left[FL] = { 0 };
-    size_t chain[FL], next = 0, *order = malloc(count * sizeof(*order));
+    size_t chain[FL], next = 0, few[LMS_MAX_P];
+    size_t *order = count <= LMS_MAX_P ? few : malloc(count * sizeof(*order));
     if (order == NULL)
         return FASTSIG_ERR_NOMEM;
     sort_longest_first(order, jobs, count);
@@ -157,7 +158,8 @@ static int chains_fused(fs_lms_chain_fn *fn, const lmots_params *op,
     explicit_bzero(x, sizeof(x));
     explicit_bzero(tin, sizeof(tin));
     explicit_bzero(tout, sizeof(tout));
-    free(order);
+    if (order != few)
+        free(order);
     return rc;
 }
 
