@@ -97,25 +97,20 @@ fs_lms_chain_x16_avx512:
 	/* each step: W[5..15] from the chain words in zmm0..7 */
 2:	vpsrld	$24, %zmm0, %zmm21
 	vpord	IJ(%rsp), %zmm21, %zmm21
-	cmpl	$24, %r8d
-	je	4f
 	SHIFT8	%zmm22, %zmm0, %zmm1
 	SHIFT8	%zmm23, %zmm1, %zmm2
 	SHIFT8	%zmm24, %zmm2, %zmm3
 	SHIFT8	%zmm25, %zmm3, %zmm4
 	SHIFT8	%zmm26, %zmm4, %zmm5
+	cmpl	$24, %r8d
+	je	4f
 	SHIFT8	%zmm27, %zmm5, %zmm6
 	SHIFT8	%zmm28, %zmm6, %zmm7
 	vpslld	$8, %zmm7, %zmm29
 	vpord	.Lpad80(%rip){1to16}, %zmm29, %zmm29
 	vpxord	%zmm30, %zmm30, %zmm30
 	jmp	5f
-4:	SHIFT8	%zmm22, %zmm0, %zmm1
-	SHIFT8	%zmm23, %zmm1, %zmm2
-	SHIFT8	%zmm24, %zmm2, %zmm3
-	SHIFT8	%zmm25, %zmm3, %zmm4
-	SHIFT8	%zmm26, %zmm4, %zmm5
-	vpslld	$8, %zmm5, %zmm27
+4:	vpslld	$8, %zmm5, %zmm27
 	vpord	.Lpad80(%rip){1to16}, %zmm27, %zmm27
 	vpxord	%zmm28, %zmm28, %zmm28
 	vpxord	%zmm29, %zmm29, %zmm29
