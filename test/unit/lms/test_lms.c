@@ -148,6 +148,8 @@ static void test_chains_laned(void)
     uint8_t x[32] = { 0 }, y[32];
     CU_ASSERT_EQUAL(lms_chains(&o, x, &bad, 1, x, 0, y, 0), FASTSIG_ERR_BAD_PARAM);
     CU_ASSERT_EQUAL(lms_chains_ref(&o, x, &bad, 1, x, 0, y), FASTSIG_ERR_BAD_PARAM);
+    lmots_params_by_name(&o, "LMOTS_SHA256_N32_W8"); /* the fused walk's sets too */
+    CU_ASSERT_EQUAL(lms_chains(&o, x, &bad, 1, x, 0, y, 0), FASTSIG_ERR_BAD_PARAM);
 }
 
 /* The streamed message hash against one engine call on the copied message. */
