@@ -1,13 +1,17 @@
 /* bench_lms.c - the LMS / HSS core (crypto/lms) without the provider and
  * without state I/O, beside OpenSSL Ed25519 through EVP in the same run:
  * keygen, sign in memory (the next index each time; an HSS key crossing
- * into a new lower tree pays for that tree then), verify. */
+ * into a new lower tree pays for that tree then), verify; and the fused
+ * LM-OTS chain kernels per lane-step beside one EVP SHA-256 of the same
+ * 55-byte message. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <openssl/evp.h>
 #include "bench.h"
 #include "bench_hbs.h"
+#include "cpu.h"
+#include "hash/sha256_lms_chain.h"
 #include "lms/hss.h"
 
 #define MSG_LEN 64
@@ -61,8 +65,45 @@ static void run_ed_keygen(void *arg, size_t iters)
         EVP_PKEY_free(bench_hbs_base_keygen("ED25519"));
 }
 
+/* ---- the fused chain kernels: one repetition is one lane-step ---------- */
+struct kernel_job {
+    fs_lms_chain_fn *fn;
+    _Alignas(64) uint32_t x[8 * FS_LMS_CHAIN_LANES], qij[2 * FS_LMS_CHAIN_LANES];
+};
+
+static void run_kernel(void *arg, size_t iters)
+{
+    static const uint32_t I[4] = { 1, 2, 3, 4 };
+    struct kernel_job *k = arg;
+    k->fn(k->x, k->qij, I, (iters + FS_LMS_CHAIN_LANES - 1) / FS_LMS_CHAIN_LANES, 32);
+}
+
+static void run_evp_step(void *arg, size_t iters)
+{
+    static const unsigned char step[55] = { 1 };
+    unsigned char md[32];
+    for (size_t i = 0; i < iters; i++)
+        EVP_Digest(step, sizeof(step), md, NULL, arg, NULL);
+}
+
+static void chain_kernel_rows(void)
+{
+    EVP_MD *sha = EVP_MD_fetch(bench_libctx(), "SHA256", "provider=default");
+    if (sha == NULL)
+        return;
+    for (const fs_lms_chain_kernel *k = fs_lms_chain_kernels; k->name; k++) {
+        if (!fs_cpu_allows(k->cpu))
+            continue;
+        struct kernel_job j = { .fn = k->fn };
+        bench_spec s = { "lms-chain-step", k->name, "ns", "EVP SHA-256 55 B", 0 };
+        bench_compare(&s, run_kernel, &j, run_evp_step, sha);
+    }
+    EVP_MD_free(sha);
+}
+
 static void bench_lms(void)
 {
+    chain_kernel_rows();
     static const struct { const char *prefix, *variant, *lms[2], *ots[2]; unsigned L; } sets[] = {
         { "lms", "LMS_SHA256_M32_H10/LMOTS_SHA256_N32_W4", { "LMS_SHA256_M32_H10" },
           { "LMOTS_SHA256_N32_W4" }, 1 },

@@ -199,15 +199,7 @@ fs_sha256_chain_x16_avx512:
 
 	.p2align 5
 .Lrounds_8_63:
-	ROUNDS8_HI 1
-	addq	$64, %rax
-	movl	$2, %ecx
-8:	ROUNDS16 1
-	addq	$64, %rax
-	decl	%ecx
-	jnz	8b
-	ROUNDS16 0
-	ret
+	ROUNDS_8_63_BODY
 
 	.section .rodata
 	.p2align 2

@@ -117,6 +117,21 @@
 	ROUNDS8_HI \sched
 .endm
 
+/* The body of a local subroutine: rounds 8..63 with %rax at K and W[8..23]
+ * in the ring (one shared copy per kernel: a copy per block makes the chain
+ * kernels bound by instruction fetch). Clobbers %rax, %ecx. */
+.macro ROUNDS_8_63_BODY
+	ROUNDS8_HI 1
+	addq	$64, %rax
+	movl	$2, %ecx
+8:	ROUNDS16 1
+	addq	$64, %rax
+	decl	%ecx
+	jnz	8b
+	ROUNDS16 0
+	ret
+.endm
+
 /* 64 rounds on a..h with W[0..15] in zmm16..31; clobbers %rax, %ecx. */
 .macro ROUNDS64
 	leaq	fs_sha256_k(%rip), %rax

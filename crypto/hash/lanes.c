@@ -13,6 +13,7 @@
 #include "hash/sha256.h"
 #include "hash/sha512.h"
 #include "hash/sha256_chain.h"
+#include "hash/sha256_lms_chain.h"
 
 #define MAX_KERNEL_LANES 16
 #define MAX_BLOCK 168
@@ -42,6 +43,7 @@ typedef struct {
 typedef struct {
     family fams[5];
     fs_sha256_chain_fn *chain; /* the fused chain kernel, or NULL */
+    fs_lms_chain_fn *lms_chain; /* the fused LM-OTS chain kernel, or NULL */
 } selection;
 
 static const family shapes[5] = {
@@ -133,6 +135,12 @@ static void build(selection *sel, unsigned mask)
             sel->chain = k->fn;
             break;
         }
+    sel->lms_chain = NULL;
+    for (const fs_lms_chain_kernel *k = fs_lms_chain_kernels; k->name; k++)
+        if (!(k->flags & FS_KERNEL_TWIN) && (k->cpu & mask) == k->cpu) {
+            sel->lms_chain = k->fn;
+            break;
+        }
 }
 
 /* The features the hash kernels depend on (a kernel table entry that needs
@@ -204,6 +212,11 @@ unsigned fs_lanes_block(fs_hash_family f)
 fs_sha256_chain_fn *fs_lanes_chain_kernel(void)
 {
     return selected()->chain;
+}
+
+fs_lms_chain_fn *fs_lanes_lms_chain_kernel(void)
+{
+    return selected()->lms_chain;
 }
 
 void fs_lanes_iv(fs_hash_family f, fs_hash_state *st)

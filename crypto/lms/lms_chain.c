@@ -19,8 +19,22 @@ static void put_step(uint8_t *b, const uint8_t *I, const lms_chain_job *c, const
     memcpy(b + HDR, val, n);
 }
 
-int lms_chains(const lmots_params *op, const uint8_t I[LMS_I_BYTES], const lms_chain_job *jobs,
-               size_t count, const uint8_t *in, size_t in_stride, uint8_t *out, int secret)
+/* order[] = chain indices, longest first (a counting sort; steps <= 256). */
+static void sort_longest_first(size_t *order, const lms_chain_job *jobs, size_t count)
+{
+    size_t pos[258] = { 0 };
+    for (size_t c = 0; c < count; c++)
+        pos[256 - jobs[c].steps + 1]++;
+    for (size_t s = 1; s < 258; s++)
+        pos[s] += pos[s - 1];
+    for (size_t c = 0; c < count; c++)
+        order[pos[256 - jobs[c].steps]++] = c;
+}
+
+/* The padded-block walk: any family, any count. */
+static int chains_blocks(const lmots_params *op, const uint8_t I[LMS_I_BYTES],
+                         const lms_chain_job *jobs, size_t count, const uint8_t *in,
+                         size_t in_stride, uint8_t *out, int secret)
 {
     if (count == 0)
         return FASTSIG_OK;
@@ -37,22 +51,8 @@ int lms_chains(const lmots_params *op, const uint8_t I[LMS_I_BYTES], const lms_c
         free(order);
         return FASTSIG_ERR_NOMEM;
     }
-    /* longest chains first (counting sort): the chains still walking at
-     * any round are then blocks 0 .. active-1 */
-    size_t pos[258] = { 0 };
-    for (size_t c = 0; c < count; c++) {
-        if (jobs[c].steps > 256) {
-            free(blk);
-            free(ptrs);
-            free(order);
-            return FASTSIG_ERR_BAD_PARAM;
-        }
-        pos[256 - jobs[c].steps + 1]++;
-    }
-    for (size_t s = 1; s < 258; s++)
-        pos[s] += pos[s - 1];
-    for (size_t c = 0; c < count; c++)
-        order[pos[256 - jobs[c].steps]++] = c;
+    /* the chains still walking at any round are then blocks 0 .. active-1 */
+    sort_longest_first(order, jobs, count);
     for (size_t k = 0; k < count; k++) {
         size_t c = order[k];
         uint8_t *b = blk + k * B;
@@ -78,6 +78,101 @@ int lms_chains(const lmots_params *op, const uint8_t I[LMS_I_BYTES], const lms_c
     free(ptrs);
     free(order);
     return FASTSIG_OK;
+}
+
+/* ---- the fused walk (SHA-256 with a fused kernel) ---------------------------
+ * Sixteen lanes; chains enter longest first, each call runs as many steps
+ * as the shortest active chain has left, then finished chains leave and
+ * waiting ones take their lanes. When no chain waits and only a few
+ * remain, they finish on the block walk, whose narrower kernels waste less
+ * than sixteen lanes mostly idle. */
+enum { FL = FS_LMS_CHAIN_LANES };
+#define TAIL 4
+
+static int chains_fused(fs_lms_chain_fn *fn, const lmots_params *op,
+                        const uint8_t I[LMS_I_BYTES], const lms_chain_job *jobs, size_t count,
+                        const uint8_t *in, size_t in_stride, uint8_t *out, int secret)
+{
+    const unsigned n = op->n, nw = n / 4;
+    _Alignas(64) uint32_t x[8 * FL] = { 0 }, qij[2 * FL] = { 0 };
+    uint32_t Iw[4], left[FL] = { 0 };
+    size_t chain[FL], next = 0, few[LMS_MAX_P];
+    size_t *order = count <= LMS_MAX_P ? few : malloc(count * sizeof(*order));
+    if (order == NULL)
+        return FASTSIG_ERR_NOMEM;
+    sort_longest_first(order, jobs, count);
+    for (unsigned w = 0; w < 4; w++)
+        Iw[w] = lms_get32(I + 4 * w);
+    for (;;) {
+        unsigned busy = 0;
+        for (unsigned l = 0; l < FL; l++) {
+            while (left[l] == 0 && next < count) {
+                size_t c = order[next++];
+                const uint8_t *src = in + c * in_stride;
+                if (jobs[c].steps == 0) {
+                    memmove(out + c * n, src, n);
+                    continue;
+                }
+                chain[l] = c;
+                left[l] = jobs[c].steps;
+                for (unsigned w = 0; w < nw; w++)
+                    x[w * FL + l] = lms_get32(src + 4 * w);
+                qij[l] = jobs[c].q;
+                qij[FL + l] = (uint32_t)jobs[c].i << 16 | (uint32_t)jobs[c].j << 8;
+            }
+            busy += left[l] != 0;
+        }
+        if (busy == 0 || (next == count && busy <= TAIL))
+            break;
+        uint32_t k = UINT32_MAX;
+        for (unsigned l = 0; l < FL; l++)
+            if (left[l] != 0 && left[l] < k)
+                k = left[l];
+        fn(x, qij, Iw, k, n); /* idle lanes hash stale values, unused */
+        for (unsigned l = 0; l < FL; l++) {
+            if (left[l] == 0)
+                continue;
+            left[l] -= k;
+            if (left[l] == 0)
+                for (unsigned w = 0; w < nw; w++)
+                    lms_put32(out + chain[l] * n + 4 * w, x[w * FL + l]);
+        }
+    }
+    /* the few chains left: through the block walk, from where they are */
+    lms_chain_job tjobs[TAIL];
+    uint8_t tin[TAIL * LMS_MAX_N], tout[TAIL * LMS_MAX_N];
+    size_t t = 0, tchain[TAIL];
+    for (unsigned l = 0; l < FL; l++) {
+        if (left[l] == 0)
+            continue;
+        for (unsigned w = 0; w < nw; w++)
+            lms_put32(tin + t * n + 4 * w, x[w * FL + l]);
+        tjobs[t] = (lms_chain_job){ qij[l], (uint16_t)(qij[FL + l] >> 16),
+                                    (uint8_t)(qij[FL + l] >> 8), (uint16_t)left[l] };
+        tchain[t++] = chain[l];
+    }
+    int rc = chains_blocks(op, I, tjobs, t, tin, n, tout, secret);
+    for (size_t j = 0; rc == FASTSIG_OK && j < t; j++)
+        memcpy(out + tchain[j] * n, tout + j * n, n);
+    /* chain values are secret when signing and at keygen */
+    explicit_bzero(x, sizeof(x));
+    explicit_bzero(tin, sizeof(tin));
+    explicit_bzero(tout, sizeof(tout));
+    if (order != few)
+        free(order);
+    return rc;
+}
+
+int lms_chains(const lmots_params *op, const uint8_t I[LMS_I_BYTES], const lms_chain_job *jobs,
+               size_t count, const uint8_t *in, size_t in_stride, uint8_t *out, int secret)
+{
+    for (size_t c = 0; c < count; c++)
+        if (jobs[c].steps > 256)
+            return FASTSIG_ERR_BAD_PARAM;
+    fs_lms_chain_fn *fn = op->hash == FS_HASH_SHA256 ? fs_lanes_lms_chain_kernel() : NULL;
+    if (fn != NULL && count > 0)
+        return chains_fused(fn, op, I, jobs, count, in, in_stride, out, secret);
+    return chains_blocks(op, I, jobs, count, in, in_stride, out, secret);
 }
 
 int lms_chains_ref(const lmots_params *op, const uint8_t I[LMS_I_BYTES],

@@ -10,10 +10,14 @@
  * wraps to j = 0 and walks on: keygen is one walk of 2^w steps per chain,
  * signing one of 1 + a_i steps.
  *
- * lms_chains keeps every chain as its own padded block and hashes the
- * blocks of all chains side by side, in place (fs_lanes_run_ptrs: the
- * SHA-256 x16/x8/x2 and Keccak x8/x4 kernels the engine selects); chains
- * are sorted by length so that the ones still walking are always a prefix.
+ * lms_chains runs SHA-256 chains on the fused 16-lane kernel the engine
+ * selects (sha256_lms_chain.h: chain values kept in words across steps,
+ * a finished chain's lane refilled with the next, longest first; the last
+ * few chains finish on the block walk). Otherwise, and for SHAKE256, it
+ * keeps every chain as its own padded block and hashes the blocks of all
+ * chains side by side, in place (fs_lanes_run_ptrs: the SHA-256 x16/x8/x2
+ * and Keccak x8/x4 kernels the engine selects); chains are sorted by
+ * length so that the ones still walking are always a prefix.
  * lms_chains_ref walks one chain at a time, one hash per call (the
  * reference the tests hold lms_chains to). Both return FASTSIG_OK or
  * FASTSIG_ERR_NOMEM / FASTSIG_ERR_BAD_PARAM. */

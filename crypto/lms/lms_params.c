@@ -78,9 +78,8 @@ int lms_params_at(lms_params *out, size_t i)
     return FASTSIG_OK;
 }
 
-/* The set of one table (ots: LM-OTS, else LMS) with typecode type or, when
- * name is not NULL, with that name. */
-static int find(int ots, uint32_t type, const char *name, lmots_params *o, lms_params *l)
+/* The set of one table (ots: LM-OTS, else LMS) with that name. */
+static int find(int ots, const char *name, lmots_params *o, lms_params *l)
 {
     size_t count = ots ? NFAM * NW : NFAM * NH;
     for (size_t i = 0; i < count; i++) {
@@ -88,32 +87,48 @@ static int find(int ots, uint32_t type, const char *name, lmots_params *o, lms_p
             fill_ots(o, (unsigned)(i / NW), (unsigned)(i % NW));
         else
             fill_lms(l, (unsigned)(i / NH), (unsigned)(i % NH));
-        const char *nm = ots ? o->name : l->name;
-        uint32_t t = ots ? o->type : l->type;
-        if (name != NULL ? strcmp(nm, name) == 0 : t == type)
+        if (strcmp(ots ? o->name : l->name, name) == 0)
             return FASTSIG_OK;
+    }
+    return FASTSIG_ERR_UNSUPPORTED;
+}
+
+/* A typecode's row from the family bases, filling only that row: every
+ * verification looks its sets up, and filling a row formats its name. */
+static int find_type(int ots, uint32_t type, lmots_params *o, lms_params *l)
+{
+    for (unsigned f = 0; f < NFAM; f++) {
+        uint32_t base = ots ? families[f].ots_base : families[f].lms_base;
+        unsigned rows = ots ? NW : NH;
+        if (type >= base && type - base < rows) {
+            if (ots)
+                fill_ots(o, f, type - base);
+            else
+                fill_lms(l, f, type - base);
+            return FASTSIG_OK;
+        }
     }
     return FASTSIG_ERR_UNSUPPORTED;
 }
 
 int lmots_params_get(lmots_params *out, uint32_t type)
 {
-    return out == NULL ? FASTSIG_ERR_NULL_ARG : find(1, type, NULL, out, NULL);
+    return out == NULL ? FASTSIG_ERR_NULL_ARG : find_type(1, type, out, NULL);
 }
 
 int lms_params_get(lms_params *out, uint32_t type)
 {
-    return out == NULL ? FASTSIG_ERR_NULL_ARG : find(0, type, NULL, NULL, out);
+    return out == NULL ? FASTSIG_ERR_NULL_ARG : find_type(0, type, NULL, out);
 }
 
 int lmots_params_by_name(lmots_params *out, const char *name)
 {
-    return out == NULL || name == NULL ? FASTSIG_ERR_NULL_ARG : find(1, 0, name, out, NULL);
+    return out == NULL || name == NULL ? FASTSIG_ERR_NULL_ARG : find(1, name, out, NULL);
 }
 
 int lms_params_by_name(lms_params *out, const char *name)
 {
-    return out == NULL || name == NULL ? FASTSIG_ERR_NULL_ARG : find(0, 0, name, NULL, out);
+    return out == NULL || name == NULL ? FASTSIG_ERR_NULL_ARG : find(0, name, NULL, out);
 }
 
 int lms_pair_ok(const lms_params *lp, const lmots_params *op)

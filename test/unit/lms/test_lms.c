@@ -105,17 +105,51 @@ static void chains_match(const lmots_params *o)
     CU_ASSERT(memcmp(a, b, COUNT * o->n) == 0);
 }
 
+/* Edge shapes on the selected kernels and on the portable ones: counts
+ * around the 16 lanes of the fused walk, 0 and 256 steps, the secret
+ * derivation's start j = 0xff, j wrapping past 0xff, lengths that leave
+ * a tail. */
+static void chains_edges(const lmots_params *o)
+{
+    static const size_t counts[] = { 1, 4, 5, 15, 16, 17, 33, 67 };
+    enum { MAXC = 67 };
+    uint8_t I[16], in[MAXC * 32], a[MAXC * 32], b[MAXC * 32], c[MAXC * 32];
+    lms_chain_job jobs[MAXC];
+    fs_test_random(I, sizeof(I));
+    fs_test_random(in, sizeof(in));
+    for (size_t t = 0; t < sizeof(counts) / sizeof(counts[0]); t++) {
+        size_t count = counts[t];
+        for (size_t k = 0; k < count; k++) {
+            static const uint16_t len[] = { 0, 256, 1, 255, 17, 3 };
+            static const uint8_t j0[] = { 0xff, 0xfe, 0, 0x80, 0xf0 };
+            lms_chain_job j = { (uint32_t)(k * 0x01010101u), (uint16_t)(k * 257), j0[k % 5],
+                                len[(k + t) % 6] };
+            jobs[k] = j;
+        }
+        CU_ASSERT_EQUAL(lms_chains_ref(o, I, jobs, count, in, o->n, a), FASTSIG_OK);
+        CU_ASSERT_EQUAL(lms_chains(o, I, jobs, count, in, o->n, b, 1), FASTSIG_OK);
+        CU_ASSERT(memcmp(a, b, count * o->n) == 0);
+        fs_hash_select(0);
+        CU_ASSERT_EQUAL(lms_chains(o, I, jobs, count, in, o->n, c, 1), FASTSIG_OK);
+        fs_hash_select(~0u);
+        CU_ASSERT(memcmp(a, c, count * o->n) == 0);
+    }
+}
+
 static void test_chains_laned(void)
 {
     lmots_params o;
     for (size_t i = 0; i < lmots_params_count(); i++) {
         lmots_params_at(&o, i);
         chains_match(&o);
+        chains_edges(&o);
     }
     lms_chain_job bad = { 0, 0, 0, 257 };
     uint8_t x[32] = { 0 }, y[32];
     CU_ASSERT_EQUAL(lms_chains(&o, x, &bad, 1, x, 0, y, 0), FASTSIG_ERR_BAD_PARAM);
     CU_ASSERT_EQUAL(lms_chains_ref(&o, x, &bad, 1, x, 0, y), FASTSIG_ERR_BAD_PARAM);
+    lmots_params_by_name(&o, "LMOTS_SHA256_N32_W8"); /* the fused walk's sets too */
+    CU_ASSERT_EQUAL(lms_chains(&o, x, &bad, 1, x, 0, y, 0), FASTSIG_ERR_BAD_PARAM);
 }
 
 /* The streamed message hash against one engine call on the copied message. */

@@ -1,0 +1,112 @@
+/* test_lms_chain.c - every fused LM-OTS chain kernel of the table
+ * (sha256_lms_chain.h) that this CPU path allows, the portable twin
+ * included, against the one-chain-at-a-time walk lms_chains_ref: random
+ * chain values, q, i and j, for n = 32 and 24; 0, 1, 2, 15, 255 and 256
+ * steps; j wrapping past 0xff, and the secret-derivation start j = 0xff;
+ * several calls in a row on the same lanes (the words carried over). */
+#include <stdlib.h>
+#include <string.h>
+#include "cpu.h"
+#include "fastsig_err.h"
+#include "hash/lanes.h"
+#include "hash/sha256_lms_chain.h"
+#include "lms/lms_chain.h"
+#include "kernel_path.h"
+#include "testutil.h"
+
+enum { L = FS_LMS_CHAIN_LANES };
+
+/* lms_chains_ref's view of lane l: its job and its start bytes */
+static void lane_ref(const lmots_params *o, const uint8_t Ib[16], const uint32_t x[8 * L],
+                     const uint32_t qij[2 * L], unsigned l, unsigned steps, uint8_t *out)
+{
+    uint8_t in[32];
+    for (unsigned k = 0; k < o->n / 4; k++)
+        fs_be32_store(in + 4 * k, x[k * L + l]);
+    lms_chain_job job = { qij[l], (uint16_t)(qij[L + l] >> 16), (uint8_t)(qij[L + l] >> 8),
+                          (uint16_t)steps };
+    CU_ASSERT_EQUAL(lms_chains_ref(o, Ib, &job, 1, in, 0, out), FASTSIG_OK);
+}
+
+static void one_kernel(const fs_lms_chain_kernel *k, const char *ots_name)
+{
+    static const unsigned steps[] = { 0, 1, 2, 15, 255, 256 };
+    lmots_params o;
+    CU_ASSERT_FATAL(lmots_params_by_name(&o, ots_name) == FASTSIG_OK);
+    for (size_t t = 0; t < sizeof(steps) / sizeof(steps[0]); t++) {
+        uint8_t Ib[16], want[L][32];
+        uint32_t Iw[4], x[8 * L], qij[2 * L], x0[8 * L];
+        fs_test_random(Ib, sizeof(Ib));
+        for (unsigned w = 0; w < 4; w++)
+            Iw[w] = fs_be32_load(Ib + 4 * w);
+        fs_test_random((uint8_t *)x, sizeof(x));
+        fs_test_random((uint8_t *)qij, sizeof(qij));
+        for (unsigned l = 0; l < L; l++) {
+            qij[L + l] &= 0xffffff00u;
+            if (l % 4 == 0) /* the secret derivation's start: wraps at once */
+                qij[L + l] |= 0xff00u;
+            else if (l % 4 == 1) /* wraps after a few steps */
+                qij[L + l] = (qij[L + l] & 0xffff0000u) | 0xfd00u;
+        }
+        memcpy(x0, x, sizeof(x));
+        for (unsigned l = 0; l < L; l++)
+            lane_ref(&o, Ib, x, qij, l, steps[t], want[l]);
+        uint32_t q0[2 * L];
+        memcpy(q0, qij, sizeof(qij));
+        /* the walk in two calls: what a call leaves is the next one's start */
+        unsigned first = steps[t] / 3;
+        k->fn(x, qij, Iw, first, o.n);
+        k->fn(x, qij, Iw, steps[t] - first, o.n);
+        for (unsigned l = 0; l < L; l++) {
+            uint8_t got[32];
+            for (unsigned w = 0; w < o.n / 4; w++)
+                fs_be32_store(got + 4 * w, x[w * L + l]);
+            CU_ASSERT(memcmp(got, want[l], o.n) == 0);
+            CU_ASSERT_EQUAL(qij[l], q0[l]); /* q kept */
+            CU_ASSERT_EQUAL(qij[L + l],
+                            (q0[L + l] & 0xffff0000u) | (((q0[L + l] >> 8) + steps[t]) & 0xff) << 8);
+            for (unsigned w = o.n / 4; w < 8; w++) /* words past n untouched */
+                CU_ASSERT_EQUAL(x[w * L + l], x0[w * L + l]);
+        }
+    }
+}
+
+static void test_kernels(void)
+{
+    int ran = 0;
+    for (const fs_lms_chain_kernel *k = fs_lms_chain_kernels; k->name; k++) {
+        if (!kernel_on_path("lms-chain", k->name, k->cpu))
+            continue;
+        one_kernel(k, "LMOTS_SHA256_N32_W4");
+        one_kernel(k, "LMOTS_SHA256_N24_W4");
+        ran++;
+    }
+    CU_ASSERT(ran >= 1); /* the twin runs on every path */
+}
+
+/* The engine picks a kernel exactly when the CPU path has one; none on the
+ * portable path. */
+static void test_selection(void)
+{
+    fs_lms_chain_fn *sel = fs_lanes_lms_chain_kernel();
+    fs_lms_chain_fn *want = NULL;
+    for (const fs_lms_chain_kernel *k = fs_lms_chain_kernels; k->name && want == NULL; k++)
+        if (!(k->flags & FS_KERNEL_TWIN) && fs_cpu_allows(k->cpu))
+            want = k->fn;
+    CU_ASSERT(sel == want);
+    fs_hash_select(0);
+    CU_ASSERT(fs_lanes_lms_chain_kernel() == NULL);
+    fs_hash_select(~0u);
+    CU_ASSERT(fs_lanes_lms_chain_kernel() == sel);
+}
+
+int main(void)
+{
+    const fs_test tests[] = {
+        { "kernels vs lms_chains_ref", test_kernels },
+        { "engine selection", test_selection },
+        { NULL, NULL },
+    };
+    const fs_suite suites[] = { { "fused LM-OTS chains", tests }, { NULL, NULL } };
+    return fs_cu_main(suites);
+}
