@@ -21,6 +21,7 @@
 #include <openssl/crypto.h>
 #include <openssl/params.h>
 #include "hbs_keyobj.h"
+#include "prov.h"
 #include "fastsig_err.h"
 #include "fastsig/provider.h"
 #include "lms/hss.h"
@@ -34,6 +35,7 @@ struct hbsa_hss {
     lms_params lms[LMS_MAX_LEVELS];
     lmots_params ots[LMS_MAX_LEVELS];
     char name[HSS_NAME_MAX];
+    const char *spec;        /* the param: text while it is parsed, else NULL */
     size_t sigbytes;
     unsigned pub_levels;     /* a public key's L (0 for a private key): its
                               * lower levels are unknown, lms[0] is the top */
@@ -66,6 +68,26 @@ static void hss_free(struct hbsa_hss *h)
     OPENSSL_free(h);
 }
 
+/* Notes why level i of a param: spec was refused, for the error the
+ * generation raises (errors.c): FASTSIG_ERR_UNSUPPORTED. */
+static int spec_why(const char *spec, unsigned i, const char *level, const char *why)
+{
+    char msg[512];
+    snprintf(msg, sizeof(msg), "level %u (%s): %s", i + 1, level, why);
+    fs_err_file_detail(FASTSIG_ERR_UNSUPPORTED, "parameter set", spec, 0, msg);
+    return FASTSIG_ERR_UNSUPPORTED;
+}
+
+/* Decoding (no spec) notes nothing: its refusal is not an error raised. */
+static int level_why(const struct hbsa_hss *h, unsigned i, const char *why)
+{
+    char level[2 * sizeof(h->lms[i].name) + 2];
+    if (h->spec == NULL)
+        return FASTSIG_ERR_UNSUPPORTED;
+    snprintf(level, sizeof(level), "%s/%s", h->lms[i].name, h->ots[i].name);
+    return spec_why(h->spec, i, level, why);
+}
+
 /* The sizes and name once the levels are filled in: FASTSIG_ERR_UNSUPPORTED
  * when they may not form one key (one hash family and n for all, each tree
  * with its own family's LM-OTS, heights summing to at most 63: the state
@@ -77,16 +99,19 @@ static int levels_done(struct hbsa_hss *h)
     h->n = h->ots[0].n;
     h->sigbytes = 4;
     for (unsigned i = 0; i < h->L; i++) {
-        if (!lms_pair_ok(&h->lms[i], &h->ots[i]) || h->ots[i].hash != h->ots[0].hash
-            || h->ots[i].n != h->n || h->lms[i].m != h->n)
-            return FASTSIG_ERR_UNSUPPORTED;
+        if (!lms_pair_ok(&h->lms[i], &h->ots[i]))
+            return level_why(h, i, "its LMS and LM-OTS sets use different hashes");
+        if (h->ots[i].hash != h->ots[0].hash || h->ots[i].n != h->n || h->lms[i].m != h->n)
+            return level_why(h, i, "one hash family and n for every level (SP 800-208)");
         h->total_h += h->lms[i].h;
         h->sigbytes += lms_sig_bytes(&h->lms[i], &h->ots[i])
                        + (i + 1 < h->L ? lms_pub_bytes(&h->lms[i + 1]) : 0);
         pos += (size_t)snprintf(h->name + pos, sizeof(h->name) - pos, "%s%s/%s",
                                 i ? "," : "", h->lms[i].name, h->ots[i].name);
     }
-    return h->total_h <= 63 ? FASTSIG_OK : FASTSIG_ERR_UNSUPPORTED;
+    if (h->total_h > 63)
+        return level_why(h, h->L - 1, "the heights sum to more than 63 (the state's counter)");
+    return FASTSIG_OK;
 }
 
 static struct hbsa_hss *hss_new(void)
@@ -119,22 +144,34 @@ static int parse_levels(struct hbsa_hss *h, const char *spec)
     char buf[HSS_NAME_MAX], *save = NULL, *lv;
     size_t len = strlen(spec);
     /* strtok_r skips empty fields: a stray ',' is refused here instead */
-    if (len >= sizeof(buf) || len == 0 || spec[0] == ',' || spec[len - 1] == ','
-        || strstr(spec, ",,") != NULL)
+    const char *why = len >= sizeof(buf) ? "too long for 8 levels"
+                      : len == 0 || spec[0] == ',' || spec[len - 1] == ',' || strstr(spec, ",,")
+                          ? "an empty level (levels are joined by one ',')"
+                          : NULL;
+    if (why != NULL) {
+        fs_err_file_detail(FASTSIG_ERR_UNSUPPORTED, "parameter set", spec, 0, why);
         return FASTSIG_ERR_UNSUPPORTED;
+    }
     strcpy(buf, spec);
     h->L = 0;
+    h->spec = spec;
     for (lv = strtok_r(buf, ",", &save); lv != NULL; lv = strtok_r(NULL, ",", &save)) {
         char *slash = strchr(lv, '/');
-        if (h->L == LMS_MAX_LEVELS || slash == NULL)
-            return FASTSIG_ERR_UNSUPPORTED;
+        if (h->L == LMS_MAX_LEVELS)
+            return spec_why(spec, h->L, lv, "HSS has at most 8 levels");
+        if (slash == NULL || strchr(slash + 1, '/') != NULL)
+            return spec_why(spec, h->L, lv, "not one 'LMS set/LM-OTS set'");
         *slash = '\0';
-        if (lms_params_by_name(&h->lms[h->L], lv) != FASTSIG_OK
-            || lmots_params_by_name(&h->ots[h->L], slash + 1) != FASTSIG_OK)
-            return FASTSIG_ERR_UNSUPPORTED;
+        if (lms_params_by_name(&h->lms[h->L], lv) != FASTSIG_OK)
+            return spec_why(spec, h->L, lv, "not an LMS set name (e.g. LMS_SHA256_M32_H10)");
+        if (lmots_params_by_name(&h->ots[h->L], slash + 1) != FASTSIG_OK)
+            return spec_why(spec, h->L, slash + 1,
+                            "not an LM-OTS set name (e.g. LMOTS_SHA256_N32_W4)");
         h->L++;
     }
-    return h->L > 0 ? levels_done(h) : FASTSIG_ERR_UNSUPPORTED;
+    int err = levels_done(h);
+    h->spec = NULL; /* the caller's string */
+    return err;
 }
 
 /* The private core's size for h (layout above). */

@@ -9,6 +9,7 @@
 #include <openssl/crypto.h>
 #include <openssl/params.h>
 #include "hbs_keyobj.h"
+#include "prov.h"
 #include "fastsig_err.h"
 #include "fastsig/provider.h"
 #include "state/cachefile.h"
@@ -89,6 +90,9 @@ static int xmss_gen(const FS_SIGALG *alg, const FS_GENOPTS *o, void **key)
     HBSA_KEY *x;
     int err;
 
+    if (p == NULL)
+        fs_err_file_detail(FASTSIG_ERR_UNSUPPORTED, "parameter set", name, 0,
+                           "not a name of this algorithm's sets");
     if (p == NULL || o->mode != NULL)
         return FASTSIG_ERR_UNSUPPORTED;
     if ((err = hbsa_seed(o, p, seed)) != FASTSIG_OK)

@@ -201,9 +201,13 @@ for bad in "$ok5,$(lv SHA256 32 7 4)" "$ok5,LMS_SHA256_M32_H5/LMOTS_SHA256_N32_W
     check_fails "HSS: genpkey refuses param:$bad" openssl genpkey "${PROV[@]}" -algorithm HSS \
         -pkeyopt "param:$bad" -pkeyopt "state:$d/bad.state"
     cp "$WORK/err" "$d/bad.err"
+    case "$bad" in *H7/*) cp "$d/bad.err" "$d/bad.err.h7" ;; esac
     check "HSS: ... saying it is an unsupported parameter set" \
         grep -q "unsupported parameter set" "$d/bad.err"
+    check "HSS: ... naming the param: text and why" grep -qF "parameter set $bad: " "$d/bad.err"
 done
+check "HSS: a bad level is named with its number and the reason" \
+    grep -qF "level 2 (LMS_SHA256_M32_H7): not an LMS set name" "$d/bad.err.h7"
 check "HSS: no state left by the refused sets" test ! -e "$d/bad.state"
 
 # the shared flows; HSS's known answers are above (published signatures are
