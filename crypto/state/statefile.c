@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,6 +48,9 @@ struct fastsig_state {
     enum { AHEAD_NONE, AHEAD_ASKED, AHEAD_DONE } ahead;
     uint64_t ahead_want, ahead_first, ahead_count;
     int ahead_rc, ahead_errno; /* the worker's result, errno for the message */
+    cpu_set_t wmask;       /* the CPUs the worker may use (inherited) */
+    int wmask_ok;          /* wmask was read: the worker can be steered */
+    int wcpu;              /* the CPU the worker is kept off; -1: none */
 };
 
 /* ---- which process we are ------------------------------------------------ */
@@ -453,7 +457,26 @@ static int start_worker(fastsig_state *st, pid_t pid)
         return -1;
     }
     st->worker_pid = pid;
+    st->wmask_ok = pthread_getaffinity_np(st->worker, sizeof(st->wmask), &st->wmask) == 0;
+    st->wcpu = -1;
     return 0;
+}
+
+/* Keeps the worker off the CPU the signer runs on (st->mu held), when it may
+ * use another: woken there, it would preempt the signer, and the signature
+ * that asked for the block would pay for the wake-up and the worker's
+ * system calls up to fdatasync's wait, every block. A system call only when
+ * the signer has moved. */
+static void steer_worker(fastsig_state *st)
+{
+    int cpu = sched_getcpu();
+    if (cpu < 0 || cpu == st->wcpu || !st->wmask_ok || CPU_COUNT(&st->wmask) < 2 ||
+        cpu >= CPU_SETSIZE || !CPU_ISSET(cpu, &st->wmask))
+        return;
+    cpu_set_t m = st->wmask;
+    CPU_CLR(cpu, &m);
+    if (pthread_setaffinity_np(st->worker, sizeof(m), &m) == 0) /* else: preempting, still correct */
+        st->wcpu = cpu;
 }
 
 /* Asks the worker for the block after this one (st->mu held). Without a
@@ -465,13 +488,18 @@ static void ask_ahead(fastsig_state *st, uint64_t want)
         return;
     if (st->worker_pid != st->pool_pid && start_worker(st, st->pool_pid) != 0)
         return;
+    steer_worker(st);
     pthread_mutex_lock(&st->wmu);
-    if (st->ahead == AHEAD_NONE) {
+    int asked = st->ahead == AHEAD_NONE;
+    if (asked) {
         st->ahead_want = want;
         st->ahead = AHEAD_ASKED;
-        pthread_cond_broadcast(&st->cv);
     }
     pthread_mutex_unlock(&st->wmu);
+    /* after the unlock: a woken worker does not block on wmu straight
+     * away (st->mu, held, keeps st and cv alive) */
+    if (asked)
+        pthread_cond_broadcast(&st->cv);
 }
 
 /* Waits until the worker is not reserving (st->mu held) and returns what
