@@ -86,6 +86,23 @@ void bench_hbs_report_series(const bench_spec *s, const double *ours, const doub
     bench_report_tail(s, &o, &b);
 }
 
+/* FASTSIG_BENCH_SERIES_OUT=file appends every signature of the series, one
+ * a line: op, variant, key, the key's index, ours and Ed25519's ns, to find
+ * where in the blocks the slow ones fall. Written after the series: the
+ * timed loop does no I/O of its own. */
+static void dump_series(const char *op, const char *variant, const double *ours,
+                        const double *theirs, size_t n, size_t per_key)
+{
+    const char *path = getenv("FASTSIG_BENCH_SERIES_OUT");
+    FILE *f = path && path[0] ? fopen(path, "a") : NULL;
+    if (f == NULL)
+        return;
+    for (size_t i = 0; i < n; i++)
+        fprintf(f, "%s\t%s\t%zu\t%zu\t%.0f\t%.0f\n", op, variant, i / per_key,
+                i % per_key + BENCH_HBS_OPENERS, ours[i], theirs[i]);
+    fclose(f);
+}
+
 void bench_hbs_sign_rows(const char *prefix, const char *variant, EVP_PKEY *const *keys,
                          size_t nkeys, size_t per_key, size_t boundary, EVP_PKEY *ed)
 {
@@ -115,6 +132,7 @@ void bench_hbs_sign_rows(const char *prefix, const char *variant, EVP_PKEY *cons
         }
         fprintf(stderr, "[bench] %s %s: slowest signature at index %zu (boundary %zu)\n", ms.op,
                 variant, worst_at, boundary);
+        dump_series(ms.op, variant, ours, theirs, n, per_key);
         if (msel)
             bench_hbs_report_series(&ms, ours, theirs, n);
         if (wsel)

@@ -2,7 +2,8 @@
  * take() does not wait for a slow fdatasync, one-shot signers start no
  * worker, release() gives both blocks back, the worker's errors surface at
  * the take() that needs its block, forked children ignore it, threads and
- * processes never share an index. */
+ * processes never share an index, a steady signer's requests reach the
+ * worker while it polls and after it went back to sleep. */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
@@ -392,6 +393,42 @@ static void test_threads_and_processes(void)
         CU_ASSERT(got[i] != got[i - 1] && got[i] >= NTHREAD * PER_THREAD);
 }
 
+/* ---- a polling worker ------------------------------------------------------- */
+
+static void pause_us(long us)
+{
+    struct timespec d = { 0, us * 1000 };
+    nanosleep(&d, NULL);
+}
+
+/* Takes from `from` to `to` - 1, each the next index, us apart. */
+static void steady(fastsig_state *st, uint64_t from, uint64_t to, long us)
+{
+    uint64_t idx;
+    for (uint64_t i = from; i < to; i++) {
+        CU_ASSERT(fastsig_state_take(st, &idx) == FASTSIG_OK && idx == i);
+        pause_us(us);
+    }
+}
+
+static void test_polling_worker(void)
+{
+    char path[PATH_MAX];
+    fastsig_state *st = fresh(path, "poll.state", 47, 10000, 4);
+    CU_ASSERT_FATAL(st != NULL);
+    /* blocks of 4 every ~0.2 ms: the worker polls for the requests, which
+     * only set a flag */
+    steady(st, 0, 200, 50);
+    /* idle far beyond its polling window: it sleeps, the next request must
+     * wake it (else this take waits for ever) */
+    pause_us(200000);
+    steady(st, 200, 240, 0);
+    /* closing while it polls ends it and gives both blocks back */
+    steady(st, 240, 300, 50);
+    CU_ASSERT_EQUAL(fastsig_state_close(st), FASTSIG_OK);
+    CU_ASSERT_EQUAL(sf_file_next(path, 47), 300);
+}
+
 int main(void)
 {
     static const fs_test ahead_tests[] = {
@@ -406,6 +443,7 @@ int main(void)
         { "a forked child ignores the block reserved ahead", test_fork_ignores_the_block_ahead },
         { "threads sharing a handle, processes with their own: all distinct",
           test_threads_and_processes },
+        { "a steady signer's requests reach the worker, polling or asleep", test_polling_worker },
         { NULL, NULL },
     };
     static const fs_suite suites[] = {
