@@ -107,22 +107,23 @@ int lmots_pk_from_sig(const lmots_params *op, const uint8_t I[LMS_I_BYTES], uint
 {
     if (siglen < 4 || lms_get32(sig) != op->type || siglen != lmots_sig_bytes(op))
         return FASTSIG_ERR_BAD_SIGNATURE;
-    uint8_t Q[LMS_MAX_N], a[LMS_MAX_P], *z = malloc((size_t)op->p * op->n);
+    uint8_t Q[LMS_MAX_N], a[LMS_MAX_P], z[LMS_MAX_P * LMS_MAX_N], pre[22];
     lms_chain_job jobs[LMS_MAX_P];
-    if (z == NULL)
-        return FASTSIG_ERR_NOMEM;
     int rc = msg_digest(op, I, q, sig + 4, msg, mlen, Q);
-    if (rc == FASTSIG_OK) {
-        lmots_digits(op, Q, a);
-        unsigned top = (1u << op->w) - 1;
-        for (unsigned i = 0; i < op->p; i++) {
-            lms_chain_job jb = { q, (uint16_t)i, a[i], (uint16_t)(top - a[i]) };
-            jobs[i] = jb;
-        }
-        rc = lms_chains(op, I, jobs, op->p, sig + 4 + op->n, op->n, z, 0);
+    if (rc != FASTSIG_OK)
+        return rc;
+    lmots_digits(op, Q, a);
+    unsigned top = (1u << op->w) - 1;
+    for (unsigned i = 0; i < op->p; i++) {
+        lms_chain_job jb = { q, (uint16_t)i, a[i], (uint16_t)(top - a[i]) };
+        jobs[i] = jb;
     }
-    if (rc == FASTSIG_OK)
-        rc = keys_from_ends(op, I, q, 1, z, K);
-    free(z);
-    return rc;
+    rc = lms_chains(op, I, jobs, op->p, sig + 4 + op->n, op->n, z, 0);
+    if (rc != FASTSIG_OK)
+        return rc;
+    /* K = H(I || q || D_PBLC || z): the chain ends hashed where they are */
+    memcpy(pre, I, LMS_I_BYTES);
+    lms_put32(pre + 16, q);
+    lms_put16(pre + 20, LMS_D_PBLC);
+    return lms_hash_msg(op->hash, op->n, K, pre, sizeof(pre), z, (size_t)op->p * op->n);
 }

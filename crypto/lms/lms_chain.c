@@ -19,16 +19,21 @@ static void put_step(uint8_t *b, const uint8_t *I, const lms_chain_job *c, const
     memcpy(b + HDR, val, n);
 }
 
-/* order[] = chain indices, longest first (a counting sort; steps <= 256). */
+/* order[] = chain indices, longest first (a counting sort over the steps
+ * present only: verification's chains are short, at most 2^w - 1). */
 static void sort_longest_first(size_t *order, const lms_chain_job *jobs, size_t count)
 {
-    size_t pos[258] = { 0 };
+    size_t pos[258];
+    unsigned top = 0;
     for (size_t c = 0; c < count; c++)
-        pos[256 - jobs[c].steps + 1]++;
-    for (size_t s = 1; s < 258; s++)
+        top = jobs[c].steps > top ? jobs[c].steps : top;
+    memset(pos, 0, (top + 2) * sizeof(*pos));
+    for (size_t c = 0; c < count; c++)
+        pos[top - jobs[c].steps + 1]++;
+    for (unsigned s = 1; s <= top + 1; s++)
         pos[s] += pos[s - 1];
     for (size_t c = 0; c < count; c++)
-        order[pos[256 - jobs[c].steps]++] = c;
+        order[pos[top - jobs[c].steps]++] = c;
 }
 
 /* The padded-block walk: any family, any count. */

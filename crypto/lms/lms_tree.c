@@ -4,6 +4,7 @@
 #include <string.h>
 #include "ctgrind.h"
 #include "fastsig_err.h"
+#include "hash/lanes.h" /* fs_lanes_run_ptrs: hashes padded blocks in place */
 #include "lms/lms_tree.h"
 #include "lms/lmots.h"
 #include "lms/lms_chain.h"
@@ -359,6 +360,43 @@ int lms_sig_len(const uint8_t *sig, size_t avail, size_t *len)
     return FASTSIG_OK;
 }
 
+/* The root a well-formed signature implies (RFC 8554 Algorithm 6a from
+ * step 2): the leaf and every node are padded messages built once and
+ * hashed in place, each digest landing on its side of the next node. */
+static int root_from_sig(const lms_params *lp, const lmots_params *op, const uint8_t *I,
+                         uint32_t q, const uint8_t *ots_sig, const uint8_t *msg, size_t mlen,
+                         uint8_t *root)
+{
+    enum { ROOM = 3 * 168 }; /* a node (22 + 2m bytes) and 2 blocks of padding */
+    const unsigned m = lp->m;
+    uint8_t leaf[ROOM], node[ROOM];
+    uint32_t r = ((uint32_t)1 << lp->h) + q;
+    memcpy(leaf, I, LMS_I_BYTES);
+    lms_put32(leaf + 16, r);
+    lms_put16(leaf + 20, LMS_D_LEAF);
+    memcpy(node, I, LMS_I_BYTES);
+    lms_put16(node + 20, LMS_D_INTR);
+    const size_t leaf_blocks = fs_lanes_pad(lp->hash, leaf, 22 + m, 0),
+                 node_blocks = fs_lanes_pad(lp->hash, node, 22 + 2 * (size_t)m, 0);
+    int rc = lmots_pk_from_sig(op, I, q, ots_sig, lmots_sig_bytes(op), msg, mlen, leaf + 22);
+    if (rc != FASTSIG_OK)
+        return rc;
+    fs_hash_state iv;
+    fs_lanes_iv(lp->hash, &iv);
+    const uint8_t *path = ots_sig + lmots_sig_bytes(op) + 4, *in[1] = { leaf };
+    /* node r's digest is the left half of its parent when r is even */
+    uint8_t *out = lp->h == 0 ? root : node + 22 + (r & 1) * m;
+    fs_lanes_run_ptrs(lp->hash, &iv, in, leaf_blocks, out, 0, m, 1, 0);
+    in[0] = node;
+    for (unsigned l = 0; l < lp->h; l++, r >>= 1) {
+        memcpy(node + 22 + (r & 1 ? 0 : m), path + (size_t)l * m, m);
+        lms_put32(node + 16, r >> 1);
+        out = l + 1 == lp->h ? root : node + 22 + ((r >> 1) & 1) * m;
+        fs_lanes_run_ptrs(lp->hash, &iv, in, node_blocks, out, 0, m, 1, 0);
+    }
+    return FASTSIG_OK;
+}
+
 int lms_verify(const uint8_t *pub, size_t publen, const uint8_t *msg, size_t mlen,
                const uint8_t *sig, size_t siglen)
 {
@@ -378,28 +416,11 @@ int lms_verify(const uint8_t *pub, size_t publen, const uint8_t *msg, size_t mle
     uint32_t q = lms_get32(sig);
     if (q >> lp.h)
         return FASTSIG_ERR_BAD_SIGNATURE;
-    const unsigned m = lp.m;
-    uint8_t buf[22 + 2 * LMS_MAX_N], node[LMS_MAX_N];
-    int rc = lmots_pk_from_sig(&op, I, q, sig + 4, lmots_sig_bytes(&op), msg, mlen, buf + 22);
+    uint8_t root[LMS_MAX_N];
+    int rc = root_from_sig(&lp, &op, I, q, sig + 4, msg, mlen, root);
     if (rc != FASTSIG_OK)
         return rc;
-    uint32_t r = ((uint32_t)1 << lp.h) + q;
-    memcpy(buf, I, LMS_I_BYTES);
-    lms_put32(buf + 16, r);
-    lms_put16(buf + 20, LMS_D_LEAF);
-    rc = lms_hash_lanes(lp.hash, m, node, buf, 22 + m, 1);
-    const uint8_t *path = sig + 4 + lmots_sig_bytes(&op) + 4;
-    for (unsigned l = 0; l < lp.h && rc == FASTSIG_OK; l++, r >>= 1) {
-        int right = r & 1;
-        memcpy(buf + 22 + (right ? m : 0), node, m);
-        memcpy(buf + 22 + (right ? 0 : m), path + l * m, m);
-        lms_put32(buf + 16, r >> 1);
-        lms_put16(buf + 20, LMS_D_INTR);
-        rc = lms_hash_lanes(lp.hash, m, node, buf, 22 + 2 * m, 1);
-    }
-    if (rc != FASTSIG_OK)
-        return rc;
-    return memcmp(node, pub + 24, m) == 0 ? FASTSIG_OK : FASTSIG_ERR_VERIFY;
+    return memcmp(root, pub + 24, lp.m) == 0 ? FASTSIG_OK : FASTSIG_ERR_VERIFY;
 }
 
 /* ---- the nodes as bytes, for a node cache file (hss_cache.c) ---- */
