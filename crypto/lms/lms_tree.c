@@ -4,7 +4,6 @@
 #include <string.h>
 #include "ctgrind.h"
 #include "fastsig_err.h"
-#include "hash/lanes.h" /* fs_lanes_run_ptrs: hashes padded blocks in place */
 #include "lms/lms_tree.h"
 #include "lms/lmots.h"
 #include "lms/lms_chain.h"
@@ -344,83 +343,6 @@ int lms_tree_sign(lms_tree *t, uint32_t q, const uint8_t *msg, size_t mlen, uint
             memcpy(p, t->top + (level_off(h, c, l) + x) * m, m);
     }
     return FASTSIG_OK;
-}
-
-int lms_sig_len(const uint8_t *sig, size_t avail, size_t *len)
-{
-    lmots_params op;
-    lms_params lp;
-    if (avail < 8 || lmots_params_get(&op, lms_get32(sig + 4)) != FASTSIG_OK)
-        return FASTSIG_ERR_BAD_SIGNATURE;
-    size_t at = 4 + lmots_sig_bytes(&op);
-    if (avail < at + 4 || lms_params_get(&lp, lms_get32(sig + at)) != FASTSIG_OK ||
-        avail < lms_sig_bytes(&lp, &op))
-        return FASTSIG_ERR_BAD_SIGNATURE;
-    *len = lms_sig_bytes(&lp, &op);
-    return FASTSIG_OK;
-}
-
-/* The root a well-formed signature implies (RFC 8554 Algorithm 6a from
- * step 2): the leaf and every node are padded messages built once and
- * hashed in place, each digest landing on its side of the next node. */
-static int root_from_sig(const lms_params *lp, const lmots_params *op, const uint8_t *I,
-                         uint32_t q, const uint8_t *ots_sig, const uint8_t *msg, size_t mlen,
-                         uint8_t *root)
-{
-    enum { ROOM = 3 * 168 }; /* a node (22 + 2m bytes) and 2 blocks of padding */
-    const unsigned m = lp->m;
-    uint8_t leaf[ROOM], node[ROOM];
-    uint32_t r = ((uint32_t)1 << lp->h) + q;
-    memcpy(leaf, I, LMS_I_BYTES);
-    lms_put32(leaf + 16, r);
-    lms_put16(leaf + 20, LMS_D_LEAF);
-    memcpy(node, I, LMS_I_BYTES);
-    lms_put16(node + 20, LMS_D_INTR);
-    const size_t leaf_blocks = fs_lanes_pad(lp->hash, leaf, 22 + m, 0),
-                 node_blocks = fs_lanes_pad(lp->hash, node, 22 + 2 * (size_t)m, 0);
-    int rc = lmots_pk_from_sig(op, I, q, ots_sig, lmots_sig_bytes(op), msg, mlen, leaf + 22);
-    if (rc != FASTSIG_OK)
-        return rc;
-    fs_hash_state iv;
-    fs_lanes_iv(lp->hash, &iv);
-    const uint8_t *path = ots_sig + lmots_sig_bytes(op) + 4, *in[1] = { leaf };
-    /* node r's digest is the left half of its parent when r is even */
-    uint8_t *out = lp->h == 0 ? root : node + 22 + (r & 1) * m;
-    fs_lanes_run_ptrs(lp->hash, &iv, in, leaf_blocks, out, 0, m, 1, 0);
-    in[0] = node;
-    for (unsigned l = 0; l < lp->h; l++, r >>= 1) {
-        memcpy(node + 22 + (r & 1 ? 0 : m), path + (size_t)l * m, m);
-        lms_put32(node + 16, r >> 1);
-        out = l + 1 == lp->h ? root : node + 22 + ((r >> 1) & 1) * m;
-        fs_lanes_run_ptrs(lp->hash, &iv, in, node_blocks, out, 0, m, 1, 0);
-    }
-    return FASTSIG_OK;
-}
-
-int lms_verify(const uint8_t *pub, size_t publen, const uint8_t *msg, size_t mlen,
-               const uint8_t *sig, size_t siglen)
-{
-    lms_params lp;
-    lmots_params op;
-    size_t len;
-    if (pub == NULL || sig == NULL || (msg == NULL && mlen))
-        return FASTSIG_ERR_NULL_ARG;
-    if (publen < 8 || lms_params_get(&lp, lms_get32(pub)) != FASTSIG_OK ||
-        lmots_params_get(&op, lms_get32(pub + 4)) != FASTSIG_OK || publen != lms_pub_bytes(&lp) ||
-        !lms_pair_ok(&lp, &op))
-        return FASTSIG_ERR_BAD_KEY;
-    if (lms_sig_len(sig, siglen, &len) != FASTSIG_OK || len != siglen ||
-        lms_get32(sig + 4) != op.type || lms_get32(sig + 4 + lmots_sig_bytes(&op)) != lp.type)
-        return FASTSIG_ERR_BAD_SIGNATURE;
-    const uint8_t *I = pub + 8;
-    uint32_t q = lms_get32(sig);
-    if (q >> lp.h)
-        return FASTSIG_ERR_BAD_SIGNATURE;
-    uint8_t root[LMS_MAX_N];
-    int rc = root_from_sig(&lp, &op, I, q, sig + 4, msg, mlen, root);
-    if (rc != FASTSIG_OK)
-        return rc;
-    return memcmp(root, pub + 24, lp.m) == 0 ? FASTSIG_OK : FASTSIG_ERR_VERIFY;
 }
 
 /* ---- the nodes as bytes, for a node cache file (hss_cache.c) ---- */
