@@ -7,6 +7,7 @@
 
 #define HDR 23 /* I || q || i || j */
 #define MAX_BLOCK 168
+#define FEW 4 /* chains the block walk runs without allocating: the fused walk's tail */
 
 /* I || q || i || j || val of one chain step. */
 static void put_step(uint8_t *b, const uint8_t *I, const lms_chain_job *c, const uint8_t *val,
@@ -47,13 +48,20 @@ static int chains_blocks(const lmots_params *op, const uint8_t I[LMS_I_BYTES],
     uint8_t tmpl[2 * MAX_BLOCK];
     if (fs_lanes_pad(op->hash, tmpl, len, 0) != 1)
         return FASTSIG_ERR_BAD_PARAM; /* a step is one block for every set */
-    uint8_t *blk = malloc(count * B);
-    const uint8_t **ptrs = malloc(count * sizeof(*ptrs));
-    size_t *order = malloc(count * sizeof(*order));
+    /* the few chains the fused walk leaves need no allocation */
+    uint8_t blk_few[FEW * MAX_BLOCK];
+    const uint8_t *ptrs_few[FEW];
+    size_t order_few[FEW];
+    int few = count <= FEW;
+    uint8_t *blk = few ? blk_few : malloc(count * B);
+    const uint8_t **ptrs = few ? ptrs_few : malloc(count * sizeof(*ptrs));
+    size_t *order = few ? order_few : malloc(count * sizeof(*order));
     if (blk == NULL || ptrs == NULL || order == NULL) {
-        free(blk);
-        free(ptrs);
-        free(order);
+        if (!few) {
+            free(blk);
+            free(ptrs);
+            free(order);
+        }
         return FASTSIG_ERR_NOMEM;
     }
     /* the chains still walking at any round are then blocks 0 .. active-1 */
@@ -79,9 +87,11 @@ static int chains_blocks(const lmots_params *op, const uint8_t I[LMS_I_BYTES],
         memcpy(out + order[k] * op->n, blk + k * B + HDR, op->n);
     if (secret)
         explicit_bzero(blk, count * B);
-    free(blk);
-    free(ptrs);
-    free(order);
+    if (!few) {
+        free(blk);
+        free(ptrs);
+        free(order);
+    }
     return FASTSIG_OK;
 }
 
@@ -92,7 +102,7 @@ static int chains_blocks(const lmots_params *op, const uint8_t I[LMS_I_BYTES],
  * remain, they finish on the block walk, whose narrower kernels waste less
  * than sixteen lanes mostly idle. */
 enum { FL = FS_LMS_CHAIN_LANES };
-#define TAIL 4
+#define TAIL FEW
 
 static int chains_fused(fs_lms_chain_fn *fn, const lmots_params *op,
                         const uint8_t I[LMS_I_BYTES], const lms_chain_job *jobs, size_t count,
