@@ -102,6 +102,7 @@ static int chains_blocks(const lmots_params *op, const uint8_t I[LMS_I_BYTES],
  * remain, they finish on the block walk, whose narrower kernels waste less
  * than sixteen lanes mostly idle. */
 enum { FL = FS_LMS_CHAIN_LANES };
+_Static_assert(FL < 32, "lane masks are 32 bits");
 #define TAIL FEW
 
 static int chains_fused(fs_lms_chain_fn *fn, const lmots_params *op,
@@ -118,10 +119,14 @@ static int chains_fused(fs_lms_chain_fn *fn, const lmots_params *op,
     sort_longest_first(order, jobs, count);
     for (unsigned w = 0; w < 4; w++)
         Iw[w] = lms_get32(I + 4 * w);
+    /* lane masks: the lanes walking, the lanes to refill (all at first,
+     * then the ones whose chain just ended); the per-lane bookkeeping is
+     * branch-free so that its cost stays small beside a call's steps */
+    uint32_t busy = 0, refill = (1u << FL) - 1;
     for (;;) {
-        unsigned busy = 0;
-        for (unsigned l = 0; l < FL; l++) {
-            while (left[l] == 0 && next < count) {
+        for (uint32_t m = refill; m != 0; m &= m - 1) {
+            unsigned l = (unsigned)__builtin_ctz(m);
+            while (next < count) {
                 size_t c = order[next++];
                 const uint8_t *src = in + c * in_stride;
                 if (jobs[c].steps == 0) {
@@ -134,23 +139,27 @@ static int chains_fused(fs_lms_chain_fn *fn, const lmots_params *op,
                     x[w * FL + l] = lms_get32(src + 4 * w);
                 qij[l] = jobs[c].q;
                 qij[FL + l] = (uint32_t)jobs[c].i << 16 | (uint32_t)jobs[c].j << 8;
+                busy |= 1u << l;
+                break;
             }
-            busy += left[l] != 0;
         }
-        if (busy == 0 || (next == count && busy <= TAIL))
+        if (busy == 0 || (next == count && (unsigned)__builtin_popcount(busy) <= TAIL))
             break;
-        uint32_t k = UINT32_MAX;
+        uint32_t k = UINT32_MAX; /* the shortest walk left; an idle lane's 0 wraps to the top */
         for (unsigned l = 0; l < FL; l++)
-            if (left[l] != 0 && left[l] < k)
-                k = left[l];
+            k = left[l] - 1u < k ? left[l] - 1u : k;
+        k++;
         fn(x, qij, Iw, k, n); /* idle lanes hash stale values, unused */
+        refill = 0;
         for (unsigned l = 0; l < FL; l++) {
-            if (left[l] == 0)
-                continue;
-            left[l] -= k;
-            if (left[l] == 0)
-                for (unsigned w = 0; w < nw; w++)
-                    lms_put32(out + chain[l] * n + 4 * w, x[w * FL + l]);
+            refill |= (uint32_t)(left[l] == k) << l;
+            left[l] -= left[l] != 0 ? k : 0;
+        }
+        busy &= ~refill;
+        for (uint32_t m = refill; m != 0; m &= m - 1) {
+            unsigned l = (unsigned)__builtin_ctz(m);
+            for (unsigned w = 0; w < nw; w++)
+                lms_put32(out + chain[l] * n + 4 * w, x[w * FL + l]);
         }
     }
     /* the few chains left: through the block walk, from where they are */
@@ -169,10 +178,11 @@ static int chains_fused(fs_lms_chain_fn *fn, const lmots_params *op,
     int rc = chains_blocks(op, I, tjobs, t, tin, n, tout, secret);
     for (size_t j = 0; rc == FASTSIG_OK && j < t; j++)
         memcpy(out + tchain[j] * n, tout + j * n, n);
-    /* chain values are secret when signing and at keygen */
-    explicit_bzero(x, sizeof(x));
-    explicit_bzero(tin, sizeof(tin));
-    explicit_bzero(tout, sizeof(tout));
+    if (secret) { /* chain values are secret when signing and at keygen */
+        explicit_bzero(x, sizeof(x));
+        explicit_bzero(tin, sizeof(tin));
+        explicit_bzero(tout, sizeof(tout));
+    }
     if (order != few)
         free(order);
     return rc;
