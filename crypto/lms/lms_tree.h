@@ -90,6 +90,8 @@ int lms_tree_check(lms_tree *t, uint32_t q);
  * work a reloaded key does with it). */
 uint64_t lms_leaves_computed(void);
 
+/* ---- verification (lms_verify.c) ---- */
+
 /* RFC 8554 section 5.4.2. FASTSIG_OK when sig is a valid signature of
  * msg under pub; FASTSIG_ERR_VERIFY when it is well formed but wrong;
  * FASTSIG_ERR_BAD_KEY / FASTSIG_ERR_BAD_SIGNATURE for bad encodings
