@@ -42,16 +42,14 @@ static int msg_digest(const lmots_params *op, const uint8_t *I, uint32_t q, cons
 static int keys_from_ends(const lmots_params *op, const uint8_t *I, uint32_t first, size_t count,
                           const uint8_t *y, uint8_t *K)
 {
-    size_t ylen = (size_t)op->p * op->n, mlen = 22 + ylen;
+    size_t ylen = (size_t)op->p * op->n, mlen = LMOTS_PBLC_PREFIX + ylen;
     uint8_t *m = malloc(count * mlen);
     if (m == NULL)
         return FASTSIG_ERR_NOMEM;
     for (size_t l = 0; l < count; l++) {
         uint8_t *d = m + l * mlen;
-        memcpy(d, I, LMS_I_BYTES);
-        lms_put32(d + 16, first + (uint32_t)l);
-        lms_put16(d + 20, LMS_D_PBLC);
-        memcpy(d + 22, y + l * ylen, ylen);
+        lmots_pblc_prefix(I, first + (uint32_t)l, d);
+        memcpy(d + LMOTS_PBLC_PREFIX, y + l * ylen, ylen);
     }
     int rc = lms_hash_lanes(op->hash, op->n, K, m, mlen, count);
     free(m);
@@ -101,28 +99,42 @@ int lmots_sign(const lmots_params *op, const uint8_t I[LMS_I_BYTES], const uint8
     return lms_chains(op, I, jobs, op->p, seed, 0, sig + 4 + op->n, 1);
 }
 
+int lmots_ends_from_sig(const lmots_params *op, const uint8_t I[LMS_I_BYTES], uint32_t q,
+                        const uint8_t *sig, size_t siglen, const uint8_t *msg, size_t mlen,
+                        uint8_t *z)
+{
+    if (siglen < 4 || lms_get32(sig) != op->type || siglen != lmots_sig_bytes(op))
+        return FASTSIG_ERR_BAD_SIGNATURE;
+    uint8_t Q[LMS_MAX_N], a[LMS_MAX_P];
+    lms_chain_job jobs[LMS_MAX_P];
+    int rc = msg_digest(op, I, q, sig + 4, msg, mlen, Q);
+    if (rc != FASTSIG_OK)
+        return rc;
+    lmots_digits(op, Q, a);
+    unsigned top = (1u << op->w) - 1;
+    for (unsigned i = 0; i < op->p; i++) {
+        lms_chain_job jb = { q, (uint16_t)i, a[i], (uint16_t)(top - a[i]) };
+        jobs[i] = jb;
+    }
+    return lms_chains(op, I, jobs, op->p, sig + 4 + op->n, op->n, z, 0);
+}
+
+void lmots_pblc_prefix(const uint8_t I[LMS_I_BYTES], uint32_t q, uint8_t pre[LMOTS_PBLC_PREFIX])
+{
+    memcpy(pre, I, LMS_I_BYTES);
+    lms_put32(pre + 16, q);
+    lms_put16(pre + 20, LMS_D_PBLC);
+}
+
 int lmots_pk_from_sig(const lmots_params *op, const uint8_t I[LMS_I_BYTES], uint32_t q,
                       const uint8_t *sig, size_t siglen, const uint8_t *msg, size_t mlen,
                       uint8_t *K)
 {
-    if (siglen < 4 || lms_get32(sig) != op->type || siglen != lmots_sig_bytes(op))
-        return FASTSIG_ERR_BAD_SIGNATURE;
-    uint8_t Q[LMS_MAX_N], a[LMS_MAX_P], *z = malloc((size_t)op->p * op->n);
-    lms_chain_job jobs[LMS_MAX_P];
-    if (z == NULL)
-        return FASTSIG_ERR_NOMEM;
-    int rc = msg_digest(op, I, q, sig + 4, msg, mlen, Q);
-    if (rc == FASTSIG_OK) {
-        lmots_digits(op, Q, a);
-        unsigned top = (1u << op->w) - 1;
-        for (unsigned i = 0; i < op->p; i++) {
-            lms_chain_job jb = { q, (uint16_t)i, a[i], (uint16_t)(top - a[i]) };
-            jobs[i] = jb;
-        }
-        rc = lms_chains(op, I, jobs, op->p, sig + 4 + op->n, op->n, z, 0);
-    }
-    if (rc == FASTSIG_OK)
-        rc = keys_from_ends(op, I, q, 1, z, K);
-    free(z);
-    return rc;
+    uint8_t z[LMS_MAX_P * LMS_MAX_N], pre[LMOTS_PBLC_PREFIX];
+    int rc = lmots_ends_from_sig(op, I, q, sig, siglen, msg, mlen, z);
+    if (rc != FASTSIG_OK)
+        return rc;
+    /* K = H(I || q || D_PBLC || z): the chain ends hashed where they are */
+    lmots_pblc_prefix(I, q, pre);
+    return lms_hash_msg(op->hash, op->n, K, pre, sizeof(pre), z, (size_t)op->p * op->n);
 }

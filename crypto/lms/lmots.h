@@ -37,5 +37,14 @@ int lmots_sign(const lmots_params *op, const uint8_t I[LMS_I_BYTES], const uint8
 int lmots_pk_from_sig(const lmots_params *op, const uint8_t I[LMS_I_BYTES], uint32_t q,
                       const uint8_t *sig, size_t siglen, const uint8_t *msg, size_t mlen,
                       uint8_t *K);
+/* Algorithm 4b split for callers that hash several K side by side: the
+ * chain ends z (p * n bytes) a signature implies (the checks of
+ * lmots_pk_from_sig), and the 22 bytes I || u32str(q) || u16str(D_PBLC)
+ * that K hashes before them. */
+#define LMOTS_PBLC_PREFIX 22
+int lmots_ends_from_sig(const lmots_params *op, const uint8_t I[LMS_I_BYTES], uint32_t q,
+                        const uint8_t *sig, size_t siglen, const uint8_t *msg, size_t mlen,
+                        uint8_t *z);
+void lmots_pblc_prefix(const uint8_t I[LMS_I_BYTES], uint32_t q, uint8_t pre[LMOTS_PBLC_PREFIX]);
 
 #endif

@@ -7,6 +7,7 @@
 
 #define HDR 23 /* I || q || i || j */
 #define MAX_BLOCK 168
+#define FEW 4 /* chains the block walk runs without allocating: the fused walk's tail */
 
 /* I || q || i || j || val of one chain step. */
 static void put_step(uint8_t *b, const uint8_t *I, const lms_chain_job *c, const uint8_t *val,
@@ -19,16 +20,21 @@ static void put_step(uint8_t *b, const uint8_t *I, const lms_chain_job *c, const
     memcpy(b + HDR, val, n);
 }
 
-/* order[] = chain indices, longest first (a counting sort; steps <= 256). */
+/* order[] = chain indices, longest first (a counting sort over the steps
+ * present only: verification's chains are short, at most 2^w - 1). */
 static void sort_longest_first(size_t *order, const lms_chain_job *jobs, size_t count)
 {
-    size_t pos[258] = { 0 };
+    size_t pos[258];
+    unsigned top = 0;
     for (size_t c = 0; c < count; c++)
-        pos[256 - jobs[c].steps + 1]++;
-    for (size_t s = 1; s < 258; s++)
+        top = jobs[c].steps > top ? jobs[c].steps : top;
+    memset(pos, 0, (top + 2) * sizeof(*pos));
+    for (size_t c = 0; c < count; c++)
+        pos[top - jobs[c].steps + 1]++;
+    for (unsigned s = 1; s <= top + 1; s++)
         pos[s] += pos[s - 1];
     for (size_t c = 0; c < count; c++)
-        order[pos[256 - jobs[c].steps]++] = c;
+        order[pos[top - jobs[c].steps]++] = c;
 }
 
 /* The padded-block walk: any family, any count. */
@@ -42,13 +48,20 @@ static int chains_blocks(const lmots_params *op, const uint8_t I[LMS_I_BYTES],
     uint8_t tmpl[2 * MAX_BLOCK];
     if (fs_lanes_pad(op->hash, tmpl, len, 0) != 1)
         return FASTSIG_ERR_BAD_PARAM; /* a step is one block for every set */
-    uint8_t *blk = malloc(count * B);
-    const uint8_t **ptrs = malloc(count * sizeof(*ptrs));
-    size_t *order = malloc(count * sizeof(*order));
+    /* the few chains the fused walk leaves need no allocation */
+    uint8_t blk_few[FEW * MAX_BLOCK];
+    const uint8_t *ptrs_few[FEW];
+    size_t order_few[FEW];
+    int few = count <= FEW;
+    uint8_t *blk = few ? blk_few : malloc(count * B);
+    const uint8_t **ptrs = few ? ptrs_few : malloc(count * sizeof(*ptrs));
+    size_t *order = few ? order_few : malloc(count * sizeof(*order));
     if (blk == NULL || ptrs == NULL || order == NULL) {
-        free(blk);
-        free(ptrs);
-        free(order);
+        if (!few) {
+            free(blk);
+            free(ptrs);
+            free(order);
+        }
         return FASTSIG_ERR_NOMEM;
     }
     /* the chains still walking at any round are then blocks 0 .. active-1 */
@@ -74,9 +87,11 @@ static int chains_blocks(const lmots_params *op, const uint8_t I[LMS_I_BYTES],
         memcpy(out + order[k] * op->n, blk + k * B + HDR, op->n);
     if (secret)
         explicit_bzero(blk, count * B);
-    free(blk);
-    free(ptrs);
-    free(order);
+    if (!few) {
+        free(blk);
+        free(ptrs);
+        free(order);
+    }
     return FASTSIG_OK;
 }
 
@@ -87,7 +102,8 @@ static int chains_blocks(const lmots_params *op, const uint8_t I[LMS_I_BYTES],
  * remain, they finish on the block walk, whose narrower kernels waste less
  * than sixteen lanes mostly idle. */
 enum { FL = FS_LMS_CHAIN_LANES };
-#define TAIL 4
+_Static_assert(FL < 32, "lane masks are 32 bits");
+#define TAIL FEW
 
 static int chains_fused(fs_lms_chain_fn *fn, const lmots_params *op,
                         const uint8_t I[LMS_I_BYTES], const lms_chain_job *jobs, size_t count,
@@ -103,10 +119,14 @@ static int chains_fused(fs_lms_chain_fn *fn, const lmots_params *op,
     sort_longest_first(order, jobs, count);
     for (unsigned w = 0; w < 4; w++)
         Iw[w] = lms_get32(I + 4 * w);
+    /* lane masks: the lanes walking, the lanes to refill (all at first,
+     * then the ones whose chain just ended); the per-lane bookkeeping is
+     * branch-free so that its cost stays small beside a call's steps */
+    uint32_t busy = 0, refill = (1u << FL) - 1;
     for (;;) {
-        unsigned busy = 0;
-        for (unsigned l = 0; l < FL; l++) {
-            while (left[l] == 0 && next < count) {
+        for (uint32_t m = refill; m != 0; m &= m - 1) {
+            unsigned l = (unsigned)__builtin_ctz(m);
+            while (next < count) {
                 size_t c = order[next++];
                 const uint8_t *src = in + c * in_stride;
                 if (jobs[c].steps == 0) {
@@ -119,23 +139,27 @@ static int chains_fused(fs_lms_chain_fn *fn, const lmots_params *op,
                     x[w * FL + l] = lms_get32(src + 4 * w);
                 qij[l] = jobs[c].q;
                 qij[FL + l] = (uint32_t)jobs[c].i << 16 | (uint32_t)jobs[c].j << 8;
+                busy |= 1u << l;
+                break;
             }
-            busy += left[l] != 0;
         }
-        if (busy == 0 || (next == count && busy <= TAIL))
+        if (busy == 0 || (next == count && (unsigned)__builtin_popcount(busy) <= TAIL))
             break;
-        uint32_t k = UINT32_MAX;
+        uint32_t k = UINT32_MAX; /* the shortest walk left; an idle lane's 0 wraps to the top */
         for (unsigned l = 0; l < FL; l++)
-            if (left[l] != 0 && left[l] < k)
-                k = left[l];
+            k = left[l] - 1u < k ? left[l] - 1u : k;
+        k++;
         fn(x, qij, Iw, k, n); /* idle lanes hash stale values, unused */
+        refill = 0;
         for (unsigned l = 0; l < FL; l++) {
-            if (left[l] == 0)
-                continue;
-            left[l] -= k;
-            if (left[l] == 0)
-                for (unsigned w = 0; w < nw; w++)
-                    lms_put32(out + chain[l] * n + 4 * w, x[w * FL + l]);
+            refill |= (uint32_t)(left[l] == k) << l;
+            left[l] -= left[l] != 0 ? k : 0;
+        }
+        busy &= ~refill;
+        for (uint32_t m = refill; m != 0; m &= m - 1) {
+            unsigned l = (unsigned)__builtin_ctz(m);
+            for (unsigned w = 0; w < nw; w++)
+                lms_put32(out + chain[l] * n + 4 * w, x[w * FL + l]);
         }
     }
     /* the few chains left: through the block walk, from where they are */
@@ -154,10 +178,11 @@ static int chains_fused(fs_lms_chain_fn *fn, const lmots_params *op,
     int rc = chains_blocks(op, I, tjobs, t, tin, n, tout, secret);
     for (size_t j = 0; rc == FASTSIG_OK && j < t; j++)
         memcpy(out + tchain[j] * n, tout + j * n, n);
-    /* chain values are secret when signing and at keygen */
-    explicit_bzero(x, sizeof(x));
-    explicit_bzero(tin, sizeof(tin));
-    explicit_bzero(tout, sizeof(tout));
+    if (secret) { /* chain values are secret when signing and at keygen */
+        explicit_bzero(x, sizeof(x));
+        explicit_bzero(tin, sizeof(tin));
+        explicit_bzero(tout, sizeof(tout));
+    }
     if (order != few)
         free(order);
     return rc;

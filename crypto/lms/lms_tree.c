@@ -345,63 +345,6 @@ int lms_tree_sign(lms_tree *t, uint32_t q, const uint8_t *msg, size_t mlen, uint
     return FASTSIG_OK;
 }
 
-int lms_sig_len(const uint8_t *sig, size_t avail, size_t *len)
-{
-    lmots_params op;
-    lms_params lp;
-    if (avail < 8 || lmots_params_get(&op, lms_get32(sig + 4)) != FASTSIG_OK)
-        return FASTSIG_ERR_BAD_SIGNATURE;
-    size_t at = 4 + lmots_sig_bytes(&op);
-    if (avail < at + 4 || lms_params_get(&lp, lms_get32(sig + at)) != FASTSIG_OK ||
-        avail < lms_sig_bytes(&lp, &op))
-        return FASTSIG_ERR_BAD_SIGNATURE;
-    *len = lms_sig_bytes(&lp, &op);
-    return FASTSIG_OK;
-}
-
-int lms_verify(const uint8_t *pub, size_t publen, const uint8_t *msg, size_t mlen,
-               const uint8_t *sig, size_t siglen)
-{
-    lms_params lp;
-    lmots_params op;
-    size_t len;
-    if (pub == NULL || sig == NULL || (msg == NULL && mlen))
-        return FASTSIG_ERR_NULL_ARG;
-    if (publen < 8 || lms_params_get(&lp, lms_get32(pub)) != FASTSIG_OK ||
-        lmots_params_get(&op, lms_get32(pub + 4)) != FASTSIG_OK || publen != lms_pub_bytes(&lp) ||
-        !lms_pair_ok(&lp, &op))
-        return FASTSIG_ERR_BAD_KEY;
-    if (lms_sig_len(sig, siglen, &len) != FASTSIG_OK || len != siglen ||
-        lms_get32(sig + 4) != op.type || lms_get32(sig + 4 + lmots_sig_bytes(&op)) != lp.type)
-        return FASTSIG_ERR_BAD_SIGNATURE;
-    const uint8_t *I = pub + 8;
-    uint32_t q = lms_get32(sig);
-    if (q >> lp.h)
-        return FASTSIG_ERR_BAD_SIGNATURE;
-    const unsigned m = lp.m;
-    uint8_t buf[22 + 2 * LMS_MAX_N], node[LMS_MAX_N];
-    int rc = lmots_pk_from_sig(&op, I, q, sig + 4, lmots_sig_bytes(&op), msg, mlen, buf + 22);
-    if (rc != FASTSIG_OK)
-        return rc;
-    uint32_t r = ((uint32_t)1 << lp.h) + q;
-    memcpy(buf, I, LMS_I_BYTES);
-    lms_put32(buf + 16, r);
-    lms_put16(buf + 20, LMS_D_LEAF);
-    rc = lms_hash_lanes(lp.hash, m, node, buf, 22 + m, 1);
-    const uint8_t *path = sig + 4 + lmots_sig_bytes(&op) + 4;
-    for (unsigned l = 0; l < lp.h && rc == FASTSIG_OK; l++, r >>= 1) {
-        int right = r & 1;
-        memcpy(buf + 22 + (right ? m : 0), node, m);
-        memcpy(buf + 22 + (right ? 0 : m), path + l * m, m);
-        lms_put32(buf + 16, r >> 1);
-        lms_put16(buf + 20, LMS_D_INTR);
-        rc = lms_hash_lanes(lp.hash, m, node, buf, 22 + 2 * m, 1);
-    }
-    if (rc != FASTSIG_OK)
-        return rc;
-    return memcmp(node, pub + 24, m) == 0 ? FASTSIG_OK : FASTSIG_ERR_VERIFY;
-}
-
 /* ---- the nodes as bytes, for a node cache file (hss_cache.c) ---- */
 
 /* A complete tree's nodes are its whole top array; a partial one's are the

@@ -90,12 +90,33 @@ int lms_tree_check(lms_tree *t, uint32_t q);
  * work a reloaded key does with it). */
 uint64_t lms_leaves_computed(void);
 
+/* ---- verification (lms_verify.c) ---- */
+
 /* RFC 8554 section 5.4.2. FASTSIG_OK when sig is a valid signature of
  * msg under pub; FASTSIG_ERR_VERIFY when it is well formed but wrong;
  * FASTSIG_ERR_BAD_KEY / FASTSIG_ERR_BAD_SIGNATURE for bad encodings
  * (unknown types, wrong lengths, q out of range, sets that may not pair). */
 int lms_verify(const uint8_t *pub, size_t publen, const uint8_t *msg, size_t mlen,
                const uint8_t *sig, size_t siglen);
+/* lms_verify in two halves, for callers that verify several signatures
+ * side by side (the levels of an HSS signature): lms_sig_parse makes every
+ * check of lms_verify that needs no hash (its BAD_KEY / BAD_SIGNATURE
+ * codes) and keeps where the parts are; lms_roots computes the root each
+ * parsed signature implies for its message, the signatures' K hashes and
+ * tree paths run as lanes of the engine (root i at roots + i*LMS_MAX_N;
+ * count <= LMS_MAX_LEVELS). A signature is valid when its root equals
+ * T1 (m bytes) of its key. */
+typedef struct {
+    lms_params lp;
+    lmots_params op;
+    const uint8_t *I, *T1; /* in the public key */
+    const uint8_t *ots_sig, *path;
+    uint32_t q;
+} lms_sig_view;
+int lms_sig_parse(lms_sig_view *v, const uint8_t *pub, size_t publen, const uint8_t *sig,
+                  size_t siglen);
+int lms_roots(const lms_sig_view *v, const uint8_t *const msg[], const size_t mlen[],
+              size_t count, uint8_t *roots);
 /* The length of the LMS signature at the start of sig (avail bytes), read
  * from its typecodes: FASTSIG_ERR_BAD_SIGNATURE when unknown or longer than
  * avail. */
