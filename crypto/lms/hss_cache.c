@@ -99,7 +99,8 @@ int hss_cache_export(hss_key *k, uint8_t **out, size_t *outlen)
         size_t c = lms_tree_nodes(t, &nodes) * m;
         memcpy(o, nodes, c);
         o += c;
-        memcpy(o, hss_level_sig(k, i), sig_bytes_above(k, i));
+        if (i > 0) /* the top level has no parent signature (and no buffer) */
+            memcpy(o, hss_level_sig(k, i), sig_bytes_above(k, i));
         o += sig_bytes_above(k, i);
         if (nt != NULL) {
             c = lms_tree_nodes(nt, &nodes) * m;
@@ -186,7 +187,8 @@ static int load_level(hss_key *k, unsigned i, const uint8_t *seed, const uint8_t
     if (rc == FASTSIG_OK && *avail < sl)
         rc = FASTSIG_ERR_BAD_PARAM;
     if (rc == FASTSIG_OK) {
-        memcpy(hss_level_sig(k, i), *in, sl);
+        if (sl != 0) /* the top level has no parent signature (and no buffer) */
+            memcpy(hss_level_sig(k, i), *in, sl);
         *in += sl;
         *avail -= sl;
         if (f[0] == 1)
