@@ -26,7 +26,7 @@ remaining() {
 
 head -c 70000 /dev/urandom >"$WORK/firmware.bin"
 cp "$WORK/firmware.bin" "$WORK/changed.bin"
-printf 'x' | dd of="$WORK/changed.bin" bs=1 seek=4096 conv=notrunc 2>/dev/null
+flip_bit "$WORK/changed.bin" 4096 # flipped: a byte set to a value could already hold it
 
 for alg in XMSS XMSSMT HSS RW RW-P1363; do
     d="$WORK/$alg"
