@@ -176,7 +176,8 @@ static void test_threads(void)
 }
 
 /* A process's first signature reserves one index, its second a whole block
- * (not a doubling ramp); signing inside an XMSS tree the cache keeps whole
+ * (not a doubling ramp; the worker may have reserved the next one too by the
+ * time the file is read, and closing gives both back); signing inside an XMSS tree the cache keeps whole
  * leaves the cache file alone (its mtime, 50 ms later, has not moved). */
 static void test_first_blocks_and_cache_file(void)
 {
@@ -198,7 +199,10 @@ static void test_first_blocks_and_cache_file(void)
     CU_ASSERT_EQUAL(state_file_next(state), 1);
     CU_ASSERT_EQUAL(sign_msg(d, "b", 1, &sig, &siglen, 0), 0);
     OPENSSL_free(sig);
-    CU_ASSERT_EQUAL(state_file_next(state), 1 + FASTSIG_STATE_DEFAULT_BATCH);
+    /* a whole block, and perhaps already the block reserved ahead: the
+     * second block's first signature asks the worker for the third */
+    uint64_t next = state_file_next(state);
+    CU_ASSERT(next == 1 + FASTSIG_STATE_DEFAULT_BATCH || next == 1 + 2 * FASTSIG_STATE_DEFAULT_BATCH);
     EVP_PKEY_free(d);
     CU_ASSERT_EQUAL(state_file_next(state), 2);
     CU_ASSERT(stat(cache, &after) == 0 && after.st_mtim.tv_sec == before.st_mtim.tv_sec
