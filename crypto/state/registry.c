@@ -13,20 +13,34 @@
 /* Longest entry read: a few state paths. */
 #define ENTRY_MAX (4 * PATH_MAX)
 
-int fastsig_registry_entry_path(const char *state_dir,
-                                const uint8_t key_id[FASTSIG_STATE_KEY_ID_LEN], char *out,
-                                size_t outlen)
+int fastsig_registry_path_as(fastsig_registry_kind kind, const char *state_dir,
+                             const uint8_t id[FASTSIG_STATE_KEY_ID_LEN], char *out, size_t outlen)
 {
-    if (state_dir == NULL || key_id == NULL || out == NULL)
+    if (state_dir == NULL || id == NULL || out == NULL)
         return FASTSIG_ERR_NULL_ARG;
     char dir[PATH_MAX];
     if ((size_t)snprintf(dir, sizeof(dir), "%s/" FASTSIG_REGISTRY_SUBDIR, state_dir)
         >= sizeof(dir))
         return FASTSIG_ERR_BAD_PARAM;
-    int rc = fastsig_state_key_path(dir, key_id, out, outlen);
-    if (rc == FASTSIG_OK) /* the state file's name without its suffix */
-        out[strlen(out) - (sizeof(FASTSIG_STATE_FILE_SUFFIX) - 1)] = '\0';
-    return rc;
+    int rc = fastsig_state_key_path(dir, id, out, outlen);
+    if (rc != FASTSIG_OK)
+        return rc;
+    /* the state file's name without its suffix; a seed's gets its own */
+    char *end = out + strlen(out) - (sizeof(FASTSIG_STATE_FILE_SUFFIX) - 1);
+    *end = '\0';
+    if (kind == FASTSIG_REGISTRY_SEED) {
+        _Static_assert(sizeof(FASTSIG_REGISTRY_SEED_SUFFIX) <= sizeof(FASTSIG_STATE_FILE_SUFFIX),
+                       "fits where the state suffix was");
+        memcpy(end, FASTSIG_REGISTRY_SEED_SUFFIX, sizeof(FASTSIG_REGISTRY_SEED_SUFFIX));
+    }
+    return FASTSIG_OK;
+}
+
+int fastsig_registry_entry_path(const char *state_dir,
+                                const uint8_t key_id[FASTSIG_STATE_KEY_ID_LEN], char *out,
+                                size_t outlen)
+{
+    return fastsig_registry_path_as(FASTSIG_REGISTRY_KEY_ID, state_dir, key_id, out, outlen);
 }
 
 /* The registry directory of entry (its parent), made if missing (mode
@@ -107,17 +121,13 @@ static int write_temp(const char *entry, const char *line, char *tmp, size_t tmp
            ? FASTSIG_OK : FASTSIG_ERR_STATE_IO;
 }
 
-int fastsig_registry_claim(const char *state_dir, const uint8_t key_id[FASTSIG_STATE_KEY_ID_LEN],
-                           const char *state_path, char *found, size_t foundlen)
+/* Makes entry naming state_path (see fastsig_registry_claim). */
+static int claim_entry(const char *entry, const char *state_path, char *found, size_t foundlen)
 {
-    char entry[PATH_MAX], tmp[PATH_MAX], line[PATH_MAX + 1];
-    if (state_path == NULL)
-        return FASTSIG_ERR_NULL_ARG;
+    char tmp[PATH_MAX], line[PATH_MAX + 1];
+    int rc;
     if (found != NULL && foundlen > 0)
         found[0] = '\0';
-    int rc = fastsig_registry_entry_path(state_dir, key_id, entry, sizeof(entry));
-    if (rc != FASTSIG_OK)
-        return rc;
     if (state_path[0] != '/' || strchr(state_path, '\n') != NULL
         || (size_t)snprintf(line, sizeof(line), "%s\n", state_path) >= sizeof(line))
         return FASTSIG_ERR_BAD_PARAM;
@@ -141,19 +151,12 @@ int fastsig_registry_claim(const char *state_dir, const uint8_t key_id[FASTSIG_S
     return FASTSIG_OK;
 }
 
-int fastsig_registry_unclaim(const char *state_dir,
-                             const uint8_t key_id[FASTSIG_STATE_KEY_ID_LEN],
-                             const char *state_path)
+/* Removes entry if it names state_path and nothing else. */
+static int unclaim_entry(const char *entry, const char *state_path)
 {
     static _Thread_local char buf[ENTRY_MAX + 1];
-    char entry[PATH_MAX];
-    if (state_path == NULL)
-        return FASTSIG_ERR_NULL_ARG;
-    int rc = fastsig_registry_entry_path(state_dir, key_id, entry, sizeof(entry));
-    if (rc != FASTSIG_OK)
-        return rc;
     int fd;
-    rc = read_entry(entry, O_RDWR, F_WRLCK, &fd, buf, sizeof(buf));
+    int rc = read_entry(entry, O_RDWR, F_WRLCK, &fd, buf, sizeof(buf));
     if (rc == FASTSIG_ERR_STATE_MISSING)
         return FASTSIG_OK;
     if (rc != FASTSIG_OK)
@@ -165,4 +168,55 @@ int fastsig_registry_unclaim(const char *state_dir,
     fs_file_unlock(fd);
     close(fd);
     return rc;
+}
+
+int fastsig_registry_claim_as(fastsig_registry_kind kind, const char *state_dir,
+                              const uint8_t id[FASTSIG_STATE_KEY_ID_LEN], const char *state_path,
+                              char *found, size_t foundlen)
+{
+    char entry[PATH_MAX];
+    if (state_path == NULL)
+        return FASTSIG_ERR_NULL_ARG;
+    int rc = fastsig_registry_path_as(kind, state_dir, id, entry, sizeof(entry));
+    return rc != FASTSIG_OK ? rc : claim_entry(entry, state_path, found, foundlen);
+}
+
+int fastsig_registry_claim(const char *state_dir, const uint8_t key_id[FASTSIG_STATE_KEY_ID_LEN],
+                           const char *state_path, char *found, size_t foundlen)
+{
+    return fastsig_registry_claim_as(FASTSIG_REGISTRY_KEY_ID, state_dir, key_id, state_path,
+                                     found, foundlen);
+}
+
+int fastsig_registry_unclaim_as(fastsig_registry_kind kind, const char *state_dir,
+                                const uint8_t id[FASTSIG_STATE_KEY_ID_LEN],
+                                const char *state_path)
+{
+    char entry[PATH_MAX];
+    if (state_path == NULL)
+        return FASTSIG_ERR_NULL_ARG;
+    int rc = fastsig_registry_path_as(kind, state_dir, id, entry, sizeof(entry));
+    return rc != FASTSIG_OK ? rc : unclaim_entry(entry, state_path);
+}
+
+int fastsig_registry_unclaim(const char *state_dir,
+                             const uint8_t key_id[FASTSIG_STATE_KEY_ID_LEN],
+                             const char *state_path)
+{
+    return fastsig_registry_unclaim_as(FASTSIG_REGISTRY_KEY_ID, state_dir, key_id, state_path);
+}
+
+int fastsig_registry_holder_as(fastsig_registry_kind kind, const char *state_dir,
+                               const uint8_t id[FASTSIG_STATE_KEY_ID_LEN], char *found,
+                               size_t foundlen)
+{
+    char entry[PATH_MAX];
+    if (found != NULL && foundlen > 0)
+        found[0] = '\0';
+    int rc = fastsig_registry_path_as(kind, state_dir, id, entry, sizeof(entry));
+    if (rc == FASTSIG_OK)
+        rc = first_state(entry, found, foundlen);
+    /* no entry, or no registry yet: nobody holds it */
+    return rc == FASTSIG_ERR_STATE_MISSING ? FASTSIG_OK
+           : rc == FASTSIG_OK              ? FASTSIG_ERR_STATE_REGISTERED : rc;
 }

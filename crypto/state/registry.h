@@ -17,8 +17,18 @@
  * a registered key without a state, which refuses a second key generation
  * like any other entry (doc/state.md says what the operator does then).
  *
- * Errors (fastsig_err.h): STATE_REGISTERED (the key id has an entry),
- * STATE_NOT_FILE (no regular file / directory at the entry or registry
+ * Seed entries: <state dir>/registry/<fingerprint, 64 hex>.seed, the same
+ * form (one line: the state made with that seed). A key id changes with the
+ * parameter set, but a hash-based key's one-time keys depend only on its
+ * secret seeds and the address: the same seed under another set signs with
+ * the same one-time keys. The caller passes a 32-byte one-way fingerprint
+ * of those seeds (never the seeds; what it covers is the cores' business)
+ * and claims it beside the key id, after it and before the state file; a
+ * claimed fingerprint refuses any second key of that seed. Shards (more
+ * states of one key) claim no fingerprint.
+ *
+ * Errors (fastsig_err.h): STATE_REGISTERED (the key id or fingerprint has
+ * an entry), STATE_NOT_FILE (no regular file / directory at the entry or registry
  * path: nothing followed, nothing waited on), STATE_LOCKED, STATE_IO (errno
  * kept), STATE_NO_DIR (no state directory), BAD_PARAM, NULL_ARG. */
 #ifndef FASTSIG_REGISTRY_H
@@ -29,14 +39,20 @@
 #include "statefile.h"
 
 #define FASTSIG_REGISTRY_SUBDIR "registry"
+#define FASTSIG_REGISTRY_SEED_SUFFIX ".seed"
+#define FASTSIG_REGISTRY_FP_LEN FASTSIG_STATE_KEY_ID_LEN /* a seed fingerprint */
+
+/* The two kinds of entry: a key id's, a seed fingerprint's. */
+typedef enum { FASTSIG_REGISTRY_KEY_ID, FASTSIG_REGISTRY_SEED } fastsig_registry_kind;
 
 /* <state_dir>/registry/<key id in hex>. */
 int fastsig_registry_entry_path(const char *state_dir,
                                 const uint8_t key_id[FASTSIG_STATE_KEY_ID_LEN], char *out,
                                 size_t outlen);
 
-/* Registers a key's first state: makes key_id's entry naming state_path
- * (absolute, no newline), durably, creating the registry directory under
+/* Registers a key's first state (a key id's entry; the _as forms below do
+ * either kind): makes key_id's entry naming state_path (absolute, no
+ * newline), durably, creating the registry directory under
  * the existing state_dir if needed. A key id that has an entry already is
  * refused with STATE_REGISTERED and the first state path its entry names
  * copied to found ("" when the entry holds none). */
@@ -49,5 +65,23 @@ int fastsig_registry_claim(const char *state_dir, const uint8_t key_id[FASTSIG_S
 int fastsig_registry_unclaim(const char *state_dir,
                              const uint8_t key_id[FASTSIG_STATE_KEY_ID_LEN],
                              const char *state_path);
+
+/* The same for either kind of entry (id: a key id or a seed fingerprint,
+ * 32 bytes each): its path, a claim, its withdrawal, and a look-up that
+ * claims nothing (a key generation asks before it builds its trees; the
+ * claim still decides): FASTSIG_OK when id has no entry, STATE_REGISTERED
+ * with its first state path in found ("" when none) when it has, or the
+ * error reading it. */
+int fastsig_registry_path_as(fastsig_registry_kind kind, const char *state_dir,
+                             const uint8_t id[FASTSIG_STATE_KEY_ID_LEN], char *out, size_t outlen);
+int fastsig_registry_claim_as(fastsig_registry_kind kind, const char *state_dir,
+                              const uint8_t id[FASTSIG_STATE_KEY_ID_LEN], const char *state_path,
+                              char *found, size_t foundlen);
+int fastsig_registry_unclaim_as(fastsig_registry_kind kind, const char *state_dir,
+                                const uint8_t id[FASTSIG_STATE_KEY_ID_LEN],
+                                const char *state_path);
+int fastsig_registry_holder_as(fastsig_registry_kind kind, const char *state_dir,
+                               const uint8_t id[FASTSIG_STATE_KEY_ID_LEN], char *found,
+                               size_t foundlen);
 
 #endif

@@ -1,7 +1,8 @@
 /* test_registry.c - the key-id registry (crypto/state/registry.h): one
  * entry per key, a second claim refused naming the first state, durable and
  * crash-ordered creation, withdrawal, hardening (links, FIFOs, files where a
- * directory belongs), a lock held elsewhere, injected I/O failures. */
+ * directory belongs), a lock held elsewhere, injected I/O failures; seed
+ * fingerprint entries (one seed, one state under any parameter set). */
 #define _GNU_SOURCE /* F_OFD_SETLK */
 #include <errno.h>
 #include <fcntl.h>
@@ -189,6 +190,64 @@ static void test_locked_entry(void)
     CU_ASSERT_EQUAL(claim(dir, 7, "/s/b.state", found), FASTSIG_ERR_STATE_REGISTERED);
 }
 
+/* Seed fingerprint entries, fp from sf_key(tag). */
+static int seed_claim(const char *dir, const uint8_t *fp, const char *state, char *found)
+{
+    return fastsig_registry_claim_as(FASTSIG_REGISTRY_SEED, dir, fp, state, found, PATH_MAX);
+}
+
+static int seed_holder(const char *dir, const uint8_t *fp, char *found)
+{
+    return fastsig_registry_holder_as(FASTSIG_REGISTRY_SEED, dir, fp, found, PATH_MAX);
+}
+
+/* One seed under another parameter set is refused: a seed fingerprint
+ * (another key id, the same one-time keys) has an entry of its own beside
+ * the key ids (<hex>.seed), claimed once, seen by a look-up that claims
+ * nothing, a second claim refused naming the first state, withdrawn only
+ * by the claim that made it. */
+static void test_seed_fingerprint(void)
+{
+    char dir[PATH_MAX], found[PATH_MAX], entry[PATH_MAX], kentry[PATH_MAX], buf[256];
+    uint8_t fp[FASTSIG_REGISTRY_FP_LEN];
+    fresh_dir(dir, "reg-seed");
+    sf_key(fp, 9);
+    /* no registry directory yet: nobody holds it */
+    CU_ASSERT_EQUAL(seed_holder(dir, fp, found), FASTSIG_OK);
+    CU_ASSERT_EQUAL(seed_claim(dir, fp, "/s/h10.state", found), FASTSIG_OK);
+    CU_ASSERT_EQUAL(fastsig_registry_path_as(FASTSIG_REGISTRY_SEED, dir, fp, entry, PATH_MAX),
+                    FASTSIG_OK);
+    CU_ASSERT_EQUAL(fastsig_registry_entry_path(dir, fp, kentry, sizeof(kentry)), FASTSIG_OK);
+    CU_ASSERT(strlen(entry) == strlen(kentry) + 5 && strncmp(entry, kentry, strlen(kentry)) == 0
+              && strcmp(entry + strlen(kentry), ".seed") == 0);
+    FILE *f = fopen(entry, "r");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    buf[fread(buf, 1, sizeof(buf) - 1, f)] = '\0';
+    fclose(f);
+    CU_ASSERT_STRING_EQUAL(buf, "/s/h10.state\n");
+
+    CU_ASSERT_EQUAL(seed_holder(dir, fp, found), FASTSIG_ERR_STATE_REGISTERED);
+    CU_ASSERT_STRING_EQUAL(found, "/s/h10.state");
+    CU_ASSERT_EQUAL(seed_claim(dir, fp, "/s/h16.state", found), FASTSIG_ERR_STATE_REGISTERED);
+    CU_ASSERT_STRING_EQUAL(found, "/s/h10.state");
+    /* a key id of the same bytes is another entry */
+    CU_ASSERT_EQUAL(fastsig_registry_claim(dir, fp, "/s/k.state", found, PATH_MAX), FASTSIG_OK);
+    /* withdrawal: only by the claim's own state path */
+    CU_ASSERT_EQUAL(fastsig_registry_unclaim_as(FASTSIG_REGISTRY_SEED, dir, fp, "/s/h16.state"),
+                    FASTSIG_OK);
+    CU_ASSERT_EQUAL(seed_holder(dir, fp, found), FASTSIG_ERR_STATE_REGISTERED);
+    CU_ASSERT_EQUAL(fastsig_registry_unclaim_as(FASTSIG_REGISTRY_SEED, dir, fp, "/s/h10.state"),
+                    FASTSIG_OK);
+    CU_ASSERT_EQUAL(seed_holder(dir, fp, found), FASTSIG_OK);
+    CU_ASSERT_EQUAL(fastsig_registry_claim(dir, fp, "/s/k2.state", found, PATH_MAX),
+                    FASTSIG_ERR_STATE_REGISTERED); /* the key id's entry stayed */
+    CU_ASSERT_EQUAL(seed_claim(dir, fp, "/s/h16.state", found), FASTSIG_OK);
+    /* a link where the entry belongs: refused by the look-up too */
+    CU_ASSERT_EQUAL(unlink(entry), 0);
+    CU_ASSERT_EQUAL(symlink(kentry, entry), 0);
+    CU_ASSERT_EQUAL(seed_holder(dir, fp, found), FASTSIG_ERR_STATE_NOT_FILE);
+}
+
 static enum fs_state_io_op fail_op;
 static int fail_hook(enum fs_state_io_op op)
 {
@@ -227,6 +286,8 @@ int main(void)
         { "links, FIFOs, directories and files refused", test_special_files },
         { "a lock held elsewhere: bounded wait", test_locked_entry },
         { "injected I/O failures leave no entry", test_io_failures },
+        { "one seed under another parameter set is refused: seed fingerprint entries",
+          test_seed_fingerprint },
         { NULL, NULL },
     };
     static const fs_suite suites[] = { { "key-id registry", tests }, { NULL, NULL } };
