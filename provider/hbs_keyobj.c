@@ -13,7 +13,6 @@
 #include <openssl/crypto.h>
 #include "prov.h"
 #include "hbs_keyobj.h"
-#include "state/registry.h"
 #include "fastsig_err.h"
 
 /* Row of kind named by the oid in a key encoding's first 4 bytes, or NULL. */
@@ -68,6 +67,12 @@ const char *hbsa_row_name(const HBSA_KEY *x)
     return x->p->name;
 }
 
+int hbsa_row_seed_fp(const HBSA_KEY *x, const uint8_t *seed, size_t seedlen,
+                     uint8_t fp[HBSA_SEED_FP_LEN])
+{
+    return hbs_seed_fp(x->p, seed, seedlen, fp);
+}
+
 const hbs_params *hbsa_params(int kind, const char *name)
 {
     const hbs_params *p = hbs_params_by_name(name);
@@ -91,7 +96,7 @@ int hbsa_seed(const FS_GENOPTS *o, const hbs_params *p, uint8_t *seed)
 /* The default state directory (made if missing), absolute and resolved:
  * where keys without state: keep their states, and the key-id registry. A
  * failure names the directory. */
-static int default_state_dir(char *real, size_t len)
+int hbsa_default_state_dir(char *real, size_t len)
 {
     char dir[4096];
     int err;
@@ -113,7 +118,7 @@ static int state_path(HBSA_KEY *x, const char *opt)
     int err;
 
     if (opt == NULL || opt[0] == '\0') {
-        if ((err = default_state_dir(real, sizeof(real))) != FASTSIG_OK
+        if ((err = hbsa_default_state_dir(real, sizeof(real))) != FASTSIG_OK
             || (err = fastsig_state_key_path(real, x->key_id, buf, sizeof(buf))) != FASTSIG_OK)
             return err;
     } else if (opt[0] == '/') {
@@ -225,37 +230,6 @@ fastsig_state *hbsa_state_of(HBSA_KEY *x, int *err)
     return st;
 }
 
-/* Registers x's key id with its new state (x->path) in the registry of
- * the default state directory dir: a key that has a state already (the
- * same seed generated before, with any state path) is refused, naming it. */
-static int register_key(const HBSA_KEY *x, const char *dir)
-{
-    char found[4096], entry[4096], why[4352];
-    struct stat sb;
-    int err = fastsig_registry_claim(dir, x->key_id, x->path, found, sizeof(found));
-    int sys_errno = errno;
-
-    if (err == FASTSIG_OK
-        || fastsig_registry_entry_path(dir, x->key_id, entry, sizeof(entry)) != FASTSIG_OK)
-        return err;
-    if (err != FASTSIG_ERR_STATE_REGISTERED) {
-        fs_err_file_detail(err, "registry entry", entry, sys_errno, NULL);
-    } else if (found[0] == '\0') {
-        fs_err_file_detail(err, "registry entry", entry, 0,
-                           "names no state file (damaged): see doc/state.md, section 11");
-    } else if (lstat(found, &sb) == 0) {
-        snprintf(why, sizeof(why), "this key's state (registry entry %s): a key gets one state",
-                 entry);
-        fs_err_file_detail(err, "state file", found, 0, why);
-    } else {
-        snprintf(why, sizeof(why), "names state file %s, which is missing (a key generation "
-                 "stopped before making it, or it was removed): see doc/state.md, section 11",
-                 found);
-        fs_err_file_detail(err, "registry entry", entry, 0, why);
-    }
-    return err;
-}
-
 int hbsa_progress(void *arg, uint64_t done, uint64_t total)
 {
     HBSA_PROGRESS *g = arg;
@@ -280,17 +254,19 @@ int hbsa_state_new(HBSA_KEY *x, const char *state_opt)
     char dir[4096];
     struct stat sb;
     int err;
+    if (!x->seed_fp_set)
+        return FASTSIG_ERR_INTERNAL; /* every kind checks its seed first */
     if ((err = hbs_key_id(x->pk, x->pklen, x->key_id)) != FASTSIG_OK
         || (err = state_path(x, state_opt)) != FASTSIG_OK
-        || (err = default_state_dir(dir, sizeof(dir))) != FASTSIG_OK
-        || (err = register_key(x, dir)) != FASTSIG_OK)
+        || (err = hbsa_default_state_dir(dir, sizeof(dir))) != FASTSIG_OK
+        || (err = hbsa_register(x, dir)) != FASTSIG_OK)
         return err;
     if ((err = fastsig_state_create(x->path, x->key_id, x->ops->max(x), 0, 0)) != FASTSIG_OK) {
         int sys_errno = errno;
         /* no state was made (a file already at the path is not this
          * generation's): the key may be generated again */
         if (err == FASTSIG_ERR_STATE_EXISTS || lstat(x->path, &sb) != 0)
-            fastsig_registry_unclaim(dir, x->key_id, x->path);
+            hbsa_unregister(x, dir);
         return state_error(x, err, sys_errno);
     }
     err = FASTSIG_OK;

@@ -1,7 +1,8 @@
 /* hbs_keyobj.h - the key object of the stateful hash-based adapters (WOTSP,
  * XMSS, XMSS^MT: wotsp_adapter.c, xmss_adapter.c) over crypto/hbs and
  * crypto/state, and the FS_ADAPTER hooks they have in common
- * (hbs_keyobj.c: the object; hbs_keyparams.c: its parameters and text).
+ * (hbs_keyobj.c: the object; hbs_keyparams.c: its parameters and text;
+ * hbs_registry.c: a new key's registry entries).
  *
  * Private key (PKCS#8 privateKey contents):
  *   sk core || BE16(len) || state file path (len bytes, absolute) [|| range]
@@ -34,6 +35,9 @@
 
 typedef struct hbsa_ops HBSA_OPS;
 
+/* A seed fingerprint (crypto/state/registry.h's seed entries). */
+#define HBSA_SEED_FP_LEN 32
+
 typedef struct {
     const HBSA_OPS *ops;     /* what differs between the kinds */
     const hbs_params *p;     /* XMSS / XMSS^MT / WOTSP row; NULL for HSS */
@@ -64,6 +68,8 @@ typedef struct {
     uint64_t batch;          /* key's reservation block (default 64; atomic) */
     void *kind_data;         /* the kind's own object (HSS: levels and signing
                               * core), released by ops->free; NULL for the others */
+    uint8_t seed_fp[HBSA_SEED_FP_LEN]; /* key generation: its seeds' fingerprint */
+    int seed_fp_set;         /* ... computed (hbsa_seed_check) */
 } HBSA_KEY;
 
 /* The per-kind operations of the key object: one instance per kind
@@ -89,6 +95,12 @@ struct hbsa_ops {
      * shards (a one-time key has nothing to share out). */
     int (*set_range)(HBSA_KEY *x, int carved);
     uint64_t (*shard_align)(const HBSA_KEY *x); /* see hbsa_shard_align */
+    /* The one-way fingerprint of the secrets x's one-time keys come from,
+     * the same under every parameter set of the kind that shares them
+     * (the core's: hbs_seed_fp, hss_seed_fp); seed: the generation's seed
+     * bytes as `seed:` gives them. */
+    int (*seed_fp)(const HBSA_KEY *x, const uint8_t *seed, size_t seedlen,
+                   uint8_t fp[HBSA_SEED_FP_LEN]);
 };
 extern const HBSA_OPS hbsa_xmss_ops, hbsa_wotsp_ops;
 /* The ops of the XMSS / XMSS^MT / WOTSP rows that read only x->p. */
@@ -96,6 +108,8 @@ uint64_t hbsa_row_max(const HBSA_KEY *x);
 size_t hbsa_row_sig_bytes(const HBSA_KEY *x);
 unsigned hbsa_row_n(const HBSA_KEY *x);
 const char *hbsa_row_name(const HBSA_KEY *x);
+int hbsa_row_seed_fp(const HBSA_KEY *x, const uint8_t *seed, size_t seedlen,
+                     uint8_t fp[HBSA_SEED_FP_LEN]);
 
 /* Key-generation progress of the tree cores, shown by genpkey: a '.' per
  * fortieth of the work (hbs and lms progress callbacks share this form). */
@@ -116,11 +130,25 @@ HBSA_KEY *hbsa_new_ops(const HBSA_OPS *ops);
 const hbs_params *hbsa_params(int kind, const char *name);
 /* The 3n seed bytes: the caller's (-pkeyopt seed:) or OpenSSL's RNG. */
 int hbsa_seed(const FS_GENOPTS *o, const hbs_params *p, uint8_t *seed);
-/* After x->pk is set: the key id, the state path (o->state, else the
- * default directory), the key id registered with that path in the default
- * directory's registry (refused, naming the state, if the key has one) and
- * a new state file of the key's index count, opened. */
+/* At key generation, before the key is built: x->seed_fp from the seed
+ * (ops->seed_fp), refused at once (STATE_REGISTERED, naming the state that
+ * holds it) when the default directory's registry has it already: the same
+ * seed under any parameter set of the kind would sign with the same
+ * one-time keys. hbsa_state_new claims it. */
+int hbsa_seed_check(HBSA_KEY *x, const uint8_t *seed, size_t seedlen);
+/* After x->pk is set and hbsa_seed_check passed: the key id, the state path
+ * (o->state, else the default directory), the key id and the seed
+ * fingerprint registered with that path in the default directory's
+ * registry (refused, naming the state, if either has one) and a new state
+ * file of the key's index count, opened. */
 int hbsa_state_new(HBSA_KEY *x, const char *state_opt);
+/* hbs_registry.c: the two claims of hbsa_state_new in the registry of the
+ * default state directory dir (hbsa_register: the error noted, nothing
+ * left claimed on failure), and their withdrawal when no state was made. */
+int hbsa_register(const HBSA_KEY *x, const char *dir);
+void hbsa_unregister(const HBSA_KEY *x, const char *dir);
+/* The default state directory (made if missing), absolute and resolved. */
+int hbsa_default_state_dir(char *real, size_t len);
 /* Checks the framing of a private encoding whose core is corelen bytes and
  * copies out its state path (*path, allocated); *rangelen gets the length
  * of what follows the path (0 or HBSA_RANGE_LEN). */

@@ -309,10 +309,20 @@ static uint64_t hss_op_shard_align(const HBSA_KEY *x)
     return h->L > 1 ? UINT64_C(1) << h->lms[h->L - 1].h : 1;
 }
 
+/* The top level's (SEED, I): every level below derives from them. */
+static int hss_op_seed_fp(const HBSA_KEY *x, const uint8_t *seed, size_t seedlen,
+                          uint8_t fp[HBSA_SEED_FP_LEN])
+{
+    const struct hbsa_hss *h = x->kind_data;
+    return seedlen != h->n + LMS_I_BYTES ? FASTSIG_ERR_BAD_LENGTH
+                                         : hss_seed_fp(seed, h->n, seed + h->n, fp);
+}
+
 static const HBSA_OPS hss_ops = {
     .max = hss_op_max, .sig_bytes = hss_op_sig_bytes, .n = hss_op_n, .name = hss_op_name,
     .check = hss_op_check, .sign = hss_op_sign, .free = hss_op_free, .text = hss_op_text,
     .set_range = hss_op_set_range, .shard_align = hss_op_shard_align,
+    .seed_fp = hss_op_seed_fp,
 };
 
 /* ---- adapter ---- */
@@ -343,6 +353,8 @@ static int hss_gen(const FS_SIGALG *alg, const FS_GENOPTS *o, void **key)
     } else {
         err = o->rng(o->rng_arg, seed, slen) ? FASTSIG_OK : FASTSIG_ERR_RNG;
     }
+    if (err == FASTSIG_OK) /* a seed some key has is refused before the trees are built */
+        err = hbsa_seed_check(x, seed, slen);
     if (err == FASTSIG_OK)
         err = hss_key_gen_mt(&h->core, h->L, h->lms, h->ots, seed, seed + h->n,
                              o->threads ? o->threads : hbsa_default_threads(), hbsa_progress, &pg);

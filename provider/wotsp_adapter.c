@@ -67,7 +67,8 @@ static int gen(const FS_SIGALG *alg, const FS_GENOPTS *o, void **key)
         OPENSSL_cleanse(seed, sizeof(seed));
         return FASTSIG_ERR_NOMEM;
     }
-    err = hbs_wotsp_keygen(p, seed, 3 * (size_t)p->n, x->sk, x->sklen, x->pk, x->pklen);
+    if ((err = hbsa_seed_check(x, seed, 3 * (size_t)p->n)) == FASTSIG_OK)
+        err = hbs_wotsp_keygen(p, seed, 3 * (size_t)p->n, x->sk, x->sklen, x->pk, x->pklen);
     OPENSSL_cleanse(seed, sizeof(seed));
     if (err == FASTSIG_OK) {
         o->progress(o->progress_arg, 3, 0);
@@ -166,7 +167,7 @@ static uint64_t shard_align(const HBSA_KEY *x)
 const HBSA_OPS hbsa_wotsp_ops = {
     .max = hbsa_row_max, .sig_bytes = hbsa_row_sig_bytes, .n = hbsa_row_n,
     .name = hbsa_row_name, .check = check, .sign = sign, .free = free_core,
-    .shard_align = shard_align,
+    .shard_align = shard_align, .seed_fp = hbsa_row_seed_fp,
 };
 
 static const OSSL_PARAM gen_settable[] = {

@@ -101,8 +101,11 @@ static int xmss_gen(const FS_SIGALG *alg, const FS_GENOPTS *o, void **key)
         OPENSSL_cleanse(seed, sizeof(seed));
         return FASTSIG_ERR_NOMEM;
     }
-    err = hbs_keygen(p, seed, 3 * (size_t)p->n, o->threads ? o->threads : hbsa_default_threads(),
-                     hbsa_progress, &pg, &x->k);
+    /* a seed some key has is refused before the trees are built */
+    if ((err = hbsa_seed_check(x, seed, 3 * (size_t)p->n)) == FASTSIG_OK)
+        err = hbs_keygen(p, seed, 3 * (size_t)p->n,
+                         o->threads ? o->threads : hbsa_default_threads(), hbsa_progress, &pg,
+                         &x->k);
     OPENSSL_cleanse(seed, sizeof(seed));
     if (err == FASTSIG_OK) {
         o->progress(o->progress_arg, 3, 0);
@@ -217,6 +220,7 @@ const HBSA_OPS hbsa_xmss_ops = {
     .max = hbsa_row_max, .sig_bytes = hbsa_row_sig_bytes, .n = hbsa_row_n,
     .name = hbsa_row_name, .check = xmss_check, .sign = xmss_sign, .free = xmss_free_core,
     .set_range = xmss_set_range, .shard_align = xmss_shard_align,
+    .seed_fp = hbsa_row_seed_fp,
 };
 
 /* Two tables (not one shared by both rows): the glue lets a key serve a

@@ -27,6 +27,25 @@ int hbs_key_id(const uint8_t *pk, size_t pklen, uint8_t id[FASTSIG_STATE_KEY_ID_
     return fs_hash_many(&hp, id, pk, pklen, 1);
 }
 
+int hbs_seed_fp(const hbs_params *p, const uint8_t *seed, size_t seedlen,
+                uint8_t fp[HBS_SEED_FP_LEN])
+{
+    static const char domain[] = "fastsig seed fingerprint v1 xmss";
+    fs_hash_params hp = { FS_HASH_SHA256, HBS_SEED_FP_LEN, 32 };
+    uint8_t in[sizeof(domain) - 1 + 2 * HBS_MAX_N];
+    if (p == NULL || seed == NULL || fp == NULL)
+        return FASTSIG_ERR_NULL_ARG;
+    if (seedlen != 3 * (size_t)p->n)
+        return FASTSIG_ERR_BAD_LENGTH;
+    size_t d = sizeof(domain) - 1, n = p->n;
+    memcpy(in, domain, d);
+    memcpy(in + d, seed, n);              /* SK_SEED */
+    memcpy(in + d + n, seed + 2 * n, n);  /* PUB_SEED */
+    int rc = fs_hash_many(&hp, fp, in, d + 2 * n, 1);
+    explicit_bzero(in, sizeof(in));
+    return rc;
+}
+
 int hbs_ctx_init(hbs_ctx *c, const hbs_params *p, const uint8_t *pub_seed,
                  const uint8_t *sk_seed, const uint8_t *sk_prf)
 {

@@ -37,6 +37,19 @@ int hbs_hash_msg(const hbs_ctx *c, uint8_t *out, const uint8_t *r, const uint8_t
  * kind: oid || root || PUB_SEED). */
 int hbs_key_id(const uint8_t *pk, size_t pklen, uint8_t id[FASTSIG_STATE_KEY_ID_LEN]);
 
+/* The fingerprint of the secrets a key's one-time keys come from, for the
+ * key-id registry's seed entries (crypto/state/registry.h): WOTS+ chain
+ * secrets are PRF_keygen(SK_SEED, PUB_SEED || ADRS), whatever the tree
+ * height or layer count, so every XMSS, XMSS^MT and WOTSP set with this n
+ * and these two seeds shares them at the same address (SK_PRF only
+ * randomizes messages: left out). seed: the 3n key-generation bytes
+ * SK_SEED || SK_PRF || PUB_SEED.
+ *   fp = SHA-256("fastsig seed fingerprint v1 xmss" || SK_SEED || PUB_SEED)
+ * One-way over full-entropy seeds; the copy is wiped. */
+#define HBS_SEED_FP_LEN 32
+int hbs_seed_fp(const hbs_params *p, const uint8_t *seed, size_t seedlen,
+                uint8_t fp[HBS_SEED_FP_LEN]);
+
 /* Big-endian toByte(v, len) for len <= 8 (more bytes: leading zeros). */
 void hbs_put_be(uint8_t *out, size_t len, uint64_t v);
 uint64_t hbs_get_be(const uint8_t *in, size_t len);

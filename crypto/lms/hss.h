@@ -73,6 +73,16 @@ size_t hss_sig_bytes(const hss_key *k);
 void hss_pub(const hss_key *k, uint8_t *pub);
 /* Signature at global index g into sig (hss_sig_bytes). */
 int hss_sign(hss_key *k, uint64_t g, const uint8_t *msg, size_t mlen, uint8_t *sig);
+/* The fingerprint of the top level's (SEED, I), for the key-id registry's
+ * seed entries (crypto/state/registry.h; hss_seedfp.c): LM-OTS secrets are
+ * H(I || u32str(q) || u16str(i) || u8str(0xff) || SEED), whatever the
+ * heights, w or level count, and the lower levels' (SEED, I) derive from
+ * the top's, so LMS and HSS keys of one (SEED, I) share one-time keys.
+ *   fp = SHA-256("fastsig seed fingerprint v1 lms" || SEED (n) || I (16))
+ * One-way over full-entropy seeds; the copy is wiped. */
+#define HSS_SEED_FP_LEN 32
+int hss_seed_fp(const uint8_t *seed, size_t n, const uint8_t I[LMS_I_BYTES],
+                uint8_t fp[HSS_SEED_FP_LEN]);
 /* The child (SEED', I') of parent (I, SEED) at leaf q, by the parent's set. */
 int hss_child_seed(const lmots_params *parent_ots, const uint8_t I[LMS_I_BYTES],
                    const uint8_t *seed, uint32_t q, uint8_t *child_seed,

@@ -3,7 +3,8 @@
 # (pkey -pubout, pkeyutl -verify with the private key) opens no state file
 # and waits on no lock; the first signature opens it and waits for another
 # process's lock a bounded time (FASTSIG_STATE_LOCK_TIMEOUT, state_lock_timeout),
-# then fails naming the file. Also the key-id registry: one state per key.
+# then fails naming the file. Also the key-id registry: one state per key,
+# and one per seed under any parameter set.
 # Usage: statelife.sh HOLD_LOCK WATCH_OPEN (the helper programs beside it).
 source "$(dirname "$0")/lib.sh"
 HOLD_LOCK=$1
@@ -122,16 +123,31 @@ registry() {
         -pkeyopt "seed:$seed" "$@"; }
     check "$alg: genpkey seed:S state:a" gen -pkeyopt "state:$d/a.state" -out "$d/a.pem"
     check_eq "$alg: ... registers the key id, naming its state" \
-        "$(grep -rlx "$d/a.state" "$reg" | wc -l)" 1
+        "$(grep -rlx "$d/a.state" "$reg" | grep -cv '\.seed$')" 1
+    check_eq "$alg: ... and its seed's fingerprint" \
+        "$(grep -rlx "$d/a.state" "$reg" | grep -c '/[0-9a-f]\{64\}\.seed$')" 1
     check_fails "$alg: the same seed with another state path is refused" \
         gen -pkeyopt "state:$d/b.state" -out "$d/b.pem"
     cp "$WORK/err" "$WORK/prev.err"
     check "$alg: ... naming the state the key has" grep -qF \
         "key already registered with a signature state" "$WORK/prev.err"
     check "$alg: ... and its registry entry" grep -qF \
-        "state file $d/a.state: this key's state (registry entry $reg/" "$WORK/prev.err"
+        "state file $d/a.state: holds this seed's one-time keys (registry entry $reg/" \
+        "$WORK/prev.err"
     check "$alg: ... no second state made" test ! -e "$d/b.state"
     check_fails "$alg: ... nor with the default state path" gen -out "$d/c.pem"
+    # a key made before seed entries existed has only its key id's entry:
+    # that still refuses the same key
+    local seedent
+    seedent=$(grep -rlx "$d/a.state" "$reg" | grep '\.seed$')
+    mv "$seedent" "$d/seed.away"
+    check_fails "$alg: a key with only a key-id entry is refused too" \
+        gen -pkeyopt "state:$d/b.state" -out "$d/b.pem"
+    cp "$WORK/err" "$WORK/prev.err"
+    check "$alg: ... naming its state and key-id entry" grep -qF \
+        "state file $d/a.state: this key's state (registry entry $reg/" "$WORK/prev.err"
+    check "$alg: ... and leaves no seed entry" test ! -e "$seedent"
+    mv "$d/seed.away" "$seedent"
     # a crash between the registry entry and the state file leaves a key
     # registered without a state: refused too, naming the entry
     mv "$d/a.state" "$d/a.moved"
@@ -156,11 +172,40 @@ registry() {
     before=$(ls "$reg" | wc -l)
     check "$alg: genpkey with a random seed" openssl genpkey "${PROV[@]}" -algorithm "$alg" \
         -pkeyopt "param:$param" -pkeyopt "state:$d/r.state" -out "$d/r.pem"
-    check_eq "$alg: ... registers it" "$(ls "$reg" | wc -l)" "$((before + 1))"
+    check_eq "$alg: ... registers it (key id and seed)" "$(ls "$reg" | wc -l)" "$((before + 2))"
 }
 registry WOTSP WOTSP-SHA2_256 96
 registry XMSS XMSS-SHA2_10_256 96
 registry HSS LMS_SHA256_M32_H5/LMOTS_SHA256_N32_W4 48 # SEED (32) || I (16)
+
+# --- one seed, one state under any parameter set: the one-time keys (WOTS+,
+# LM-OTS) come from the seeds and the address only, the key id changes with
+# the set: another set of a registered seed is refused, before its trees ---
+one_seed() {
+    local seedlen=$1 first_alg=$2 first=$3 d="$WORK/one-seed-$2" seed alg param
+    shift 3
+    seed=$(head -c "$seedlen" /dev/urandom | od -An -tx1 -v | tr -d ' \n')
+    mkdir -p "$d"
+    check "$first from seed S" openssl genpkey "${PROV[@]}" -algorithm "$first_alg" \
+        -pkeyopt "param:$first" -pkeyopt "seed:$seed" -pkeyopt "state:$d/first.state" \
+        -out "$d/first.pem"
+    while [ $# -gt 0 ]; do
+        alg=$1 param=$2
+        shift 2
+        check_fails "one seed under another parameter set is refused: $param after $first" \
+            openssl genpkey "${PROV[@]}" -algorithm "$alg" -pkeyopt "param:$param" \
+            -pkeyopt "seed:$seed" -pkeyopt "state:$d/again.state" -out "$d/again.pem"
+        cp "$WORK/err" "$WORK/prev.err"
+        check "... naming the first key's state ($param)" grep -qF \
+            "state file $d/first.state: holds this seed's one-time keys (registry entry" \
+            "$WORK/prev.err"
+        check "... no state made ($param)" test ! -e "$d/again.state"
+    done
+}
+one_seed 96 XMSS XMSS-SHA2_10_256 XMSS XMSS-SHA2_16_256 XMSSMT XMSSMT-SHA2_20/2_256 \
+    WOTSP WOTSP-SHA2_256
+one_seed 48 HSS LMS_SHA256_M32_H5/LMOTS_SHA256_N32_W8 HSS LMS_SHA256_M32_H10/LMOTS_SHA256_N32_W8 \
+    HSS LMS_SHA256_M32_H5/LMOTS_SHA256_N32_W8,LMS_SHA256_M32_H5/LMOTS_SHA256_N32_W8
 
 # the registry lives in the default state directory, needed even with state:
 touch "$WORK/plain"

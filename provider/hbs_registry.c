@@ -1,0 +1,88 @@
+/* hbs_registry.c - a new stateful key's entries in the key-id registry
+ * (crypto/state/registry.h) of the default state directory: its key id and
+ * the fingerprint of its seeds, each naming the key's one state, so that
+ * neither the same key nor the same seed under another parameter set (the
+ * same one-time keys, another key id) ever gets a second fresh state. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "prov.h"
+#include "hbs_keyobj.h"
+#include "state/registry.h"
+#include "fastsig_err.h"
+
+_Static_assert(HBSA_SEED_FP_LEN == FASTSIG_REGISTRY_FP_LEN, "one fingerprint size");
+#define SEED FASTSIG_REGISTRY_SEED /* the seed fingerprints' entries */
+
+/* What an entry's state holds, for the refusal: the key, or the seed. */
+typedef struct {
+    const char *holds, *rule;
+} REGISTRY_WHAT;
+static const REGISTRY_WHAT key_entry = { "this key's state", "a key gets one state" };
+static const REGISTRY_WHAT seed_entry = {
+    "holds this seed's one-time keys", "a seed gets one state, under any parameter set"
+};
+
+/* Notes why a claim or look-up of entry failed (err; found: the state its
+ * entry names) and returns err. */
+static int refused(int err, int sys_errno, const char *entry, const char *found,
+                   const REGISTRY_WHAT *what)
+{
+    char why[4352];
+    struct stat sb;
+    if (err != FASTSIG_ERR_STATE_REGISTERED) {
+        fs_err_file_detail(err, "registry entry", entry, sys_errno, NULL);
+    } else if (found[0] == '\0') {
+        fs_err_file_detail(err, "registry entry", entry, 0,
+                           "names no state file (damaged): see doc/state.md, section 11");
+    } else if (lstat(found, &sb) == 0) {
+        snprintf(why, sizeof(why), "%s (registry entry %s): %s", what->holds, entry, what->rule);
+        fs_err_file_detail(err, "state file", found, 0, why);
+    } else {
+        snprintf(why, sizeof(why), "names state file %s, which is missing (a key generation "
+                 "stopped before making it, or it was removed): see doc/state.md, section 11",
+                 found);
+        fs_err_file_detail(err, "registry entry", entry, 0, why);
+    }
+    return err;
+}
+
+int hbsa_seed_check(HBSA_KEY *x, const uint8_t *seed, size_t seedlen)
+{
+    char dir[4096], found[4096], entry[4096];
+    int err = x->ops->seed_fp(x, seed, seedlen, x->seed_fp);
+    if (err != FASTSIG_OK || (err = hbsa_default_state_dir(dir, sizeof(dir))) != FASTSIG_OK)
+        return err;
+    x->seed_fp_set = 1;
+    err = fastsig_registry_holder_as(SEED, dir, x->seed_fp, found, sizeof(found));
+    int sys_errno = errno;
+    if (err == FASTSIG_OK
+        || fastsig_registry_path_as(SEED, dir, x->seed_fp, entry, sizeof(entry)) != FASTSIG_OK)
+        return err;
+    return refused(err, sys_errno, entry, found, &seed_entry);
+}
+
+int hbsa_register(const HBSA_KEY *x, const char *dir)
+{
+    char found[4096], entry[4096];
+    int err = fastsig_registry_claim(dir, x->key_id, x->path, found, sizeof(found));
+    int sys_errno = errno;
+    if (err != FASTSIG_OK)
+        return fastsig_registry_entry_path(dir, x->key_id, entry, sizeof(entry)) == FASTSIG_OK
+               ? refused(err, sys_errno, entry, found, &key_entry) : err;
+    err = fastsig_registry_claim_as(SEED, dir, x->seed_fp, x->path, found, sizeof(found));
+    sys_errno = errno;
+    if (err == FASTSIG_OK)
+        return err;
+    /* the seed was claimed since hbsa_seed_check: no state, no key id */
+    fastsig_registry_unclaim(dir, x->key_id, x->path);
+    return fastsig_registry_path_as(SEED, dir, x->seed_fp, entry, sizeof(entry)) == FASTSIG_OK
+           ? refused(err, sys_errno, entry, found, &seed_entry) : err;
+}
+
+void hbsa_unregister(const HBSA_KEY *x, const char *dir)
+{
+    fastsig_registry_unclaim_as(SEED, dir, x->seed_fp, x->path);
+    fastsig_registry_unclaim(dir, x->key_id, x->path);
+}
