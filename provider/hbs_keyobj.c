@@ -148,6 +148,9 @@ static int state_error(const HBSA_KEY *x, int err, int sys_errno)
     case FASTSIG_ERR_STATE_NOT_FILE:
         fs_err_state_detail(err, x->path, 0);
         break;
+    case FASTSIG_ERR_STATE_UNTRUSTED:
+        fs_err_untrusted(err, "state file", "state directory");
+        break;
     case FASTSIG_ERR_STATE_LOCKED: {
         unsigned ms = fastsig_state_lock_timeout();
         char why[96];
@@ -238,7 +241,9 @@ static int register_key(const HBSA_KEY *x, const char *dir)
     if (err == FASTSIG_OK
         || fastsig_registry_entry_path(dir, x->key_id, entry, sizeof(entry)) != FASTSIG_OK)
         return err;
-    if (err != FASTSIG_ERR_STATE_REGISTERED) {
+    if (err == FASTSIG_ERR_STATE_UNTRUSTED) {
+        fs_err_untrusted(err, "registry entry", "registry directory");
+    } else if (err != FASTSIG_ERR_STATE_REGISTERED) {
         fs_err_file_detail(err, "registry entry", entry, sys_errno, NULL);
     } else if (found[0] == '\0') {
         fs_err_file_detail(err, "registry entry", entry, 0,
