@@ -4,6 +4,7 @@
 #include <string.h>
 #include "prov.h"
 #include "fastsig_err.h"
+#include "state/fileowner.h"
 
 static OSSL_FUNC_core_new_error_fn *c_new_error;
 static OSSL_FUNC_core_set_error_debug_fn *c_set_error_debug;
@@ -45,6 +46,14 @@ void fs_err_file_detail(int reason, const char *what, const char *path, int sys_
     state_detail.what = what;
     snprintf(state_detail.path, sizeof(state_detail.path), "%s", path != NULL ? path : "?");
     snprintf(state_detail.why, sizeof(state_detail.why), "%s", why != NULL ? why : "");
+}
+
+void fs_err_untrusted(int reason, const char *file_what, const char *dir_what)
+{
+    char path[sizeof(state_detail.path)], why[128];
+    int is_dir;
+    fastsig_state_refusal(path, sizeof(path), why, sizeof(why), &is_dir);
+    fs_err_file_detail(reason, is_dir ? dir_what : file_what, path, 0, why);
 }
 
 void fs_err_state_detail(int reason, const char *path, int sys_errno)

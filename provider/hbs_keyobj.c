@@ -153,6 +153,9 @@ static int state_error(const HBSA_KEY *x, int err, int sys_errno)
     case FASTSIG_ERR_STATE_NOT_FILE:
         fs_err_state_detail(err, x->path, 0);
         break;
+    case FASTSIG_ERR_STATE_UNTRUSTED:
+        fs_err_untrusted(err, "state file", "state directory");
+        break;
     case FASTSIG_ERR_STATE_LOCKED: {
         unsigned ms = fastsig_state_lock_timeout();
         char why[96];

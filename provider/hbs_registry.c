@@ -31,7 +31,9 @@ static int refused(int err, int sys_errno, const char *entry, const char *found,
 {
     char why[4352];
     struct stat sb;
-    if (err != FASTSIG_ERR_STATE_REGISTERED) {
+    if (err == FASTSIG_ERR_STATE_UNTRUSTED) {
+        fs_err_untrusted(err, "registry entry", "registry directory");
+    } else if (err != FASTSIG_ERR_STATE_REGISTERED) {
         fs_err_file_detail(err, "registry entry", entry, sys_errno, NULL);
     } else if (found[0] == '\0') {
         fs_err_file_detail(err, "registry entry", entry, 0,

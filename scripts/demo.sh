@@ -26,7 +26,7 @@ run openssl dgst -TZ "$DEMO/hello.txt"
 unset OPENSSL_CONF
 
 echo "== XMSS (RFC 8391 / RFC 9802): a stateful key, its state file, signatures, a CA"
-X="$DEMO/xmss"; mkdir -p "$X"
+X="$DEMO/xmss"; mkdir -p -m 0700 "$X" # a state directory nobody else may write
 run openssl genpkey "${PROV[@]}" -algorithm XMSS -pkeyopt param:XMSS-SHA2_10_256 \
     -pkeyopt "state:$X/ca.state" -out "$X/ca.key"
 run ls -l "$X"

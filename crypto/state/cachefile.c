@@ -38,9 +38,10 @@ int fastsig_cache_save(const char *state_path, const uint8_t *buf, size_t len)
         return FASTSIG_ERR_NOMEM;
     int fd = fs_file_open(path, O_WRONLY | O_CREAT, 0600);
     free(path);
-    if (fd < 0)
-        return fs_file_open_error() == FASTSIG_ERR_STATE_NOT_FILE ? FASTSIG_ERR_STATE_NOT_FILE
-                                                                 : FASTSIG_ERR_STATE_IO;
+    if (fd < 0) { /* a cache another user could write is not written through */
+        int err = fs_file_open_error();
+        return err == FASTSIG_ERR_STATE_MISSING ? FASTSIG_ERR_STATE_IO : err;
+    }
     if (fs_file_lock(fd, F_WRLCK, 0) != 0) {
         int busy = errno == EAGAIN || errno == EACCES; /* another writer has it */
         close_keep_errno(fd, 0);

@@ -21,14 +21,17 @@
 
 /* Writes len bytes as the cache of the state file at state_path. A writer
  * that finds the file locked leaves it to the one holding the lock and
- * returns FASTSIG_OK. FASTSIG_ERR_STATE_IO (errno kept) or NOMEM otherwise. */
+ * returns FASTSIG_OK. STATE_UNTRUSTED (nothing written) when the file or its
+ * directory is open to other users (fileowner.h), STATE_NOT_FILE,
+ * FASTSIG_ERR_STATE_IO (errno kept) or NOMEM otherwise. */
 int fastsig_cache_save(const char *state_path, const uint8_t *buf, size_t len);
 
 /* Reads the whole cache of the state file at state_path into *buf (malloc,
  * the caller frees) under a shared lock. FASTSIG_ERR_STATE_MISSING when there
  * is none, STATE_CORRUPT when it is empty or larger than
  * FASTSIG_CACHE_MAX_BYTES, STATE_LOCKED (a writer kept it past the lock
- * timeout), STATE_IO or NOMEM. */
+ * timeout), STATE_UNTRUSTED (open to other users: not read), STATE_NOT_FILE,
+ * STATE_IO or NOMEM. */
 int fastsig_cache_load(const char *state_path, uint8_t **buf, size_t *len);
 
 #endif

@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include "fastsig_err.h"
 #include "fileio.h"
+#include "fileowner.h"
 #include "statefile.h"
 #include "statefile_hook.h"
 
@@ -25,12 +26,56 @@ static int injected(enum fs_state_io_op op)
 }
 
 /* Set by the last fs_file_open of this thread that refused a path for not
- * being a regular file (or directory, when one was asked for). */
-static _Thread_local int open_not_file;
+ * being a regular file (or directory, when one was asked for), or for
+ * being open to other users (fileowner.h). */
+static _Thread_local int open_not_file, open_untrusted;
+
+/* The directory holding path ("." or "/" when that is all) into dir. */
+static int dir_of(const char *path, char *dir, size_t len)
+{
+    const char *slash = strrchr(path, '/');
+    if (slash == NULL)
+        snprintf(dir, len, ".");
+    else if (slash == path)
+        snprintf(dir, len, "/");
+    else if ((size_t)(slash - path) < len)
+        memcpy(dir, path, (size_t)(slash - path)), dir[slash - path] = 0;
+    else
+        return errno = ENAMETOOLONG, -1;
+    return 0;
+}
+
+/* The directory holding path, opened (O_PATH: no read permission needed)
+ * and checked, so that the file is opened in the very directory checked
+ * (openat): the descriptor, *name = the path's last component; -1 with
+ * errno when it cannot be opened or is not trusted. */
+static int open_parent(const char *path, const char **name)
+{
+    char dir[PATH_MAX];
+    const char *slash = strrchr(path, '/');
+    *name = slash != NULL ? (slash[1] != '\0' ? slash + 1 : ".") : path;
+    if (dir_of(path, dir, sizeof(dir)) != 0)
+        return -1;
+#ifdef O_PATH
+    int dfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+#else
+    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+#endif
+    struct stat sb;
+    if (dfd < 0)
+        return -1;
+    if (fstat(dfd, &sb) != 0 || (open_untrusted = fs_owner_check(&sb, dir, 1) != 0)) {
+        int saved = errno;
+        close(dfd);
+        errno = saved;
+        return -1;
+    }
+    return dfd;
+}
 
 int fs_file_open(const char *path, int flags, mode_t mode)
 {
-    open_not_file = 0;
+    open_not_file = open_untrusted = 0;
     if (injected(FS_STATE_IO_OPEN))
         return -1;
     int want_dir = (flags & O_DIRECTORY) != 0;
@@ -38,9 +83,18 @@ int fs_file_open(const char *path, int flags, mode_t mode)
      * O_NOFOLLOW: a link's target (a device, another key's file) is not ours;
      * a directory may be a link (e.g. a symlinked home). */
     flags |= O_CLOEXEC | O_NONBLOCK | (want_dir ? 0 : O_NOFOLLOW);
+    const char *name = path;
+    int dfd = want_dir ? AT_FDCWD : open_parent(path, &name);
+    if (dfd == -1)
+        return -1;
     int fd;
-    while ((fd = open(path, flags, mode)) < 0 && errno == EINTR)
+    while ((fd = openat(dfd, name, flags, mode)) < 0 && errno == EINTR)
         ;
+    if (dfd != AT_FDCWD) {
+        int saved = errno;
+        close(dfd);
+        errno = saved;
+    }
     if (fd < 0) {
         /* ELOOP: a symlink; ENXIO: a FIFO without reader opened for
          * writing, or a device without its driver (never a regular file).
@@ -63,11 +117,24 @@ int fs_file_open(const char *path, int flags, mode_t mode)
         errno = S_ISDIR(sb.st_mode) ? EISDIR : EINVAL;
         return -1;
     }
+    /* the descriptor's own owner and mode: what was opened is what counts */
+    if (!want_dir && (open_untrusted = fs_owner_check(&sb, path, 0) != 0)) {
+        close(fd);
+        errno = EPERM;
+        return -1;
+    }
     return fd;
+}
+
+int fs_file_refused(void)
+{
+    return open_untrusted;
 }
 
 int fs_file_open_error(void)
 {
+    if (open_untrusted)
+        return FASTSIG_ERR_STATE_UNTRUSTED;
     if (open_not_file)
         return FASTSIG_ERR_STATE_NOT_FILE;
     return errno == ENOENT ? FASTSIG_ERR_STATE_MISSING : FASTSIG_ERR_STATE_IO;
@@ -273,15 +340,8 @@ int fs_file_install(const char *tmp, const char *path, int replace)
 int fs_file_sync_dir_of(const char *path)
 {
     char dir[PATH_MAX];
-    const char *slash = strrchr(path, '/');
-    if (slash == NULL)
-        strcpy(dir, ".");
-    else if (slash == path)
-        strcpy(dir, "/");
-    else if ((size_t)(slash - path) < sizeof(dir))
-        memcpy(dir, path, (size_t)(slash - path)), dir[slash - path] = 0;
-    else
-        return errno = ENAMETOOLONG, -1;
+    if (dir_of(path, dir, sizeof(dir)) != 0)
+        return -1;
     int dfd = fs_file_open(dir, O_RDONLY | O_DIRECTORY, 0);
     if (dfd < 0)
         return -1;

@@ -16,12 +16,21 @@
  * Opens only a regular file (a directory with O_DIRECTORY): a FIFO, device,
  * socket, symlink or directory fails at once (errno EISDIR for a directory,
  * ELOOP for a link, ENXIO for a FIFO opened for writing, else EINVAL). A
- * directory opened for writing fails in open(2) itself (EISDIR). */
+ * directory opened for writing fails in open(2) itself (EISDIR). A file is
+ * opened inside its directory only if that directory passes fs_owner_check
+ * (fileowner.h), and kept only if the file itself passes it (fstat of the
+ * descriptor): else errno EPERM and fs_file_refused(). */
 int fs_file_open(const char *path, int flags, mode_t mode);
 
+/* Nonzero when this thread's last fs_file_open refused a file or its
+ * directory for being open to other users (fastsig_state_refusal says
+ * which and why). */
+int fs_file_refused(void);
+
 /* The fastsig_err code of this thread's last failed fs_file_open:
- * STATE_NOT_FILE when the path is no regular file, STATE_MISSING when there
- * is no such file (from errno), else STATE_IO. */
+ * STATE_UNTRUSTED when fs_file_refused(), STATE_NOT_FILE when the path is
+ * no regular file, STATE_MISSING when there is no such file (from errno),
+ * else STATE_IO. */
 int fs_file_open_error(void);
 
 /* Locks the whole file, F_RDLCK or F_WRLCK: OFD locks where the kernel has

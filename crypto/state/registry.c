@@ -117,8 +117,9 @@ static int write_temp(const char *entry, const char *line, char *tmp, size_t tmp
                          (long)getpid(), __atomic_fetch_add(&counter, 1, __ATOMIC_RELAXED))
         >= tmplen)
         return FASTSIG_ERR_BAD_PARAM;
-    return fs_file_write_new(tmp, (const uint8_t *)line, strlen(line)) == 0
-           ? FASTSIG_OK : FASTSIG_ERR_STATE_IO;
+    if (fs_file_write_new(tmp, (const uint8_t *)line, strlen(line)) == 0)
+        return FASTSIG_OK;
+    return fs_file_refused() ? FASTSIG_ERR_STATE_UNTRUSTED : FASTSIG_ERR_STATE_IO;
 }
 
 /* Makes entry naming state_path (see fastsig_registry_claim). */

@@ -29,7 +29,8 @@
  *
  * Errors (fastsig_err.h): STATE_REGISTERED (the key id or fingerprint has
  * an entry), STATE_NOT_FILE (no regular file / directory at the entry or registry
- * path: nothing followed, nothing waited on), STATE_LOCKED, STATE_IO (errno
+ * path: nothing followed, nothing waited on), STATE_UNTRUSTED (an entry or
+ * registry directory open to other users: fileowner.h), STATE_LOCKED, STATE_IO (errno
  * kept), STATE_NO_DIR (no state directory), BAD_PARAM, NULL_ARG. */
 #ifndef FASTSIG_REGISTRY_H
 #define FASTSIG_REGISTRY_H

@@ -247,6 +247,8 @@ static int update(fastsig_state *st, int *fd, update_step step, void *arg)
 
 static int errno_to_create_err(int e)
 {
+    if (fs_file_refused()) /* a directory open to others (fileowner.h) */
+        return FASTSIG_ERR_STATE_UNTRUSTED;
     return e == ENOENT || e == ENOTDIR ? FASTSIG_ERR_STATE_NO_DIR : FASTSIG_ERR_STATE_IO;
 }
 

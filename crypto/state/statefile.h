@@ -90,7 +90,8 @@
  * write or sync; errno is left as the failing call set it), STATE_LOCKED
  * (another holder kept the lock past the lock timeout), STATE_NOT_FILE
  * (a FIFO, device, symlink, ... at the path: refused without waiting on it),
- * STATE_EXISTS,
+ * STATE_UNTRUSTED (the file or its directory is open to other users:
+ * fileowner.h), STATE_EXISTS,
  * STATE_NO_DIR (creation), STATE_RANGE (a shard's range), KEY_EXHAUSTED (no index left), OTS_USED (the same
  * for a key with max == 1), NULL_ARG / BAD_PARAM / NOMEM. */
 #ifndef FASTSIG_STATEFILE_H

@@ -1,6 +1,9 @@
 # lib.sh - sourced by the CLI tests: the openssl command with the fresh
 # module, a scratch folder, and pass/fail counting with a closing summary.
 set -u
+# folders made here (mkdir) must not be group-writable under a umask of 002:
+# fastsig refuses a state directory others may write (doc/state.md, section 3)
+umask 022
 MODULE_DIR=${FASTSIG_MODULE_DIR:?FASTSIG_MODULE_DIR must name the folder holding fastsig.so}
 VECTORS=${FASTSIG_VECTORS:-$(dirname "${BASH_SOURCE[0]}")/../vectors}
 PROV=(-provider-path "$MODULE_DIR" -provider fastsig -provider default)

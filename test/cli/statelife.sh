@@ -86,6 +86,48 @@ lazy_state XMSS
 lazy_state HSS
 lazy_state WOTSP
 
+# --- another user's state: refused, naming the file and why ---
+# The attack: in a state directory others may write, anyone who knows the
+# public key forges a state at index 0 and renames it into place. Here the
+# forgery is the key's own first state, given to nobody (root only: the
+# ownership case is reported skipped otherwise) with mode 0666.
+d="$WORK/forged"
+mkdir -p "$d"
+genkey XMSS "$d/k.pem" 2>/dev/null
+echo "a message" >"$d/msg"
+cp -p "$d/k.pem.state" "$d/fresh.state" # next index 0
+check "forged state: the key signs once (index 0)" openssl pkeyutl "${PROV[@]}" -sign -rawin \
+    -inkey "$d/k.pem" -in "$d/msg" -out "$d/msg.sig"
+mv "$d/k.pem.state" "$d/own.state"
+cp "$d/fresh.state" "$d/forged.state"
+chmod 0666 "$d/forged.state"
+if [ "$(id -u)" = 0 ]; then
+    chown 65534:65534 "$d/forged.state"
+    why="owned by uid 65534, not by this user (uid 0)"
+else
+    echo "skip - a state file owned by another user is refused (needs root to chown)"
+    why="writable by group or others (mode 0666)"
+fi
+mv "$d/forged.state" "$d/k.pem.state"
+check_sign_refused "a state file owned by another user, writable by others, is refused" \
+    "signature state file or directory is open to other users" "$d/k.pem" "$d/msg" "$d/none.sig"
+check "... naming the file and why" grep -qF "state file $d/k.pem.state: $why" "$WORK/prev.err"
+[ "$(id -u)" = 0 ] && chown 0:0 "$d/k.pem.state"
+check_sign_refused "a state file writable by others is refused" \
+    "signature state file or directory is open to other users" "$d/k.pem" "$d/msg" "$d/none.sig"
+check "... naming the file and its mode" grep -qF \
+    "state file $d/k.pem.state: writable by group or others (mode 0666)" "$WORK/prev.err"
+mv "$d/own.state" "$d/k.pem.state"
+chmod 0777 "$d"
+check_sign_refused "a state directory writable by others without the sticky bit is refused" \
+    "signature state file or directory is open to other users" "$d/k.pem" "$d/msg" "$d/none.sig"
+check "... naming the directory and its mode" grep -qF \
+    "state directory $d: writable by group or others without the sticky bit (mode 0777)" \
+    "$WORK/prev.err"
+chmod 1777 "$d"
+check "a sticky state directory (like /tmp) is fine" openssl pkeyutl "${PROV[@]}" -sign -rawin \
+    -inkey "$d/k.pem" -in "$d/msg" -out "$d/msg2.sig"
+
 # --- the lock timeout setting ---
 d="$WORK/timeout"
 mkdir -p "$d"

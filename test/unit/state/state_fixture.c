@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include "fastsig_err.h"
 #include "state_fixture.h"
+#include "state/fileowner.h"
 
 static char scratch[PATH_MAX];
 static pid_t scratch_owner;
@@ -124,6 +125,26 @@ int sf_in_child(int (*fn)(void *), void *arg, int drop_root)
     if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
         return -1;
     return WEXITSTATUS(status);
+}
+
+int sf_refused(const char *path, int is_dir, const char *why)
+{
+    char got[PATH_MAX], got_why[128];
+    int got_dir;
+    fastsig_state_refusal(got, sizeof(got), got_why, sizeof(got_why), &got_dir);
+    if (strcmp(got, path) == 0 && got_dir == is_dir && strstr(got_why, why) != NULL)
+        return 1;
+    fprintf(stderr, "\n  refused %s %s: %s (expected %s: %s) ", got_dir ? "directory" : "file",
+            got, got_why, path, why);
+    return 0;
+}
+
+int sf_can_chown(const char *what)
+{
+    if (geteuid() == 0)
+        return 1;
+    fprintf(stderr, "\n  [skip: %s owned by another user (needs root to chown)] ", what);
+    return 0;
 }
 
 int sf_soak(void)

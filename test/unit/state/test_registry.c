@@ -1,8 +1,9 @@
 /* test_registry.c - the key-id registry (crypto/state/registry.h): one
  * entry per key, a second claim refused naming the first state, durable and
  * crash-ordered creation, withdrawal, hardening (links, FIFOs, files where a
- * directory belongs), a lock held elsewhere, injected I/O failures; seed
- * fingerprint entries (one seed, one state under any parameter set). */
+ * directory belongs), a lock held elsewhere, injected I/O failures, entries
+ * and registry directories other users could write; seed fingerprint
+ * entries (one seed, one state under any parameter set). */
 #define _GNU_SOURCE /* F_OFD_SETLK */
 #include <errno.h>
 #include <fcntl.h>
@@ -56,6 +57,18 @@ static int unclaim(const char *dir, unsigned tag, const char *state)
     uint8_t id[FASTSIG_STATE_KEY_ID_LEN];
     sf_key(id, tag);
     return fastsig_registry_unclaim(dir, id, state);
+}
+
+/* A fresh state directory <scratch>/<name> with key tag claimed for
+ * /s/a.state; entry = the path of that entry (PATH_MAX bytes). */
+static void claimed_entry(char *dir, const char *name, unsigned tag, char *entry)
+{
+    char found[PATH_MAX];
+    uint8_t id[FASTSIG_STATE_KEY_ID_LEN];
+    fresh_dir(dir, name);
+    sf_key(id, tag);
+    CU_ASSERT_EQUAL(claim(dir, tag, "/s/a.state", found), FASTSIG_OK);
+    CU_ASSERT_EQUAL_FATAL(fastsig_registry_entry_path(dir, id, entry, PATH_MAX), FASTSIG_OK);
 }
 
 static void test_claim_once(void)
@@ -173,11 +186,7 @@ static void test_special_files(void)
 static void test_locked_entry(void)
 {
     char dir[PATH_MAX], found[PATH_MAX], entry[PATH_MAX];
-    uint8_t id[FASTSIG_STATE_KEY_ID_LEN];
-    fresh_dir(dir, "reg-locked");
-    sf_key(id, 7);
-    CU_ASSERT_EQUAL(claim(dir, 7, "/s/a.state", found), FASTSIG_OK);
-    CU_ASSERT_EQUAL(fastsig_registry_entry_path(dir, id, entry, sizeof(entry)), FASTSIG_OK);
+    claimed_entry(dir, "reg-locked", 7, entry);
     int fd = open(entry, O_RDWR);
     struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
     CU_ASSERT_FATAL(fd >= 0 && fcntl(fd, F_OFD_SETLK, &fl) == 0);
@@ -248,6 +257,58 @@ static void test_seed_fingerprint(void)
     CU_ASSERT_EQUAL(seed_holder(dir, fp, found), FASTSIG_ERR_STATE_NOT_FILE);
 }
 
+/* An entry another user could have written (a forged entry could name a
+ * state of theirs, or none): refused for a claim and a withdrawal alike,
+ * naming the entry; the entry stays. */
+static void assert_entry_refused(const char *dir, unsigned tag, const char *entry,
+                                 const char *why)
+{
+    char found[PATH_MAX], buf[64];
+    CU_ASSERT_EQUAL(claim(dir, tag, "/s/b.state", found), FASTSIG_ERR_STATE_UNTRUSTED);
+    CU_ASSERT_STRING_EQUAL(found, "");
+    CU_ASSERT(sf_refused(entry, 0, why));
+    CU_ASSERT_EQUAL(unclaim(dir, tag, "/s/a.state"), FASTSIG_ERR_STATE_UNTRUSTED);
+    CU_ASSERT(entry_text(dir, tag, buf, sizeof(buf)) > 0);
+}
+
+static void test_entry_writable_by_others_refused(void)
+{
+    char dir[PATH_MAX], found[PATH_MAX], entry[PATH_MAX];
+    claimed_entry(dir, "reg-open", 9, entry);
+    CU_ASSERT_EQUAL(chmod(entry, 0666), 0);
+    assert_entry_refused(dir, 9, entry, "writable by group or others (mode 0666)");
+    CU_ASSERT_EQUAL(chmod(entry, 0620), 0);
+    assert_entry_refused(dir, 9, entry, "writable by group or others (mode 0620)");
+    CU_ASSERT_EQUAL(chmod(entry, 0600), 0);
+    CU_ASSERT_EQUAL(claim(dir, 9, "/s/b.state", found), FASTSIG_ERR_STATE_REGISTERED);
+}
+
+/* Needs root for chown (else reported as skipped; the mode test runs). */
+static void test_entry_owned_by_another_user_refused(void)
+{
+    char dir[PATH_MAX], entry[PATH_MAX];
+    claimed_entry(dir, "reg-foreign", 10, entry);
+    if (!sf_can_chown("a registry entry"))
+        return;
+    CU_ASSERT_EQUAL(chown(entry, SF_OTHER_UID, SF_OTHER_UID), 0);
+    assert_entry_refused(dir, 10, entry, "owned by uid 65534, not by this user");
+}
+
+static void test_registry_dir_writable_without_sticky_refused(void)
+{
+    char dir[PATH_MAX], found[PATH_MAX], reg[PATH_MAX + 16], buf[64];
+    fresh_dir(dir, "reg-opendir");
+    CU_ASSERT_EQUAL(claim(dir, 11, "/s/a.state", found), FASTSIG_OK); /* makes registry/ */
+    snprintf(reg, sizeof(reg), "%s/" FASTSIG_REGISTRY_SUBDIR, dir);
+    CU_ASSERT_EQUAL(chmod(reg, 0777), 0);
+    CU_ASSERT_EQUAL(claim(dir, 12, "/s/b.state", found), FASTSIG_ERR_STATE_UNTRUSTED);
+    CU_ASSERT(sf_refused(reg, 1, "without the sticky bit (mode 0777)"));
+    CU_ASSERT_EQUAL(entry_text(dir, 12, buf, sizeof(buf)), 0);
+    CU_ASSERT_EQUAL(claim(dir, 11, "/s/b.state", found), FASTSIG_ERR_STATE_UNTRUSTED);
+    CU_ASSERT_EQUAL(chmod(reg, 01777), 0); /* sticky: fine */
+    CU_ASSERT_EQUAL(claim(dir, 12, "/s/b.state", found), FASTSIG_OK);
+}
+
 static enum fs_state_io_op fail_op;
 static int fail_hook(enum fs_state_io_op op)
 {
@@ -288,6 +349,12 @@ int main(void)
         { "injected I/O failures leave no entry", test_io_failures },
         { "one seed under another parameter set is refused: seed fingerprint entries",
           test_seed_fingerprint },
+        { "a registry entry writable by others is refused",
+          test_entry_writable_by_others_refused },
+        { "a registry entry owned by another user is refused",
+          test_entry_owned_by_another_user_refused },
+        { "a registry directory writable by others without the sticky bit is refused",
+          test_registry_dir_writable_without_sticky_refused },
         { NULL, NULL },
     };
     static const fs_suite suites[] = { { "key-id registry", tests }, { NULL, NULL } };

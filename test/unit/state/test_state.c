@@ -573,7 +573,12 @@ static void test_read_only(void)
     char path[PATH_MAX], dir[PATH_MAX], inner[PATH_MAX + 16];
     CU_ASSERT_EQUAL_FATAL(sf_create(path, "ro.state", 12, 100, 3), FASTSIG_OK);
     CU_ASSERT_EQUAL(chmod(path, 0444), 0);
+    /* the child's own file (a file of another user's is refused for that) */
+    if (geteuid() == 0)
+        CU_ASSERT_EQUAL(chown(path, SF_OTHER_UID, SF_OTHER_UID), 0);
     CU_ASSERT_EQUAL(sf_in_child(open_for_signing, path, 1), 0);
+    if (geteuid() == 0)
+        CU_ASSERT_EQUAL(chown(path, 0, 0), 0);
     CU_ASSERT_EQUAL(sf_file_next(path, 12), 3);
 
     sf_path(dir, "rodir");
@@ -812,6 +817,159 @@ static const fs_test refusal_tests[] = {
     { NULL, NULL },
 };
 
+/* ---- files open to other users (fileowner.h) --------------------------------- */
+
+/* Every way in refuses path (the file or its directory `refused`) as
+ * STATE_UNTRUSTED, naming it and why: open, peek, inspect. */
+static void assert_state_refused(const char *path, unsigned tag, const char *refused,
+                                 int is_dir, const char *why)
+{
+    uint8_t id[FASTSIG_STATE_KEY_ID_LEN];
+    fastsig_state_info info;
+    uint64_t next;
+    int rc;
+    sf_key(id, tag);
+    fastsig_state *st = sf_open(path, tag, &rc);
+    CU_ASSERT_EQUAL(rc, FASTSIG_ERR_STATE_UNTRUSTED);
+    CU_ASSERT_PTR_NULL(st);
+    fastsig_state_close(st);
+    CU_ASSERT(sf_refused(refused, is_dir, why));
+    CU_ASSERT_EQUAL(fastsig_state_peek(path, id, &next, NULL, NULL), FASTSIG_ERR_STATE_UNTRUSTED);
+    CU_ASSERT_EQUAL(fastsig_state_inspect(path, &info), FASTSIG_ERR_STATE_UNTRUSTED);
+    CU_ASSERT(sf_refused(refused, is_dir, why));
+}
+
+/* The attack: anyone who knows the public key id forges a state at index 0
+ * and renames it into a directory they may write. Needs root for chown
+ * (else reported as skipped; the mode tests below still run). */
+static void test_state_owned_by_another_user_refused(void)
+{
+    char path[PATH_MAX], why[96];
+    uint8_t id[FASTSIG_STATE_KEY_ID_LEN];
+    sf_key(id, 40);
+    CU_ASSERT_EQUAL_FATAL(sf_create(path, "foreign.state", 40, 100, 5), FASTSIG_OK);
+    if (!sf_can_chown("a state file"))
+        return;
+    CU_ASSERT_EQUAL_FATAL(fastsig_state_create(path, id, 100, 0, FASTSIG_STATE_OVERWRITE),
+                          FASTSIG_OK);
+    CU_ASSERT_EQUAL(chown(path, SF_OTHER_UID, SF_OTHER_UID), 0);
+    snprintf(why, sizeof(why), "owned by uid %d, not by this user (uid %lu)", SF_OTHER_UID,
+             (unsigned long)geteuid());
+    assert_state_refused(path, 40, path, 0, why);
+}
+
+static void test_state_writable_by_others_refused(void)
+{
+    char path[PATH_MAX], forged[PATH_MAX];
+    uint64_t idx = 99;
+    CU_ASSERT_EQUAL_FATAL(sf_create(path, "open.state", 41, 100, 5), FASTSIG_OK);
+    CU_ASSERT_EQUAL(chmod(path, 0666), 0);
+    assert_state_refused(path, 41, path, 0, "writable by group or others (mode 0666)");
+    CU_ASSERT_EQUAL(chmod(path, 0620), 0);
+    assert_state_refused(path, 41, path, 0, "writable by group or others (mode 0620)");
+    CU_ASSERT_EQUAL(chmod(path, 0644), 0); /* readable by others: fine */
+    CU_ASSERT_EQUAL(sf_file_next(path, 41), 5);
+
+    /* renamed over the path of an open handle: the handle follows the path
+     * to the new file, and refuses it; nothing is handed out */
+    fastsig_state *st = must_open(path, 41);
+    CU_ASSERT_EQUAL_FATAL(sf_create(forged, "open-forged.state", 41, 100, 0), FASTSIG_OK);
+    CU_ASSERT_EQUAL(chmod(forged, 0666), 0);
+    CU_ASSERT_EQUAL(rename(forged, path), 0);
+    CU_ASSERT_EQUAL(fastsig_state_take(st, &idx), FASTSIG_ERR_STATE_UNTRUSTED);
+    CU_ASSERT_EQUAL(idx, 99);
+    CU_ASSERT(sf_refused(path, 0, "(mode 0666)"));
+    fastsig_state_close(st);
+}
+
+static void test_state_dir_writable_without_sticky_refused(void)
+{
+    char dir[PATH_MAX], path[PATH_MAX + 16];
+    uint8_t id[FASTSIG_STATE_KEY_ID_LEN];
+    sf_key(id, 42);
+    sf_path(dir, "opendir");
+    CU_ASSERT_EQUAL_FATAL(mkdir(dir, 0700), 0);
+    snprintf(path, sizeof(path), "%s/k.state", dir);
+    CU_ASSERT_EQUAL_FATAL(fastsig_state_create(path, id, 100, 5, 0), FASTSIG_OK);
+    CU_ASSERT_EQUAL(chmod(dir, 0777), 0);
+    assert_state_refused(path, 42, dir, 1,
+                         "writable by group or others without the sticky bit (mode 0777)");
+    CU_ASSERT_EQUAL(chmod(dir, 0770), 0);
+    assert_state_refused(path, 42, dir, 1, "without the sticky bit (mode 0770)");
+    /* nor is a state made there */
+    CU_ASSERT_EQUAL(fastsig_state_create(path, id, 100, 0, FASTSIG_STATE_OVERWRITE),
+                    FASTSIG_ERR_STATE_UNTRUSTED);
+    CU_ASSERT(sf_refused(dir, 1, "(mode 0770)"));
+    /* sticky, like /tmp: nobody else may rename or remove our file there */
+    CU_ASSERT_EQUAL(chmod(dir, 01777), 0);
+    CU_ASSERT_EQUAL(sf_file_next(path, 42), 5);
+    CU_ASSERT_EQUAL(chmod(dir, 0755), 0);
+    CU_ASSERT_EQUAL(sf_file_next(path, 42), 5);
+}
+
+/* Public, tag-checked bytes, but another user's: refused to the loader
+ * (which then rebuilds) and never written through. */
+static void test_foreign_cache_ignored(void)
+{
+    char state[PATH_MAX], cache[PATH_MAX + 8];
+    uint8_t a[64], b[64], disk[64], *got = NULL;
+    size_t len = 0;
+    memset(a, 0xa5, sizeof(a));
+    memset(b, 0x5a, sizeof(b));
+    sf_path(state, "foreign-cache.state");
+    snprintf(cache, sizeof(cache), "%s.cache", state);
+    CU_ASSERT_EQUAL_FATAL(fastsig_cache_save(state, a, sizeof(a)), FASTSIG_OK);
+    CU_ASSERT_EQUAL(chmod(cache, 0666), 0);
+    CU_ASSERT_EQUAL(fastsig_cache_load(state, &got, &len), FASTSIG_ERR_STATE_UNTRUSTED);
+    CU_ASSERT_PTR_NULL(got);
+    CU_ASSERT(sf_refused(cache, 0, "writable by group or others (mode 0666)"));
+    CU_ASSERT_EQUAL(fastsig_cache_save(state, b, sizeof(b)), FASTSIG_ERR_STATE_UNTRUSTED);
+    CU_ASSERT(sf_read_file(cache, disk, sizeof(disk)) == 0 && memcmp(disk, a, sizeof(a)) == 0);
+    CU_ASSERT_EQUAL(chmod(cache, 0600), 0);
+    if (!sf_can_chown("a node cache"))
+        return;
+    CU_ASSERT_EQUAL(chown(cache, SF_OTHER_UID, SF_OTHER_UID), 0);
+    CU_ASSERT_EQUAL(fastsig_cache_load(state, &got, &len), FASTSIG_ERR_STATE_UNTRUSTED);
+    CU_ASSERT_PTR_NULL(got);
+    CU_ASSERT(sf_refused(cache, 0, "owned by uid 65534"));
+    CU_ASSERT_EQUAL(fastsig_cache_save(state, b, sizeof(b)), FASTSIG_ERR_STATE_UNTRUSTED);
+    CU_ASSERT(sf_read_file(cache, disk, sizeof(disk)) == 0 && memcmp(disk, a, sizeof(a)) == 0);
+}
+
+/* What fastsig makes itself passes its own check whatever the umask. */
+static void test_files_made_under_umask_0_trusted(void)
+{
+    char dir[PATH_MAX], path[PATH_MAX + 16], cache[PATH_MAX + 32];
+    uint8_t id[FASTSIG_STATE_KEY_ID_LEN], *got = NULL;
+    size_t len;
+    struct stat sb;
+    sf_key(id, 43);
+    mode_t old = umask(0);
+    sf_path(dir, "umask0/states");
+    CU_ASSERT_EQUAL(fastsig_state_make_dir(dir), FASTSIG_OK);
+    snprintf(path, sizeof(path), "%s/k.state", dir);
+    snprintf(cache, sizeof(cache), "%s.cache", path);
+    CU_ASSERT_EQUAL(fastsig_state_create(path, id, 100, 0, 0), FASTSIG_OK);
+    CU_ASSERT_EQUAL(fastsig_cache_save(path, id, sizeof(id)), FASTSIG_OK);
+    umask(old);
+    CU_ASSERT(stat(dir, &sb) == 0 && (sb.st_mode & 07777) == 0700);
+    CU_ASSERT(stat(path, &sb) == 0 && (sb.st_mode & 07777) == 0600);
+    CU_ASSERT(stat(cache, &sb) == 0 && (sb.st_mode & 07777) == 0600);
+    CU_ASSERT_EQUAL(sf_file_next(path, 43), 0);
+    CU_ASSERT_EQUAL(fastsig_cache_load(path, &got, &len), FASTSIG_OK);
+    free(got);
+}
+
+static const fs_test owner_tests[] = {
+    { "a state file owned by another user is refused", test_state_owned_by_another_user_refused },
+    { "a state file writable by others is refused", test_state_writable_by_others_refused },
+    { "a state directory writable by others without the sticky bit is refused",
+      test_state_dir_writable_without_sticky_refused },
+    { "a foreign node cache is ignored", test_foreign_cache_ignored },
+    { "files made under umask 0 are 0600 and trusted", test_files_made_under_umask_0_trusted },
+    { NULL, NULL },
+};
+
 /* ---- node-cache file --------------------------------------------------------- */
 
 static void test_cache_file(void)
@@ -883,6 +1041,7 @@ int main(void)
         { "state slot codec", codec_tests },
         { "state file", file_tests },
         { "state refusals", refusal_tests },
+        { "files open to other users", owner_tests },
         { "state paths", path_tests },
         { "node-cache file", cache_tests },
         { NULL, NULL },
