@@ -97,6 +97,17 @@ static int shard_dest(const HBSA_KEY *x, const char *opt, char *dir, char *file,
     return FASTSIG_OK;
 }
 
+/* Notes why the shard's state cannot go to path (a file, or the directory
+ * unless is_file); errno as fastsig_state_carve_check left it. */
+static int dest_refused(int err, int is_file, const char *path)
+{
+    int sys = err == FASTSIG_ERR_STATE_IO || err == FASTSIG_ERR_STATE_NO_DIR ? errno : 0;
+    fs_err_file_detail(err, is_file || err == FASTSIG_ERR_STATE_EXISTS ? "state file"
+                                                                       : "state directory",
+                       path, sys, NULL);
+    return err;
+}
+
 int hbsa_shard(HBSA_KEY *x, const char *range, const char *state_opt)
 {
     char dir[4096], file[4096], path[4096], *copy;
@@ -110,6 +121,12 @@ int hbsa_shard(HBSA_KEY *x, const char *range, const char *state_opt)
     if ((err = parse_range(range, &first, &count)) != FASTSIG_OK
         || (err = shard_dest(x, state_opt, dir, file, sizeof(dir))) != FASTSIG_OK)
         return err;
+    /* every output checked before the parent moves, the refusal naming its
+     * path (EVP users carve through here too, not only the keytool) */
+    if ((err = fastsig_state_carve_check(x->key_id, first, count, dir[0] ? dir : NULL,
+                                         file[0] ? file : NULL, path, sizeof(path)))
+        != FASTSIG_OK)
+        return dest_refused(err, file[0] != '\0', path);
     fastsig_state *st = hbsa_state_of(x, &err);
     if (st == NULL)
         return err;
@@ -119,7 +136,7 @@ int hbsa_shard(HBSA_KEY *x, const char *range, const char *state_opt)
         if (err == FASTSIG_ERR_STATE_RANGE)
             fs_err_state_why(err, x->path, "the range asked for is not inside the unspent"
                              " indices [next, max) of this state");
-        else if (got == UINT64_MAX) /* the parent's file, or the shard's existed */
+        else if (got == UINT64_MAX) /* the parent's file */
             hbsa_state_error(x, err, errno);
         else /* the parent moved on: the range is lost, never reissued */
             fs_err_state_detail(err, path, errno);

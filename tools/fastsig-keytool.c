@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <openssl/core_names.h>
 #include <openssl/err.h>
@@ -20,12 +21,14 @@
 #include <openssl/pem.h>
 #include <openssl/provider.h>
 #include "fastsig/provider.h"
-
-#define PASS_MAX 1024
+#include "fastsig_err.h"
+#include "keytool_keyio.h"
+#include "state/shard.h"
 
 typedef struct {
     const char *in, *out_prefix, *passin, *passout, *cipher, *state, *range, *provider_path;
     uint64_t count, size;
+    int nocrypt;
 } OPTS;
 
 static void usage(FILE *f)
@@ -33,114 +36,29 @@ static void usage(FILE *f)
     fprintf(f,
             "usage: fastsig-keytool shard --in KEY.pem --out-prefix PREFIX\n"
             "           [--count N] [--size S] [--range A-B]\n"
-            "           [-passin ARG] [-passout ARG] [-cipher NAME] [-state PATH]\n"
+            "           [-passin ARG] [-passout ARG | -nocrypt] [-cipher NAME]\n"
+            "           [-state PATH]\n"
             "           [-provider-path DIR]\n"
             "  Carves shards out of the unspent indices [next, end) of an XMSS,\n"
             "  XMSS^MT or HSS private key: its state file moves past each shard first,\n"
-            "  then the shard's state file and PREFIX<i>.pem (i = 1, 2, ...) are\n"
-            "  written.\n"
+            "  then the shard's state file and PREFIX<i>.pem (i = 1, 2, ...; mode 0600)\n"
+            "  are written. Nothing moves while a key file exists or a directory to\n"
+            "  write in is missing.\n"
             "  --count N        N shards of equal size sharing all unspent indices\n"
             "                   (boundaries on bottom-subtree multiples where they fit)\n"
             "  --size S         shards of S indices each (N of them with --count, else 1)\n"
             "  --range A-B      one shard of indices A .. B-1 (inside [next, end))\n"
             "  -passin ARG      KEY.pem's passphrase: pass:TEXT, env:VAR or file:PATH\n"
             "  -passout ARG     encrypts the shard keys (PKCS#8, -cipher, default\n"
-            "                   AES-256-CBC) with this passphrase\n"
+            "                   AES-256-CBC) with this passphrase; the shards of an\n"
+            "                   encrypted KEY.pem are encrypted with its passphrase\n"
+            "                   unless -passout gives another\n"
+            "  -nocrypt         the shards of an encrypted KEY.pem unencrypted (warns)\n"
             "  -state PATH      a directory for the shard states (default: the key's\n"
             "                   state directory; names <key id>.<A>-<B>.state), or with\n"
             "                   one shard the state file itself\n"
             "  -provider-path   where fastsig.so is (default: OPENSSL_MODULES, then\n"
             "                   libcrypto's module directory)\n");
-}
-
-static void die_ssl(const char *what)
-{
-    fprintf(stderr, "fastsig-keytool: %s\n", what);
-    ERR_print_errors_fp(stderr);
-}
-
-/* openssl's passphrase arguments: pass:TEXT, env:VAR, file:PATH (first line). */
-static int read_pass(const char *arg, char *out, size_t len)
-{
-    const char *v = NULL;
-    if (strncmp(arg, "pass:", 5) == 0) {
-        v = arg + 5;
-    } else if (strncmp(arg, "env:", 4) == 0) {
-        if ((v = getenv(arg + 4)) == NULL) {
-            fprintf(stderr, "fastsig-keytool: no environment variable %s\n", arg + 4);
-            return 0;
-        }
-    } else if (strncmp(arg, "file:", 5) == 0) {
-        FILE *f = fopen(arg + 5, "r");
-        if (f == NULL || fgets(out, (int)len, f) == NULL) {
-            fprintf(stderr, "fastsig-keytool: cannot read %s: %s\n", arg + 5,
-                    f == NULL ? strerror(errno) : "empty file");
-            if (f != NULL)
-                fclose(f);
-            return 0;
-        }
-        fclose(f);
-        out[strcspn(out, "\r\n")] = '\0';
-        return 1;
-    } else {
-        fprintf(stderr, "fastsig-keytool: passphrase argument %s: use pass:, env: or file:\n",
-                arg);
-        return 0;
-    }
-    if (strlen(v) >= len) {
-        fprintf(stderr, "fastsig-keytool: passphrase too long\n");
-        return 0;
-    }
-    strcpy(out, v);
-    return 1;
-}
-
-static EVP_PKEY *load_key(const char *path, const char *pass)
-{
-    BIO *in = BIO_new_file(path, "r");
-    EVP_PKEY *k = NULL;
-    if (in == NULL) {
-        fprintf(stderr, "fastsig-keytool: cannot open %s: %s\n", path, strerror(errno));
-        return NULL;
-    }
-    /* u is the passphrase when no callback is given (NULL: prompt) */
-    k = PEM_read_bio_PrivateKey_ex(in, NULL, NULL, (void *)pass, NULL, NULL);
-    BIO_free(in);
-    if (k == NULL)
-        die_ssl("cannot load the private key");
-    return k;
-}
-
-/* Writes k to path through a temporary name, so that a crash leaves no
- * half key under the final name (its state file exists already: a shard
- * without a key just loses its range). */
-static int write_key(EVP_PKEY *k, const char *path, const EVP_CIPHER *cipher, const char *pass)
-{
-    char tmp[4300];
-    BIO *out;
-    int ok;
-
-    if (access(path, F_OK) == 0) {
-        fprintf(stderr, "fastsig-keytool: %s exists: not overwritten\n", path);
-        return 0;
-    }
-    if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid()) >= sizeof(tmp))
-        return 0;
-    if ((out = BIO_new_file(tmp, "wx")) == NULL) {
-        fprintf(stderr, "fastsig-keytool: cannot create %s: %s\n", tmp, strerror(errno));
-        return 0;
-    }
-    ok = PEM_write_bio_PrivateKey(out, k, cipher, NULL, 0, NULL, (void *)pass) == 1;
-    ok = BIO_flush(out) == 1 && ok;
-    BIO_free(out);
-    if (ok && link(tmp, path) != 0) {
-        fprintf(stderr, "fastsig-keytool: cannot write %s: %s\n", path, strerror(errno));
-        ok = 0;
-    } else if (!ok) {
-        die_ssl("cannot encode the shard key");
-    }
-    unlink(tmp);
-    return ok;
 }
 
 static int get_u64(EVP_PKEY *k, const char *name, uint64_t *v)
@@ -201,17 +119,59 @@ static char **plan(const OPTS *o, uint64_t next, uint64_t end, uint64_t align, s
     return r;
 }
 
+/* PREFIX<i + 1>.pem into path: 1, else 0 (too long). */
+static int key_path(const OPTS *o, size_t i, char *path, size_t len)
+{
+    if ((size_t)snprintf(path, len, "%s%zu.pem", o->out_prefix, i + 1) < len)
+        return 1;
+    fprintf(stderr, "fastsig-keytool: %s: prefix too long\n", o->out_prefix);
+    return 0;
+}
+
+/* Before the parent's state moves: none of the n key files exists, their
+ * directory takes new files, and a -state that is not a directory (one
+ * state file) is for one shard only. The shard states' places the provider
+ * checks as it carves, again before the parent moves. */
+static int outputs_free(const OPTS *o, size_t n)
+{
+    char path[4200], dir[4200];
+    struct stat sb;
+
+    for (size_t i = 0; i < n; i++) {
+        if (!key_path(o, i, path, sizeof(path)))
+            return 0;
+        if (lstat(path, &sb) == 0) {
+            fprintf(stderr, "fastsig-keytool: %s exists: not overwritten (nothing carved)\n",
+                    path);
+            return 0;
+        }
+    }
+    key_path(o, 0, path, sizeof(path)); /* all n in its directory */
+    if (fastsig_state_dir_of(path, dir, sizeof(dir)) != FASTSIG_OK
+        || fastsig_state_dir_writable(dir) != FASTSIG_OK) {
+        fprintf(stderr, "fastsig-keytool: cannot create %s in the directory %s: %s"
+                        " (nothing carved)\n", path, dir, strerror(errno));
+        return 0;
+    }
+    if (n > 1 && o->state != NULL && !(stat(o->state, &sb) == 0 && S_ISDIR(sb.st_mode))) {
+        fprintf(stderr, "fastsig-keytool: -state %s is no directory: it names the state file of"
+                        " one shard, not of %zu (nothing carved)\n", o->state, n);
+        return 0;
+    }
+    return 1;
+}
+
 /* Loads the parent key again, turns that object into the shard `range` and
  * writes it. */
 static int one_shard(const OPTS *o, const char *range, size_t i, const EVP_CIPHER *cipher,
-                     const char *passin, const char *passout)
+                     KT_PASSIN *in, const char *passout)
 {
     char path[4200], state[4200] = "", got[64] = "";
     OSSL_PARAM set[3];
-    EVP_PKEY *k = load_key(o->in, passin);
+    EVP_PKEY *k;
     int ok = 0, n = 0;
 
-    if (k == NULL)
+    if (!key_path(o, i, path, sizeof(path)) || (k = kt_load_key(o->in, in)) == NULL)
         return 0;
     set[n++] = OSSL_PARAM_construct_utf8_string(FASTSIG_PKEY_PARAM_SHARD_RANGE,
                                                 (char *)range, 0);
@@ -219,11 +179,10 @@ static int one_shard(const OPTS *o, const char *range, size_t i, const EVP_CIPHE
         set[n++] = OSSL_PARAM_construct_utf8_string(FASTSIG_PKEY_PARAM_SHARD_STATE,
                                                     (char *)o->state, 0);
     set[n] = OSSL_PARAM_construct_end();
-    snprintf(path, sizeof(path), "%s%zu.pem", o->out_prefix, i + 1);
     if (EVP_PKEY_set_params(k, set) != 1) {
         fprintf(stderr, "fastsig-keytool: shard %s of %s:\n", range, o->in);
-        die_ssl("cannot carve the shard");
-    } else if (write_key(k, path, cipher, passout)) {
+        kt_die_ssl("cannot carve the shard");
+    } else if (kt_write_key(k, path, cipher, passout)) {
         get_str(k, FASTSIG_PKEY_PARAM_SHARD_RANGE, got, sizeof(got));
         get_str(k, FASTSIG_PKEY_PARAM_STATE, state, sizeof(state));
         printf("%s: indices %s, state %s\n", path, got, state);
@@ -233,53 +192,75 @@ static int one_shard(const OPTS *o, const char *range, size_t i, const EVP_CIPHE
     return ok;
 }
 
-static int shard(const OPTS *o)
+/* The shard keys' passphrase: -passout's, else an encrypted parent's
+ * (unless -nocrypt, with a warning), else none (NULL). */
+static const char *out_pass(const OPTS *o, const KT_PASSIN *in, const char *passout)
 {
-    char passin[PASS_MAX] = "", passout[PASS_MAX] = "", range[64];
-    uint64_t next = 0, remaining = 0, align = 1, a = 0, b = 0;
-    EVP_CIPHER *cipher = NULL;
-    EVP_PKEY *k;
-    char **ranges;
-    size_t n = 0;
-    int ok = 1;
+    if (o->passout != NULL)
+        return passout;
+    if (in->encrypted && o->nocrypt)
+        fprintf(stderr, "fastsig-keytool: warning: %s is encrypted, but -nocrypt writes its"
+                        " shard keys unencrypted\n", o->in);
+    return in->encrypted && !o->nocrypt ? in->pass : NULL;
+}
 
-    if ((o->passin != NULL && !read_pass(o->passin, passin, sizeof(passin)))
-        || (o->passout != NULL && !read_pass(o->passout, passout, sizeof(passout))))
-        return 2;
-    if (o->passout != NULL
-        && (cipher = EVP_CIPHER_fetch(NULL, o->cipher ? o->cipher : "AES-256-CBC", NULL)) == NULL) {
-        die_ssl("unknown -cipher");
-        return 2;
-    }
-    if ((k = load_key(o->in, o->passin ? passin : NULL)) == NULL)
-        return 1;
-    /* the key's own range: its end, and where its unspent part starts */
-    if (!get_u64(k, FASTSIG_PKEY_PARAM_INDEX, &next)
+/* The parent's unspent indices [*next, *end) and its shard-align (>= 1). */
+static int key_range(EVP_PKEY *k, uint64_t *next, uint64_t *end, uint64_t *align)
+{
+    char range[64];
+    uint64_t remaining = 0, a = 0, b = 0;
+
+    if (!get_u64(k, FASTSIG_PKEY_PARAM_INDEX, next)
         || !get_u64(k, FASTSIG_PKEY_PARAM_REMAINING, &remaining)
         || !get_str(k, FASTSIG_PKEY_PARAM_SHARD_RANGE, range, sizeof(range))
         || sscanf(range, "%" SCNu64 "-%" SCNu64, &a, &b) != 2
-        || !get_u64(k, FASTSIG_PKEY_PARAM_SHARD_ALIGN, &align)) {
-        die_ssl("this key has no usable signature state (an XMSS, XMSS^MT or HSS private key?)");
-        EVP_PKEY_free(k);
-        EVP_CIPHER_free(cipher);
-        return 1;
+        || !get_u64(k, FASTSIG_PKEY_PARAM_SHARD_ALIGN, align)) {
+        kt_die_ssl("this key has no usable signature state (an XMSS, XMSS^MT or HSS private key?)");
+        return 0;
     }
-    EVP_PKEY_free(k);
-    if ((ranges = plan(o, next, next + remaining, align ? align : 1, &n)) == NULL) {
-        EVP_CIPHER_free(cipher);
-        return 1;
+    *end = *next + remaining;
+    *align = *align ? *align : 1;
+    return 1;
+}
+
+static int shard(const OPTS *o)
+{
+    char passout[KT_PASS_MAX] = "";
+    KT_PASSIN in = { .known = o->passin != NULL };
+    uint64_t next = 0, end = 0, align = 1;
+    EVP_CIPHER *cipher = NULL;
+    const char *outpass = NULL;
+    EVP_PKEY *k = NULL;
+    char **ranges = NULL;
+    size_t n = 0;
+    int rc = 2;
+
+    if ((o->passin != NULL && !kt_read_pass(o->passin, in.pass, sizeof(in.pass)))
+        || (o->passout != NULL && !kt_read_pass(o->passout, passout, sizeof(passout))))
+        goto done;
+    rc = 1;
+    if ((k = kt_load_key(o->in, &in)) == NULL || !key_range(k, &next, &end, &align))
+        goto done;
+    if ((outpass = out_pass(o, &in, passout)) != NULL
+        && (cipher = EVP_CIPHER_fetch(NULL, o->cipher ? o->cipher : "AES-256-CBC", NULL)) == NULL) {
+        kt_die_ssl("unknown -cipher");
+        rc = 2;
+        goto done;
     }
-    for (size_t i = 0; i < n; i++) {
-        if (ok)
-            ok = one_shard(o, ranges[i], i, cipher, o->passin ? passin : NULL,
-                           o->passout ? passout : NULL);
+    if ((ranges = plan(o, next, end, align, &n)) == NULL || !outputs_free(o, n))
+        goto done;
+    rc = 0;
+    for (size_t i = 0; i < n && rc == 0; i++)
+        rc = one_shard(o, ranges[i], i, cipher, &in, outpass) ? 0 : 1;
+done:
+    for (size_t i = 0; ranges != NULL && i < n; i++)
         free(ranges[i]);
-    }
     free(ranges);
+    EVP_PKEY_free(k);
     EVP_CIPHER_free(cipher);
-    OPENSSL_cleanse(passin, sizeof(passin));
+    OPENSSL_cleanse(&in, sizeof(in));
     OPENSSL_cleanse(passout, sizeof(passout));
-    return ok ? 0 : 1;
+    return rc;
 }
 
 static int parse_u64(const char *s, uint64_t *v)
@@ -307,6 +288,10 @@ int main(int argc, char **argv)
         int used = 1;
         if (a[0] == '-' && a[1] == '-')
             a++; /* --opt and -opt alike */
+        if (strcmp(a, "-nocrypt") == 0) { /* the one option without a value */
+            o.nocrypt = 1;
+            continue;
+        }
         if (strcmp(a, "-in") == 0 && v)
             o.in = v;
         else if (strcmp(a, "-out-prefix") == 0 && v)
@@ -341,13 +326,17 @@ int main(int argc, char **argv)
                         " goes alone (not with --count or --size)\n");
         return 2;
     }
+    if (o.nocrypt && (o.passout != NULL || o.cipher != NULL)) {
+        fprintf(stderr, "fastsig-keytool: -nocrypt goes without -passout and -cipher\n");
+        return 2;
+    }
     if (o.provider_path != NULL && !OSSL_PROVIDER_set_default_search_path(NULL, o.provider_path)) {
-        die_ssl("cannot set the provider path");
+        kt_die_ssl("cannot set the provider path");
         return 2;
     }
     if ((fs = OSSL_PROVIDER_load(NULL, FASTSIG_PROVIDER_NAME)) == NULL
         || (dflt = OSSL_PROVIDER_load(NULL, "default")) == NULL) {
-        die_ssl("cannot load the fastsig and default providers");
+        kt_die_ssl("cannot load the fastsig and default providers");
         return 1;
     }
     rc = shard(&o);

@@ -1,9 +1,11 @@
 /* shard.c - a range of a key's indices into a state file of its own
  * (shard.h). */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include "fastsig_err.h"
 #include "state/shard.h"
 #include "state/statefile_hook.h"
@@ -25,25 +27,76 @@ int fastsig_state_shard_path(const char *dir, const uint8_t key_id[FASTSIG_STATE
     return FASTSIG_OK;
 }
 
-int fastsig_state_carve(fastsig_state *parent, const uint8_t key_id[FASTSIG_STATE_KEY_ID_LEN],
-                        uint64_t first, uint64_t count, const char *dir, const char *path,
-                        char *out, size_t outlen, uint64_t *got_first)
+int fastsig_state_dir_writable(const char *dir)
 {
     struct stat sb;
+    if (stat(dir, &sb) != 0)
+        return errno == ENOENT || errno == ENOTDIR ? FASTSIG_ERR_STATE_NO_DIR
+                                                   : FASTSIG_ERR_STATE_IO;
+    if (!S_ISDIR(sb.st_mode)) {
+        errno = ENOTDIR;
+        return FASTSIG_ERR_STATE_NO_DIR;
+    }
+    return access(dir, W_OK | X_OK) == 0 ? FASTSIG_OK : FASTSIG_ERR_STATE_IO;
+}
+
+int fastsig_state_dir_of(const char *path, char *out, size_t outlen)
+{
+    const char *slash = strrchr(path, '/');
+    int n = slash == NULL ? snprintf(out, outlen, ".")
+                          : snprintf(out, outlen, "%.*s", slash == path ? 1 : (int)(slash - path),
+                                     path);
+    return n >= 0 && (size_t)n < outlen ? FASTSIG_OK : FASTSIG_ERR_BAD_PARAM;
+}
+
+int fastsig_state_carve_check(const uint8_t key_id[FASTSIG_STATE_KEY_ID_LEN], uint64_t first,
+                              uint64_t count, const char *dir, const char *path, char *out,
+                              size_t outlen)
+{
+    struct stat sb;
+    char where[4096];
     int rc;
 
-    if (parent == NULL || key_id == NULL || out == NULL || got_first == NULL
-        || (path == NULL && dir == NULL))
+    if (key_id == NULL || out == NULL || (path == NULL && dir == NULL))
         return FASTSIG_ERR_NULL_ARG;
     if (path != NULL) {
         if ((size_t)snprintf(out, outlen, "%s", path) >= outlen)
             return FASTSIG_ERR_BAD_PARAM;
-        if (lstat(path, &sb) == 0) /* refused before anything is spent */
+        if (lstat(path, &sb) == 0)
             return FASTSIG_ERR_STATE_EXISTS;
-    } else if ((rc = fastsig_state_shard_path(dir, key_id, UINT64_MAX, UINT64_MAX, out,
-                                              outlen)) != FASTSIG_OK) {
-        return rc; /* the longest name must fit before anything is spent */
+        return (rc = fastsig_state_dir_of(path, where, sizeof(where))) != FASTSIG_OK
+                   ? rc : fastsig_state_dir_writable(where);
     }
+    /* the longest name must fit */
+    if ((rc = fastsig_state_shard_path(dir, key_id, UINT64_MAX, UINT64_MAX, out, outlen))
+        != FASTSIG_OK)
+        return rc;
+    if ((size_t)snprintf(out, outlen, "%s", dir) >= outlen)
+        return FASTSIG_ERR_BAD_PARAM;
+    if ((rc = fastsig_state_dir_writable(dir)) != FASTSIG_OK)
+        return rc;
+    /* "+N" is named by the parent's next, known only under its lock: a
+     * file there by then fails the creation (the range lost, never reused) */
+    if (first == FASTSIG_STATE_FROM_NEXT || count > UINT64_MAX - first)
+        return FASTSIG_OK;
+    if ((rc = fastsig_state_shard_path(dir, key_id, first, first + count, out, outlen))
+        != FASTSIG_OK)
+        return rc;
+    return lstat(out, &sb) == 0 ? FASTSIG_ERR_STATE_EXISTS : FASTSIG_OK;
+}
+
+int fastsig_state_carve(fastsig_state *parent, const uint8_t key_id[FASTSIG_STATE_KEY_ID_LEN],
+                        uint64_t first, uint64_t count, const char *dir, const char *path,
+                        char *out, size_t outlen, uint64_t *got_first)
+{
+    int rc;
+
+    if (parent == NULL || got_first == NULL)
+        return FASTSIG_ERR_NULL_ARG;
+    /* everything refused before anything is spent */
+    if ((rc = fastsig_state_carve_check(key_id, first, count, dir, path, out, outlen))
+        != FASTSIG_OK)
+        return rc;
     if ((rc = fastsig_state_spend_range(parent, first, count, got_first)) != FASTSIG_OK)
         return rc;
     /* From here on the range is spent in the parent: whatever fails, it is

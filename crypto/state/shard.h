@@ -19,12 +19,29 @@
 int fastsig_state_shard_path(const char *dir, const uint8_t key_id[FASTSIG_STATE_KEY_ID_LEN],
                              uint64_t first, uint64_t end, char *out, size_t outlen);
 
+/* dir exists, is a directory and takes new files (write and search
+ * permission): FASTSIG_OK, STATE_NO_DIR (missing or not a directory) or
+ * STATE_IO (errno kept: EACCES, EROFS, ...). */
+int fastsig_state_dir_writable(const char *dir);
+/* The directory part of path into out: "." when it has none, "/" for
+ * "/name"; BAD_PARAM when it does not fit. */
+int fastsig_state_dir_of(const char *path, char *out, size_t outlen);
+
+/* What fastsig_state_carve refuses before the parent moves: the file (`path`,
+ * or for an explicit first the name in dir) exists (STATE_EXISTS), its
+ * directory is missing or closed to new files (as fastsig_state_dir_writable),
+ * a name does not fit (BAD_PARAM). out gets the path refused (the file, or
+ * dir when dir is), errno is kept. */
+int fastsig_state_carve_check(const uint8_t key_id[FASTSIG_STATE_KEY_ID_LEN], uint64_t first,
+                              uint64_t count, const char *dir, const char *path, char *out,
+                              size_t outlen);
+
 /* Carves [first, first + count) out of parent's unspent indices (first =
  * FASTSIG_STATE_FROM_NEXT: from its next; see fastsig_state_spend_range)
  * into a new state file for key_id: `path` when non-NULL, else
  * fastsig_state_shard_path(dir, ...). The file's name goes to out (outlen
- * bytes), the range's start to *got_first. STATE_EXISTS (nothing spent)
- * when `path` exists already; a failure after the parent moved (the shard's
+ * bytes), the range's start to *got_first. Everything
+ * fastsig_state_carve_check refuses is refused first, nothing spent; a failure after the parent moved (the shard's
  * file could not be written) leaves the range spent and unused. */
 int fastsig_state_carve(fastsig_state *parent, const uint8_t key_id[FASTSIG_STATE_KEY_ID_LEN],
                         uint64_t first, uint64_t count, const char *dir, const char *path,

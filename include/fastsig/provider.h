@@ -54,7 +54,9 @@
  * first (durably), then the shard's state file is written, and the object
  * signs from it, inside the range only (not while another thread signs with
  * it). Encode it (PEM_write_bio_PrivateKey, OSSL_ENCODER) to get the shard's
- * key; load the key again for another shard.
+ * key; load the key again for another shard. A shard state whose directory
+ * is missing or closed to new files, or whose file exists, is refused
+ * before the key's state moves (nothing spent).
  * EVP_PKEY_get_params: the key's range and the alignment. */
 #define FASTSIG_PKEY_PARAM_SHARD_RANGE "shard-range" /* UTF-8 "A-B": indices A .. B-1;
                                                      * set: also "+N", the next N */

@@ -5,7 +5,9 @@
 # state file; the parent and shards signing at once; `pkey -text`; a forged
 # shard state refused; keytool runs SIGKILLed at random times (30;
 # FASTSIG_SOAK=1: 1000), then every key signs until done: no index twice.
-# Then an encrypted XMSS^MT key.
+# Then an encrypted XMSS^MT key (its shards encrypted unless -nocrypt), the
+# shard keys' mode under any umask, and runs refused before the parent moves
+# (an existing key file, a missing directory): nothing spent.
 source "$(dirname "$0")/lib.sh"
 SECONDS=0
 KEYTOOL=${FASTSIG_KEYTOOL:?FASTSIG_KEYTOOL must name the fastsig-keytool binary}
@@ -32,6 +34,21 @@ sign_loop() {
     for i in $(seq "$3" "$(($3 + $2 - 1))"); do
         sign "$1" "$WORK/sig.$i" 2>/dev/null || { rm -f "$WORK/sig.$i"; break; }
     done
+}
+# key_index KEY: the key's next index, from `pkey -text`'s state line
+key_index() { openssl pkey "${PROV[@]}" -in "$1" -noout -text | sed -n 's/^state: index \([0-9]*\),.*/\1/p'; }
+# spends_nothing DESCRIPTION WHY KEY ARGS...: a keytool run on KEY that fails
+# saying WHY, and leaves KEY's index and the state files in $WORK as they were
+spends_nothing() {
+    local d=$1 why=$2 key=$3 before states
+    shift 3
+    before=$(key_index "$key")
+    states=$(ls "$WORK" | grep -c '\.state$')
+    check_fails "$d" "${KT[@]}" --in "$key" "$@"
+    cp "$WORK/err" "$WORK/kt.err"
+    check "  saying '$why'" grep -q "$why" "$WORK/kt.err"
+    check_eq "  the parent's index unchanged" "$(key_index "$key")" "$before"
+    check_eq "  no orphan state file" "$(ls "$WORK" | grep -c '\.state$')" "$states"
 }
 # kt DESCRIPTION ARGS...: a keytool run that must succeed; its output in $WORK/kt.out
 kt() { local d=$1; shift; check "$d" "${KT[@]}" "$@"; cp "$WORK/out" "$WORK/kt.out"; }
@@ -120,7 +137,7 @@ row() {
         sign_loop "$k" 1 $((1000 + n))
         n=$((n + 1))
     done
-    pnext=$(openssl pkey "${PROV[@]}" -in "$WORK/kk.pem" -noout -text | sed -n 's/^state: index \([0-9]*\),.*/\1/p')
+    pnext=$(key_index "$WORK/kk.pem")
     ls "$WORK" | sed -n "s/^$id\.\([0-9]*\)-\([0-9]*\)\.state\$/\1 \2/p" | sort -n >"$WORK/ranges"
     check_eq "$runs SIGKILLed shard runs: shard ranges disjoint, below the parent's next $pnext" \
         "$(awk -v p="$pnext" 'NR > 1 && $1 < e { print "overlap " $0 } $2 > p { print "past " $0 } { e = $2 }' "$WORK/ranges")" ""
@@ -145,6 +162,47 @@ check "  the shard key is encrypted" grep -q "BEGIN ENCRYPTED PRIVATE KEY" "$WOR
 check "  and signs with its passphrase" sign "$WORK/es2.pem" "$WORK/es.sig" -passin pass:other
 check_eq "  at its first index" "$(od -An -tu1 -N3 "$WORK/es.sig" | awk '{ print $1 * 65536 + $2 * 256 + $3 }')" 32
 check_fails "  not without it" sign "$WORK/es2.pem" "$WORK/es.sig" -passin pass:secret
+check "shards of an encrypted parent are encrypted (-passin alone)" "${KT[@]}" --in "$WORK/e.pem" \
+    -passin pass:secret --size 32 --out-prefix "$WORK/ep"
+check "  the shard key is encrypted" grep -q "BEGIN ENCRYPTED PRIVATE KEY" "$WORK/ep1.pem"
+check "  and signs with the parent's passphrase" sign "$WORK/ep1.pem" "$WORK/ep.sig" -passin pass:secret
+check "shards of an encrypted parent are encrypted: -nocrypt writes one plain" "${KT[@]}" \
+    --in "$WORK/e.pem" -passin pass:secret -nocrypt --size 32 --out-prefix "$WORK/en"
+cp "$WORK/err" "$WORK/kt.err"
+check "  with a warning" grep -q "warning: .*e.pem is encrypted" "$WORK/kt.err"
+check "  unencrypted" grep -q "BEGIN PRIVATE KEY" "$WORK/en1.pem"
+check "  signing without a passphrase" sign "$WORK/en1.pem" "$WORK/en.sig"
+check_fails "  -nocrypt with -passout refused" "${KT[@]}" --in "$WORK/e.pem" -passin pass:secret \
+    -nocrypt -passout pass:x --size 32 --out-prefix "$WORK/enx"
+
+genkey XMSS "$WORK/p.pem"
+mask=$(umask)
+for u in 0 022; do
+    umask $u # not in a subshell: check's counts must reach the summary
+    kt "shard keys are created 0600 whatever the umask ($u)" --in "$WORK/p.pem" --size 4 \
+        --out-prefix "$WORK/u$u-"
+    check_eq "  mode 0600 under umask $u" "$(stat -c %a "$WORK/u$u-1.pem")" 600
+done
+umask 0
+kt "shard keys are created 0600 whatever the umask: encrypted (umask 0)" --in "$WORK/e.pem" \
+    -passin pass:secret --size 32 --out-prefix "$WORK/ue"
+umask "$mask"
+check_eq "  mode 0600" "$(stat -c %a "$WORK/ue1.pem")" 600
+
+spends_nothing "an existing --out-prefix spends nothing" "u0-1.pem exists" "$WORK/p.pem" \
+    --size 100 --out-prefix "$WORK/u0-"
+: >"$WORK/v2.pem"
+spends_nothing "an existing --out-prefix spends nothing: only its 2nd key file exists" \
+    "v2.pem exists" "$WORK/p.pem" --count 2 --size 10 --out-prefix "$WORK/v"
+spends_nothing "a -state in a missing directory spends nothing" "$WORK/missing/s.state" \
+    "$WORK/p.pem" --size 110 --out-prefix "$WORK/m" -state "$WORK/missing/s.state"
+spends_nothing "a -state in a missing directory spends nothing: -state DIR/" "$WORK/missing/" \
+    "$WORK/p.pem" --size 10 --out-prefix "$WORK/m" -state "$WORK/missing/"
+spends_nothing "an --out-prefix in a missing directory spends nothing" "directory $WORK/missing" \
+    "$WORK/p.pem" --size 10 --out-prefix "$WORK/missing/m"
+spends_nothing "a -state file for 2 shards spends nothing" "not of 2" \
+    "$WORK/p.pem" --count 2 --size 10 --out-prefix "$WORK/m" -state "$WORK/one.state"
+check_eq "  and no key file written" "$(ls "$WORK" | grep -c '^m.*\.pem')" 0
 
 echo "    (${SECONDS}s)"
 summary shard

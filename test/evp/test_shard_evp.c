@@ -6,7 +6,8 @@
  * the parent and two shards of one key signing in three processes at once
  * (every signature verifies under the one public key, no index twice), and
  * carving processes SIGKILLed at random times (100; FASTSIG_SOAK=1: 1000)
- * with no index issued twice. */
+ * with no index issued twice; a shard state in a missing directory refused
+ * before the parent moves. */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include <openssl/err.h>
 #include <openssl/pem.h>
 #include <openssl/x509.h>
 #include "hbs_evp.h"
@@ -236,6 +238,37 @@ static void test_refused_keys(void)
     EVP_PKEY_free(w);
     OPENSSL_free(pem);
 }
+
+/* shard-state in a missing directory (a file there, or the directory
+ * itself): refused before the parent's state moves, the error naming the
+ * path; the same key carves into its own directory afterwards. */
+static void state_dir_missing(const kind_row *r)
+{
+    char state[600], dir[620], missing[640];
+    const char *data = NULL;
+    int flags = 0;
+    EVP_PKEY *k = gen_key(r->alg, r->param, NULL, NULL, state, sizeof(state));
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(k);
+    snprintf(dir, sizeof(dir), "%s.missing/", state);
+    snprintf(missing, sizeof(missing), "%sshard.state", dir);
+    OSSL_PARAM p[] = {
+        OSSL_PARAM_utf8_string(FASTSIG_PKEY_PARAM_SHARD_RANGE, "+10", 0),
+        OSSL_PARAM_utf8_string(FASTSIG_PKEY_PARAM_SHARD_STATE, missing, 0), OSSL_PARAM_END };
+    CU_ASSERT_EQUAL(EVP_PKEY_set_params(k, p), 0);
+    CU_ASSERT_EQUAL(ERR_GET_REASON(ERR_peek_last_error_data(&data, &flags)),
+                    FASTSIG_ERR_STATE_NO_DIR);
+    CU_ASSERT(data != NULL && strstr(data, missing) != NULL);
+    ERR_clear_error();
+    CU_ASSERT_EQUAL(state_file_next(state), 0);
+    CU_ASSERT_EQUAL(carve(k, "100-200", missing), FASTSIG_ERR_STATE_NO_DIR);
+    CU_ASSERT_EQUAL(carve(k, "+10", dir), FASTSIG_ERR_STATE_NO_DIR);
+    CU_ASSERT_EQUAL(state_file_next(state), 0);
+    CU_ASSERT_EQUAL(carve(k, "+10", NULL), 0);
+    CU_ASSERT_EQUAL(state_file_next(state), 10);
+    EVP_PKEY_free(k);
+}
+FOR_KINDS(state_dir_missing)
 
 /* Whole keys are written as before (no range field: keys from before shards
  * decode as whole keys); a shard's key ends with 0x01 || BE64 first ||
@@ -522,6 +555,8 @@ static const fs_test tests[] = {
     { "range in the key encoding; whole keys without it", test_encoding },
     { "one-time and public keys are not carved", test_refused_keys },
     { "a shard refuses indices outside its range", test_refuses_outside },
+    { "shard-state in a missing directory fails without moving the parent",
+      test_state_dir_missing },
     { "a shard of a shard", test_shard_of_shard },
     { "two signers, one key: parent and 2 shards in 3 processes", test_two_signers_one_key },
     { "SIGKILL during carves: no index twice", test_sigkill_during_carve },

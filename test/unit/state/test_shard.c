@@ -118,6 +118,39 @@ static void test_refusals_leave_parent_alone(void)
     CU_ASSERT_EQUAL(fastsig_state_close(st), FASTSIG_OK);
 }
 
+/* A shard's file in a missing directory, or an explicit range whose file
+ * exists already: refused before the parent moves, out naming the path. */
+static void test_missing_dir_spends_nothing(void)
+{
+    char parent[PATH_MAX], child[PATH_MAX], missing[PATH_MAX], name[PATH_MAX];
+    uint8_t id[FASTSIG_STATE_KEY_ID_LEN];
+    uint64_t got = 42;
+
+    sf_key(id, TAG);
+    CU_ASSERT_EQUAL_FATAL(sf_create(parent, "nodir.state", TAG, 100, 10), FASTSIG_OK);
+    fastsig_state *st = must_open(parent);
+    CU_ASSERT_FATAL(st != NULL);
+    sf_path(missing, "no-such-dir/shard.state");
+    CU_ASSERT_EQUAL(carve(st, FASTSIG_STATE_FROM_NEXT, 5, missing, child, &got),
+                    FASTSIG_ERR_STATE_NO_DIR);
+    sf_path(missing, "no-such-dir");
+    CU_ASSERT_EQUAL(fastsig_state_carve(st, id, 20, 5, missing, NULL, child, PATH_MAX, &got),
+                    FASTSIG_ERR_STATE_NO_DIR);
+    CU_ASSERT_STRING_EQUAL(child, missing);
+    /* [20, 25)'s name taken by a stray file */
+    CU_ASSERT_EQUAL(fastsig_state_shard_path(sf_dir(), id, 20, 25, name, sizeof(name)),
+                    FASTSIG_OK);
+    FILE *stray = fopen(name, "w");
+    CU_ASSERT_FATAL(stray != NULL);
+    fclose(stray);
+    CU_ASSERT_EQUAL(carve(st, 20, 5, NULL, child, &got), FASTSIG_ERR_STATE_EXISTS);
+    CU_ASSERT_STRING_EQUAL(child, name);
+    CU_ASSERT_EQUAL(got, 42);
+    CU_ASSERT_EQUAL(sf_file_next(parent, TAG), 10);
+    CU_ASSERT_EQUAL(fastsig_state_close(st), FASTSIG_OK);
+    unlink(name);
+}
+
 /* A shard's state is carved like any other: the grandchild lies inside the
  * shard's unspent part, never outside the shard. */
 static void test_shard_of_shard(void)
@@ -262,6 +295,7 @@ static void test_sigkill_at_random_times(void)
 static const fs_test shard_tests[] = {
     { "carve from next and an explicit range", test_carve_from_next_and_range },
     { "refusals leave the parent as it was", test_refusals_leave_parent_alone },
+    { "a shard state in a missing directory spends nothing", test_missing_dir_spends_nothing },
     { "a shard of a shard stays inside it", test_shard_of_shard },
     { "SIGKILL between parent update and shard file", test_sigkill_in_the_window },
     { "SIGKILL at random times during carves", test_sigkill_at_random_times },
