@@ -36,6 +36,7 @@ static _Thread_local struct {
     const char *what; /* "state file", "registry entry" */
     char path[4096];
     char why[4352]; /* "" or the cause in words (may name another path) */
+    const char *sep; /* between path and why: ": ", or " " for a sentence */
 } state_detail;
 
 void fs_err_file_detail(int reason, const char *what, const char *path, int sys_errno,
@@ -46,6 +47,7 @@ void fs_err_file_detail(int reason, const char *what, const char *path, int sys_
     state_detail.what = what;
     snprintf(state_detail.path, sizeof(state_detail.path), "%s", path != NULL ? path : "?");
     snprintf(state_detail.why, sizeof(state_detail.why), "%s", why != NULL ? why : "");
+    state_detail.sep = ": ";
 }
 
 void fs_err_untrusted(int reason, const char *file_what, const char *dir_what)
@@ -64,6 +66,12 @@ void fs_err_state_detail(int reason, const char *path, int sys_errno)
 void fs_err_state_why(int reason, const char *path, const char *why)
 {
     fs_err_file_detail(reason, "state file", path, 0, why);
+}
+
+void fs_err_state_says(int reason, const char *path, const char *rest)
+{
+    fs_err_file_detail(reason, "state file", path, 0, rest);
+    state_detail.sep = " ";
 }
 
 /* c_vset_error takes a va_list only: this passes the detail through one. */
@@ -88,8 +96,8 @@ void fs_raise(const FS_PROVCTX *ctx, int reason, const char *file, int line,
         c_set_error_debug(ctx->handle, file, line, func);
     if (fmt == NULL && detail) {
         if (state_detail.sys_errno != 0 || state_detail.why[0] != '\0')
-            set_error(ctx, reason, "%s %s: %s", state_detail.what, state_detail.path,
-                      state_detail.why[0] != '\0' ? state_detail.why
+            set_error(ctx, reason, "%s %s%s%s", state_detail.what, state_detail.path,
+                      state_detail.sep, state_detail.why[0] != '\0' ? state_detail.why
                                                   : strerror(state_detail.sys_errno));
         else
             set_error(ctx, reason, "%s %s", state_detail.what, state_detail.path);

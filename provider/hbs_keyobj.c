@@ -135,6 +135,23 @@ static int state_path(HBSA_KEY *x, const char *opt)
     return (x->path = OPENSSL_strdup(buf)) != NULL ? FASTSIG_OK : FASTSIG_ERR_NOMEM;
 }
 
+/* What x's poisoned state handle saw (fastsig_state_rollback). */
+static void rollback_why(const HBSA_KEY *x, char *why, size_t len)
+{
+    uint64_t next, mark;
+    const char *reg;
+    fastsig_state *st = __atomic_load_n(&x->st, __ATOMIC_ACQUIRE);
+    if (st == NULL || !fastsig_state_rollback(st, &next, &mark, &reg))
+        snprintf(why, len, "was rolled back");
+    else if (reg != NULL)
+        snprintf(why, len, "was rolled back (next %" PRIu64 " below the registry's high-water "
+                 "mark %" PRIu64 ", registry file %s): see doc/state.md, section 7", next, mark,
+                 reg);
+    else
+        snprintf(why, len, "was rolled back (next %" PRIu64 " below the %" PRIu64 " this "
+                 "process already reserved)", next, mark);
+}
+
 /* Notes x's state file and the cause beside a state error (see
  * fs_err_state_detail) and returns err. The state calls leave errno as the
  * failing system call set it for these codes; for the others (corrupt,
@@ -164,6 +181,12 @@ static int state_error(const HBSA_KEY *x, int err, int sys_errno)
         fs_err_state_why(err, x->path, why);
         break;
     }
+    case FASTSIG_ERR_STATE_ROLLED_BACK: {
+        char why[4352];
+        rollback_why(x, why, sizeof(why));
+        fs_err_state_says(err, x->path, why);
+        break;
+    }
     case FASTSIG_ERR_STATE_MAX: {
         char why[128];
         hbsa_range_why(x, x->st_max, x->st_next, why, sizeof(why));
@@ -184,6 +207,20 @@ void hbsa_attach(HBSA_KEY *x)
     x->st_err = hbs_key_id(x->pk, x->pklen, x->key_id);
 }
 
+/* Keeps st's high-water mark in the registry of the default state
+ * directory and checks the file against it (a state file restored alone
+ * from a backup is refused). No default directory (none known, or it does
+ * not exist): no mark, as for older keys. */
+static int use_registry(fastsig_state *st)
+{
+    char dir[4096], real[4096];
+    int e = errno;
+    if (fastsig_state_default_dir(fs_config_state_dir(), dir, sizeof(dir)) != FASTSIG_OK
+        || fastsig_state_resolve_dir(dir, real, sizeof(real)) != FASTSIG_OK)
+        return errno = e, FASTSIG_OK;
+    return fastsig_state_use_registry(st, real);
+}
+
 /* Opens x's state read-write (x->st_lock held, x->st NULL); the failure
  * stays in st_err / st_errno. */
 static void open_state(HBSA_KEY *x)
@@ -197,8 +234,14 @@ static void open_state(HBSA_KEY *x)
     x->st_errno = errno;
     if (x->st_err != FASTSIG_OK)
         return;
+    if ((x->st_err = use_registry(st)) == FASTSIG_ERR_STATE_ROLLED_BACK) {
+        /* kept, poisoned: every signature says what it saw */
+        __atomic_store_n(&x->st, st, __ATOMIC_RELEASE);
+        return;
+    }
     /* max and next checked against the key's range (hbsa_range_check) */
-    if ((x->st_err = fastsig_state_query(st, &next, NULL, &max)) == FASTSIG_OK
+    if (x->st_err == FASTSIG_OK
+        && (x->st_err = fastsig_state_query(st, &next, NULL, &max)) == FASTSIG_OK
         && (x->st_err = hbsa_range_check(x, max, next)) != FASTSIG_OK) {
         x->st_max = max;
         x->st_next = next;

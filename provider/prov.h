@@ -30,6 +30,8 @@ const OSSL_ITEM *fs_reason_strings(void);
 void fs_err_state_detail(int reason, const char *path, int sys_errno);
 /* The same with the cause in words (for causes that are no errno). */
 void fs_err_state_why(int reason, const char *path, const char *why);
+/* The same as a sentence: "state file PATH rest". */
+void fs_err_state_says(int reason, const char *path, const char *rest);
 /* The same for a file of another kind: "WHAT PATH: why" (why NULL: the
  * errno's text). */
 void fs_err_file_detail(int reason, const char *what, const char *path, int sys_errno,

@@ -1,4 +1,4 @@
-/* statefile.c - state handles: locking, durable slot updates, the
+/* statefile.c - state handles: locking, durable slot updates, rollback marks, the
  * process-local reservation block and the block reserved ahead of it by a
  * worker thread. The contract is in statefile.h. */
 #define _GNU_SOURCE /* renameat2, MADV_WIPEONFORK */
@@ -19,6 +19,7 @@
 #include "statefile.h"
 #include "fileio.h"
 #include "stateslot.h"
+#include "statemark.h"
 
 struct fastsig_state {
     pthread_mutex_t mu;    /* guards everything below */
@@ -53,6 +54,16 @@ struct fastsig_state {
     int wmask_ok;          /* wmask was read: the worker can be steered */
     int wcpu;              /* the CPU the worker is kept off; -1: none */
     int wpoll;             /* the worker polls for requests: no need to wake it */
+    /* Rollback (doc/state.md section 7): mark is the highest index end this
+     * handle reserved (the worker raises it too); a file whose next is below
+     * it was rolled back under us, and the handle is poisoned for good: no
+     * take hands out anything again. rb_* say what was seen (set once,
+     * under wmu, before poisoned). */
+    uint64_t mark;         /* atomic */
+    int poisoned;          /* atomic */
+    uint64_t rb_next, rb_mark;
+    int rb_registry;       /* the registry's mark refused it (at open) */
+    char *mark_path;       /* the registry's mark file (statemark.h), atomic; NULL: none */
 };
 
 /* ---- which process we are ------------------------------------------------ */
@@ -207,6 +218,48 @@ static int lock_path_file(fastsig_state *st, int *fd, short type)
     return FASTSIG_ERR_STATE_IO; /* replaced again and again: give up */
 }
 
+/* Poisons the handle (first sighting kept): every call fails from now on. */
+static int poison(fastsig_state *st, uint64_t next, uint64_t mark, int registry)
+{
+    pthread_mutex_lock(&st->wmu);
+    if (!__atomic_load_n(&st->poisoned, __ATOMIC_RELAXED)) {
+        st->rb_next = next;
+        st->rb_mark = mark;
+        st->rb_registry = registry;
+        __atomic_store_n(&st->poisoned, 1, __ATOMIC_RELEASE);
+    }
+    pthread_mutex_unlock(&st->wmu);
+    errno = 0;
+    return FASTSIG_ERR_STATE_ROLLED_BACK;
+}
+
+/* The handle's verdict on a slot it read: rolled back (poisoned from now
+ * on) when its next is below what this handle reserved itself, or when it
+ * was poisoned before. */
+static int check_rollback(fastsig_state *st, const fs_state_slot *cur)
+{
+    if (__atomic_load_n(&st->poisoned, __ATOMIC_ACQUIRE))
+        return errno = 0, FASTSIG_ERR_STATE_ROLLED_BACK;
+    uint64_t mark = __atomic_load_n(&st->mark, __ATOMIC_ACQUIRE);
+    return cur->next < mark ? poison(st, cur->next, mark, 0) : FASTSIG_OK;
+}
+
+/* After a durable reservation ending at end: raises the handle's mark and
+ * the registry's, which must never be above the file's next, hence only
+ * now, after the fdatasync. A failed registry write only lets it lag. */
+static void raise_marks(fastsig_state *st, uint64_t end)
+{
+    int e = errno;
+    uint64_t m = __atomic_load_n(&st->mark, __ATOMIC_RELAXED);
+    while (m < end && !__atomic_compare_exchange_n(&st->mark, &m, end, 0, __ATOMIC_RELEASE,
+                                                   __ATOMIC_RELAXED))
+        ;
+    const char *mp = __atomic_load_n(&st->mark_path, __ATOMIC_ACQUIRE);
+    if (mp != NULL)
+        fs_mark_raise(mp, st->key_id, st->path, end);
+    errno = e;
+}
+
 /* A step of an update: inspects the current slot and sets *next to the new
  * value; returns 0 to write it, 1 to leave the file as it is, or an error. */
 typedef int (*update_step)(const fs_state_slot *cur, uint64_t *next, void *arg);
@@ -226,6 +279,8 @@ static int update(fastsig_state *st, int *fd, update_step step, void *arg)
     if (rc == FASTSIG_OK)
         rc = check_identity(&cur, st->key_id, st->max);
     if (rc == FASTSIG_OK)
+        rc = check_rollback(st, &cur);
+    if (rc == FASTSIG_OK)
         rc = step(&cur, &next, arg);
     if (rc == 1) {
         rc = FASTSIG_OK;
@@ -241,60 +296,6 @@ static int update(fastsig_state *st, int *fd, update_step step, void *arg)
     }
     fs_file_unlock(*fd);
     return rc;
-}
-
-/* ---- creation -------------------------------------------------------------- */
-
-static int errno_to_create_err(int e)
-{
-    if (fs_file_refused()) /* a directory open to others (fileowner.h) */
-        return FASTSIG_ERR_STATE_UNTRUSTED;
-    return e == ENOENT || e == ENOTDIR ? FASTSIG_ERR_STATE_NO_DIR : FASTSIG_ERR_STATE_IO;
-}
-
-int fastsig_state_create(const char *path, const uint8_t key_id[FASTSIG_STATE_KEY_ID_LEN],
-                         uint64_t max, uint64_t next, unsigned flags)
-{
-    if (path == NULL || key_id == NULL)
-        return FASTSIG_ERR_NULL_ARG;
-    if (*path == 0 || max == 0 || max > FS_STATE_MAX_LIMIT || next > max ||
-        (flags & ~FASTSIG_STATE_OVERWRITE) != 0)
-        return FASTSIG_ERR_BAD_PARAM;
-    int replace = (flags & FASTSIG_STATE_OVERWRITE) != 0;
-    struct stat sb;
-    if (!replace && lstat(path, &sb) == 0)
-        return FASTSIG_ERR_STATE_EXISTS;
-
-    static unsigned counter; /* atomic: unique temporary names per process */
-    char tmp[PATH_MAX];
-    if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp.%ld.%u", path, (long)getpid(),
-                         __atomic_fetch_add(&counter, 1, __ATOMIC_RELAXED)) >= sizeof(tmp))
-        return FASTSIG_ERR_BAD_PARAM;
-
-    uint8_t img[FS_STATE_FILE_SIZE] = { 0 };
-    fs_state_slot s = { .seq = 1, .max = max, .next = next };
-    memcpy(s.key_id, key_id, FASTSIG_STATE_KEY_ID_LEN);
-    fs_state_slot_encode(&s, img); /* slot 0 is the newer: the first update writes 1 */
-    s.seq = 0;
-    fs_state_slot_encode(&s, img + FS_STATE_SLOT_STRIDE);
-
-    int w = fs_file_write_new(tmp, img, sizeof(img)), saved;
-    if (w != 0)
-        return w == -1 ? errno_to_create_err(errno) : FASTSIG_ERR_STATE_IO;
-    if (fs_file_install(tmp, path, replace) != 0) {
-        saved = errno;
-        unlink(tmp);
-        errno = saved;
-        return saved == EEXIST ? FASTSIG_ERR_STATE_EXISTS : errno_to_create_err(saved);
-    }
-    if (fs_file_sync_dir_of(path) != 0) {
-        /* not durable: do not leave a file that might vanish on a crash */
-        saved = errno;
-        unlink(path);
-        errno = saved;
-        return FASTSIG_ERR_STATE_IO;
-    }
-    return FASTSIG_OK;
 }
 
 /* ---- handles ------------------------------------------------------------- */
@@ -353,6 +354,10 @@ fastsig_state *fastsig_state_ref(fastsig_state *st)
 static void drop_parents_blocks(fastsig_state *st, pid_t pid)
 {
     if (st->pool_pid != pid) {
+        /* the parent may still give back its unused indices, down to its
+         * block's next: the child's mark must not count them */
+        if (st->mark > st->pool_next)
+            st->mark = st->pool_next;
         st->pool_pid = pid;
         st->pool_next = st->pool_end = 0;
         st->first_block = 1;
@@ -408,6 +413,7 @@ static int reserve_locked(fastsig_state *st, uint64_t want, uint64_t *first, uin
     if (st->pool_next == st->pool_end || st->pool_end != a.first)
         st->pool_next = a.first; /* not contiguous: the old rest is burnt */
     st->pool_end = a.first + a.count;
+    raise_marks(st, st->pool_end);
     if (first)
         *first = a.first;
     if (count)
@@ -467,6 +473,8 @@ static void *worker_main(void *arg)
         struct reserve_arg a = { st->ahead_want, 0, 0 };
         pthread_mutex_unlock(&st->wmu);
         int rc = update(st, &st->wfd, reserve_step, &a), e = errno;
+        if (rc == FASTSIG_OK) /* before it is published: release() waits for that */
+            raise_marks(st, a.first + a.count);
         pthread_mutex_lock(&st->wmu);
         st->ahead_first = a.first;
         st->ahead_count = a.count;
@@ -594,6 +602,7 @@ static void stop_worker(fastsig_state *st)
 /* Ranges to give back, the highest first: each one is given back only if
  * the file's `next` is its end by then, i.e. nobody reserved beyond. */
 struct release_arg {
+    fastsig_state *st;
     uint64_t from[2], end[2];
 };
 
@@ -606,6 +615,13 @@ static int release_step(const fs_state_slot *cur, uint64_t *next, void *arg)
             n = a->from[i];
     if (n == cur->next)
         return 1; /* someone reserved beyond our blocks: they stay burnt */
+    /* the registry's mark goes down first, durably (a crash in between must
+     * not leave it above the file's next), else the blocks stay burnt; this
+     * handle's mark is what it writes (lower on a failed write: safe) */
+    const char *mp = __atomic_load_n(&a->st->mark_path, __ATOMIC_ACQUIRE);
+    if (mp != NULL && fs_mark_lower(mp, a->st->key_id, a->st->path, n) != 0)
+        return 1;
+    __atomic_store_n(&a->st->mark, n, __ATOMIC_RELEASE);
     *next = n;
     return 0;
 }
@@ -614,7 +630,8 @@ static int release_locked(fastsig_state *st)
 {
     if (st->pool_pid != current_pid())
         return FASTSIG_OK; /* nothing of ours (a child never gives back the parent's) */
-    struct release_arg a = { { st->pool_next, st->pool_next }, { st->pool_end, st->pool_end } };
+    struct release_arg a = { st, { st->pool_next, st->pool_next },
+                             { st->pool_end, st->pool_end } };
     if (settle_ahead(st, 1) == AHEAD_DONE && st->ahead_rc == FASTSIG_OK && st->ahead_count > 0) {
         a.from[0] = st->ahead_first;
         a.end[0] = st->ahead_first + st->ahead_count;
@@ -639,6 +656,7 @@ int fastsig_state_close(fastsig_state *st)
     pthread_cond_destroy(&st->cv);
     pthread_mutex_destroy(&st->wmu);
     pthread_mutex_destroy(&st->mu);
+    free(st->mark_path);
     free(st->path);
     free(st);
     return rc;
@@ -701,6 +719,8 @@ int fastsig_state_take_batch(fastsig_state *st, uint64_t batch, uint64_t *idx)
     uint64_t want = batch != 0 ? batch : st->batch;
     int ask = 0;
     int rc = own_process(st, current_pid());
+    if (__atomic_load_n(&st->poisoned, __ATOMIC_ACQUIRE)) /* its block too */
+        rc = FASTSIG_ERR_STATE_ROLLED_BACK, errno = 0;
     if (rc == FASTSIG_OK && st->pool_next == st->pool_end)
         rc = refill(st, want, &ask);
     if (rc == FASTSIG_OK)
@@ -762,6 +782,8 @@ int fastsig_state_query(fastsig_state *st, uint64_t *next, uint64_t *remaining,
         rc = read_checked(st->fd, st->key_id, st->max, &cur);
         fs_file_unlock(st->fd);
     }
+    if (rc == FASTSIG_OK)
+        rc = check_rollback(st, &cur);
     uint64_t own = st->pool_end - st->pool_next, own_next = st->pool_next;
     if (ahead == AHEAD_DONE && st->ahead_rc == FASTSIG_OK) {
         if (own == 0)
@@ -855,4 +877,54 @@ int fastsig_state_spend_range(fastsig_state *st, uint64_t first, uint64_t count,
         *got_first = a.first;
     pthread_mutex_unlock(&st->mu);
     return rc;
+}
+
+/* ---- the registry's high-water mark (statemark.h) ----------------------- */
+
+int fastsig_state_use_registry(fastsig_state *st, const char *state_dir)
+{
+    char mp[PATH_MAX];
+    if (st == NULL || state_dir == NULL)
+        return FASTSIG_ERR_NULL_ARG;
+    int rc = fs_mark_path(state_dir, st->key_id, st->path, mp, sizeof(mp));
+    if (rc != FASTSIG_OK)
+        return rc;
+    char *dup = strdup(mp);
+    if (dup == NULL)
+        return FASTSIG_ERR_NOMEM;
+    pthread_mutex_lock(&st->mu);
+    fs_state_slot cur;
+    if (st->mark_path != NULL)
+        rc = FASTSIG_ERR_BAD_PARAM; /* once, right after open */
+    else if ((rc = own_process(st, current_pid())) == FASTSIG_OK
+             && (rc = lock_path_file(st, &st->fd, F_RDLCK)) == FASTSIG_OK) {
+        /* under the state's lock: a release lowers both under it */
+        rc = read_checked(st->fd, st->key_id, st->max, &cur);
+        uint64_t mark = rc == FASTSIG_OK ? fs_mark_read(dup, st->key_id, st->path, st->max) : 0;
+        fs_file_unlock(st->fd);
+        if (rc == FASTSIG_OK && cur.next < mark)
+            rc = poison(st, cur.next, mark, 1);
+    }
+    if (rc == FASTSIG_OK || rc == FASTSIG_ERR_STATE_ROLLED_BACK)
+        __atomic_store_n(&st->mark_path, dup, __ATOMIC_RELEASE);
+    else
+        free(dup);
+    int e = errno;
+    pthread_mutex_unlock(&st->mu);
+    errno = e;
+    return rc;
+}
+
+int fastsig_state_rollback(fastsig_state *st, uint64_t *next, uint64_t *mark,
+                           const char **mark_file)
+{
+    if (st == NULL || !__atomic_load_n(&st->poisoned, __ATOMIC_ACQUIRE))
+        return 0;
+    if (next)
+        *next = st->rb_next;
+    if (mark)
+        *mark = st->rb_mark;
+    if (mark_file)
+        *mark_file = st->rb_registry ? st->mark_path : NULL;
+    return 1;
 }

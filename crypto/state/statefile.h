@@ -74,8 +74,16 @@
  *   If the path was renamed over (e.g. recreated with FASTSIG_STATE_OVERWRITE
  *   by an operator), the handle follows it (key id checked as always); if the
  *   path is gone, it refuses (STATE_MISSING) rather than go on spending from
- *   an unlinked file. A rollback written in place (a backup copied over the
- *   file) cannot be detected: never restore state files from backups.
+ *   an unlinked file.
+ *
+ * - Rollback: a handle remembers the highest index end it reserved (its
+ *   mark; after a give-back, what that wrote). A file read with a `next`
+ *   below it (an old copy renamed or written over the file) is refused with
+ *   STATE_ROLLED_BACK and poisons the handle: every later call fails the
+ *   same way, the block in hand included, and nothing is written. A forked
+ *   child keeps the mark, lowered to the parent's block start (the parent
+ *   may give its unused indices back). Offline (a state restored alone) the
+ *   registry's mark catches it: fastsig_state_use_registry.
  *
  * - Threads: a handle is thread-safe. Copies of a key object in one process
  *   share one handle (fastsig_state_ref), hence one block and one counter.
@@ -91,7 +99,7 @@
  * (another holder kept the lock past the lock timeout), STATE_NOT_FILE
  * (a FIFO, device, symlink, ... at the path: refused without waiting on it),
  * STATE_UNTRUSTED (the file or its directory is open to other users:
- * fileowner.h), STATE_EXISTS,
+ * fileowner.h), STATE_EXISTS, STATE_ROLLED_BACK (see Rollback),
  * STATE_NO_DIR (creation), STATE_RANGE (a shard's range), KEY_EXHAUSTED (no index left), OTS_USED (the same
  * for a key with max == 1), NULL_ARG / BAD_PARAM / NOMEM. */
 #ifndef FASTSIG_STATEFILE_H
@@ -124,6 +132,22 @@ int fastsig_state_create(const char *path, const uint8_t key_id[FASTSIG_STATE_KE
  * *out gets a handle with one reference. */
 int fastsig_state_open(const char *path, const uint8_t key_id[FASTSIG_STATE_KEY_ID_LEN],
                        fastsig_state **out);
+
+/* Keeps the high-water mark of this state in the registry under state_dir
+ * (the default state directory; statemark.h, doc/state.md section 11) and
+ * checks the file against it now: a file whose next is below the mark (a
+ * backup restored alone) poisons the handle, STATE_ROLLED_BACK. From then on
+ * every reservation raises the mark, every release lowers it first. A
+ * missing or unreadable mark is none (no error). Once per handle, right
+ * after open, before any take. */
+int fastsig_state_use_registry(fastsig_state *st, const char *state_dir);
+
+/* 1 when the handle was poisoned by a rollback (STATE_ROLLED_BACK): next is
+ * the file's next seen then, mark what it was below; mark_file the
+ * registry's mark file when that mark refused it, NULL when it was this
+ * handle's own reservations. 0 otherwise (outputs untouched). */
+int fastsig_state_rollback(fastsig_state *st, uint64_t *next, uint64_t *mark,
+                           const char **mark_file);
 
 /* One more reference to the same handle (for a copied key object). */
 fastsig_state *fastsig_state_ref(fastsig_state *st);

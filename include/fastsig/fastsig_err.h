@@ -38,7 +38,8 @@
     X(FASTSIG_ERR_KEY_MISMATCH,  27, "private key does not match its public key (SK_SEED, PUB_SEED or root damaged)") \
     X(FASTSIG_ERR_STATE_REGISTERED, 28, "key already registered with a signature state") \
     X(FASTSIG_ERR_STATE_LOCKED,  29, "signature state locked by another process") \
-    X(FASTSIG_ERR_STATE_UNTRUSTED, 30, "signature state file or directory is open to other users")
+    X(FASTSIG_ERR_STATE_UNTRUSTED, 30, "signature state file or directory is open to other users") \
+    X(FASTSIG_ERR_STATE_ROLLED_BACK, 31, "signature state file was rolled back")
 
 enum fastsig_err {
     FASTSIG_OK = 0,

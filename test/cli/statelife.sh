@@ -4,7 +4,8 @@
 # and waits on no lock; the first signature opens it and waits for another
 # process's lock a bounded time (FASTSIG_STATE_LOCK_TIMEOUT, state_lock_timeout),
 # then fails naming the file. Also the key-id registry: one state per key,
-# and one per seed under any parameter set.
+# one per seed under any parameter set, and its high-water marks: a state
+# file restored from a backup is refused.
 # Usage: statelife.sh HOLD_LOCK WATCH_OPEN (the helper programs beside it).
 source "$(dirname "$0")/lib.sh"
 HOLD_LOCK=$1
@@ -248,6 +249,29 @@ one_seed 96 XMSS XMSS-SHA2_10_256 XMSS XMSS-SHA2_16_256 XMSSMT XMSSMT-SHA2_20/2_
     WOTSP WOTSP-SHA2_256
 one_seed 48 HSS LMS_SHA256_M32_H5/LMOTS_SHA256_N32_W8 HSS LMS_SHA256_M32_H10/LMOTS_SHA256_N32_W8 \
     HSS LMS_SHA256_M32_H5/LMOTS_SHA256_N32_W8,LMS_SHA256_M32_H5/LMOTS_SHA256_N32_W8
+
+# --- a state file rolled back: an old copy restored alone is refused ---
+rollback() {
+    local alg=$1 signs=$2 d="$WORK/rb-$1" i
+    mkdir -p "$d"
+    genkey "$alg" "$d/k.pem" 2>/dev/null
+    echo "a message" >"$d/msg"
+    cp "$d/k.pem.state" "$d/backup.state" # next 0
+    for i in $(seq "$signs"); do
+        check "$alg: signature $i" openssl pkeyutl "${PROV[@]}" -sign -rawin -inkey "$d/k.pem" \
+            -in "$d/msg" -out "$d/$i.sig"
+    done
+    cp "$d/backup.state" "$d/k.pem.state" # the backup restored, no signer running
+    check_sign_refused "$alg: the restored backup is refused" \
+        "signature state file was rolled back" "$d/k.pem" "$d/msg" "$d/again.sig"
+    check "$alg: ... naming the file, its next and the registry's mark" grep -qF \
+        "state file $d/k.pem.state was rolled back (next 0 below the registry's high-water mark $signs, registry file $FASTSIG_STATE_DIR/registry/" \
+        "$WORK/prev.err"
+    check "$alg: ... and the state is left as it is" cmp "$d/backup.state" "$d/k.pem.state"
+}
+rollback XMSS 3
+rollback WOTSP 1
+rollback HSS 2
 
 # the registry lives in the default state directory, needed even with state:
 touch "$WORK/plain"

@@ -202,12 +202,14 @@ static void carve_and_sign(const kind_row *r)
     range_of(b, range, sizeof(range));
     CU_ASSERT_STRING_EQUAL(range, "501-511");
     CU_ASSERT_EQUAL(sign_index(b, r->index, NULL), 501);
-    /* and its core refuses the old range's indices: a state moved below 501 */
+    /* and a state moved below 501 is refused: below what this object
+     * reserved, the state layer sees a rollback before the core's range
+     * check would refuse the old range's indices */
     int why = 0;
     state_of(b, sstate, sizeof(sstate));
     forge(k, sstate, 511, 500);
     CU_ASSERT_EQUAL(sign_index(b, r->index, &why), UINT64_MAX);
-    CU_ASSERT_EQUAL(why, FASTSIG_ERR_KEY_EXHAUSTED);
+    CU_ASSERT_EQUAL(why, FASTSIG_ERR_STATE_ROLLED_BACK);
     EVP_PKEY_free(a);
     EVP_PKEY_free(b);
     EVP_PKEY_free(k);
@@ -350,14 +352,14 @@ static void refuses_outside(const kind_row *r)
         CU_ASSERT_EQUAL(why, bad[i].reason);
         EVP_PKEY_free(d);
     }
-    /* loaded while the state was right, then moved below the start: the
-     * core refuses the index the state hands out */
+    /* loaded while the state was right, then moved below the start (below
+     * what it reserved): refused as a rollback */
     forge(k, sstate, 200, 150);
     CU_ASSERT_PTR_NOT_NULL_FATAL(d = from_pem(spem, 1));
     CU_ASSERT_EQUAL(sign_index(d, r->index, NULL), 150);
     forge(k, sstate, 200, 5);
     CU_ASSERT_EQUAL(sign_index(d, r->index, &why), UINT64_MAX);
-    CU_ASSERT_EQUAL(why, FASTSIG_ERR_KEY_EXHAUSTED);
+    CU_ASSERT_EQUAL(why, FASTSIG_ERR_STATE_ROLLED_BACK);
     EVP_PKEY_free(d);
     EVP_PKEY_free(k);
     OPENSSL_free(spem);

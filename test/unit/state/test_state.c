@@ -1035,6 +1035,134 @@ static const fs_test path_tests[] = {
     { NULL, NULL },
 };
 
+/* ---- the registry's high-water mark: a state file restored offline ---------- */
+
+/* <scratch>/name with an empty registry/ in it: a default state directory. */
+static char *registry_home(char *dir, const char *name)
+{
+    char reg[PATH_MAX + 16];
+    sf_path(dir, name);
+    snprintf(reg, sizeof(reg), "%s/registry", dir);
+    CU_ASSERT(mkdir(dir, 0700) == 0 || errno == EEXIST);
+    CU_ASSERT(mkdir(reg, 0700) == 0 || errno == EEXIST);
+    return dir;
+}
+
+/* Opens the state of key tag keeping its mark under dir; *rc: the check. */
+static fastsig_state *open_marked(const char *path, unsigned tag, const char *dir, int *rc)
+{
+    fastsig_state *st = must_open(path, tag);
+    *rc = FASTSIG_ERR_INTERNAL;
+    if (st != NULL) {
+        fastsig_state_set_prefetch(st, 0); /* the writes in the order the tests count */
+        fastsig_state_set_batch(st, 16);
+        *rc = fastsig_state_use_registry(st, dir);
+    }
+    return st;
+}
+
+static void test_restored_offline(void)
+{
+    char path[PATH_MAX], dir[PATH_MAX], other[PATH_MAX];
+    uint8_t img[FS_STATE_FILE_SIZE];
+    uint64_t idx = 0, next = 0, mark = 0;
+    const char *reg = NULL;
+    int rc;
+    CU_ASSERT_EQUAL_FATAL(sf_create(path, "offline.state", 60, 1000, 0), FASTSIG_OK);
+    registry_home(dir, "offline-home");
+    fastsig_state *st = open_marked(path, 60, dir, &rc);
+    CU_ASSERT_EQUAL_FATAL(rc, FASTSIG_OK);
+    CU_ASSERT(fastsig_state_take(st, &idx) == FASTSIG_OK && idx == 0);
+    CU_ASSERT_EQUAL_FATAL(sf_read_file(path, img, sizeof(img)), 0); /* the backup: next 1 */
+    for (uint64_t i = 1; i < 21; i++)
+        CU_ASSERT(fastsig_state_take(st, &idx) == FASTSIG_OK && idx == i);
+    CU_ASSERT_EQUAL(fastsig_state_close(st), FASTSIG_OK); /* gives 21..32 back */
+    CU_ASSERT_EQUAL(sf_file_next(path, 60), 21);
+    /* the give-back lowered the mark too: the state opens */
+    st = open_marked(path, 60, dir, &rc);
+    CU_ASSERT_EQUAL(rc, FASTSIG_OK);
+    CU_ASSERT(fastsig_state_take(st, &idx) == FASTSIG_OK && idx == 21);
+    fastsig_state_close(st);
+    /* the backup restored (in place, no signer running): refused */
+    CU_ASSERT_EQUAL_FATAL(sf_write_file(path, img, sizeof(img)), 0);
+    st = open_marked(path, 60, dir, &rc);
+    CU_ASSERT_EQUAL(rc, FASTSIG_ERR_STATE_ROLLED_BACK);
+    CU_ASSERT(fastsig_state_rollback(st, &next, &mark, &reg) == 1 && next == 1 && mark == 22);
+    CU_ASSERT(reg != NULL && strncmp(reg, dir, strlen(dir)) == 0 && strstr(reg, ".mark-"));
+    char *mp = strdup(reg != NULL ? reg : ""); /* the handle's, gone at close */
+    idx = 5;
+    CU_ASSERT_EQUAL(fastsig_state_take(st, &idx), FASTSIG_ERR_STATE_ROLLED_BACK);
+    CU_ASSERT_EQUAL(idx, 5);
+    fastsig_state_close(st);
+    CU_ASSERT_EQUAL(sf_file_next(path, 60), 1);
+    /* no mark where the registry is another (or an older key's): as before */
+    st = open_marked(path, 60, registry_home(other, "offline-other"), &rc);
+    CU_ASSERT_EQUAL(rc, FASTSIG_OK);
+    fastsig_state_close(st);
+    /* a damaged mark is no mark: it never blocks a key */
+    uint8_t junk[FS_STATE_FILE_SIZE];
+    memset(junk, 0xff, sizeof(junk));
+    CU_ASSERT_EQUAL(sf_write_file(mp, junk, 72), 0);
+    st = open_marked(path, 60, dir, &rc);
+    CU_ASSERT_EQUAL(rc, FASTSIG_OK);
+    fastsig_state_close(st);
+    free(mp);
+}
+
+/* A signer killed at its kill_at-th write (release: the mark's, then the
+ * state's) or never. */
+static int kill_at, writes;
+
+static int kill_at_write(enum fs_state_io_op op)
+{
+    if (op == FS_STATE_IO_WRITE && ++writes == kill_at)
+        _exit(0);
+    return 0;
+}
+
+static int signer_killed_in_release(void *arg)
+{
+    const char *const *a = arg;
+    uint64_t idx;
+    int rc;
+    fastsig_state *st = open_marked(a[0], 61, a[1], &rc);
+    for (int i = 0; i < 5 && rc == FASTSIG_OK; i++)
+        rc = fastsig_state_take(st, &idx);
+    writes = 0;
+    fs_state_io_hook = kill_at_write;
+    rc = fastsig_state_close(st) != FASTSIG_OK || rc != FASTSIG_OK;
+    return rc;
+}
+
+static void test_crash_in_release_no_false_alarm(void)
+{
+    char path[PATH_MAX], dir[PATH_MAX];
+    const char *args[2] = { path, registry_home(dir, "crash-home") };
+    for (kill_at = 1; kill_at <= 3; kill_at++) {
+        char name[32]; /* a state of its own: the mark of the one before stays */
+        snprintf(name, sizeof(name), "crash%d.state", kill_at);
+        CU_ASSERT_EQUAL_FATAL(sf_create(path, name, 61, 1000, 0), FASTSIG_OK);
+        CU_ASSERT_EQUAL(sf_in_child(signer_killed_in_release, args, 0), 0);
+        /* killed at the mark's write or the state's: nothing given back
+         * (next 17, the mark 17 or 5); never killed: given back (5, 5) */
+        uint64_t left = sf_file_next(path, 61), idx = 0;
+        CU_ASSERT_EQUAL(left, kill_at < 3 ? 17 : 5);
+        int rc;
+        fastsig_state *st = open_marked(path, 61, dir, &rc);
+        CU_ASSERT_EQUAL(rc, FASTSIG_OK);
+        CU_ASSERT(fastsig_state_take(st, &idx) == FASTSIG_OK && idx == left);
+        fastsig_state_close(st);
+    }
+}
+
+static const fs_test rollback_tests[] = {
+    { "a state file restored offline is refused by the registry's high-water mark",
+      test_restored_offline },
+    { "a crash between lowering the mark and the give-back never gives a false alarm",
+      test_crash_in_release_no_false_alarm },
+    { NULL, NULL },
+};
+
 int main(void)
 {
     static const fs_suite suites[] = {
@@ -1044,6 +1172,7 @@ int main(void)
         { "files open to other users", owner_tests },
         { "state paths", path_tests },
         { "node-cache file", cache_tests },
+        { "state rollback: the registry's mark", rollback_tests },
         { NULL, NULL },
     };
     sf_dir();

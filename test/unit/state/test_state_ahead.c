@@ -18,6 +18,7 @@
 #include "fastsig_err.h"
 #include "state/statefile.h"
 #include "state/statefile_hook.h"
+#include "state/stateslot.h"
 #include "state_fixture.h"
 
 static fastsig_state *must_open(const char *path, unsigned tag, uint64_t batch)
@@ -314,6 +315,118 @@ static void test_fork_ignores_the_block_ahead(void)
     CU_ASSERT_EQUAL(fastsig_state_close(st), FASTSIG_OK);
 }
 
+/* ---- a state file rolled back under a live signer ----------------------------- */
+
+/* Takes until a take fails or n indices came; marks each in seen (1000
+ * entries), counting one handed out twice in *twice. Returns the failure. */
+static int take_all(fastsig_state *st, int n, uint8_t *seen, int *twice, uint64_t *last)
+{
+    for (int i = 0; i < n; i++) {
+        uint64_t idx;
+        int rc = fastsig_state_take(st, &idx);
+        if (rc != FASTSIG_OK)
+            return rc;
+        CU_ASSERT_FATAL(idx < 1000);
+        *twice += seen[idx]++ != 0;
+        *last = idx;
+    }
+    return FASTSIG_OK;
+}
+
+static void test_rolled_back_under_a_live_signer(void)
+{
+    char path[PATH_MAX], old[PATH_MAX];
+    uint8_t img[FS_STATE_FILE_SIZE], seen[1000] = { 0 };
+    int twice = 0;
+    uint64_t last = 0, next, mark, idx = 77, first, count;
+    const char *reg = "";
+    fastsig_state *st = fresh(path, "rollback.state", 48, 1000, 8);
+    CU_ASSERT_FATAL(st != NULL);
+    CU_ASSERT_EQUAL(take_all(st, 3, seen, &twice, &last), FASTSIG_OK);
+    CU_ASSERT_EQUAL_FATAL(sf_read_file(path, img, sizeof(img)), 0); /* the backup */
+    /* its next from the copy itself: the worker may move the live file on meanwhile */
+    CU_ASSERT_EQUAL_FATAL(sf_write_file(sf_path(old, "rollback.old"), img, sizeof(img)), 0);
+    uint64_t old_next = sf_file_next(old, 48);
+    /* several blocks more, reserved by the worker */
+    CU_ASSERT_EQUAL(take_all(st, 40, seen, &twice, &last), FASTSIG_OK);
+    CU_ASSERT_EQUAL(fastsig_state_query(st, NULL, NULL, NULL), FASTSIG_OK); /* worker done */
+    uint64_t reserved = sf_file_next(path, 48);
+    CU_ASSERT(reserved > old_next + 32);
+    /* the old copy renamed over the live file */
+    CU_ASSERT_EQUAL_FATAL(rename(old, path), 0);
+    /* what was reserved before is handed out; the next reservation is refused */
+    CU_ASSERT_EQUAL(take_all(st, 100, seen, &twice, &last), FASTSIG_ERR_STATE_ROLLED_BACK);
+    CU_ASSERT_EQUAL(twice, 0);
+    CU_ASSERT(last < reserved);
+    CU_ASSERT(fastsig_state_rollback(st, &next, &mark, &reg) == 1 && next == old_next
+              && mark == reserved && reg == NULL);
+    /* poisoned: nothing is ever handed out again, nor written */
+    for (int i = 0; i < 20; i++)
+        CU_ASSERT_EQUAL(fastsig_state_take(st, &idx), FASTSIG_ERR_STATE_ROLLED_BACK);
+    CU_ASSERT_EQUAL(idx, 77);
+    CU_ASSERT_EQUAL(fastsig_state_reserve(st, 4, &first, &count),
+                    FASTSIG_ERR_STATE_ROLLED_BACK);
+    CU_ASSERT_EQUAL(fastsig_state_query(st, NULL, NULL, NULL), FASTSIG_ERR_STATE_ROLLED_BACK);
+    fastsig_state_close(st);
+    CU_ASSERT_EQUAL(sf_file_next(path, 48), old_next);
+}
+
+/* A forked child knows what its parent reserved (a rollback is refused) but
+ * not the parent's unused blocks, which the parent may give back. */
+static int child_after_rollback(void *arg)
+{
+    uint64_t idx;
+    return fastsig_state_take(arg, &idx) == FASTSIG_ERR_STATE_ROLLED_BACK ? 0 : 1;
+}
+
+/* Forks a child that waits until the parent gave its blocks back, then
+ * takes: its exit status (0: the take worked). */
+static int child_takes_after_parents_give_back(fastsig_state *st)
+{
+    int p[2];
+    char c = 0;
+    CU_ASSERT_FATAL(pipe(p) == 0);
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        uint64_t idx;
+        alarm(10);
+        close(p[1]);
+        _exit(read(p[0], &c, 1) == 1 && fastsig_state_take(st, &idx) == FASTSIG_OK ? 0 : 1);
+    }
+    close(p[0]);
+    CU_ASSERT_EQUAL(fastsig_state_release(st), FASTSIG_OK); /* below the child's inherited mark */
+    CU_ASSERT_EQUAL(write(p[1], &c, 1), 1);
+    close(p[1]);
+    int status = -1;
+    CU_ASSERT_EQUAL(waitpid(pid, &status, 0), pid);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static void test_rolled_back_under_a_forked_child(void)
+{
+    char path[PATH_MAX];
+    uint8_t img[FS_STATE_FILE_SIZE], seen[1000] = { 0 };
+    int twice = 0;
+    uint64_t last;
+    fastsig_state *st = fresh(path, "rbfork.state", 49, 1000, 8);
+    CU_ASSERT_FATAL(st != NULL);
+    CU_ASSERT_EQUAL_FATAL(sf_read_file(path, img, sizeof(img)), 0); /* next 0 */
+    CU_ASSERT_EQUAL(take_all(st, 20, seen, &twice, &last), FASTSIG_OK);
+    /* a child forked now, the parent gives back its unused indices (the
+     * file's next goes down to 20), then the child signs: no alarm */
+    CU_ASSERT_EQUAL(fastsig_state_query(st, NULL, NULL, NULL), FASTSIG_OK); /* worker done */
+    CU_ASSERT_EQUAL(sf_file_next(path, 49), 33);
+    CU_ASSERT_EQUAL(child_takes_after_parents_give_back(st), 0);
+    CU_ASSERT(sf_file_next(path, 49) > 20);
+    CU_ASSERT_EQUAL(take_all(st, 12, seen, &twice, &last), FASTSIG_OK);
+    /* the state rolled back to next 0: the child refuses what its parent spent */
+    CU_ASSERT_EQUAL_FATAL(sf_write_file(path, img, sizeof(img)), 0);
+    CU_ASSERT_EQUAL(sf_in_child(child_after_rollback, st, 0), 0);
+    CU_ASSERT_EQUAL(twice, 0);
+    fastsig_state_close(st);
+}
+
 /* ---- threads and processes --------------------------------------------------- */
 
 enum { NTHREAD = 4, PER_THREAD = 300, NPROC = 4, PER_PROC = 150 };
@@ -444,6 +557,10 @@ int main(void)
         { "threads sharing a handle, processes with their own: all distinct",
           test_threads_and_processes },
         { "a steady signer's requests reach the worker, polling or asleep", test_polling_worker },
+        { "a state file rolled back under a live signer is refused",
+          test_rolled_back_under_a_live_signer },
+        { "a forked child refuses a rollback below its parent's reservations, not a give-back",
+          test_rolled_back_under_a_forked_child },
         { NULL, NULL },
     };
     static const fs_suite suites[] = {

@@ -1,0 +1,117 @@
+/* statemark.c - a state file's high-water mark in the registry: see
+ * statemark.h. */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include "fastsig_err.h"
+#include "fileio.h"
+#include "registry.h"
+#include "statemark.h"
+#include "stateslot.h"
+
+static const uint8_t mark_magic[8] = { 'F', 'S', 'I', 'G', 'M', 'A', 'R', 'K' };
+
+static uint64_t path_crc(const char *state_path)
+{
+    return fs_state_crc64((const uint8_t *)state_path, strlen(state_path));
+}
+
+int fs_mark_path(const char *state_dir, const uint8_t key_id[FASTSIG_STATE_KEY_ID_LEN],
+                 const char *state_path, char *out, size_t outlen)
+{
+    if (state_path == NULL)
+        return FASTSIG_ERR_NULL_ARG;
+    int rc = fastsig_registry_entry_path(state_dir, key_id, out, outlen);
+    if (rc != FASTSIG_OK)
+        return rc;
+    size_t len = strlen(out);
+    if ((size_t)snprintf(out + len, outlen - len, ".mark-%016" PRIx64, path_crc(state_path))
+        >= outlen - len)
+        return FASTSIG_ERR_BAD_PARAM;
+    return FASTSIG_OK;
+}
+
+static void encode(uint8_t rec[FS_MARK_LEN], const uint8_t *key_id, const char *state_path,
+                   uint64_t mark)
+{
+    memset(rec, 0, FS_MARK_LEN);
+    memcpy(rec, mark_magic, 8);
+    rec[8] = 1; /* version, u32 LE; 12..15 stay 0 */
+    fs_state_put64(rec + 16, mark);
+    fs_state_put64(rec + 24, path_crc(state_path));
+    memcpy(rec + 32, key_id, FASTSIG_STATE_KEY_ID_LEN);
+    fs_state_put64(rec + 64, fs_state_crc64(rec, 64));
+}
+
+/* The mark the record at fd holds for key_id and state_path, 0 when it
+ * holds none to be trusted (short, torn, another key's or path's). */
+static uint64_t decode_at(int fd, const uint8_t *key_id, const char *state_path)
+{
+    uint8_t rec[FS_MARK_LEN], want[FS_MARK_LEN];
+    if (fs_file_read_all(fd, rec, sizeof(rec), 0) != (ssize_t)sizeof(rec))
+        return 0;
+    uint64_t mark = fs_state_get64(rec + 16);
+    encode(want, key_id, state_path, mark); /* every other byte is fixed */
+    return memcmp(rec, want, sizeof(rec)) == 0 ? mark : 0;
+}
+
+uint64_t fs_mark_read(const char *mark_path, const uint8_t key_id[FASTSIG_STATE_KEY_ID_LEN],
+                      const char *state_path, uint64_t max)
+{
+    int fd = fs_file_open(mark_path, O_RDONLY, 0), saved = errno;
+    if (fd < 0)
+        return errno = saved, 0;
+    uint64_t mark = 0;
+    if (fs_file_lock(fd, F_RDLCK, 1) == 0) {
+        mark = decode_at(fd, key_id, state_path);
+        fs_file_unlock(fd);
+    }
+    close(fd);
+    errno = saved;
+    return mark <= max ? mark : 0; /* above every index: garbage */
+}
+
+/* Opens and locks the mark file and writes `to` over a lower mark (raise)
+ * or a higher one (lower, then fdatasync). */
+static int change(const char *mark_path, const uint8_t *key_id, const char *state_path,
+                  uint64_t to, int raise)
+{
+    int fd = fs_file_open(mark_path, raise ? O_RDWR | O_CREAT : O_RDWR, 0600);
+    if (fd < 0)
+        return !raise && errno == ENOENT ? FASTSIG_OK : fs_file_open_error();
+    int rc = FASTSIG_OK;
+    if (fs_file_lock(fd, F_WRLCK, 1) != 0) {
+        rc = fs_file_lock_error();
+    } else {
+        uint64_t mark = decode_at(fd, key_id, state_path);
+        if (raise ? mark < to : mark > to) {
+            uint8_t rec[FS_MARK_LEN];
+            encode(rec, key_id, state_path, to);
+            /* a raise may lag (no sync); a lowering must last before the
+             * state's next goes down */
+            if (fs_file_write_all(fd, rec, sizeof(rec), 0) != 0
+                || (!raise && fs_file_sync(fd, 1) != 0))
+                rc = FASTSIG_ERR_STATE_IO;
+        }
+        fs_file_unlock(fd);
+    }
+    int saved = errno;
+    close(fd);
+    errno = saved;
+    return rc;
+}
+
+int fs_mark_raise(const char *mark_path, const uint8_t key_id[FASTSIG_STATE_KEY_ID_LEN],
+                  const char *state_path, uint64_t end)
+{
+    return change(mark_path, key_id, state_path, end, 1);
+}
+
+int fs_mark_lower(const char *mark_path, const uint8_t key_id[FASTSIG_STATE_KEY_ID_LEN],
+                  const char *state_path, uint64_t to)
+{
+    return change(mark_path, key_id, state_path, to, 0);
+}
