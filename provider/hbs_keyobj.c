@@ -156,9 +156,11 @@ static int state_error(const HBSA_KEY *x, int err, int sys_errno)
         fs_err_state_why(err, x->path, why);
         break;
     }
-    case FASTSIG_ERR_STATE_MAX: {
+    case FASTSIG_ERR_STATE_MAX:
+    case FASTSIG_ERR_KEY_EXHAUSTED:
+    case FASTSIG_ERR_OTS_USED: {
         char why[128];
-        hbsa_range_why(x, x->st_max, x->st_next, why, sizeof(why));
+        hbsa_state_why(x, err, why, sizeof(why));
         fs_err_state_why(err, x->path, why);
         break;
     }
@@ -412,7 +414,7 @@ int hbsa_sign(void *key, const FS_SIGOPTS *o, int prehashed, unsigned char *sig,
     if ((err = x->ops->sign(x, idx, o != NULL && o->verify_after_sign, msg, msglen, sig,
                             need)) != FASTSIG_OK) {
         OPENSSL_cleanse(sig, need);
-        return err;
+        return state_error(x, err, 0); /* an index the core refuses names the file too */
     }
     *siglen = need;
     return FASTSIG_OK;

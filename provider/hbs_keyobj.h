@@ -154,6 +154,10 @@ int hbsa_state_error(const HBSA_KEY *x, int err, int sys_errno);
  * writes which (why: whylen bytes). */
 int hbsa_range_check(const HBSA_KEY *x, uint64_t max, uint64_t next);
 void hbsa_range_why(const HBSA_KEY *x, uint64_t max, uint64_t next, char *why, size_t whylen);
+/* The cause in words of a state error err about x: STATE_MAX (hbsa_range_why
+ * of x->st_max / x->st_next), KEY_EXHAUSTED (the key's or shard's range),
+ * OTS_USED. */
+void hbsa_state_why(const HBSA_KEY *x, int err, char *why, size_t whylen);
 /* x's state handle, opened read-write by the first caller (threads and
  * copies of x share it); NULL with *err set and the cause noted when the
  * state cannot be used. */
