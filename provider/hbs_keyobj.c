@@ -310,8 +310,15 @@ int hbsa_priv_split(const unsigned char *in, size_t len, size_t corelen, char **
         || memchr(in + corelen + 2, 0, pl) != NULL)
         return FASTSIG_ERR_BAD_KEY;
     *rangelen = len - (corelen + 2 + pl);
-    return (*path = OPENSSL_strndup((const char *)in + corelen + 2, pl)) != NULL
-           ? FASTSIG_OK : FASTSIG_ERR_NOMEM;
+    if ((*path = OPENSSL_strndup((const char *)in + corelen + 2, pl)) == NULL)
+        return FASTSIG_ERR_NOMEM;
+    if ((*path)[0] == '/')
+        return FASTSIG_OK;
+    /* relative: each working directory would give the key another state */
+    fs_err_state_why(FASTSIG_ERR_BAD_KEY, *path, "the key's state path is not absolute");
+    OPENSSL_free(*path);
+    *path = NULL;
+    return FASTSIG_ERR_BAD_KEY;
 }
 
 /* The range field of a shard's private key (hbs_keyobj.h). */

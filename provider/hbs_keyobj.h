@@ -122,8 +122,9 @@ int hbsa_seed(const FS_GENOPTS *o, const hbs_params *p, uint8_t *seed);
  * a new state file of the key's index count, opened. */
 int hbsa_state_new(HBSA_KEY *x, const char *state_opt);
 /* Checks the framing of a private encoding whose core is corelen bytes and
- * copies out its state path (*path, allocated); *rangelen gets the length
- * of what follows the path (0 or HBSA_RANGE_LEN). */
+ * copies out its state path (*path, allocated; a relative one is refused,
+ * BAD_KEY naming it); *rangelen gets the length of what follows the path
+ * (0 or HBSA_RANGE_LEN). */
 #define HBSA_RANGE_LEN 17
 int hbsa_priv_split(const unsigned char *in, size_t len, size_t corelen, char **path,
                     size_t *rangelen);
