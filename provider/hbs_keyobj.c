@@ -450,8 +450,7 @@ void hbsa_free(void *key)
     fastsig_state_close(x->st);
     CRYPTO_THREAD_lock_free(x->st_lock);
     x->ops->free(x);
-    if (x->sk != NULL)
-        OPENSSL_secure_clear_free(x->sk, x->sklen);
+    fs_secmem_free(x->sk); /* wiped */
     OPENSSL_free(x->path);
     OPENSSL_free(x);
 }

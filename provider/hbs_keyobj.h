@@ -30,6 +30,7 @@
 #include "hbs/params.h"
 #include "hbs/wotsp_scheme.h"
 #include "hbs/xmss.h"
+#include "secmem.h" /* x->sk */
 #include "state/statefile.h"
 
 typedef struct hbsa_ops HBSA_OPS;
@@ -41,7 +42,7 @@ typedef struct {
     size_t pklen;
     uint8_t key_id[FASTSIG_STATE_KEY_ID_LEN];
     hbs_key *k;              /* XMSS / XMSS^MT private core, NULL if public */
-    uint8_t *sk;             /* WOTSP private core (secure heap), NULL if public */
+    uint8_t *sk;             /* WOTSP private core (secmem.h), NULL if public */
     size_t sklen;
     int sk_err;              /* WOTSP: KEY_MISMATCH when its seeds do not give
                               * its root (refused at sign) */
