@@ -1,8 +1,9 @@
 /* rw_seal.c - the private key's numbers out of core dumps: GMP keeps limbs
  * in malloc'd memory (its allocator is process-wide, not ours to replace),
  * so once a key's private numbers are final they are copied into one
- * secmem.h block and read through read-only mpz views (mpz_roinit_n); the
- * GMP copies are wiped and freed. */
+ * secmem.h block and read through read-only mpz views (as mpz_roinit_n
+ * makes them: alloc 0, so GMP never grows or frees them); the GMP copies are
+ * wiped and freed. */
 #include <string.h>
 #include "fastsig_err.h"
 #include "rw/rw_internal.h"
@@ -40,7 +41,11 @@ int rw_key_seal(rw_key *k)
             rw_wipe(f[i]->_mp_d, (size_t)f[i]->_mp_alloc * sizeof(mp_limb_t));
             mpz_clear(f[i]);
         }
-        mpz_roinit_n(f[i], blk + off, (mp_size_t)n); /* all are positive */
+        /* a read-only view as mpz_roinit_n makes one, without its
+         * normalization: that looks at the top limb (a secret branch) */
+        f[i]->_mp_alloc = 0;
+        f[i]->_mp_size = (int)n; /* all are positive; the size is public */
+        f[i]->_mp_d = blk + off;
         off += n;
     }
     fs_secmem_free(k->sealed); /* a key sealed before: its old block */
