@@ -1,4 +1,5 @@
 /* cpu.c - CPUID/XGETBV detection and the FASTSIG_CPU override. */
+#define _GNU_SOURCE /* secure_getenv */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,7 +97,7 @@ static int env_bad;
 static unsigned compute_features(void)
 {
     unsigned mask = fs_cpu_detected(), allow = ~0u;
-    const char *env = getenv("FASTSIG_CPU");
+    const char *env = secure_getenv("FASTSIG_CPU");
     int bad = env != NULL && *env && fs_cpu_parse(env, &allow) != 0;
     mask &= allow & ~COMPUTED;
     __atomic_store_n(&env_bad, bad, __ATOMIC_RELAXED);

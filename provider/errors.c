@@ -83,10 +83,23 @@ static void set_error(const FS_PROVCTX *ctx, int reason, const char *fmt, ...)
     va_end(ap);
 }
 
+/* The noted file (and cause), after head ("decoding a ... key: ") if any. */
+static void set_detail(const FS_PROVCTX *ctx, int reason, const char *head)
+{
+    const char *why = state_detail.why[0] != '\0' ? state_detail.why
+                      : state_detail.sys_errno != 0 ? strerror(state_detail.sys_errno) : NULL;
+    if (why != NULL)
+        set_error(ctx, reason, "%s%s %s%s%s", head, state_detail.what, state_detail.path,
+                  state_detail.sep, why);
+    else
+        set_error(ctx, reason, "%s%s %s", head, state_detail.what, state_detail.path);
+}
+
 void fs_raise(const FS_PROVCTX *ctx, int reason, const char *file, int line,
               const char *func, const char *fmt, ...)
 {
     va_list ap;
+    char head[256] = "";
     int detail = state_detail.reason != 0 && state_detail.reason == reason;
     state_detail.reason = 0; /* one raise consumes it, and no later one reuses it */
     if (ctx == NULL || c_new_error == NULL || c_vset_error == NULL)
@@ -94,13 +107,14 @@ void fs_raise(const FS_PROVCTX *ctx, int reason, const char *file, int line,
     c_new_error(ctx->handle);
     if (c_set_error_debug != NULL)
         c_set_error_debug(ctx->handle, file, line, func);
-    if (fmt == NULL && detail) {
-        if (state_detail.sys_errno != 0 || state_detail.why[0] != '\0')
-            set_error(ctx, reason, "%s %s%s%s", state_detail.what, state_detail.path,
-                      state_detail.sep, state_detail.why[0] != '\0' ? state_detail.why
-                                                  : strerror(state_detail.sys_errno));
-        else
-            set_error(ctx, reason, "%s %s", state_detail.what, state_detail.path);
+    if (detail) {
+        if (fmt != NULL) {
+            va_start(ap, fmt);
+            vsnprintf(head, sizeof(head) - 2, fmt, ap);
+            va_end(ap);
+            strcat(head, ": ");
+        }
+        set_detail(ctx, reason, head);
         return;
     }
     va_start(ap, fmt);

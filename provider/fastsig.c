@@ -1,4 +1,5 @@
 /* fastsig.c - provider entry point: init, teardown, parameters, queries. */
+#define _GNU_SOURCE /* secure_getenv */
 #include <stdlib.h>
 #include <string.h>
 #include <openssl/core_names.h>
@@ -61,7 +62,7 @@ const char *fs_config_state_dir(void)
  * it: a typo must not leave signers waiting a time nobody chose. */
 static int set_lock_timeout(const OSSL_CORE_HANDLE *handle, const char *cnf)
 {
-    const char *env = getenv("FASTSIG_STATE_LOCK_TIMEOUT");
+    const char *env = secure_getenv("FASTSIG_STATE_LOCK_TIMEOUT");
     const char *what = env != NULL && env[0] != '\0' ? "FASTSIG_STATE_LOCK_TIMEOUT"
                                                       : "state_lock_timeout";
     const char *text = env != NULL && env[0] != '\0' ? env : cnf;

@@ -187,9 +187,11 @@ static int state_error(const HBSA_KEY *x, int err, int sys_errno)
         fs_err_state_says(err, x->path, why);
         break;
     }
-    case FASTSIG_ERR_STATE_MAX: {
+    case FASTSIG_ERR_STATE_MAX:
+    case FASTSIG_ERR_KEY_EXHAUSTED:
+    case FASTSIG_ERR_OTS_USED: {
         char why[128];
-        hbsa_range_why(x, x->st_max, x->st_next, why, sizeof(why));
+        hbsa_state_why(x, err, why, sizeof(why));
         fs_err_state_why(err, x->path, why);
         break;
     }
@@ -330,8 +332,15 @@ int hbsa_priv_split(const unsigned char *in, size_t len, size_t corelen, char **
         || memchr(in + corelen + 2, 0, pl) != NULL)
         return FASTSIG_ERR_BAD_KEY;
     *rangelen = len - (corelen + 2 + pl);
-    return (*path = OPENSSL_strndup((const char *)in + corelen + 2, pl)) != NULL
-           ? FASTSIG_OK : FASTSIG_ERR_NOMEM;
+    if ((*path = OPENSSL_strndup((const char *)in + corelen + 2, pl)) == NULL)
+        return FASTSIG_ERR_NOMEM;
+    if ((*path)[0] == '/')
+        return FASTSIG_OK;
+    /* relative: each working directory would give the key another state */
+    fs_err_state_why(FASTSIG_ERR_BAD_KEY, *path, "the key's state path is not absolute");
+    OPENSSL_free(*path);
+    *path = NULL;
+    return FASTSIG_ERR_BAD_KEY;
 }
 
 /* The range field of a shard's private key (hbs_keyobj.h). */
@@ -434,7 +443,7 @@ int hbsa_sign(void *key, const FS_SIGOPTS *o, int prehashed, unsigned char *sig,
     if ((err = x->ops->sign(x, idx, o != NULL && o->verify_after_sign, msg, msglen, sig,
                             need)) != FASTSIG_OK) {
         OPENSSL_cleanse(sig, need);
-        return err;
+        return state_error(x, err, 0); /* an index the core refuses names the file too */
     }
     *siglen = need;
     return FASTSIG_OK;
@@ -463,8 +472,7 @@ void hbsa_free(void *key)
     fastsig_state_close(x->st);
     CRYPTO_THREAD_lock_free(x->st_lock);
     x->ops->free(x);
-    if (x->sk != NULL)
-        OPENSSL_secure_clear_free(x->sk, x->sklen);
+    fs_secmem_free(x->sk); /* wiped */
     OPENSSL_free(x->path);
     OPENSSL_free(x);
 }

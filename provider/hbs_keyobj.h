@@ -31,6 +31,7 @@
 #include "hbs/params.h"
 #include "hbs/wotsp_scheme.h"
 #include "hbs/xmss.h"
+#include "secmem.h" /* x->sk */
 #include "state/statefile.h"
 
 typedef struct hbsa_ops HBSA_OPS;
@@ -45,7 +46,7 @@ typedef struct {
     size_t pklen;
     uint8_t key_id[FASTSIG_STATE_KEY_ID_LEN];
     hbs_key *k;              /* XMSS / XMSS^MT private core, NULL if public */
-    uint8_t *sk;             /* WOTSP private core (secure heap), NULL if public */
+    uint8_t *sk;             /* WOTSP private core (secmem.h), NULL if public */
     size_t sklen;
     int sk_err;              /* WOTSP: KEY_MISMATCH when its seeds do not give
                               * its root (refused at sign) */
@@ -150,8 +151,9 @@ void hbsa_unregister(const HBSA_KEY *x, const char *dir);
 /* The default state directory (made if missing), absolute and resolved. */
 int hbsa_default_state_dir(char *real, size_t len);
 /* Checks the framing of a private encoding whose core is corelen bytes and
- * copies out its state path (*path, allocated); *rangelen gets the length
- * of what follows the path (0 or HBSA_RANGE_LEN). */
+ * copies out its state path (*path, allocated; a relative one is refused,
+ * BAD_KEY naming it); *rangelen gets the length of what follows the path
+ * (0 or HBSA_RANGE_LEN). */
 #define HBSA_RANGE_LEN 17
 int hbsa_priv_split(const unsigned char *in, size_t len, size_t corelen, char **path,
                     size_t *rangelen);
@@ -182,6 +184,10 @@ int hbsa_state_error(const HBSA_KEY *x, int err, int sys_errno);
  * writes which (why: whylen bytes). */
 int hbsa_range_check(const HBSA_KEY *x, uint64_t max, uint64_t next);
 void hbsa_range_why(const HBSA_KEY *x, uint64_t max, uint64_t next, char *why, size_t whylen);
+/* The cause in words of a state error err about x: STATE_MAX (hbsa_range_why
+ * of x->st_max / x->st_next), KEY_EXHAUSTED (the key's or shard's range),
+ * OTS_USED. */
+void hbsa_state_why(const HBSA_KEY *x, int err, char *why, size_t whylen);
 /* x's state handle, opened read-write by the first caller (threads and
  * copies of x share it); NULL with *err set and the cause noted when the
  * state cannot be used. */

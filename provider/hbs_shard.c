@@ -33,6 +33,19 @@ void hbsa_range_why(const HBSA_KEY *x, uint64_t max, uint64_t next, char *why, s
                  next, x->first);
 }
 
+void hbsa_state_why(const HBSA_KEY *x, int err, char *why, size_t whylen)
+{
+    if (err == FASTSIG_ERR_OTS_USED)
+        snprintf(why, whylen, "its one signature is spent (a one-time key signs once)");
+    else if (err != FASTSIG_ERR_KEY_EXHAUSTED)
+        hbsa_range_why(x, x->st_max, x->st_next, why, whylen);
+    else if (x->first == 0 && x->end == x->ops->max(x))
+        snprintf(why, whylen, "all %" PRIu64 " indices of the key are spent", x->end);
+    else
+        snprintf(why, whylen, "all indices of the shard's range %" PRIu64 "-%" PRIu64
+                 " are spent", x->first, x->end);
+}
+
 void hbsa_range_text(const HBSA_KEY *x, char *out, size_t outlen)
 {
     snprintf(out, outlen, "%" PRIu64 "-%" PRIu64, x->first, x->end);

@@ -362,7 +362,7 @@ static int hss_gen(const FS_SIGALG *alg, const FS_GENOPTS *o, void **key)
         o->progress(o->progress_arg, 3, 0);
         hss_pub(h->core, x->pk);
         x->sklen = core_bytes(h);
-        if ((x->sk = OPENSSL_secure_malloc(x->sklen)) == NULL)
+        if ((x->sk = fs_secmem_alloc(x->sklen)) == NULL)
             err = FASTSIG_ERR_NOMEM;
     }
     if (err == FASTSIG_OK) {
@@ -435,7 +435,7 @@ static int hss_priv_decode(const FS_SIGALG *alg, const unsigned char *in, size_t
         return FASTSIG_ERR_NOMEM;
     corelen = core_bytes(h);
     err = hbsa_priv_tail(x, in, len, corelen); /* a shard's range too */
-    if (err == FASTSIG_OK && (x->sk = OPENSSL_secure_malloc(corelen)) == NULL)
+    if (err == FASTSIG_OK && (x->sk = fs_secmem_alloc(corelen)) == NULL)
         err = FASTSIG_ERR_NOMEM;
     if (err != FASTSIG_OK) {
         hbsa_free(x);

@@ -12,6 +12,7 @@
 #include "keymgmt.h"
 #include "fastsig_err.h"
 #include "fastsig/provider.h"
+#include "secmem.h"
 
 static const OSSL_PARAM generic_gen_settable[] = {
     OSSL_PARAM_size_t(FASTSIG_PKEY_PARAM_BITS, NULL),
@@ -79,6 +80,35 @@ static int get_text(const OSSL_PARAM params[], const char *name, char **dst)
     return OSSL_PARAM_get_utf8_string(p, dst, 0);
 }
 
+/* The "seed" option (octets or hex) into g->seed, a secmem.h buffer: it
+ * is the private key. */
+static int get_seed(FS_GENCTX *g, const OSSL_PARAM *p)
+{
+    const void *raw = NULL;
+    const char *hex = p->data;
+    size_t n = 0;
+
+    fs_secmem_free(g->seed);
+    g->seed = NULL;
+    g->seedlen = 0;
+    if (p->data_type == OSSL_PARAM_OCTET_STRING) {
+        if (!OSSL_PARAM_get_octet_string_ptr(p, &raw, &n))
+            return FASTSIG_ERR_BAD_PARAM;
+        if ((g->seed = fs_secmem_alloc(n)) == NULL)
+            return FASTSIG_ERR_NOMEM;
+        memcpy(g->seed, raw, n);
+        g->seedlen = n;
+        return FASTSIG_OK;
+    }
+    if (p->data_type != OSSL_PARAM_UTF8_STRING || hex == NULL)
+        return FASTSIG_ERR_BAD_PARAM;
+    n = strlen(hex) / 2;
+    if (strlen(hex) % 2 != 0 || n == 0 || (g->seed = fs_secmem_alloc(n)) == NULL
+        || !OPENSSL_hexstr2buf_ex(g->seed, n, &g->seedlen, hex, '\0'))
+        return FASTSIG_ERR_BAD_HEX;
+    return FASTSIG_OK;
+}
+
 int fs_km_gen_set_params(void *genctx, const OSSL_PARAM params[])
 {
     FS_GENCTX *g = genctx;
@@ -107,25 +137,9 @@ int fs_km_gen_set_params(void *genctx, const OSSL_PARAM params[])
         return 0;
     if (!get_text(params, FASTSIG_PKEY_PARAM_STATE, &g->state))
         goto fail;
-    if ((p = OSSL_PARAM_locate_const(params, FASTSIG_PKEY_PARAM_SEED)) != NULL) {
-        OPENSSL_clear_free(g->seed, g->seedlen);
-        g->seed = NULL;
-        g->seedlen = 0;
-        if (p->data_type == OSSL_PARAM_OCTET_STRING) {
-            if (!OSSL_PARAM_get_octet_string(p, (void **)&g->seed, 0, &g->seedlen))
-                goto fail;
-        } else if (p->data_type == OSSL_PARAM_UTF8_STRING) {
-            const char *hex = p->data;
-            size_t n = strlen(hex) / 2;
-            if (strlen(hex) % 2 != 0 || n == 0 || (g->seed = OPENSSL_malloc(n)) == NULL
-                || !OPENSSL_hexstr2buf_ex(g->seed, n, &g->seedlen, hex, '\0')) {
-                err = FASTSIG_ERR_BAD_HEX;
-                goto fail;
-            }
-        } else {
-            goto fail;
-        }
-    }
+    if ((p = OSSL_PARAM_locate_const(params, FASTSIG_PKEY_PARAM_SEED)) != NULL
+        && (err = get_seed(g, p)) != FASTSIG_OK)
+        goto fail;
     return 1;
 fail:
     FS_ERR(g->provctx, err);
@@ -156,7 +170,7 @@ void fs_km_gen_cleanup(void *genctx)
     OPENSSL_free(g->param);
     OPENSSL_free(g->state);
     OPENSSL_free(g->mode);
-    OPENSSL_clear_free(g->seed, g->seedlen);
+    fs_secmem_free(g->seed); /* wiped */
     OPENSSL_free(g);
 }
 

@@ -142,6 +142,10 @@ int fs_km_export(void *keydata, int selection, OSSL_CALLBACK *cb, void *cbarg)
         FS_ERR(k->provctx, err);
     else
         ok = cb(params, cbarg);
+    /* OSSL_PARAM_free clears only the secure part (the BIGNUMs): the
+     * octets (a private key encoding, RW's PRF key) are in the other */
+    for (OSSL_PARAM *p = params; p != NULL && p->key != NULL; p++)
+        OPENSSL_cleanse(p->data, p->data_size);
     OSSL_PARAM_free(params);
     export_clear(&x);
     return ok;

@@ -31,11 +31,11 @@ static const hbs_params *pick(const FS_GENOPTS *o)
     return hbsa_params(HBS_KIND_WOTSP, name);
 }
 
-/* A private key object with room for the sk core (secure heap). */
+/* A private key object with room for the sk core (out of core dumps). */
 static HBSA_KEY *new_private(const hbs_params *p)
 {
     HBSA_KEY *x = hbsa_new(p);
-    if (x != NULL && (x->sk = OPENSSL_secure_zalloc(hbs_sk_bytes(p))) == NULL) {
+    if (x != NULL && (x->sk = fs_secmem_alloc(hbs_sk_bytes(p))) == NULL) {
         hbsa_free(x);
         return NULL;
     }
@@ -108,7 +108,7 @@ static int priv_decode(const FS_SIGALG *alg, const unsigned char *in, size_t len
      * core checks it. A mismatch still gives a key, refused when it is
      * asked to sign (hbsa_sign, before the index is spent): OpenSSL's
      * decoders drop a decoder's reason, the signer's error keeps it. */
-    err = (x->sk = OPENSSL_secure_malloc(x->sklen)) == NULL
+    err = (x->sk = fs_secmem_alloc(x->sklen)) == NULL
           ? FASTSIG_ERR_NOMEM : hbs_wotsp_pk_from_sk(in, x->sklen, x->pk, x->pklen);
     if (err == FASTSIG_ERR_KEY_MISMATCH) { /* the public key it claims: oid || root || PUB_SEED */
         x->sk_err = err;

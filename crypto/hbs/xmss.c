@@ -5,6 +5,7 @@
 #include <string.h>
 #include "fastsig_err.h"
 #include "ctgrind.h"
+#include "secmem.h"
 #include "hbs/xmss.h"
 #include "hbs/hbs_key.h"
 #include "hbs/wots_chain.h"
@@ -88,8 +89,7 @@ void hbs_key_free(hbs_key *k)
     }
     hbs_ctx_clear(&k->ctx);
     pthread_mutex_destroy(&k->lock);
-    wipe(k, sizeof(*k));
-    free(k);
+    fs_secmem_free(k); /* wiped: the seeds and their keyed hash states */
 }
 
 /* A key from its seeds; root is filled by the caller. */
@@ -100,7 +100,7 @@ static int key_new(const hbs_params *p, const uint8_t *sk_seed, const uint8_t *s
     if (p == NULL || (p->kind != HBS_KIND_XMSS && p->kind != HBS_KIND_XMSSMT) || p->d == 0 ||
         p->d > HBS_MAX_D || p->tree_h * p->d != p->h)
         return FASTSIG_ERR_BAD_PARAM;
-    hbs_key *k = calloc(1, sizeof(*k));
+    hbs_key *k = fs_secmem_alloc(sizeof(*k)); /* out of core dumps */
     if (k == NULL)
         return FASTSIG_ERR_NOMEM;
     k->p = *p;

@@ -4,6 +4,7 @@
 #include <string.h>
 #include "ctgrind.h"
 #include "fastsig_err.h"
+#include "secmem.h"
 #include "lms/lms_tree.h"
 #include "lms/lmots.h"
 #include "lms/lms_chain.h"
@@ -119,7 +120,7 @@ int lms_tree_start(lms_tree **out, const lms_params *lp, const lmots_params *op,
     *out = NULL;
     if (!lms_pair_ok(lp, op))
         return FASTSIG_ERR_UNSUPPORTED;
-    lms_tree *t = calloc(1, sizeof(*t));
+    lms_tree *t = fs_secmem_alloc(sizeof(*t)); /* SEED: out of core dumps */
     if (t == NULL)
         return FASTSIG_ERR_NOMEM;
     t->lp = *lp;
@@ -274,8 +275,7 @@ void lms_tree_free(lms_tree *t)
         explicit_bzero(t->bot, (level_off(t->cut, 0, t->cut) + 1) * t->lp.m);
     free(t->top);
     free(t->bot);
-    explicit_bzero(t, sizeof(*t));
-    free(t);
+    fs_secmem_free(t); /* wiped */
 }
 
 const lms_params *lms_tree_lms(const lms_tree *t)

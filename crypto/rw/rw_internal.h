@@ -20,7 +20,8 @@ struct rw_key {
     size_t dpbits, dqbits;  /* their bit lengths (public: loop bounds of signing) */
     mpz_t ap, aq;           /* (1/2)^((p+1)/4) mod p, (1/2)^((q+1)/4) mod q */
     uint8_t prf[RW_PRF_BYTES];
-    rw_mont52 *mont;        /* [2]: p, q for the IFMA path; NULL: GMP path */
+    rw_mont52 *mont;        /* [2]: p, q for the IFMA path; NULL: GMP path (secmem.h) */
+    mp_limb_t *sealed;      /* the private numbers' limbs (rw_key_seal), or NULL */
 };
 
 /* Bit length of z (0 for 0). */
@@ -43,6 +44,13 @@ int rw_modulus(mpz_t r, const mpz_t a, const mpz_t b);
 /* Fills the derived private values (u, dp, dq, ap, aq, kid, bits) of a key
  * whose n, p, q (and prf) are set; no validation. */
 int rw_key_derive(rw_key *k);
+/* Moves the private numbers (p, q, u, dp, dq, ap, aq) into one secmem.h
+ * block (out of core dumps) as read-only views; unseal makes them GMP's
+ * (writable) again and wipes the block. */
+int rw_key_seal(rw_key *k);
+void rw_key_unseal(rw_key *k);
+/* Swaps two keys' contents (the stack copy wiped). */
+void rw_key_swap(rw_key *a, rw_key *b);
 
 /* The signing primitive: the |principal| root s of e*h/f mod n, with
  * e in {1,-1}, f in {1,2} (h: nbytes-limb array < n). s: limbs(n) limbs.

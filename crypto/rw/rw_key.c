@@ -7,6 +7,7 @@
 #include "cpu.h"
 #include "hash/keccak.h"
 #include "rw/rw_internal.h"
+#include "secmem.h"
 
 /* Messages of the signing self-test a private key passes at import. */
 #define SELF_TESTS 2
@@ -87,7 +88,7 @@ static void mpz_wipe(mpz_t z)
 
 rw_key *rw_key_new(void)
 {
-    rw_key *k = calloc(1, sizeof(*k));
+    rw_key *k = fs_secmem_alloc(sizeof(*k)); /* the PRF key: out of core dumps */
     if (k == NULL)
         return NULL;
     mpz_init(k->n);
@@ -99,13 +100,13 @@ rw_key *rw_key_new(void)
 
 static void clear_private(rw_key *k)
 {
+    rw_key_unseal(k);
 #define WIPE(f) mpz_wipe(k->f);
     PRIV_FIELDS(WIPE)
 #undef WIPE
     rw_wipe(k->prf, sizeof(k->prf));
     if (k->mont != NULL) {
-        rw_wipe(k->mont, 2 * sizeof(rw_mont52));
-        free(k->mont);
+        fs_secmem_free(k->mont); /* wiped */
         k->mont = NULL;
     }
     k->has_priv = 0;
@@ -121,8 +122,7 @@ void rw_key_free(rw_key *k)
 #define CLEAR(f) mpz_clear(k->f);
     PRIV_FIELDS(CLEAR)
 #undef CLEAR
-    rw_wipe(k, sizeof(*k));
-    free(k);
+    fs_secmem_free(k); /* wiped */
 }
 
 rw_key *rw_key_dup(const rw_key *k)
@@ -143,8 +143,12 @@ rw_key *rw_key_dup(const rw_key *k)
     memcpy(d->prf, k->prf, sizeof(d->prf));
     if (k->nmont != NULL && (d->nmont = malloc(sizeof(rw_mont52))) != NULL)
         memcpy(d->nmont, k->nmont, sizeof(rw_mont52));
-    if (k->mont != NULL && (d->mont = malloc(2 * sizeof(rw_mont52))) != NULL)
+    if (k->mont != NULL && (d->mont = fs_secmem_alloc(2 * sizeof(rw_mont52))) != NULL)
         memcpy(d->mont, k->mont, 2 * sizeof(rw_mont52));
+    if (d->has_priv && rw_key_seal(d) != FASTSIG_OK) {
+        rw_key_free(d);
+        return NULL;
+    }
     return d;
 }
 
@@ -387,15 +391,13 @@ static void set_mont(rw_key *k)
 {
     if (k->mont != NULL || !rw_ifma_usable())
         return;
-    rw_mont52 *m = malloc(2 * sizeof(rw_mont52));
+    rw_mont52 *m = fs_secmem_alloc(2 * sizeof(rw_mont52)); /* p, q: out of core dumps */
     if (m == NULL)
         return;
-    if (rw_mont52_init(&m[0], k->p) && rw_mont52_init(&m[1], k->q) && m[0].L == m[1].L) {
+    if (rw_mont52_init(&m[0], k->p) && rw_mont52_init(&m[1], k->q) && m[0].L == m[1].L)
         k->mont = m;
-    } else {
-        rw_wipe(m, 2 * sizeof(rw_mont52));
-        free(m);
-    }
+    else
+        fs_secmem_free(m); /* wiped */
 }
 
 int rw_key_derive(rw_key *k)
@@ -412,6 +414,7 @@ int rw_key_derive(rw_key *k)
     }
     if (!k->has_priv)
         return FASTSIG_OK;
+    rw_key_unseal(k); /* a sealed key's numbers are read-only views */
     add1_shift(k->dp, k->p, 2);
     add1_shift(k->dq, k->q, 3);
     /* the exponents' bit lengths are public (from the sizes of p and q) */
@@ -428,7 +431,8 @@ int rw_key_derive(rw_key *k)
     if (rc != FASTSIG_OK)
         return rc;
     set_mont(k);
-    return ct_inverse(k->u, k->q, k->p);
+    rc = ct_inverse(k->u, k->q, k->p);
+    return rc == FASTSIG_OK ? rw_key_seal(k) : rc;
 }
 
 /* ---- import / export ----------------------------------------------------- */
@@ -486,11 +490,8 @@ int rw_key_set_private(rw_key *k, const uint8_t *n, size_t nlen,
     }
     if (rc == FASTSIG_OK)
         rc = key_self_test(t);
-    if (rc == FASTSIG_OK) {
-        rw_key tmp = *k;   /* swap contents, free the old ones */
-        *k = *t;
-        *t = tmp;
-    }
+    if (rc == FASTSIG_OK)
+        rw_key_swap(k, t); /* the old contents freed with t */
     rw_key_free(t);
     return rc;
 }

@@ -176,11 +176,8 @@ int rw_keygen(rw_key *k, unsigned bits, rw_rand_fn rnd, void *rnd_arg)
         if (rc == FASTSIG_OK)
             rc = rw_bitlen(t->n) == bits ? rw_key_derive(t) : FASTSIG_ERR_INTERNAL;
     }
-    if (rc == FASTSIG_OK) {
-        rw_key tmp = *k;
-        *k = *t;
-        *t = tmp;
-    }
+    if (rc == FASTSIG_OK)
+        rw_key_swap(k, t); /* the old contents freed with t */
     rw_key_free(t);
     return rc;
 }

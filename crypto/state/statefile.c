@@ -317,7 +317,7 @@ int fastsig_state_open(const char *path, const uint8_t key_id[FASTSIG_STATE_KEY_
         pthread_mutex_init(&st->mu, NULL);
         pthread_mutex_init(&st->wmu, NULL);
         pthread_cond_init(&st->cv, NULL);
-        const char *pf = getenv("FASTSIG_STATE_PREFETCH");
+        const char *pf = secure_getenv("FASTSIG_STATE_PREFETCH");
         st->prefetch = pf == NULL || strcmp(pf, "0") != 0;
         st->wfd = -1;
         st->refs = 1;

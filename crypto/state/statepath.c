@@ -17,7 +17,7 @@ static const char *nonempty(const char *s)
 
 static const char *home_dir(void)
 {
-    const char *home = nonempty(getenv("HOME"));
+    const char *home = nonempty(secure_getenv("HOME"));
     if (home == NULL) {
         struct passwd *pw = getpwuid(getuid());
         home = pw ? nonempty(pw->pw_dir) : NULL;
@@ -29,12 +29,12 @@ int fastsig_state_default_dir(const char *config_dir, char *out, size_t outlen)
 {
     if (out == NULL)
         return FASTSIG_ERR_NULL_ARG;
-    const char *dir = nonempty(getenv("FASTSIG_STATE_DIR"));
+    const char *dir = nonempty(secure_getenv("FASTSIG_STATE_DIR"));
     if (dir == NULL)
         dir = nonempty(config_dir);
     const char *base = NULL, *sub = "";
     if (dir == NULL) {
-        const char *xdg = nonempty(getenv("XDG_STATE_HOME"));
+        const char *xdg = nonempty(secure_getenv("XDG_STATE_HOME"));
         if (xdg != NULL && xdg[0] == '/') /* the XDG spec ignores relative values */
             base = xdg, sub = "/fastsig";
         else if ((base = home_dir()) != NULL)

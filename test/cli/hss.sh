@@ -89,6 +89,9 @@ for i in $(seq 32); do
 done
 check_eq "HSS: 32 signatures from an H5 key" "$n" 32
 check_sign_refused "HSS: the 33rd is refused" "key exhausted" "$d/h5.pem" "$d/msg" "$d/none.sig"
+check "HSS: key exhausted names the state file" \
+    grep -q "key exhausted: no signatures left:.*:state file $d/h5.state: all 32 indices of the key" \
+    "$WORK/prev.err"
 mv "$d/k.state" "$d/k.state.away"
 check_sign_refused "HSS: pkeyutl -sign refuses without its state" \
     "signature state file is missing" "$d/k.pem" "$d/msg" "$d/none.sig"

@@ -106,6 +106,9 @@ row() {
     check "  the halves sign" sign "$WORK/rr1.pem" "$WORK/sig.400"
     check_eq "  at the first index of theirs" "$(index "$WORK/sig.400")" 600
     check_sign_refused "  the split shard has nothing left" "exhausted" "$WORK/r1.pem" "$WORK/msg" "$WORK/none.sig"
+    check "  a shard's range exhausted names the state file" \
+        grep -q "state file $WORK/.*\.600-700\.state: all indices of the shard's range 600-700 are spent" \
+        "$WORK/prev.err"
 
     # a named state file; a forged one (another file's max) is refused
     kt "shard -state FILE" --in "$WORK/k.pem" --size 5 --out-prefix "$WORK/n" -state "$WORK/named.state"

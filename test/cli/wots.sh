@@ -24,6 +24,9 @@ check "pkey -text: none left" grep -q "^state: index 1, remaining 0 of 1" \
     <(openssl pkey "${PROV[@]}" -in "$d/a.pem" -noout -text)
 check_sign_refused "a second signature (another process) is refused" "one-time key already used" \
     "$d/a.pem" "$d/msg" "$d/b.sig"
+check "one-time key already used names the state file" \
+    grep -q "one-time key already used:.*:state file $d/a.state: its one signature is spent" \
+    "$WORK/prev.err"
 check_fails "dgst -sign is refused too" openssl dgst "${PROV[@]}" -sign "$d/a.pem" -out "$d/b.sig" \
     "$d/msg"
 echo "other" >"$d/other"

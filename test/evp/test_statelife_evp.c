@@ -2,10 +2,15 @@
  * first signature: threads that sign with one freshly decoded key object at
  * once, and its copies (EVP_PKEY_dup), share that one state handle (one
  * block, nothing burnt: the file's next equals the signatures made once the
- * key is freed), and decoding alone spends nothing. */
+ * key is freed), and decoding alone spends nothing. A key whose recorded
+ * state path is relative is refused at decode. */
 #include <pthread.h>
 #include <string.h>
+#include <unistd.h>
+#include <openssl/err.h>
 #include <openssl/evp.h>
+#include <openssl/pem.h>
+#include <openssl/x509.h>
 #include "testutil.h"
 #include "evp_fixture.h"
 #include "hbs_evp.h"
@@ -75,12 +80,93 @@ static void test_threads_share_one_handle(void)
     OPENSSL_free(pem);
 }
 
+/* pem (an unencrypted PKCS#8 key of a whole key: core || BE16(len) || old,
+ * its state path) re-encoded with the state path path. */
+static char *with_state_path(const char *pem, const char *old, const char *path)
+{
+    BIO *in = BIO_new_mem_buf(pem, -1), *out = BIO_new(BIO_s_mem());
+    PKCS8_PRIV_KEY_INFO *p8 = PEM_read_bio_PKCS8_PRIV_KEY_INFO(in, NULL, NULL, NULL), *n8;
+    const ASN1_OBJECT *obj = NULL;
+    const unsigned char *o = NULL;
+    unsigned char *buf;
+    char *data, *res = NULL;
+    int len = 0;
+    size_t corelen, newlen = strlen(path);
+    long outlen;
+
+    CU_ASSERT_FATAL(p8 != NULL && PKCS8_pkey_get0(&obj, &o, &len, NULL, p8) == 1
+                    && (size_t)len > strlen(old) + 2);
+    corelen = (size_t)len - 2 - strlen(old);
+    CU_ASSERT_FATAL(memcmp(o + corelen + 2, old, strlen(old)) == 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(buf = OPENSSL_malloc(corelen + 2 + newlen));
+    memcpy(buf, o, corelen);
+    buf[corelen] = (unsigned char)(newlen >> 8);
+    buf[corelen + 1] = (unsigned char)newlen;
+    memcpy(buf + corelen + 2, path, newlen);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(n8 = PKCS8_PRIV_KEY_INFO_new());
+    CU_ASSERT_FATAL(PKCS8_pkey_set0(n8, OBJ_dup(obj), 0, V_ASN1_UNDEF, NULL, buf,
+                                    (int)(corelen + 2 + newlen)));
+    if (PEM_write_bio_PKCS8_PRIV_KEY_INFO(out, n8) && (outlen = BIO_get_mem_data(out, &data)) > 0)
+        res = OPENSSL_strndup(data, (size_t)outlen);
+    PKCS8_PRIV_KEY_INFO_free(n8);
+    PKCS8_PRIV_KEY_INFO_free(p8);
+    BIO_free(in);
+    BIO_free(out);
+    return res;
+}
+
+/* Whether an error in the queue has data containing text; the queue cleared. */
+static int error_says(const char *text)
+{
+    const char *data = NULL;
+    int flags = 0, found = 0;
+    while (ERR_get_error_all(NULL, NULL, NULL, &data, &flags) != 0)
+        found |= (flags & ERR_TXT_STRING) != 0 && data != NULL && strstr(data, text) != NULL;
+    return found;
+}
+
+/* The format says absolute: a relative one would resolve against each
+ * process's working directory, and one key could sign an index twice from
+ * two directories. Run from the state's own directory, where its base name
+ * would find the real file. */
+static void test_relative_state_path_refused(void)
+{
+    static const char *const kinds[][2] = {
+        { "HSS", "LMS_SHA256_M24_H5/LMOTS_SHA256_N24_W8" }, { "WOTSP", NULL } };
+    char state[600], cwd[4096], want[700];
+    CU_ASSERT_PTR_NOT_NULL_FATAL(getcwd(cwd, sizeof(cwd)));
+    for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+        EVP_PKEY *k = gen_key(kinds[i][0], kinds[i][1], NULL, NULL, state, sizeof(state)), *d;
+        CU_ASSERT_PTR_NOT_NULL_FATAL(k);
+        char *pem = to_pem(k, 1), *slash = strrchr(state, '/'), *rel;
+        EVP_PKEY_free(k);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(pem);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(rel = with_state_path(pem, state, slash + 1));
+        *slash = '\0';
+        CU_ASSERT_EQUAL_FATAL(chdir(state), 0);
+        BIO *b = BIO_new_mem_buf(rel, -1);
+        ERR_clear_error();
+        d = PEM_read_bio_PrivateKey_ex(b, NULL, NULL, NULL, libctx, NULL);
+        CU_ASSERT_PTR_NULL(d);
+        snprintf(want, sizeof(want), "state file %s: the key's state path is not absolute",
+                 slash + 1);
+        CU_ASSERT(error_says(want));
+        CU_ASSERT_EQUAL(state_file_next(slash + 1), 0); /* nothing spent */
+        CU_ASSERT_EQUAL_FATAL(chdir(cwd), 0);
+        EVP_PKEY_free(d);
+        BIO_free(b);
+        OPENSSL_free(rel);
+        OPENSSL_free(pem);
+    }
+}
+
 int main(void)
 {
     static const fs_test tests[] = {
         { "load provider", hbs_load },
         { "threads and copies of a decoded key share the state it opens at the first signature",
           test_threads_share_one_handle },
+        { "a key with a relative state path is refused", test_relative_state_path_refused },
         { "unload", hbs_unload },
         { NULL, NULL },
     };
