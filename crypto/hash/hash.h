@@ -1,9 +1,11 @@
-/* hash.h - the multi-lane hash engine behind XMSS, XMSS^MT and WOTS+.
+/* hash.h - the multi-lane hash engine behind XMSS, XMSS^MT, WOTS+ and
+ * LMS/HSS with LM-OTS.
  *
- * Shaped for RFC 8391 / NIST SP 800-208 work, not for streaming: every call
- * hashes `lanes` independent messages of the same length, and the engine runs
- * them 2, 8 or 16 at a time on the best kernel this CPU has (crypto/cpu.h;
- * FASTSIG_CPU narrows the choice). Results are identical on every path.
+ * Shaped for hash-based signatures (RFC 8391, RFC 8554, NIST SP 800-208),
+ * not for streaming: every call hashes `lanes` independent messages of the
+ * same length, and the engine runs them 2, 8 or 16 at a time on the best
+ * kernel this CPU has (crypto/cpu.h; FASTSIG_CPU narrows the choice).
+ * Results are identical on every path.
  *
  * Layout convention: per-lane data is contiguous, lane after lane. `out` is
  * lanes * n bytes; a per-lane input of m bytes is lanes * m bytes; an ADRS
@@ -138,6 +140,31 @@ int fs_hash_rand_hash(const fs_hash_seeds *s, uint8_t *out, const uint8_t *in,
 int fs_hash_chains(const fs_hash_seeds *s, uint8_t *out, const uint8_t *in,
                    const uint8_t *adrs, const uint32_t *start, const uint32_t *steps,
                    size_t count);
+
+/* ---- LM-OTS chains (RFC 8554 section 4.4) ------------------------------ */
+
+#define FS_HASH_LMOTS_I_BYTES 16
+
+/* One chain: its leaf q, chain index i, first j and step count. */
+typedef struct {
+    uint32_t q;
+    uint16_t i;
+    uint8_t j;
+    uint16_t steps;
+} fs_hash_lmots_job;
+
+/* The LM-OTS chain function on many chains at once. Chain c starts from
+ * in + c*in_stride (n bytes; in_stride 0: the same start for every chain),
+ * takes jobs[c].steps (<= 256) steps and ends in out + c*n; step s hashes
+ *   x = Hash(I || u32str(q) || u16str(i) || u8str(j + s mod 256) || x)
+ * truncated to n bytes (p: SHA-256 or SHAKE256, n = 24 or 32; pad unused).
+ * The secret x_q[i] of SP 800-208 Appendix A is the step from j = 0xff with
+ * x = SEED. secret: chain values are secret (wiped after use). count: any
+ * (0 does nothing). FASTSIG_ERR_BAD_PARAM for steps > 256 or a step that
+ * is not one block; FASTSIG_ERR_NOMEM. */
+int fs_hash_lmots_chains(const fs_hash_params *p, const uint8_t I[FS_HASH_LMOTS_I_BYTES],
+                         const fs_hash_lmots_job *jobs, size_t count, const uint8_t *in,
+                         size_t in_stride, uint8_t *out, int secret);
 
 /* ---- paths (for tests and benchmarks) ----------------------------------- */
 
