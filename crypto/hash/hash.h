@@ -64,6 +64,11 @@ int fs_hash_params_check(const fs_hash_params *p);
 /* out_i = first n bytes of Hash(in_i), in_i = inlen bytes (any length). */
 int fs_hash_many(const fs_hash_params *p, uint8_t *out, const uint8_t *in, size_t inlen,
                  size_t lanes);
+/* out = Hash(prefix || msg) for one message of any length; msg is hashed
+ * where it is, not copied. plen must be below the family's block (SHA-256
+ * 64 bytes, SHAKE256 136), else FASTSIG_ERR_BAD_PARAM. */
+int fs_hash_prefixed_msg(const fs_hash_params *p, uint8_t *out, const uint8_t *prefix,
+                         size_t plen, const uint8_t *msg, size_t mlen);
 
 /* ---- RFC 8391 keyed functions with explicit per-lane keys --------------- */
 

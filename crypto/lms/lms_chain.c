@@ -1,11 +1,9 @@
 /* lms_chain.c - see lms_chain.h. */
 #include <string.h>
 #include "fastsig_err.h"
-#include "hash/lanes.h" /* fs_lanes_run, fs_lanes_absorb: the message hash */
 #include "lms/lms_chain.h"
 
 #define HDR 23 /* I || q || i || j */
-#define MAX_BLOCK 168
 
 int lms_chains(const lmots_params *op, const uint8_t I[LMS_I_BYTES], const lms_chain_job *jobs,
                size_t count, const uint8_t *in, size_t in_stride, uint8_t *out, int secret)
@@ -55,30 +53,6 @@ int lms_hash_lanes(fs_hash_family hash, unsigned n, uint8_t *out, const uint8_t 
 int lms_hash_msg(fs_hash_family hash, unsigned n, uint8_t *out, const uint8_t *prefix,
                  size_t plen, const uint8_t *msg, size_t mlen)
 {
-    const size_t B = fs_lanes_block(hash);
-    if (B == 0 || plen >= B)
-        return FASTSIG_ERR_BAD_PARAM;
-    if (msg == NULL && mlen)
-        return FASTSIG_ERR_NULL_ARG;
-    uint8_t buf[MAX_BLOCK];
-    size_t take = mlen < B - plen ? mlen : B - plen;
-    memcpy(buf, prefix, plen);
-    if (take)
-        memcpy(buf + plen, msg, take);
-    msg += take;
-    mlen -= take;
-    if (mlen == 0) {
-        fs_lanes_run(hash, NULL, 0, buf, 0, plen + take, out, 0, n, 1);
-        return FASTSIG_OK;
-    }
-    /* first block from the buffer, whole blocks of msg in place, the rest padded */
-    fs_hash_state st;
-    fs_lanes_iv(hash, &st);
-    fs_lanes_absorb(hash, &st, buf, 1);
-    size_t whole = mlen / B;
-    if (whole)
-        fs_lanes_absorb(hash, &st, msg, whole);
-    fs_lanes_run(hash, &st, (uint64_t)(whole + 1) * B, msg + whole * B, 0, mlen - whole * B, out,
-                 0, n, 1);
-    return FASTSIG_OK;
+    fs_hash_params hp = lms_hash_params(hash, n);
+    return fs_hash_prefixed_msg(&hp, out, prefix, plen, msg, mlen);
 }
