@@ -131,15 +131,21 @@ static void run_domain(const fs_hash_params *p, unsigned domain, const part *par
     run_parts(p, &k, parts, nparts, out, lanes);
 }
 
-int fs_hash_many(const fs_hash_params *p, uint8_t *out, const uint8_t *in, size_t inlen,
-                 size_t lanes)
+int fs_hash_many_strided(const fs_hash_params *p, uint8_t *out, size_t ostride,
+                         const uint8_t *in, size_t istride, size_t inlen, size_t lanes)
 {
     int rc = check(p, out, lanes);
     if (rc == FASTSIG_OK && in == NULL && inlen)
         rc = FASTSIG_ERR_NULL_ARG;
     if (rc == FASTSIG_OK)
-        fs_lanes_run(p->family, NULL, 0, in, inlen, inlen, out, p->n, p->n, lanes);
+        fs_lanes_run(p->family, NULL, 0, in, istride, inlen, out, ostride, p->n, lanes);
     return rc;
+}
+
+int fs_hash_many(const fs_hash_params *p, uint8_t *out, const uint8_t *in, size_t inlen,
+                 size_t lanes)
+{
+    return fs_hash_many_strided(p, out, p ? p->n : 0, in, inlen, inlen, lanes);
 }
 
 int fs_hash_prefixed_msg(const fs_hash_params *p, uint8_t *out, const uint8_t *prefix,
@@ -152,6 +158,25 @@ int fs_hash_prefixed_msg(const fs_hash_params *p, uint8_t *out, const uint8_t *p
         rc = FASTSIG_ERR_NULL_ARG;
     if (rc == FASTSIG_OK)
         prefix_then_msg(p->family, NULL, 0, prefix, plen, msg, mlen, out, p->n);
+    return rc;
+}
+
+size_t fs_hash_pad(fs_hash_family f, uint8_t *msg, size_t len)
+{
+    return fs_lanes_block(f) ? fs_lanes_pad(f, msg, len, 0) : 0;
+}
+
+int fs_hash_padded(const fs_hash_params *p, const uint8_t *const msgs[], size_t nblocks,
+                   uint8_t *out, size_t ostride, size_t lanes)
+{
+    int rc = check(p, out, lanes);
+    if (rc == FASTSIG_OK && msgs == NULL)
+        rc = FASTSIG_ERR_NULL_ARG;
+    if (rc == FASTSIG_OK) {
+        fs_hash_state iv;
+        fs_lanes_iv(p->family, &iv);
+        fs_lanes_run_ptrs(p->family, &iv, msgs, nblocks, out, ostride, p->n, lanes, 0);
+    }
     return rc;
 }
 

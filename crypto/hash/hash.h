@@ -64,11 +64,26 @@ int fs_hash_params_check(const fs_hash_params *p);
 /* out_i = first n bytes of Hash(in_i), in_i = inlen bytes (any length). */
 int fs_hash_many(const fs_hash_params *p, uint8_t *out, const uint8_t *in, size_t inlen,
                  size_t lanes);
+/* The same with strides: in_i at in + i*istride, out_i at out + i*ostride. */
+int fs_hash_many_strided(const fs_hash_params *p, uint8_t *out, size_t ostride,
+                         const uint8_t *in, size_t istride, size_t inlen, size_t lanes);
 /* out = Hash(prefix || msg) for one message of any length; msg is hashed
  * where it is, not copied. plen must be below the family's block (SHA-256
  * 64 bytes, SHAKE256 136), else FASTSIG_ERR_BAD_PARAM. */
 int fs_hash_prefixed_msg(const fs_hash_params *p, uint8_t *out, const uint8_t *prefix,
                          size_t plen, const uint8_t *msg, size_t mlen);
+
+/* ---- messages kept padded in place -------------------------------------- */
+
+/* For callers that pad each lane's message once and change a few bytes
+ * between calls. fs_hash_pad writes the padding after the len bytes at msg
+ * (room for len + 2 blocks) and returns the message's block count (0 for an
+ * unknown family). fs_hash_padded hashes msgs[i] (nblocks padded blocks
+ * each) and writes n digest bytes to out + i*ostride; an output may overlap
+ * its own message, not another lane's. */
+size_t fs_hash_pad(fs_hash_family f, uint8_t *msg, size_t len);
+int fs_hash_padded(const fs_hash_params *p, const uint8_t *const msgs[], size_t nblocks,
+                   uint8_t *out, size_t ostride, size_t lanes);
 
 /* ---- RFC 8391 keyed functions with explicit per-lane keys --------------- */
 
