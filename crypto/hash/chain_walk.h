@@ -7,7 +7,7 @@
  * words 0..6, LM-OTS q and i << 16 | j << 8; the kernel advances the step
  * counter in them) and its steps. A row says which fused kernel serves it,
  * how many lane words it has, and how its chains walk on the lane engine
- * (the block walk: any family, any count). fs_chain_walk runs the fused
+ * (the block walk: any family, any count). fs_chain_walk_run runs the fused
  * kernel when there is one: 16 lanes, chains entering longest first, each
  * call as many steps as the shortest active chain has left, a finished
  * chain's lane refilled with the next; the last few chains finish on the

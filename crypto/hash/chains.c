@@ -164,7 +164,7 @@ static void walk(fs_chain_fn *fn, const fs_hash_seeds *s, uint8_t *out, const ui
                  const uint8_t *adrs, const uint32_t *start, const uint32_t *steps, size_t count)
 {
     wots_src src = { adrs, start, steps };
-    const fs_chain_list cl = { count, in, s->p.n, out, wots_load, &src }; /* const: load inlines */
+    const fs_chain_list cl = { count, in, s->p.n, out, wots_load, &src };
     fs_chain_walk w = { &wots_row, s, s->prf.mid.w32, s->p.n, 1 };
     (void)fs_chain_walk_run(fn, &w, &cl); /* the WOTS+ walks cannot fail */
 }

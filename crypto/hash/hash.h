@@ -180,8 +180,9 @@ typedef struct {
  * truncated to n bytes (p: SHA-256 or SHAKE256, n = 24 or 32; pad unused).
  * The secret x_q[i] of SP 800-208 Appendix A is the step from j = 0xff with
  * x = SEED. secret: chain values are secret (wiped after use). count: any
- * (0 does nothing). FASTSIG_ERR_BAD_PARAM for steps > 256 or a step that
- * is not one block; FASTSIG_ERR_NOMEM. */
+ * (0 does nothing). FASTSIG_ERR_NULL_ARG for a NULL buffer (count > 0),
+ * FASTSIG_ERR_BAD_PARAM for steps > 256, n > 32 or a step that is not one
+ * block, FASTSIG_ERR_UNSUPPORTED for a bad descriptor, FASTSIG_ERR_NOMEM. */
 int fs_hash_lmots_chains(const fs_hash_params *p, const uint8_t I[FS_HASH_LMOTS_I_BYTES],
                          const fs_hash_lmots_job *jobs, size_t count, const uint8_t *in,
                          size_t in_stride, uint8_t *out, int secret);

@@ -127,7 +127,8 @@ int fs_lmots_chains_walk(fs_chain_fn *fn, const fs_hash_params *p,
     for (unsigned k = 0; k < 4; k++)
         Iw[k] = fs_be32_load(I + 4 * k);
     lmots_ctx ctx = { p->family, I };
-    const fs_chain_list cl = { count, in, in_stride, out, lmots_load, jobs }; /* const: load inlines */
+    const fs_chain_list cl = { count, in, in_stride, out, lmots_load, jobs };
     fs_chain_walk w = { &lmots_row, &ctx, Iw, p->n, secret };
+    /* without a kernel, the block walk inline with this row's load */
     return fn ? fs_chain_walk_run(fn, &w, &cl) : blocks(&w, &cl);
 }
