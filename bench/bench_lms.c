@@ -11,7 +11,7 @@
 #include "bench.h"
 #include "bench_hbs.h"
 #include "cpu.h"
-#include "hash/sha256_lms_chain.h"
+#include "hash/sha256_chain.h"
 #include "lms/hss.h"
 
 #define MSG_LEN 64
@@ -67,15 +67,15 @@ static void run_ed_keygen(void *arg, size_t iters)
 
 /* ---- the fused chain kernels: one repetition is one lane-step ---------- */
 struct kernel_job {
-    fs_lms_chain_fn *fn;
-    _Alignas(64) uint32_t x[8 * FS_LMS_CHAIN_LANES], qij[2 * FS_LMS_CHAIN_LANES];
+    fs_chain_fn *fn;
+    _Alignas(64) uint32_t x[8 * FS_CHAIN_LANES], qij[FS_CHAIN_MAX_WORDS * FS_CHAIN_LANES];
 };
 
 static void run_kernel(void *arg, size_t iters)
 {
-    static const uint32_t I[4] = { 1, 2, 3, 4 };
+    static const uint32_t I[8] = { 1, 2, 3, 4 };
     struct kernel_job *k = arg;
-    k->fn(k->x, k->qij, I, (iters + FS_LMS_CHAIN_LANES - 1) / FS_LMS_CHAIN_LANES, 32);
+    k->fn(k->x, k->qij, I, (iters + FS_CHAIN_LANES - 1) / FS_CHAIN_LANES, 32);
 }
 
 static void run_evp_step(void *arg, size_t iters)
@@ -91,8 +91,8 @@ static void chain_kernel_rows(void)
     EVP_MD *sha = EVP_MD_fetch(bench_libctx(), "SHA256", "provider=default");
     if (sha == NULL)
         return;
-    for (const fs_lms_chain_kernel *k = fs_lms_chain_kernels; k->name; k++) {
-        if (!fs_cpu_allows(k->cpu))
+    for (const fs_chain_kernel *k = fs_chain_kernels; k->name; k++) {
+        if (k->kind != FS_CHAIN_LMOTS || !fs_cpu_allows(k->cpu))
             continue;
         struct kernel_job j = { .fn = k->fn };
         bench_spec s = { "lms-chain-step", k->name, "ns", "EVP SHA-256 55 B", 0 };

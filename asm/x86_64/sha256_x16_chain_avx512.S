@@ -3,9 +3,10 @@
  * kept in words from step to step: no byte rows, transposes or byte swaps,
  * no digests written out between the four compressions of a step.
  *
- * C prototype (crypto/hash/sha256_chain.h):
+ * C prototype (crypto/hash/sha256_chain.h, fs_chain_fn, row FS_CHAIN_WOTS):
  *   void fs_sha256_chain_x16_avx512(uint32_t x[8 * 16], uint32_t adrs[7 * 16],
- *                                   const uint32_t mid[8], size_t steps);
+ *                                   const uint32_t mid[8], size_t steps, unsigned n);
+ * n (always 32 here) is not read.
  * Word i of lane l is at x[i*16 + l] (and adrs[i*16 + l]): SHA-256 words,
  * big-endian bytes read as integers. adrs holds ADRS words 0..6; word 6,
  * the hash address, is advanced by one after each step. mid is the PRF

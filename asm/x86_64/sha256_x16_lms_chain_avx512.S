@@ -3,9 +3,10 @@
  * kept in words from step to step: each step's message is rebuilt from the
  * last digest with shifts, with no byte rows, transposes or byte swaps.
  *
- * C prototype (crypto/hash/sha256_lms_chain.h):
- *   void fs_lms_chain_x16_avx512(uint32_t x[8 * 16], uint32_t qij[2 * 16],
- *                                const uint32_t I[4], size_t steps, unsigned n);
+ * C prototype (crypto/hash/sha256_chain.h, fs_chain_fn, row FS_CHAIN_LMOTS):
+ *   void fs_lms_chain_x16_avx512(uint32_t x[8 * 16], uint32_t qij[7 * 16],
+ *                                const uint32_t I[8], size_t steps, unsigned n);
+ * (qij words 0 and 1 and I words 0..3 are read.)
  * Word k of lane l is at x[k*16 + l] (SHA-256 words: big-endian bytes read
  * as integers; n/4 words per lane, the rest untouched). qij[l] = q and
  * qij[16 + l] = i << 16 | j << 8 of lane l; j is advanced (mod 256) by one

@@ -1,13 +1,13 @@
-/* chains.c - the WOTS+ chain function of hash.h on many chains at once,
- * and its two walks (chains.h): the lane walk, any parameters on the lane
- * engine's kernels, and the fused walk, 16-lane groups on the fused kernel
- * (sha256_chain.h) for the parameters that have one. */
+/* chains.c - the WOTS+ row of the chain walker (chain_walk.h) and the
+ * chain function of hash.h on it: its lane words (ADRS words 0..6 of the
+ * caller's ADRS and start), its fused kernel, and its block walk, the lane
+ * walk, any parameters on the lane engine's kernels. */
 #include <string.h>
 #include "fastsig_err.h"
 #include "hash/chains.h"
 #include "hash/hash_internal.h"
 
-/* The chain walk keeps up to MAX_SLOTS chains in flight (several kernel
+/* The lane walk keeps up to MAX_SLOTS chains in flight (several kernel
  * widths, so each round's fixed costs are shared by many chains). A phase
  * first computes the keys and bitmasks (PRFs of public ADRS, independent
  * of the chain values) of the next R rounds of every slot in one batch,
@@ -18,6 +18,7 @@
 typedef struct {
     size_t chain;      /* index into the caller's arrays */
     uint32_t step, end;
+    uint8_t adrs[FS_HASH_ADRS_BYTES]; /* words 0..5 set, 6 and 7 per PRF */
     size_t pbase;      /* this phase's first PRF pair (key, bitmask) */
 } slot;
 
@@ -26,14 +27,57 @@ typedef struct {
 /* Bytes of padded messages: 128 F slots and 256 PRFs of SHA-256 n = 32. */
 #define CHAIN_ARENA 32768
 
-void fs_chains_lanes(const fs_hash_seeds *s, uint8_t *out, const uint8_t *in,
-                     const uint8_t *adrs, const uint32_t *start, const uint32_t *steps,
-                     size_t count)
+/* The PRF message of slot t rounds ahead, key (km 0) or bitmask (km 1). */
+static void prf_adrs(uint8_t *a, const slot *sl, uint32_t t, unsigned km)
 {
+    fs_copy(a, sl->adrs, FS_HASH_ADRS_BYTES);
+    fs_adrs_set_word(a, FS_ADRS_HASH, sl->step + t);
+    fs_adrs_set_word(a, FS_ADRS_KEYMASK, km);
+}
+
+/* Queues the PRF pairs of up to R rounds of each slot, slot by slot, in
+ * the pool's messages (ADRS at aoff); returns the pairs queued. */
+static size_t queue_prfs(slot *sl, size_t active, size_t R, uint8_t *pm, size_t pbytes,
+                         size_t aoff)
+{
+    size_t np = 0;
+    for (size_t i = 0; i < active; i++) {
+        uint32_t left = sl[i].end - sl[i].step, r = left < R ? left : (uint32_t)R;
+        sl[i].pbase = np;
+        for (uint32_t t = 0; t < r; t++, np++)
+            for (unsigned km = 0; km < 2; km++)
+                prf_adrs(pm + (2 * np + km) * pbytes + aoff, &sl[i], t, km);
+    }
+    return np;
+}
+
+/* Advances every slot a step; finished chains leave (their values to the
+ * list's out), the last slot fills the gap. Returns the slots still active. */
+static size_t advance(slot *sl, size_t active, uint8_t *fm, size_t fbytes, size_t xoff, size_t n,
+                      const fs_chain_list *cl)
+{
+    for (size_t i = 0; i < active;) {
+        if (++sl[i].step < sl[i].end) {
+            i++;
+            continue;
+        }
+        fs_copy(cl->out + sl[i].chain * n, fm + i * fbytes + xoff, n);
+        active--;
+        if (i == active)
+            continue;
+        sl[i] = sl[active];
+        fs_copy(fm + i * fbytes + xoff, fm + active * fbytes + xoff, n);
+    }
+    return active;
+}
+
+static int lane_walk(const fs_chain_walk *w, const fs_chain_list *cl)
+{
+    const fs_hash_seeds *s = w->ctx;
     const fs_hash_params *p = &s->p;
     const fs_hash_keyed *kp = &s->prf;
     fs_hash_family fam = p->family;
-    size_t n = p->n, next = 0, active = 0;
+    size_t n = p->n, next = 0, active = 0, count = cl->count;
     /* padded templates: PRF = rest || ADRS, F = rest || KEY || x */
     fs_hash_tmpl tm;
     fs_hash_tmpl_init(&tm, s, FS_DOM_F, n);
@@ -59,9 +103,10 @@ void fs_chains_lanes(const fs_hash_seeds *s, uint8_t *out, const uint8_t *in,
         /* Refill free slots; chains with no steps are copied through. */
         while (active < nslots && next < count) {
             size_t c = next++;
-            uint32_t st = start ? start[c] : 0;
-            if (steps[c] == 0) {
-                memmove(out + c * n, in + c * n, n);
+            uint32_t aw[FS_CHAIN_MAX_WORDS], steps = cl->load(cl->src, c, aw, 1);
+            const uint8_t *src = cl->in + c * cl->in_stride;
+            if (steps == 0) {
+                memmove(cl->out + c * n, src, n);
                 continue;
             }
             size_t i = active++;
@@ -70,24 +115,14 @@ void fs_chains_lanes(const fs_hash_seeds *s, uint8_t *out, const uint8_t *in,
                 fptr[i] = fm + i * fbytes;
                 fill++;
             }
-            sl[i] = (slot){ c, st, st + steps[c], 0 };
-            fs_copy(fm + i * fbytes + xoff, in + c * n, n);
+            sl[i] = (slot){ c, aw[FS_ADRS_HASH], aw[FS_ADRS_HASH] + steps, { 0 }, 0 };
+            for (unsigned k = 0; k < FS_ADRS_HASH; k++)
+                fs_adrs_set_word(sl[i].adrs, k, aw[k]);
+            fs_copy(fm + i * fbytes + xoff, src, n);
         }
         if (active == 0)
             break;
-        /* the PRF pairs of up to R rounds of each slot, slot by slot */
-        size_t R = pool / (2 * active), np = 0;
-        for (size_t i = 0; i < active; i++) {
-            uint32_t left = sl[i].end - sl[i].step, r = left < R ? left : (uint32_t)R;
-            sl[i].pbase = np;
-            for (uint32_t t = 0; t < r; t++, np++)
-                for (unsigned km = 0; km < 2; km++) {
-                    uint8_t *a = pm + (2 * np + km) * pbytes + aoff;
-                    fs_copy(a, adrs + sl[i].chain * FS_HASH_ADRS_BYTES, FS_HASH_ADRS_BYTES);
-                    fs_adrs_set_word(a, FS_ADRS_HASH, sl[i].step + t);
-                    fs_adrs_set_word(a, FS_ADRS_KEYMASK, km);
-                }
-        }
+        size_t R = pool / (2 * active), np = queue_prfs(sl, active, R, pm, pbytes, aoff);
         fs_lanes_run_ptrs(fam, &kp->mid, pptr, tm.pnb, prf, n, n, 2 * np, 0);
         for (size_t t = 0; t < R && active; t++) {
             for (size_t i = 0; i < active; i++) {
@@ -98,140 +133,63 @@ void fs_chains_lanes(const fs_hash_seeds *s, uint8_t *out, const uint8_t *in,
                     f[xoff + j] ^= bm[j];
             }
             fs_lanes_run_ptrs(fam, &tm.k.mid, fptr, tm.mnb, fm + xoff, fbytes, n, active, 1);
-            /* Advance; finished chains leave, the last slot fills the gap. */
-            for (size_t i = 0; i < active;) {
-                if (++sl[i].step < sl[i].end) {
-                    i++;
-                    continue;
-                }
-                fs_copy(out + sl[i].chain * n, fm + i * fbytes + xoff, n);
-                active--;
-                if (i == active)
-                    continue;
-                sl[i] = sl[active];
-                fs_copy(fm + i * fbytes + xoff, fm + active * fbytes + xoff, n);
-            }
+            active = advance(sl, active, fm, fbytes, xoff, n, cl);
         }
     }
     /* chain values and their F keys are secret; the PRFs are of PUB_SEED */
     explicit_bzero(fm, fill * fbytes);
+    return FASTSIG_OK;
 }
 
-/* ---- the fused walk -------------------------------------------------------
- * Chains enter longest first, so that the last calls are not left with one
- * long chain among idle lanes; each call runs as many steps as the shortest
- * active chain has left, then finished chains leave and waiting ones take
- * their lanes. When no chain waits and only a few remain, they finish on
- * the lane walk, whose narrower kernels waste less. */
+static const fs_chain_row wots_row = { FS_CHAIN_WOTS, FS_CHAIN_MAX_WORDS, 6, lane_walk };
 
-enum { L = FS_CHAIN_LANES, N = 32, ADRS = FS_HASH_ADRS_BYTES };
-/* At most this many chains left over go to the lane walk. */
-#define TAIL 6
-/* Chains sorted per call at most (more keep their order). */
-#define SORT_MAX 2048
+/* The caller's chains: ADRS bytes, start and steps arrays. */
+typedef struct {
+    const uint8_t *adrs;
+    const uint32_t *start, *steps;
+} wots_src;
 
-/* order[] = chain indices by steps, longest first (a counting sort; the
- * step counts are the public base-w digits). Returns 0 when it left the
- * natural order (too many chains, or counts too large to bucket). */
-static int sort_longest_first(uint16_t *order, const uint32_t *steps, size_t count)
+static uint32_t wots_load(const void *src, size_t c, uint32_t *w, size_t wstride)
 {
-    enum { BUCKETS = 256 };
-    uint16_t at[BUCKETS] = { 0 };
-    if (count > SORT_MAX)
-        return 0;
-    for (size_t c = 0; c < count; c++)
-        if (steps[c] >= BUCKETS)
-            return 0;
-    for (size_t c = 0; c < count; c++)
-        at[steps[c]]++;
-    for (unsigned b = BUCKETS - 1, pos = 0; b < BUCKETS; b--) { /* ends at the wrap */
-        unsigned n = at[b];
-        at[b] = (uint16_t)pos;
-        pos += n;
-    }
-    for (size_t c = 0; c < count; c++)
-        order[at[steps[c]]++] = (uint16_t)c;
-    return 1;
+    const wots_src *ws = src;
+    for (unsigned i = 0; w != NULL && i < FS_ADRS_HASH; i++)
+        w[i * wstride] = fs_be32_load(ws->adrs + c * FS_HASH_ADRS_BYTES + 4 * i);
+    if (w != NULL)
+        w[FS_ADRS_HASH * wstride] = ws->start ? ws->start[c] : 0;
+    return ws->steps[c];
 }
 
-void fs_chains_fused(fs_sha256_chain_fn *fn, const fs_hash_seeds *s, uint8_t *out,
-                     const uint8_t *in, const uint8_t *adrs, const uint32_t *start,
-                     const uint32_t *steps, size_t count)
+/* fn NULL: the lane walk. */
+static void walk(fs_chain_fn *fn, const fs_hash_seeds *s, uint8_t *out, const uint8_t *in,
+                 const uint8_t *adrs, const uint32_t *start, const uint32_t *steps, size_t count)
 {
-    _Alignas(64) uint32_t x[8 * L], a[7 * L];
-    uint16_t order[SORT_MAX];
-    size_t chain[L], next = 0;
-    uint32_t left[L] = { 0 };
-    int sorted = sort_longest_first(order, steps, count);
-    for (;;) {
-        unsigned busy = 0;
-        for (unsigned l = 0; l < L; l++) {
-            while (left[l] == 0 && next < count) {
-                size_t c = sorted ? order[next++] : next++;
-                if (steps[c] == 0) {
-                    memmove(out + c * N, in + c * N, N);
-                    continue;
-                }
-                chain[l] = c;
-                left[l] = steps[c];
-                for (unsigned i = 0; i < 8; i++)
-                    x[i * L + l] = fs_be32_load(in + c * N + 4 * i);
-                for (unsigned i = 0; i < FS_ADRS_HASH; i++)
-                    a[i * L + l] = fs_be32_load(adrs + c * ADRS + 4 * i);
-                a[FS_ADRS_HASH * L + l] = start ? start[c] : 0;
-            }
-            busy += left[l] != 0;
-        }
-        if (busy == 0)
-            break;
-        if (next == count && busy <= TAIL)
-            break;
-        uint32_t k = UINT32_MAX;
-        for (unsigned l = 0; l < L; l++)
-            if (left[l] != 0 && left[l] < k)
-                k = left[l];
-        fn(x, a, s->prf.mid.w32, k); /* idle lanes hash stale values, unused */
-        for (unsigned l = 0; l < L; l++) {
-            if (left[l] == 0)
-                continue;
-            left[l] -= k;
-            if (left[l] == 0)
-                for (unsigned i = 0; i < 8; i++)
-                    fs_be32_store(out + chain[l] * N + 4 * i, x[i * L + l]);
-        }
-    }
-    /* the few chains left: through the lane walk, from where they are */
-    uint8_t tin[TAIL * N], tout[TAIL * N], tadrs[TAIL * ADRS];
-    uint32_t tstart[TAIL], tsteps[TAIL];
-    size_t t = 0, tchain[TAIL];
-    for (unsigned l = 0; l < L; l++) {
-        if (left[l] == 0)
-            continue;
-        for (unsigned i = 0; i < 8; i++)
-            fs_be32_store(tin + t * N + 4 * i, x[i * L + l]);
-        memcpy(tadrs + t * ADRS, adrs + chain[l] * ADRS, ADRS);
-        tstart[t] = a[FS_ADRS_HASH * L + l];
-        tsteps[t] = left[l];
-        tchain[t++] = chain[l];
-    }
-    if (t) {
-        fs_chains_lanes(s, tout, tin, tadrs, tstart, tsteps, t);
-        for (size_t j = 0; j < t; j++)
-            memcpy(out + tchain[j] * N, tout + j * N, N);
-    }
-    /* chain values are secret (sk-derived when signing) */
-    explicit_bzero(x, sizeof(x));
-    explicit_bzero(tin, sizeof(tin));
-    explicit_bzero(tout, sizeof(tout));
+    wots_src src = { adrs, start, steps };
+    const fs_chain_list cl = { count, in, s->p.n, out, wots_load, &src };
+    fs_chain_walk w = { &wots_row, s, s->prf.mid.w32, s->p.n, 1 };
+    (void)fs_chain_walk_run(fn, &w, &cl); /* the WOTS+ walks cannot fail */
+}
+
+void fs_chains_lanes(const fs_hash_seeds *s, uint8_t *out, const uint8_t *in,
+                     const uint8_t *adrs, const uint32_t *start, const uint32_t *steps,
+                     size_t count)
+{
+    walk(NULL, s, out, in, adrs, start, steps, count);
+}
+
+void fs_chains_fused(fs_chain_fn *fn, const fs_hash_seeds *s, uint8_t *out, const uint8_t *in,
+                     const uint8_t *adrs, const uint32_t *start, const uint32_t *steps,
+                     size_t count)
+{
+    walk(fn, s, out, in, adrs, start, steps, count);
 }
 
 /* The fused kernel for s: SHA-256 with n = pad = 32 and a selection that
  * has one; else NULL. */
-static fs_sha256_chain_fn *fused_kernel(const fs_hash_seeds *s)
+static fs_chain_fn *fused_kernel(const fs_hash_seeds *s)
 {
     const fs_hash_params *p = &s->p;
-    if (p->family == FS_HASH_SHA256 && p->n == N && p->pad == N && s->prf.restlen == 0)
-        return fs_lanes_chain_kernel();
+    if (p->family == FS_HASH_SHA256 && p->n == 32 && p->pad == 32 && s->prf.restlen == 0)
+        return fs_lanes_chain_kernel(FS_CHAIN_WOTS);
     return NULL;
 }
 
@@ -245,12 +203,7 @@ int fs_hash_chains(const fs_hash_seeds *s, uint8_t *out, const uint8_t *in,
     for (size_t c = 0; rc == FASTSIG_OK && c < count; c++)
         if ((uint64_t)(start ? start[c] : 0) + steps[c] > UINT32_MAX)
             rc = FASTSIG_ERR_BAD_PARAM;
-    if (rc != FASTSIG_OK)
-        return rc;
-    fs_sha256_chain_fn *fused = fused_kernel(s);
-    if (fused != NULL)
-        fs_chains_fused(fused, s, out, in, adrs, start, steps, count);
-    else
-        fs_chains_lanes(s, out, in, adrs, start, steps, count);
-    return FASTSIG_OK;
+    if (rc == FASTSIG_OK)
+        walk(fused_kernel(s), s, out, in, adrs, start, steps, count);
+    return rc;
 }

@@ -1,6 +1,7 @@
 /* hash.c - the RFC 8391 / SP 800-208 functions of hash.h as batches for the
  * lane engine (lanes.c): argument checks, toByte prefixes and midstates,
- * message assembly, bitmasks and the WOTS+ chain scheduler. */
+ * message assembly (short messages in the kernels' padded blocks, long ones
+ * in place after their prefix's block), bitmasks. */
 #include <string.h>
 #include "fastsig_err.h"
 #include "hash/hash.h"
@@ -56,6 +57,33 @@ void fs_hash_keyed_init(fs_hash_keyed *k, const fs_hash_params *p, unsigned doma
 /* One piece of each lane's message (lanes.h). */
 typedef fs_lanes_part part;
 
+/* One message Hash(prefix || msg) on top of mid (done bytes absorbed;
+ * NULL: the IV), plen < block: the prefix's block is completed with msg's
+ * first bytes, the rest of msg is hashed in place. */
+static void prefix_then_msg(fs_hash_family f, const fs_hash_state *mid, uint64_t done,
+                            const uint8_t *prefix, size_t plen, const uint8_t *msg, size_t mlen,
+                            uint8_t *out, size_t n)
+{
+    size_t block = fs_lanes_block(f), take = mlen < block - plen ? mlen : block - plen;
+    uint8_t first[168];
+    fs_hash_state st;
+    if (mid != NULL)
+        st = *mid;
+    else
+        fs_lanes_iv(f, &st);
+    memcpy(first, prefix, plen);
+    if (take) /* an empty message may be NULL */
+        memcpy(first + plen, msg, take);
+    if (take == mlen) {
+        fs_lanes_run(f, &st, done, first, 0, plen + take, out, 0, n, 1);
+    } else {
+        fs_lanes_absorb(f, &st, first, 1);
+        fs_lanes_run(f, &st, done + block, msg + take, 0, mlen - take, out, 0, n, 1);
+    }
+    explicit_bzero(&st, sizeof(st));
+    explicit_bzero(first, sizeof(first));
+}
+
 /* out_l = Hash(prefix || parts[0]_l || parts[1]_l ...), prefix given by k. */
 static void run_parts(const fs_hash_params *p, const fs_hash_keyed *k, const part *parts,
                       unsigned nparts, uint8_t *out, size_t lanes)
@@ -63,22 +91,10 @@ static void run_parts(const fs_hash_params *p, const fs_hash_keyed *k, const par
     size_t per = k->restlen;
     for (unsigned i = 0; i < nparts; i++)
         per += parts[i].len;
-    if (per > SCRATCH) {
-        /* Long single-part messages (H_msg): complete the prefix's block
-         * with the message's first bytes, then hash the rest in place. */
-        size_t block = fs_lanes_block(p->family), head = block - k->restlen;
-        uint8_t first[168];
-        for (size_t l = 0; l < lanes; l++) {
-            const uint8_t *m = parts[0].p + l * parts[0].stride;
-            fs_hash_state st = k->mid;
-            memcpy(first, k->rest, k->restlen);
-            memcpy(first + k->restlen, m, head);
-            fs_lanes_absorb(p->family, &st, first, 1);
-            fs_lanes_run(p->family, &st, k->done + block, m + head, 0, parts[0].len - head,
-                         out + l * p->n, 0, p->n, 1);
-            explicit_bzero(&st, sizeof(st));
-        }
-        explicit_bzero(first, sizeof(first));
+    if (per > SCRATCH) { /* long single-part messages (H_msg): hashed in place */
+        for (size_t l = 0; l < lanes; l++)
+            prefix_then_msg(p->family, &k->mid, k->done, k->rest, k->restlen,
+                            parts[0].p + l * parts[0].stride, parts[0].len, out + l * p->n, p->n);
         return;
     }
     /* short messages go straight into the kernels' padded blocks */
@@ -115,14 +131,52 @@ static void run_domain(const fs_hash_params *p, unsigned domain, const part *par
     run_parts(p, &k, parts, nparts, out, lanes);
 }
 
-int fs_hash_many(const fs_hash_params *p, uint8_t *out, const uint8_t *in, size_t inlen,
-                 size_t lanes)
+int fs_hash_many_strided(const fs_hash_params *p, uint8_t *out, size_t ostride,
+                         const uint8_t *in, size_t istride, size_t inlen, size_t lanes)
 {
     int rc = check(p, out, lanes);
     if (rc == FASTSIG_OK && in == NULL && inlen)
         rc = FASTSIG_ERR_NULL_ARG;
     if (rc == FASTSIG_OK)
-        fs_lanes_run(p->family, NULL, 0, in, inlen, inlen, out, p->n, p->n, lanes);
+        fs_lanes_run(p->family, NULL, 0, in, istride, inlen, out, ostride, p->n, lanes);
+    return rc;
+}
+
+int fs_hash_many(const fs_hash_params *p, uint8_t *out, const uint8_t *in, size_t inlen,
+                 size_t lanes)
+{
+    return fs_hash_many_strided(p, out, p ? p->n : 0, in, inlen, inlen, lanes);
+}
+
+int fs_hash_prefixed_msg(const fs_hash_params *p, uint8_t *out, const uint8_t *prefix,
+                         size_t plen, const uint8_t *msg, size_t mlen)
+{
+    int rc = check(p, out, 1);
+    if (rc == FASTSIG_OK && plen >= fs_lanes_block(p->family))
+        rc = FASTSIG_ERR_BAD_PARAM;
+    if (rc == FASTSIG_OK && ((prefix == NULL && plen) || (msg == NULL && mlen)))
+        rc = FASTSIG_ERR_NULL_ARG;
+    if (rc == FASTSIG_OK)
+        prefix_then_msg(p->family, NULL, 0, prefix, plen, msg, mlen, out, p->n);
+    return rc;
+}
+
+size_t fs_hash_pad(fs_hash_family f, uint8_t *msg, size_t len)
+{
+    return fs_lanes_block(f) ? fs_lanes_pad(f, msg, len, 0) : 0;
+}
+
+int fs_hash_padded(const fs_hash_params *p, const uint8_t *const msgs[], size_t nblocks,
+                   uint8_t *out, size_t ostride, size_t lanes)
+{
+    int rc = check(p, out, lanes);
+    if (rc == FASTSIG_OK && msgs == NULL)
+        rc = FASTSIG_ERR_NULL_ARG;
+    if (rc == FASTSIG_OK) {
+        fs_hash_state iv;
+        fs_lanes_iv(p->family, &iv);
+        fs_lanes_run_ptrs(p->family, &iv, msgs, nblocks, out, ostride, p->n, lanes, 0);
+    }
     return rc;
 }
 

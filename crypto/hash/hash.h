@@ -1,9 +1,11 @@
-/* hash.h - the multi-lane hash engine behind XMSS, XMSS^MT and WOTS+.
+/* hash.h - the multi-lane hash engine behind XMSS, XMSS^MT, WOTS+ and
+ * LMS/HSS with LM-OTS.
  *
- * Shaped for RFC 8391 / NIST SP 800-208 work, not for streaming: every call
- * hashes `lanes` independent messages of the same length, and the engine runs
- * them 2, 8 or 16 at a time on the best kernel this CPU has (crypto/cpu.h;
- * FASTSIG_CPU narrows the choice). Results are identical on every path.
+ * Shaped for hash-based signatures (RFC 8391, RFC 8554, NIST SP 800-208),
+ * not for streaming: every call hashes `lanes` independent messages of the
+ * same length, and the engine runs them 2, 8 or 16 at a time on the best
+ * kernel this CPU has (crypto/cpu.h; FASTSIG_CPU narrows the choice).
+ * Results are identical on every path.
  *
  * Layout convention: per-lane data is contiguous, lane after lane. `out` is
  * lanes * n bytes; a per-lane input of m bytes is lanes * m bytes; an ADRS
@@ -62,6 +64,26 @@ int fs_hash_params_check(const fs_hash_params *p);
 /* out_i = first n bytes of Hash(in_i), in_i = inlen bytes (any length). */
 int fs_hash_many(const fs_hash_params *p, uint8_t *out, const uint8_t *in, size_t inlen,
                  size_t lanes);
+/* The same with strides: in_i at in + i*istride, out_i at out + i*ostride. */
+int fs_hash_many_strided(const fs_hash_params *p, uint8_t *out, size_t ostride,
+                         const uint8_t *in, size_t istride, size_t inlen, size_t lanes);
+/* out = Hash(prefix || msg) for one message of any length; msg is hashed
+ * where it is, not copied. plen must be below the family's block (SHA-256
+ * 64 bytes, SHAKE256 136), else FASTSIG_ERR_BAD_PARAM. */
+int fs_hash_prefixed_msg(const fs_hash_params *p, uint8_t *out, const uint8_t *prefix,
+                         size_t plen, const uint8_t *msg, size_t mlen);
+
+/* ---- messages kept padded in place -------------------------------------- */
+
+/* For callers that pad each lane's message once and change a few bytes
+ * between calls. fs_hash_pad writes the padding after the len bytes at msg
+ * (room for len + 2 blocks) and returns the message's block count (0 for an
+ * unknown family). fs_hash_padded hashes msgs[i] (nblocks padded blocks
+ * each) and writes n digest bytes to out + i*ostride; an output may overlap
+ * its own message, not another lane's. */
+size_t fs_hash_pad(fs_hash_family f, uint8_t *msg, size_t len);
+int fs_hash_padded(const fs_hash_params *p, const uint8_t *const msgs[], size_t nblocks,
+                   uint8_t *out, size_t ostride, size_t lanes);
 
 /* ---- RFC 8391 keyed functions with explicit per-lane keys --------------- */
 
@@ -138,6 +160,32 @@ int fs_hash_rand_hash(const fs_hash_seeds *s, uint8_t *out, const uint8_t *in,
 int fs_hash_chains(const fs_hash_seeds *s, uint8_t *out, const uint8_t *in,
                    const uint8_t *adrs, const uint32_t *start, const uint32_t *steps,
                    size_t count);
+
+/* ---- LM-OTS chains (RFC 8554 section 4.4) ------------------------------ */
+
+#define FS_HASH_LMOTS_I_BYTES 16
+
+/* One chain: its leaf q, chain index i, first j and step count. */
+typedef struct {
+    uint32_t q;
+    uint16_t i;
+    uint8_t j;
+    uint16_t steps;
+} fs_hash_lmots_job;
+
+/* The LM-OTS chain function on many chains at once. Chain c starts from
+ * in + c*in_stride (n bytes; in_stride 0: the same start for every chain),
+ * takes jobs[c].steps (<= 256) steps and ends in out + c*n; step s hashes
+ *   x = Hash(I || u32str(q) || u16str(i) || u8str(j + s mod 256) || x)
+ * truncated to n bytes (p: SHA-256 or SHAKE256, n = 24 or 32; pad unused).
+ * The secret x_q[i] of SP 800-208 Appendix A is the step from j = 0xff with
+ * x = SEED. secret: chain values are secret (wiped after use). count: any
+ * (0 does nothing). FASTSIG_ERR_NULL_ARG for a NULL buffer (count > 0),
+ * FASTSIG_ERR_BAD_PARAM for steps > 256, n > 32 or a step that is not one
+ * block, FASTSIG_ERR_UNSUPPORTED for a bad descriptor, FASTSIG_ERR_NOMEM. */
+int fs_hash_lmots_chains(const fs_hash_params *p, const uint8_t I[FS_HASH_LMOTS_I_BYTES],
+                         const fs_hash_lmots_job *jobs, size_t count, const uint8_t *in,
+                         size_t in_stride, uint8_t *out, int secret);
 
 /* ---- paths (for tests and benchmarks) ----------------------------------- */
 

@@ -13,7 +13,6 @@
 #include "hash/sha256.h"
 #include "hash/sha512.h"
 #include "hash/sha256_chain.h"
-#include "hash/sha256_lms_chain.h"
 
 #define MAX_KERNEL_LANES 16
 #define MAX_BLOCK 168
@@ -42,8 +41,7 @@ typedef struct {
 /* Every kernel choice for one set of allowed CPU features. */
 typedef struct {
     family fams[5];
-    fs_sha256_chain_fn *chain; /* the fused chain kernel, or NULL */
-    fs_lms_chain_fn *lms_chain; /* the fused LM-OTS chain kernel, or NULL */
+    fs_chain_fn *chain[FS_CHAIN_KINDS]; /* each kind's fused chain kernel, or NULL */
 } selection;
 
 static const family shapes[5] = {
@@ -129,18 +127,10 @@ static void build(selection *sel, unsigned mask)
     }
     for (unsigned f = FS_HASH_SHA256; f <= FS_HASH_SHAKE256; f++)
         plan(&sel->fams[f]);
-    sel->chain = NULL;
-    for (const fs_sha256_chain_kernel *k = fs_sha256_chain_kernels; k->name; k++)
-        if (!(k->flags & FS_KERNEL_TWIN) && (k->cpu & mask) == k->cpu) {
-            sel->chain = k->fn;
-            break;
-        }
-    sel->lms_chain = NULL;
-    for (const fs_lms_chain_kernel *k = fs_lms_chain_kernels; k->name; k++)
-        if (!(k->flags & FS_KERNEL_TWIN) && (k->cpu & mask) == k->cpu) {
-            sel->lms_chain = k->fn;
-            break;
-        }
+    memset(sel->chain, 0, sizeof(sel->chain));
+    for (const fs_chain_kernel *k = fs_chain_kernels; k->name; k++)
+        if (!(k->flags & FS_KERNEL_TWIN) && (k->cpu & mask) == k->cpu && !sel->chain[k->kind])
+            sel->chain[k->kind] = k->fn;
 }
 
 /* The features the hash kernels depend on (a kernel table entry that needs
@@ -209,14 +199,9 @@ unsigned fs_lanes_block(fs_hash_family f)
     return known(f) ? shapes[f].block : 0;
 }
 
-fs_sha256_chain_fn *fs_lanes_chain_kernel(void)
+fs_chain_fn *fs_lanes_chain_kernel(fs_chain_kind kind)
 {
-    return selected()->chain;
-}
-
-fs_lms_chain_fn *fs_lanes_lms_chain_kernel(void)
-{
-    return selected()->lms_chain;
+    return selected()->chain[kind];
 }
 
 void fs_lanes_iv(fs_hash_family f, fs_hash_state *st)

@@ -11,7 +11,6 @@
 #include <stdint.h>
 #include "hash/hash.h"
 #include "hash/sha256_chain.h"
-#include "hash/sha256_lms_chain.h"
 
 /* memcpy for the short, variable-length copies of the hot paths: inline,
  * 16 then 8 bytes at a time (a libc call costs more than these copies). */
@@ -47,12 +46,9 @@ static inline void fs_be32_store(uint8_t *p, uint32_t v)
 
 /* Block (rate) bytes of a family; 0 for an unknown one. */
 unsigned fs_lanes_block(fs_hash_family f);
-/* The fused WOTS+ chain kernel of the current selection (sha256_chain.h),
+/* The current selection's fused chain kernel of a kind (sha256_chain.h),
  * or NULL when it allows none. */
-fs_sha256_chain_fn *fs_lanes_chain_kernel(void);
-/* The fused LM-OTS chain kernel of the current selection
- * (sha256_lms_chain.h), or NULL when it allows none. */
-fs_lms_chain_fn *fs_lanes_lms_chain_kernel(void);
+fs_chain_fn *fs_lanes_chain_kernel(fs_chain_kind kind);
 /* The family's initial state. */
 void fs_lanes_iv(fs_hash_family f, fs_hash_state *st);
 /* One lane: absorbs nblocks whole blocks of data into st (no padding). */

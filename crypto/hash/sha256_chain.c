@@ -1,6 +1,6 @@
-/* sha256_chain.c - the portable twin of the fused chain kernel
+/* sha256_chain.c - the portable twins of the fused chain kernels
  * (sha256_chain.h): the same steps, lane by lane, through the one-lane
- * compression on byte blocks, and the table of chain kernels. */
+ * compression on byte messages, and the table of chain kernels. */
 #include <string.h>
 #include "cpu.h"
 #include "hash/sha256.h"
@@ -29,21 +29,23 @@ static void prf(uint32_t out[8], const uint32_t mid[8], const uint32_t adrs[7], 
     fs_sha256_compress_x1(out, in, 1);
 }
 
-void fs_sha256_chain_x16_portable(uint32_t x[8 * FS_CHAIN_LANES],
-                                  uint32_t adrs[7 * FS_CHAIN_LANES], const uint32_t mid[8],
-                                  size_t steps)
+enum { L = FS_CHAIN_LANES, HDR = 23 };
+
+/* WOTS+: words are ADRS words 0..6, key the PRF midstate. */
+void fs_sha256_chain_x16_portable(uint32_t x[8 * L], uint32_t adrs[FS_CHAIN_MAX_WORDS * L],
+                                  const uint32_t mid[8], size_t steps, unsigned n)
 {
     for (; steps; steps--)
-        for (unsigned l = 0; l < FS_CHAIN_LANES; l++) {
+        for (unsigned l = 0; l < L; l++) {
             uint32_t a[7], key[8], bm[8], m[8];
             uint8_t blk[64];
             const uint8_t *in[1] = { blk };
             for (unsigned i = 0; i < 7; i++)
-                a[i] = adrs[i * FS_CHAIN_LANES + l];
+                a[i] = adrs[i * L + l];
             prf(key, mid, a, 0);
             prf(bm, mid, a, 1);
             for (unsigned i = 0; i < 8; i++)
-                m[i] = x[i * FS_CHAIN_LANES + l] ^ bm[i];
+                m[i] = x[i * L + l] ^ bm[i];
             uint32_t h[8];
             memcpy(h, fs_sha256_iv, sizeof(h));
             memset(blk, 0, 32); /* toByte(0, 32) || KEY */
@@ -53,17 +55,56 @@ void fs_sha256_chain_x16_portable(uint32_t x[8 * FS_CHAIN_LANES],
             last_block(blk, m);
             fs_sha256_compress_x1(h, in, 1);
             for (unsigned i = 0; i < 8; i++)
-                x[i * FS_CHAIN_LANES + l] = h[i];
-            adrs[6 * FS_CHAIN_LANES + l]++;
+                x[i * L + l] = h[i];
+            adrs[6 * L + l]++;
             explicit_bzero(m, sizeof(m));
             explicit_bzero(blk, sizeof(blk));
         }
 }
 
-const fs_sha256_chain_kernel fs_sha256_chain_kernels[] = {
-    { "portable-x16-chain", fs_sha256_chain_x16_portable, 0, FS_KERNEL_TWIN },
+/* LM-OTS: words are q and i << 16 | j << 8, key is I. */
+void fs_lms_chain_x16_portable(uint32_t x[8 * L], uint32_t qij[FS_CHAIN_MAX_WORDS * L],
+                               const uint32_t I[8], size_t steps, unsigned n)
+{
+    if (steps == 0)
+        return;
+    for (unsigned l = 0; l < L; l++) {
+        uint8_t blk[64];
+        const uint8_t *in[1] = { blk };
+        uint32_t h[8];
+        memset(blk, 0, sizeof(blk));
+        for (unsigned k = 0; k < 4; k++)
+            fs_be32_store(blk + 4 * k, I[k]);
+        fs_be32_store(blk + 16, qij[l]);
+        blk[20] = (uint8_t)(qij[L + l] >> 24);
+        blk[21] = (uint8_t)(qij[L + l] >> 16);
+        uint8_t j = (uint8_t)(qij[L + l] >> 8);
+        for (unsigned k = 0; k < n / 4; k++)
+            fs_be32_store(blk + HDR + 4 * k, x[k * L + l]);
+        blk[HDR + n] = 0x80;
+        blk[62] = (uint8_t)(((HDR + n) * 8) >> 8);
+        blk[63] = (uint8_t)((HDR + n) * 8);
+        for (size_t s = 0; s < steps; s++, j++) {
+            blk[22] = j;
+            memcpy(h, fs_sha256_iv, sizeof(h));
+            fs_sha256_compress_x1(h, in, 1);
+            for (unsigned k = 0; k < n / 4; k++)
+                fs_be32_store(blk + HDR + 4 * k, h[k]);
+        }
+        for (unsigned k = 0; k < n / 4; k++)
+            x[k * L + l] = fs_be32_load(blk + HDR + 4 * k);
+        qij[L + l] = (qij[L + l] & 0xffff00ffu) | (uint32_t)j << 8;
+        explicit_bzero(blk, sizeof(blk));
+        explicit_bzero(h, sizeof(h));
+    }
+}
+
+const fs_chain_kernel fs_chain_kernels[] = {
+    { "portable-x16-chain", FS_CHAIN_WOTS, fs_sha256_chain_x16_portable, 0, FS_KERNEL_TWIN },
+    { "portable-x16-lms-chain", FS_CHAIN_LMOTS, fs_lms_chain_x16_portable, 0, FS_KERNEL_TWIN },
 #if defined(FASTSIG_HAVE_ASM)
-    { "avx512-x16-chain", fs_sha256_chain_x16_avx512, FS_CPU_AVX512, 0 },
+    { "avx512-x16-chain", FS_CHAIN_WOTS, fs_sha256_chain_x16_avx512, FS_CPU_AVX512, 0 },
+    { "avx512-x16-lms-chain", FS_CHAIN_LMOTS, fs_lms_chain_x16_avx512, FS_CPU_AVX512, 0 },
 #endif
-    { NULL, NULL, 0, 0 },
+    { NULL, 0, NULL, 0, 0 },
 };

@@ -1,5 +1,5 @@
 /* lms_chain.h - LM-OTS hash chains and the other LMS hashes, on the
- * multi-lane engine.
+ * multi-lane engine of crypto/hash (hash.h).
  *
  * A chain step of RFC 8554 (section 4.4) hashes
  *   I (16) || u32str(q) || u16str(i) || u8str(j) || tmp (n)
@@ -10,17 +10,12 @@
  * wraps to j = 0 and walks on: keygen is one walk of 2^w steps per chain,
  * signing one of 1 + a_i steps.
  *
- * lms_chains runs SHA-256 chains on the fused 16-lane kernel the engine
- * selects (sha256_lms_chain.h: chain values kept in words across steps,
- * a finished chain's lane refilled with the next, longest first; the last
- * few chains finish on the block walk). Otherwise, and for SHAKE256, it
- * keeps every chain as its own padded block and hashes the blocks of all
- * chains side by side, in place (fs_lanes_run_ptrs: the SHA-256 x16/x8/x2
- * and Keccak x8/x4 kernels the engine selects); chains are sorted by
- * length so that the ones still walking are always a prefix.
- * lms_chains_ref walks one chain at a time, one hash per call (the
- * reference the tests hold lms_chains to). Both return FASTSIG_OK or
- * FASTSIG_ERR_NOMEM / FASTSIG_ERR_BAD_PARAM. */
+ * lms_chains is fs_hash_lmots_chains (the LM-OTS row of the engine's chain
+ * walker: the fused 16-lane kernel for SHA-256, the lane engine's block
+ * walk otherwise and for the last few chains). lms_chains_ref walks one
+ * chain at a time, one hash per call (the reference the tests hold
+ * lms_chains to). Both return FASTSIG_OK or FASTSIG_ERR_NOMEM /
+ * FASTSIG_ERR_BAD_PARAM. */
 #ifndef FASTSIG_LMS_CHAIN_H
 #define FASTSIG_LMS_CHAIN_H
 
@@ -30,12 +25,7 @@
 
 /* One chain: its leaf q, chain index i, first j and step count (j wraps
  * modulo 256; steps <= 256). */
-typedef struct {
-    uint32_t q;
-    uint16_t i;
-    uint8_t j;
-    uint16_t steps;
-} lms_chain_job;
+typedef fs_hash_lmots_job lms_chain_job;
 
 /* Chain c starts from in + c*in_stride (n bytes; in_stride 0: the same
  * start for every chain) and ends in out + c*n. secret: wipe the blocks. */

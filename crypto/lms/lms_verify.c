@@ -3,7 +3,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "fastsig_err.h"
-#include "hash/lanes.h" /* fs_lanes_run / fs_lanes_run_ptrs: lanes over padded blocks */
 #include "lms/lms_tree.h"
 #include "lms/lmots.h"
 #include "lms/lms_chain.h"
@@ -56,9 +55,9 @@ static void keys_side_by_side(const lms_sig_view *v, size_t first, size_t end, u
                               uint8_t *leaf)
 {
     const lmots_params *op = &v[first].op;
-    fs_lanes_run(op->hash, NULL, 0, kmsg + first * KMSG, KMSG,
-                 LMOTS_PBLC_PREFIX + (size_t)op->p * op->n, leaf + first * ROOM + 22, ROOM,
-                 op->n, end - first);
+    fs_hash_params hp = lms_hash_params(op->hash, op->n);
+    (void)fs_hash_many_strided(&hp, leaf + first * ROOM + 22, ROOM, kmsg + first * KMSG, KMSG,
+                               LMOTS_PBLC_PREFIX + (size_t)op->p * op->n, end - first);
 }
 
 static int same_ots(const lmots_params *a, const lmots_params *b)
@@ -86,9 +85,8 @@ static void step_side_by_side(const lms_sig_view *v, size_t count, unsigned s,
                 lane[k++] = j;
             }
         uint8_t out[LMS_MAX_LEVELS * LMS_MAX_N];
-        fs_hash_state iv;
-        fs_lanes_iv(v[i].lp.hash, &iv);
-        fs_lanes_run_ptrs(v[i].lp.hash, &iv, in, blocks[i], out, LMS_MAX_N, v[i].lp.m, k, 0);
+        fs_hash_params hp = lms_hash_params(v[i].lp.hash, v[i].lp.m);
+        (void)fs_hash_padded(&hp, in, blocks[i], out, LMS_MAX_N, k);
         for (size_t l = 0; l < k; l++)
             memcpy(dig + lane[l] * LMS_MAX_N, out + l * LMS_MAX_N, v[i].lp.m);
     }
@@ -134,8 +132,8 @@ int lms_roots(const lms_sig_view *v, const uint8_t *const msg[], const size_t ml
         lms_put16(lf + 20, LMS_D_LEAF);
         memcpy(nd, v[i].I, LMS_I_BYTES);
         lms_put16(nd + 20, LMS_D_INTR);
-        blocks[i] = fs_lanes_pad(v[i].lp.hash, lf, 22 + m, 0);
-        nblocks[i] = fs_lanes_pad(v[i].lp.hash, nd, 22 + 2 * (size_t)m, 0);
+        blocks[i] = fs_hash_pad(v[i].lp.hash, lf, 22 + m);
+        nblocks[i] = fs_hash_pad(v[i].lp.hash, nd, 22 + 2 * (size_t)m);
         in[i] = lf;
         top = v[i].lp.h > top ? v[i].lp.h : top;
     }

@@ -1,7 +1,8 @@
 /* test_hash.c - the batch interface of crypto/hash (hash.h) against
  * OpenSSL-based references, on every CPU path this machine has: plain
- * multi-lane hashing, F, H, PRF (midstate), PRF_keygen, H_msg, RAND_HASH and
- * WOTS+ chain walks, then bad input. */
+ * multi-lane hashing (also strided, after a prefix, padded in place), F, H,
+ * PRF (midstate), PRF_keygen, H_msg, RAND_HASH and WOTS+ chain walks, then
+ * bad input. */
 #include <stdlib.h>
 #include <string.h>
 #include "cpu.h"
@@ -75,9 +76,54 @@ static void many_one(const fs_hash_params *p)
     }
 }
 
+/* The family's block bytes (what fs_hash_prefixed_msg's prefix stays under). */
+static size_t block_of(fs_hash_family f)
+{
+    return f == FS_HASH_SHA256 ? 64 : f == FS_HASH_SHA512 ? 128 : f == FS_HASH_SHAKE128 ? 168 : 136;
+}
+
+/* fs_hash_many_strided, fs_hash_prefixed_msg and fs_hash_pad/fs_hash_padded
+ * against the one-shot reference on the same bytes. */
+static void forms_one(const fs_hash_params *p)
+{
+    enum { LANES = 5, IS = 301, OS = 70, LEN = 200 };
+    const size_t block = block_of(p->family);
+    uint8_t *in = rnd(LANES * IS), out[LANES * OS], want[64], msgs[LANES][3 * 168];
+    CU_ASSERT_EQUAL(fs_hash_many_strided(p, out, OS, in, IS, LEN, LANES), FASTSIG_OK);
+    for (size_t l = 0; l < LANES; l++) {
+        ref_hash(p->family, want, p->n, in + l * IS, LEN);
+        check_lane(out + l * OS, want, p->n, "strided", p, l, LANES, LEN);
+    }
+    const size_t plens[] = { 0, 22, block - 1 }, mlens[] = { 0, 1, block, 2 * block + 5, 1000 };
+    for (size_t i = 0; i < 3; i++)
+        for (size_t j = 0; j < 5; j++) {
+            size_t pl = plens[i], ml = mlens[j] > LANES * IS - pl ? 0 : mlens[j];
+            CU_ASSERT_EQUAL(fs_hash_prefixed_msg(p, out, in, pl, in + pl, ml), FASTSIG_OK);
+            ref_hash(p->family, want, p->n, in, pl + ml);
+            check_lane(out, want, p->n, "prefixed", p, 0, 1, pl + ml);
+        }
+    CU_ASSERT_EQUAL(fs_hash_prefixed_msg(p, out, in, block, in, 1), FASTSIG_ERR_BAD_PARAM);
+    for (size_t len = 0; len < 2 * block + 2; len += block / 2 + 1) {
+        const uint8_t *ptrs[LANES];
+        size_t nb = 0;
+        for (size_t l = 0; l < LANES; l++) {
+            memcpy(msgs[l], in + l * IS, len);
+            nb = fs_hash_pad(p->family, msgs[l], len);
+            ptrs[l] = msgs[l];
+        }
+        CU_ASSERT_EQUAL(fs_hash_padded(p, ptrs, nb, out, OS, LANES), FASTSIG_OK);
+        for (size_t l = 0; l < LANES; l++) {
+            ref_hash(p->family, want, p->n, in + l * IS, len);
+            check_lane(out + l * OS, want, p->n, "padded", p, l, LANES, len);
+        }
+    }
+    free(in);
+}
+
 static void test_many(void)
 {
     each_path_param(many_one);
+    each_path_param(forms_one);
 }
 
 /* F and H on every lane count 1..MAXL, each lane its own key and message. */
@@ -298,7 +344,7 @@ static void test_cpu_names(void)
 }
 
 static const fs_test hash_tests[] = {
-    { "many: lengths x lane counts vs OpenSSL", test_many },
+    { "many (plain, strided, prefixed, padded): lengths x lane counts vs OpenSSL", test_many },
     { "F, H, prefixed: every lane count", test_f_h },
     { "PRF midstate, PRF_keygen", test_prf },
     { "H_msg short and long", test_hmsg },

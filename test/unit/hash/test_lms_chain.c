@@ -1,20 +1,24 @@
 /* test_lms_chain.c - every fused LM-OTS chain kernel of the table
- * (sha256_lms_chain.h) that this CPU path allows, the portable twin
+ * (sha256_chain.h, kind FS_CHAIN_LMOTS) that this CPU path allows, the portable twin
  * included, against the one-chain-at-a-time walk lms_chains_ref: random
  * chain values, q, i and j, for n = 32 and 24; 0, 1, 2, 15, 255 and 256
  * steps; j wrapping past 0xff, and the secret-derivation start j = 0xff;
- * several calls in a row on the same lanes (the words carried over). */
+ * several calls in a row on the same lanes (the words carried over). And
+ * the chain walker's LM-OTS row (chains.h) on each of those kernels and on
+ * its block walk against lms_chains_ref: counts with tails and refills,
+ * zero-step chains, a shared start (in_stride 0) and in == out. */
 #include <stdlib.h>
 #include <string.h>
 #include "cpu.h"
 #include "fastsig_err.h"
+#include "hash/chains.h"
 #include "hash/lanes.h"
-#include "hash/sha256_lms_chain.h"
+#include "hash/sha256_chain.h"
 #include "lms/lms_chain.h"
 #include "kernel_path.h"
 #include "testutil.h"
 
-enum { L = FS_LMS_CHAIN_LANES };
+enum { L = FS_CHAIN_LANES };
 
 /* lms_chains_ref's view of lane l: its job and its start bytes */
 static void lane_ref(const lmots_params *o, const uint8_t Ib[16], const uint32_t x[8 * L],
@@ -28,14 +32,14 @@ static void lane_ref(const lmots_params *o, const uint8_t Ib[16], const uint32_t
     CU_ASSERT_EQUAL(lms_chains_ref(o, Ib, &job, 1, in, 0, out), FASTSIG_OK);
 }
 
-static void one_kernel(const fs_lms_chain_kernel *k, const char *ots_name)
+static void one_kernel(const fs_chain_kernel *k, const char *ots_name)
 {
     static const unsigned steps[] = { 0, 1, 2, 15, 255, 256 };
     lmots_params o;
     CU_ASSERT_FATAL(lmots_params_by_name(&o, ots_name) == FASTSIG_OK);
     for (size_t t = 0; t < sizeof(steps) / sizeof(steps[0]); t++) {
         uint8_t Ib[16], want[L][32];
-        uint32_t Iw[4], x[8 * L], qij[2 * L], x0[8 * L];
+        uint32_t Iw[8] = { 0 }, x[8 * L], qij[FS_CHAIN_MAX_WORDS * L], x0[8 * L];
         fs_test_random(Ib, sizeof(Ib));
         for (unsigned w = 0; w < 4; w++)
             Iw[w] = fs_be32_load(Ib + 4 * w);
@@ -51,7 +55,7 @@ static void one_kernel(const fs_lms_chain_kernel *k, const char *ots_name)
         memcpy(x0, x, sizeof(x));
         for (unsigned l = 0; l < L; l++)
             lane_ref(&o, Ib, x, qij, l, steps[t], want[l]);
-        uint32_t q0[2 * L];
+        uint32_t q0[FS_CHAIN_MAX_WORDS * L];
         memcpy(q0, qij, sizeof(qij));
         /* the walk in two calls: what a call leaves is the next one's start */
         unsigned first = steps[t] / 3;
@@ -74,8 +78,8 @@ static void one_kernel(const fs_lms_chain_kernel *k, const char *ots_name)
 static void test_kernels(void)
 {
     int ran = 0;
-    for (const fs_lms_chain_kernel *k = fs_lms_chain_kernels; k->name; k++) {
-        if (!kernel_on_path("lms-chain", k->name, k->cpu))
+    for (const fs_chain_kernel *k = fs_chain_kernels; k->name; k++) {
+        if (k->kind != FS_CHAIN_LMOTS || !kernel_on_path("lms-chain", k->name, k->cpu))
             continue;
         one_kernel(k, "LMOTS_SHA256_N32_W4");
         one_kernel(k, "LMOTS_SHA256_N24_W4");
@@ -84,26 +88,78 @@ static void test_kernels(void)
     CU_ASSERT(ran >= 1); /* the twin runs on every path */
 }
 
+/* One random batch: the walk on fn (NULL: the block walk) against the
+ * one-chain reference. */
+static void walk_once(fs_chain_fn *fn, const lmots_params *o, size_t count, int shared, int alias)
+{
+    enum { MAXC = 300 };
+    uint8_t I[16], in[MAXC * 32], want[MAXC * 32], got[MAXC * 32];
+    lms_chain_job jobs[MAXC];
+    fs_hash_params hp = lms_hash_params(o->hash, o->n);
+    fs_test_random(I, sizeof(I));
+    fs_test_random(in, sizeof(in));
+    for (size_t c = 0; c < count; c++) {
+        uint32_t r = (uint32_t)fs_test_rand64();
+        lms_chain_job j = { r, (uint16_t)(r >> 7), (uint8_t)(r >> 3),
+                            (uint16_t)(c % 7 == 3 ? 0 : c % 11 == 5 ? 256 : r % 17) };
+        jobs[c] = j;
+    }
+    size_t stride = shared ? 0 : o->n;
+    CU_ASSERT_EQUAL(lms_chains_ref(o, I, jobs, count, in, stride, want), FASTSIG_OK);
+    if (alias)
+        memcpy(got, in, count * o->n);
+    CU_ASSERT_EQUAL(fs_lmots_chains_walk(fn, &hp, I, jobs, count, alias ? got : in, stride, got,
+                                         1),
+                    FASTSIG_OK);
+    CU_ASSERT(memcmp(got, want, count * o->n) == 0);
+}
+
+static void walk_all(fs_chain_fn *fn)
+{
+    static const char *const sets[] = { "LMOTS_SHA256_N32_W4", "LMOTS_SHA256_N24_W8" };
+    static const size_t counts[] = { 1, 4, 5, 16, 17, 34, 67, 300 };
+    for (size_t s = 0; s < 2; s++) {
+        lmots_params o;
+        CU_ASSERT_FATAL(lmots_params_by_name(&o, sets[s]) == FASTSIG_OK);
+        for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
+            walk_once(fn, &o, counts[i], 0, 0);
+            walk_once(fn, &o, counts[i], 1, 0);
+            walk_once(fn, &o, counts[i], 0, 1);
+        }
+    }
+}
+
+static void test_walks(void)
+{
+    walk_all(NULL);
+    for (const fs_chain_kernel *k = fs_chain_kernels; k->name; k++)
+        if (k->kind == FS_CHAIN_LMOTS && kernel_on_path("lms-chain", k->name, k->cpu))
+            walk_all(k->fn);
+}
+
 /* The engine picks a kernel exactly when the CPU path has one; none on the
  * portable path. */
 static void test_selection(void)
 {
-    fs_lms_chain_fn *sel = fs_lanes_lms_chain_kernel();
-    fs_lms_chain_fn *want = NULL;
-    for (const fs_lms_chain_kernel *k = fs_lms_chain_kernels; k->name && want == NULL; k++)
-        if (!(k->flags & FS_KERNEL_TWIN) && fs_cpu_allows(k->cpu))
-            want = k->fn;
-    CU_ASSERT(sel == want);
-    fs_hash_select(0);
-    CU_ASSERT(fs_lanes_lms_chain_kernel() == NULL);
-    fs_hash_select(~0u);
-    CU_ASSERT(fs_lanes_lms_chain_kernel() == sel);
+    for (unsigned kind = 0; kind < FS_CHAIN_KINDS; kind++) {
+        fs_chain_fn *sel = fs_lanes_chain_kernel(kind);
+        fs_chain_fn *want = NULL;
+        for (const fs_chain_kernel *k = fs_chain_kernels; k->name && want == NULL; k++)
+            if (k->kind == kind && !(k->flags & FS_KERNEL_TWIN) && fs_cpu_allows(k->cpu))
+                want = k->fn;
+        CU_ASSERT(sel == want);
+        fs_hash_select(0);
+        CU_ASSERT(fs_lanes_chain_kernel(kind) == NULL);
+        fs_hash_select(~0u);
+        CU_ASSERT(fs_lanes_chain_kernel(kind) == sel);
+    }
 }
 
 int main(void)
 {
     const fs_test tests[] = {
         { "kernels vs lms_chains_ref", test_kernels },
+        { "walks (block, fused on each kernel) vs lms_chains_ref", test_walks },
         { "engine selection", test_selection },
         { NULL, NULL },
     };
