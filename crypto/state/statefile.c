@@ -18,16 +18,17 @@
 /* ---- handles ------------------------------------------------------------- */
 
 int fastsig_state_open(const char *path, const uint8_t key_id[FASTSIG_STATE_KEY_ID_LEN],
-                       fastsig_state **out)
+                       fastsig_state **out, fastsig_cause *cause)
 {
+    fastsig_cause local, *c = fs_cause_start(cause, &local);
     if (path == NULL || key_id == NULL || out == NULL)
         return FASTSIG_ERR_NULL_ARG;
     *out = NULL;
     fs_state_slot cur;
     int fd;
-    int rc = fs_state_open_checked(path, O_RDWR, key_id, &fd, &cur);
+    int rc = fs_state_open_checked(path, O_RDWR, key_id, &fd, &cur, c);
     if (rc != FASTSIG_OK)
-        return rc;
+        return fs_state_end(c, rc, path);
     fastsig_state *st = calloc(1, sizeof(*st));
     char *abs = realpath(path, NULL);
     if (st != NULL && (abs != NULL || (abs = strdup(path)) != NULL)) {
@@ -52,7 +53,7 @@ int fastsig_state_open(const char *path, const uint8_t key_id[FASTSIG_STATE_KEY_
     free(st);
     free(abs);
     close(fd);
-    return FASTSIG_ERR_NOMEM;
+    return fs_state_end(c, FASTSIG_ERR_NOMEM, path);
 }
 
 fastsig_state *fastsig_state_ref(fastsig_state *st)
@@ -91,7 +92,7 @@ static int release_step(const fs_state_slot *cur, uint64_t *next, void *arg)
     return 0;
 }
 
-static int release_locked(fastsig_state *st)
+static int release_locked(fastsig_state *st, fastsig_cause *c)
 {
     if (st->pool_pid != fs_state_current_pid())
         return FASTSIG_OK; /* nothing of ours (a child never gives back the parent's) */
@@ -105,7 +106,7 @@ static int release_locked(fastsig_state *st)
         return FASTSIG_OK;
     st->pool_end = st->pool_next; /* empty from now on, whatever happens */
     st->first_block = 1;
-    return fs_state_update(st, &st->fd, release_step, &a);
+    return fs_state_update(st, &st->fd, release_step, &a, c);
 }
 
 int fastsig_state_close(fastsig_state *st)
@@ -114,7 +115,8 @@ int fastsig_state_close(fastsig_state *st)
         return FASTSIG_OK;
     pthread_mutex_lock(&st->mu);
     fs_state_drop_parents_blocks(st, fs_state_current_pid()); /* a child's close: no worker to wait for */
-    int rc = release_locked(st);
+    fastsig_cause ignored; /* the handle is gone: its code is all a caller can use */
+    int rc = release_locked(st, &ignored);
     pthread_mutex_unlock(&st->mu);
     fs_state_stop_worker(st);
     close(st->fd);
@@ -149,78 +151,80 @@ int fastsig_state_set_prefetch(fastsig_state *st, int on)
     return FASTSIG_OK;
 }
 
-int fastsig_state_take(fastsig_state *st, uint64_t *idx)
+int fastsig_state_take(fastsig_state *st, uint64_t *idx, fastsig_cause *cause)
 {
-    return fastsig_state_take_batch(st, 0, idx);
+    return fastsig_state_take_batch(st, 0, idx, cause);
 }
 
 /* Makes the empty block non-empty (st->mu held): the block reserved ahead,
  * else one reserved now. *ask: the worker is to reserve the one after it
  * (from the second block on: a process that signs once reserves one index
  * and starts no thread). */
-static int refill(fastsig_state *st, uint64_t want, int *ask)
+static int refill(fastsig_state *st, uint64_t want, int *ask, fastsig_cause *c)
 {
     *ask = 0;
     if (fs_state_settle_ahead(st, 1) == AHEAD_DONE) {
-        int rc = fs_state_collect_ahead(st);
+        int rc = fs_state_collect_ahead(st, c);
         *ask = rc == FASTSIG_OK;
         return rc;
     }
     /* the first block is one index (a process that signs once reserves
      * exactly one), every later one a whole batch */
     int first = st->first_block;
-    int rc = fs_state_reserve_locked(st, first ? 1 : want, NULL, NULL);
+    int rc = fs_state_reserve_locked(st, first ? 1 : want, NULL, NULL, c);
     if (rc == FASTSIG_OK)
         st->first_block = 0;
     *ask = rc == FASTSIG_OK && !first;
     return rc;
 }
 
-int fastsig_state_take_batch(fastsig_state *st, uint64_t batch, uint64_t *idx)
+int fastsig_state_take_batch(fastsig_state *st, uint64_t batch, uint64_t *idx,
+                             fastsig_cause *cause)
 {
+    fastsig_cause local, *c = fs_cause_start(cause, &local);
     if (st == NULL || idx == NULL)
         return FASTSIG_ERR_NULL_ARG;
     pthread_mutex_lock(&st->mu);
     uint64_t want = batch != 0 ? batch : st->batch;
     int ask = 0;
-    int rc = fs_state_own_process(st, fs_state_current_pid());
+    int rc = fs_state_own_process(st, fs_state_current_pid(), c);
     if (__atomic_load_n(&st->poisoned, __ATOMIC_ACQUIRE)) /* its block too */
-        rc = FASTSIG_ERR_STATE_ROLLED_BACK, errno = 0;
+        rc = fs_cause_set(c, FASTSIG_ERR_STATE_ROLLED_BACK, st->path, 0);
     if (rc == FASTSIG_OK && st->pool_next == st->pool_end)
-        rc = refill(st, want, &ask);
+        rc = refill(st, want, &ask, c);
     if (rc == FASTSIG_OK)
         *idx = st->pool_next++;
     if (ask) /* at a block's first take: the whole block's time to reserve the next */
         fs_state_ask_ahead(st, want);
-    int e = errno;
     pthread_mutex_unlock(&st->mu);
-    errno = e;
-    return rc;
+    return rc == FASTSIG_OK ? rc : fs_state_end(c, rc, st->path);
 }
 
 int fastsig_state_reserve(fastsig_state *st, uint64_t want, uint64_t *first,
-                          uint64_t *count)
+                          uint64_t *count, fastsig_cause *cause)
 {
+    fastsig_cause local, *c = fs_cause_start(cause, &local);
     if (st == NULL || first == NULL || count == NULL)
         return FASTSIG_ERR_NULL_ARG;
     if (want == 0)
         return FASTSIG_ERR_BAD_PARAM;
     pthread_mutex_lock(&st->mu);
-    int rc = fs_state_own_process(st, fs_state_current_pid());
+    int rc = fs_state_own_process(st, fs_state_current_pid(), c);
     if (rc == FASTSIG_OK)
-        rc = fs_state_reserve_locked(st, want, first, count);
+        rc = fs_state_reserve_locked(st, want, first, count, c);
     pthread_mutex_unlock(&st->mu);
-    return rc;
+    return fs_state_end(c, rc, st->path);
 }
 
-int fastsig_state_release(fastsig_state *st)
+int fastsig_state_release(fastsig_state *st, fastsig_cause *cause)
 {
+    fastsig_cause local, *c = fs_cause_start(cause, &local);
     if (st == NULL)
         return FASTSIG_ERR_NULL_ARG;
     pthread_mutex_lock(&st->mu);
-    int rc = release_locked(st);
+    int rc = release_locked(st, c);
     pthread_mutex_unlock(&st->mu);
-    return rc;
+    return fs_state_end(c, rc, st->path);
 }
 
 static void put_counts(const fs_state_slot *cur, uint64_t pool_left, uint64_t pool_next,
@@ -235,20 +239,22 @@ static void put_counts(const fs_state_slot *cur, uint64_t pool_left, uint64_t po
 }
 
 int fastsig_state_query(fastsig_state *st, uint64_t *next, uint64_t *remaining,
-                        uint64_t *max)
+                        uint64_t *max, fastsig_cause *cause)
 {
+    fastsig_cause local, *c = fs_cause_start(cause, &local);
     if (st == NULL)
         return FASTSIG_ERR_NULL_ARG;
     pthread_mutex_lock(&st->mu);
     fs_state_slot cur;
-    int rc = fs_state_own_process(st, fs_state_current_pid());
+    int rc = fs_state_own_process(st, fs_state_current_pid(), c);
     int ahead = fs_state_settle_ahead(st, 0); /* its block is ours once it is written */
-    if (rc == FASTSIG_OK && (rc = fs_state_lock_path_file(st, &st->fd, F_RDLCK)) == FASTSIG_OK) {
-        rc = fs_state_read_checked(st->fd, st->key_id, st->max, &cur);
+    if (rc == FASTSIG_OK
+        && (rc = fs_state_lock_path_file(st, &st->fd, F_RDLCK, c)) == FASTSIG_OK) {
+        rc = fs_state_read_checked(st->fd, st->key_id, st->max, &cur, st->path, c);
         fs_file_unlock(st->fd);
     }
-    if (rc == FASTSIG_OK)
-        rc = fs_state_check_rollback(st, &cur);
+    if (rc == FASTSIG_OK && (rc = fs_state_check_rollback(st, &cur)) != FASTSIG_OK)
+        fs_cause_set(c, rc, st->path, 0);
     uint64_t own = st->pool_end - st->pool_next, own_next = st->pool_next;
     if (ahead == AHEAD_DONE && st->ahead_rc == FASTSIG_OK) {
         if (own == 0)
@@ -258,41 +264,46 @@ int fastsig_state_query(fastsig_state *st, uint64_t *next, uint64_t *remaining,
     if (rc == FASTSIG_OK)
         put_counts(&cur, own, own_next, next, remaining, max);
     pthread_mutex_unlock(&st->mu);
-    return rc;
+    return fs_state_end(c, rc, st->path);
 }
 
 int fastsig_state_peek(const char *path, const uint8_t key_id[FASTSIG_STATE_KEY_ID_LEN],
-                       uint64_t *next, uint64_t *remaining, uint64_t *max)
+                       uint64_t *next, uint64_t *remaining, uint64_t *max,
+                       fastsig_cause *cause)
 {
+    fastsig_cause local, *c = fs_cause_start(cause, &local);
     if (path == NULL || key_id == NULL)
         return FASTSIG_ERR_NULL_ARG;
     fs_state_slot cur;
     int fd;
-    int rc = fs_state_open_checked(path, O_RDONLY, key_id, &fd, &cur);
+    int rc = fs_state_open_checked(path, O_RDONLY, key_id, &fd, &cur, c);
     if (rc != FASTSIG_OK)
-        return rc;
+        return fs_state_end(c, rc, path);
     close(fd);
     put_counts(&cur, 0, 0, next, remaining, max);
     return FASTSIG_OK;
 }
 
-int fastsig_state_inspect(const char *path, fastsig_state_info *info)
+int fastsig_state_inspect(const char *path, fastsig_state_info *info, fastsig_cause *cause)
 {
+    fastsig_cause local, *c = fs_cause_start(cause, &local);
     if (path == NULL || info == NULL)
         return FASTSIG_ERR_NULL_ARG;
     memset(info, 0, sizeof(*info));
-    int fd = fs_file_open(path, O_RDONLY, 0);
+    int fd = fs_file_open(path, O_RDONLY, 0, c);
     if (fd < 0)
-        return fs_file_open_error();
+        return fs_state_end(c, c->code, path);
     uint8_t img[FS_STATE_FILE_SIZE + 1];
-    int rc = fs_file_lock(fd, F_RDLCK, 1) == 0 ? FASTSIG_OK : fs_file_lock_error();
+    int rc = fs_file_lock(fd, F_RDLCK, 1) == 0 ? FASTSIG_OK : fs_file_lock_failed(c, path);
     if (rc == FASTSIG_OK) {
-        rc = fs_state_read_image(fd, img); /* a short file reads as zeros: invalid slots */
+        /* a short file reads as zeros: invalid slots */
+        rc = fs_state_read_image(fd, img, path, c);
         fs_file_unlock(fd);
     }
     close(fd);
     if (rc == FASTSIG_ERR_STATE_IO || rc == FASTSIG_ERR_STATE_LOCKED)
-        return rc;
+        return fs_state_end(c, rc, path);
+    fs_cause_clear(c); /* corrupt or not, the file was read */
     fs_state_slot s;
     int pos;
     info->file_ok = rc == FASTSIG_OK && fs_state_image_decode(img, &s, &pos) == 0;
@@ -327,19 +338,20 @@ static int spend_step(const fs_state_slot *cur, uint64_t *next, void *arg)
 }
 
 int fastsig_state_spend_range(fastsig_state *st, uint64_t first, uint64_t count,
-                              uint64_t *got_first)
+                              uint64_t *got_first, fastsig_cause *cause)
 {
+    fastsig_cause local, *c = fs_cause_start(cause, &local);
     if (st == NULL || got_first == NULL)
         return FASTSIG_ERR_NULL_ARG;
     if (count == 0)
         return FASTSIG_ERR_BAD_PARAM;
     struct spend_arg a = { first, count };
     pthread_mutex_lock(&st->mu);
-    int rc = fs_state_own_process(st, fs_state_current_pid());
+    int rc = fs_state_own_process(st, fs_state_current_pid(), c);
     if (rc == FASTSIG_OK)
-        rc = fs_state_update(st, &st->fd, spend_step, &a);
+        rc = fs_state_update(st, &st->fd, spend_step, &a, c);
     if (rc == FASTSIG_OK)
         *got_first = a.first;
     pthread_mutex_unlock(&st->mu);
-    return rc;
+    return fs_state_end(c, rc, st->path);
 }

@@ -12,6 +12,7 @@
 #include <sys/types.h>
 #include "statefile.h"
 #include "stateslot.h"
+#include "statecause.h"
 
 struct fastsig_state {
     pthread_mutex_t mu;    /* guards everything below */
@@ -41,7 +42,8 @@ struct fastsig_state {
     int stop;              /* tells the worker to end */
     enum { AHEAD_NONE, AHEAD_ASKED, AHEAD_DONE } ahead;
     uint64_t ahead_want, ahead_first, ahead_count;
-    int ahead_rc, ahead_errno; /* the worker's result, errno for the message */
+    int ahead_rc;          /* the worker's result */
+    fastsig_cause ahead_cause; /* and why it failed, for the message */
     cpu_set_t wmask;       /* the CPUs the worker may use (inherited) */
     int wmask_ok;          /* wmask was read: the worker can be steered */
     int wcpu;              /* the CPU the worker is kept off; -1: none */
@@ -63,25 +65,29 @@ pid_t fs_state_current_pid(void);
 /* In a forked child: forget the parent's blocks and worker (st->mu held). */
 void fs_state_drop_parents_blocks(fastsig_state *st, pid_t pid);
 /* That, and a file description of the child's own (st->mu held). */
-int fs_state_own_process(fastsig_state *st, pid_t pid);
+int fs_state_own_process(fastsig_state *st, pid_t pid, fastsig_cause *c);
 
-/* stateupdate.c: reading. img holds FS_STATE_FILE_SIZE + 1 bytes. */
-int fs_state_read_image(int fd, uint8_t *img);
+/* stateupdate.c. Every call that fails fills c (never NULL here) where it
+ * fails: the code, the path, errno when a system call failed.
+ * Reading: img holds FS_STATE_FILE_SIZE + 1 bytes. */
+int fs_state_read_image(int fd, uint8_t *img, const char *path, fastsig_cause *c);
 /* Reads and validates the file, checks the key id (and max unless 0). */
-int fs_state_read_checked(int fd, const uint8_t *key_id, uint64_t max, fs_state_slot *cur);
+int fs_state_read_checked(int fd, const uint8_t *key_id, uint64_t max, fs_state_slot *cur,
+                          const char *path, fastsig_cause *c);
 /* Opens path and reads its state under a shared lock; *fd open on success. */
 int fs_state_open_checked(const char *path, int flags, const uint8_t *key_id, int *fd,
-                          fs_state_slot *cur);
+                          fs_state_slot *cur, fastsig_cause *c);
 /* A new description of st->path under the number *fd. */
-int fs_state_reopen(fastsig_state *st, int *fd);
+int fs_state_reopen(fastsig_state *st, int *fd, fastsig_cause *c);
 /* Locks the file st->path names now, following a rename (st->mu held). */
-int fs_state_lock_path_file(fastsig_state *st, int *fd, short type);
+int fs_state_lock_path_file(fastsig_state *st, int *fd, short type, fastsig_cause *c);
 
 /* A step of an update: inspects the current slot and sets *next to the new
  * value; returns 0 to write it, 1 to leave the file as it is, or an error. */
 typedef int (*fs_state_update_step)(const fs_state_slot *cur, uint64_t *next, void *arg);
 /* The locked durable update (stateupdate.c). */
-int fs_state_update(fastsig_state *st, int *fd, fs_state_update_step step, void *arg);
+int fs_state_update(fastsig_state *st, int *fd, fs_state_update_step step, void *arg,
+                    fastsig_cause *c);
 
 /* Reserving up to want indices: the step, and the whole of it for the
  * handle's block (st->mu held, own_process done). */
@@ -90,7 +96,7 @@ struct fs_state_reserve_arg {
 };
 int fs_state_reserve_step(const fs_state_slot *cur, uint64_t *next, void *arg);
 int fs_state_reserve_locked(fastsig_state *st, uint64_t want, uint64_t *first,
-                            uint64_t *count);
+                            uint64_t *count, fastsig_cause *c);
 
 /* staterollback.c: poisons the handle (STATE_ROLLED_BACK); the verdict on a
  * slot read; the marks raised after a durable reservation ending at end. */
@@ -101,7 +107,13 @@ void fs_state_raise_marks(fastsig_state *st, uint64_t end);
 /* stateworker.c (st->mu held, but stop_worker: not held) */
 void fs_state_ask_ahead(fastsig_state *st, uint64_t want);
 int fs_state_settle_ahead(fastsig_state *st, int take);
-int fs_state_collect_ahead(fastsig_state *st);
+int fs_state_collect_ahead(fastsig_state *st, fastsig_cause *c);
 void fs_state_stop_worker(fastsig_state *st);
+
+/* The end of a public call on a state file (fs_cause_end). */
+static inline int fs_state_end(fastsig_cause *c, int rc, const char *path)
+{
+    return fs_cause_end(c, rc, path, "state file", "state directory");
+}
 
 #endif

@@ -82,12 +82,12 @@ void fs_state_drop_parents_blocks(fastsig_state *st, pid_t pid)
 
 /* fs_state_drop_parents_blocks, and in a forked child a file description (and so an
  * OFD lock) of our own. Called with st->mu held. */
-int fs_state_own_process(fastsig_state *st, pid_t pid)
+int fs_state_own_process(fastsig_state *st, pid_t pid, fastsig_cause *c)
 {
     fs_state_drop_parents_blocks(st, pid);
     if (st->fd_pid == pid)
         return FASTSIG_OK;
-    int rc = fs_state_reopen(st, &st->fd); /* the parent's description stays open in the parent */
+    int rc = fs_state_reopen(st, &st->fd, c); /* the parent's description stays open in the parent */
     if (rc == FASTSIG_OK)
         st->fd_pid = pid;
     return rc;

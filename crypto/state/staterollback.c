@@ -56,14 +56,16 @@ void fs_state_raise_marks(fastsig_state *st, uint64_t end)
 
 /* ---- the registry's high-water mark (statemark.h) ----------------------- */
 
-int fastsig_state_use_registry(fastsig_state *st, const char *state_dir)
+int fastsig_state_use_registry(fastsig_state *st, const char *state_dir, fastsig_cause *cause)
 {
     char mp[PATH_MAX];
+    fastsig_cause local, *c = cause != NULL ? cause : &local;
+    fs_cause_clear(c);
     if (st == NULL || state_dir == NULL)
         return FASTSIG_ERR_NULL_ARG;
     int rc = fs_mark_path(state_dir, st->key_id, st->path, mp, sizeof(mp));
     if (rc != FASTSIG_OK)
-        return rc;
+        return fs_cause_end(c, rc, st->path, "state file", "state directory");
     char *dup = strdup(mp);
     if (dup == NULL)
         return FASTSIG_ERR_NOMEM;
@@ -71,10 +73,10 @@ int fastsig_state_use_registry(fastsig_state *st, const char *state_dir)
     fs_state_slot cur;
     if (st->mark_path != NULL)
         rc = FASTSIG_ERR_BAD_PARAM; /* once, right after open */
-    else if ((rc = fs_state_own_process(st, fs_state_current_pid())) == FASTSIG_OK
-             && (rc = fs_state_lock_path_file(st, &st->fd, F_RDLCK)) == FASTSIG_OK) {
+    else if ((rc = fs_state_own_process(st, fs_state_current_pid(), c)) == FASTSIG_OK
+             && (rc = fs_state_lock_path_file(st, &st->fd, F_RDLCK, c)) == FASTSIG_OK) {
         /* under the state's lock: a release lowers both under it */
-        rc = fs_state_read_checked(st->fd, st->key_id, st->max, &cur);
+        rc = fs_state_read_checked(st->fd, st->key_id, st->max, &cur, st->path, c);
         uint64_t mark = rc == FASTSIG_OK ? fs_mark_read(dup, st->key_id, st->path, st->max) : 0;
         fs_file_unlock(st->fd);
         if (rc == FASTSIG_OK && cur.next < mark)
@@ -84,10 +86,8 @@ int fastsig_state_use_registry(fastsig_state *st, const char *state_dir)
         __atomic_store_n(&st->mark_path, dup, __ATOMIC_RELEASE);
     else
         free(dup);
-    int e = errno;
     pthread_mutex_unlock(&st->mu);
-    errno = e;
-    return rc;
+    return fs_cause_end(c, rc, st->path, "state file", "state directory");
 }
 
 int fastsig_state_rollback(fastsig_state *st, uint64_t *next, uint64_t *mark,

@@ -49,7 +49,7 @@ static void wait_for_ask(fastsig_state *st, int64_t last, int64_t gap)
 }
 
 /* The worker: reserves a block whenever one is asked for, publishes the
- * result (errno with it, for the message) and waits for the next request. */
+ * result (its cause with it, for the message) and waits for the next request. */
 static void *worker_main(void *arg)
 {
     fastsig_state *st = arg;
@@ -64,14 +64,14 @@ static void *worker_main(void *arg)
         last = now;
         struct fs_state_reserve_arg a = { st->ahead_want, 0, 0 };
         pthread_mutex_unlock(&st->wmu);
-        int rc = fs_state_update(st, &st->wfd, fs_state_reserve_step, &a), e = errno;
+        /* the cause is the worker's while asked: nobody reads it before DONE */
+        int rc = fs_state_update(st, &st->wfd, fs_state_reserve_step, &a, &st->ahead_cause);
         if (rc == FASTSIG_OK) /* before it is published: release() waits for that */
             fs_state_raise_marks(st, a.first + a.count);
         pthread_mutex_lock(&st->wmu);
         st->ahead_first = a.first;
         st->ahead_count = a.count;
         st->ahead_rc = rc;
-        st->ahead_errno = e;
         st->ahead = AHEAD_DONE;
         pthread_cond_broadcast(&st->cv);
     }
@@ -83,7 +83,8 @@ static void *worker_main(void *arg)
  * blocked in it: they are the application's threads' business. */
 static int start_worker(fastsig_state *st, pid_t pid)
 {
-    if ((st->wfd = fs_file_open(st->path, O_RDWR, 0)) < 0)
+    fastsig_cause ignored; /* no worker: the next take reserves itself */
+    if ((st->wfd = fs_file_open(st->path, O_RDWR, 0, &ignored)) < 0)
         return -1;
     sigset_t all, old;
     sigfillset(&all);
@@ -160,12 +161,12 @@ int fs_state_settle_ahead(fastsig_state *st, int take)
 }
 
 /* Makes the block the worker reserved (fs_state_settle_ahead taken: AHEAD_DONE) the
- * current one (the current one is empty; st->mu held). Its error (errno as
- * the failing call set it) is this caller's. */
-int fs_state_collect_ahead(fastsig_state *st)
+ * current one (the current one is empty; st->mu held). Its error and its
+ * cause (errno as the failing call set it) are this caller's. */
+int fs_state_collect_ahead(fastsig_state *st, fastsig_cause *c)
 {
     if (st->ahead_rc != FASTSIG_OK) {
-        errno = st->ahead_errno;
+        *c = st->ahead_cause;
         return st->ahead_rc;
     }
     st->pool_next = st->ahead_first;
