@@ -236,8 +236,10 @@ int fastsig_registry_holder_as(fastsig_registry_kind kind, const char *state_dir
         return rc;
     rc = first_state(entry, found, foundlen, c);
     /* no entry, or no registry yet: nobody holds it */
-    if (rc == FASTSIG_ERR_STATE_MISSING)
-        return fs_cause_start(c, c)->code;
+    if (rc == FASTSIG_ERR_STATE_MISSING) {
+        fs_cause_clear(c);
+        return FASTSIG_OK;
+    }
     return fs_cause_end(c, rc == FASTSIG_OK ? FASTSIG_ERR_STATE_REGISTERED : rc, entry,
                         "registry entry", "registry directory");
 }

@@ -59,8 +59,7 @@ void fs_state_raise_marks(fastsig_state *st, uint64_t end)
 int fastsig_state_use_registry(fastsig_state *st, const char *state_dir, fastsig_cause *cause)
 {
     char mp[PATH_MAX];
-    fastsig_cause local, *c = cause != NULL ? cause : &local;
-    fs_cause_clear(c);
+    fastsig_cause local, *c = fs_cause_start(cause, &local);
     if (st == NULL || state_dir == NULL)
         return FASTSIG_ERR_NULL_ARG;
     int rc = fs_mark_path(state_dir, st->key_id, st->path, mp, sizeof(mp));
