@@ -46,7 +46,7 @@ static void run_reserve(void *arg, size_t iters)
     struct state_job *j = arg;
     uint64_t first, count;
     for (size_t i = 0; i < iters; i++)
-        j->failed |= fastsig_state_reserve(j->st, j->block, &first, &count) != FASTSIG_OK;
+        j->failed |= fastsig_state_reserve(j->st, j->block, &first, &count, NULL) != FASTSIG_OK;
 }
 
 /* n blocks of `block` indices: one durable reservation, then a take() for
@@ -55,9 +55,9 @@ static void run_blocks(struct state_job *j, size_t n)
 {
     uint64_t first, count, idx;
     for (size_t b = 0; b < n; b++) {
-        j->failed |= fastsig_state_reserve(j->st, j->block, &first, &count) != FASTSIG_OK;
+        j->failed |= fastsig_state_reserve(j->st, j->block, &first, &count, NULL) != FASTSIG_OK;
         for (uint64_t i = 0; i < count; i++)
-            j->failed |= fastsig_state_take(j->st, &idx) != FASTSIG_OK;
+            j->failed |= fastsig_state_take(j->st, &idx, NULL) != FASTSIG_OK;
     }
 }
 
@@ -93,7 +93,7 @@ static void run_take(void *arg, size_t iters)
     struct state_job *j = arg;
     uint64_t idx;
     for (size_t i = 0; i < iters; i++)
-        j->failed |= fastsig_state_take(j->st, &idx) != FASTSIG_OK;
+        j->failed |= fastsig_state_take(j->st, &idx, NULL) != FASTSIG_OK;
 }
 
 static void run_one_signature_process(void *arg, size_t iters)
@@ -102,8 +102,8 @@ static void run_one_signature_process(void *arg, size_t iters)
     uint64_t idx;
     for (size_t i = 0; i < iters; i++) {
         fastsig_state *st = NULL;
-        j->failed |= fastsig_state_open(j->path, j->id, &st) != FASTSIG_OK ||
-                     fastsig_state_take(st, &idx) != FASTSIG_OK ||
+        j->failed |= fastsig_state_open(j->path, j->id, &st, NULL) != FASTSIG_OK ||
+                     fastsig_state_take(st, &idx, NULL) != FASTSIG_OK ||
                      fastsig_state_close(st) != FASTSIG_OK;
     }
 }
@@ -129,8 +129,8 @@ static void bench_state(void)
     fastsig_state *st = NULL;
     struct ed_job ed = { NULL, bench_libctx() };
     ed.key = EVP_PKEY_Q_keygen(ed.lc, NULL, "ED25519");
-    if (ed.key == NULL || fastsig_state_create(path, id, UINT64_C(1) << 62, 0, 0) != FASTSIG_OK ||
-        fastsig_state_open(path, id, &st) != FASTSIG_OK) {
+    if (ed.key == NULL || fastsig_state_create(path, id, UINT64_C(1) << 62, 0, 0, NULL) != FASTSIG_OK ||
+        fastsig_state_open(path, id, &st, NULL) != FASTSIG_OK) {
         fprintf(stderr, "bench_state: setup failed\n");
         goto done;
     }
@@ -141,17 +141,17 @@ static void bench_state(void)
         bench_spec per_write = { "state-reserve", variant, "us", "Ed25519-sign", 0 };
         bench_compare(&per_write, run_reserve, &job, run_ed25519_sign, &ed);
     }
-    fastsig_state_release(st);
+    fastsig_state_release(st, NULL);
     for (size_t b = 0; b < sizeof(blocks) / sizeof(blocks[0]); b++) {
         job.block = blocks[b];
         take_row(&job, &ed);
     }
     /* the bookkeeping alone: take() inside a block reserved beforehand */
     uint64_t first, count;
-    job.failed |= fastsig_state_reserve(st, UINT64_C(1) << 40, &first, &count) != FASTSIG_OK;
+    job.failed |= fastsig_state_reserve(st, UINT64_C(1) << 40, &first, &count, NULL) != FASTSIG_OK;
     bench_spec in_block = { "state-take", "within a reserved block", "us", "Ed25519-sign", 0 };
     bench_compare(&in_block, run_take, &job, run_ed25519_sign, &ed);
-    fastsig_state_release(st);
+    fastsig_state_release(st, NULL);
     bench_spec cli = { "state-take", "open+take+close", "us", "Ed25519-sign", 0 };
     bench_compare(&cli, run_one_signature_process, &job, run_ed25519_sign, &ed);
     if (job.failed)

@@ -4,7 +4,7 @@
 #include <string.h>
 #include "prov.h"
 #include "fastsig_err.h"
-#include "state/fileowner.h"
+#include "state/statecause.h"
 
 static OSSL_FUNC_core_new_error_fn *c_new_error;
 static OSSL_FUNC_core_set_error_debug_fn *c_set_error_debug;
@@ -50,12 +50,10 @@ void fs_err_file_detail(int reason, const char *what, const char *path, int sys_
     state_detail.sep = ": ";
 }
 
-void fs_err_untrusted(int reason, const char *file_what, const char *dir_what)
+void fs_err_untrusted(const fastsig_cause *cause, const char *file_what, const char *dir_what)
 {
-    char path[sizeof(state_detail.path)], why[128];
-    int is_dir;
-    fastsig_state_refusal(path, sizeof(path), why, sizeof(why), &is_dir);
-    fs_err_file_detail(reason, is_dir ? dir_what : file_what, path, 0, why);
+    fs_err_file_detail(cause->code, cause->is_dir ? dir_what : file_what, cause->path, 0,
+                       cause->why);
 }
 
 void fs_err_state_detail(int reason, const char *path, int sys_errno)

@@ -99,12 +99,13 @@ int hbsa_seed(const FS_GENOPTS *o, const hbs_params *p, uint8_t *seed)
 int hbsa_default_state_dir(char *real, size_t len)
 {
     char dir[4096];
+    fastsig_cause cause;
     int err;
     if ((err = fastsig_state_default_dir(fs_config_state_dir(), dir, sizeof(dir))) != FASTSIG_OK)
         return err;
-    if ((err = fastsig_state_make_dir(dir)) != FASTSIG_OK
-        || (err = fastsig_state_resolve_dir(dir, real, len)) != FASTSIG_OK)
-        fs_err_file_detail(err, "state directory", dir, errno, NULL);
+    if ((err = fastsig_state_make_dir(dir, &cause)) != FASTSIG_OK
+        || (err = fastsig_state_resolve_dir(dir, real, len, &cause)) != FASTSIG_OK)
+        fs_err_file_detail(err, "state directory", dir, cause.sys_errno, NULL);
     return err;
 }
 
@@ -153,11 +154,12 @@ static void rollback_why(const HBSA_KEY *x, char *why, size_t len)
 }
 
 /* Notes x's state file and the cause beside a state error (see
- * fs_err_state_detail) and returns err. The state calls leave errno as the
- * failing system call set it for these codes; for the others (corrupt,
- * another key's, not a regular file, ...) the reason says it all. */
-static int state_error(const HBSA_KEY *x, int err, int sys_errno)
+ * fs_err_state_detail) and returns err. The state call's cause (NULL: none)
+ * holds errno of the failing system call for these codes; for the others
+ * (corrupt, another key's, not a regular file, ...) the reason says it all. */
+static int state_error(const HBSA_KEY *x, int err, const fastsig_cause *cause)
 {
+    int sys_errno = cause != NULL ? cause->sys_errno : 0;
     switch (err) {
     case FASTSIG_ERR_STATE_IO:
     case FASTSIG_ERR_STATE_MISSING:
@@ -171,7 +173,8 @@ static int state_error(const HBSA_KEY *x, int err, int sys_errno)
         fs_err_state_detail(err, x->path, 0);
         break;
     case FASTSIG_ERR_STATE_UNTRUSTED:
-        fs_err_untrusted(err, "state file", "state directory");
+        if (cause != NULL) /* the refused path and why are the cause's */
+            fs_err_untrusted(cause, "state file", "state directory");
         break;
     case FASTSIG_ERR_STATE_LOCKED: {
         unsigned ms = fastsig_state_lock_timeout();
@@ -199,9 +202,9 @@ static int state_error(const HBSA_KEY *x, int err, int sys_errno)
     return err;
 }
 
-int hbsa_state_error(const HBSA_KEY *x, int err, int sys_errno)
+int hbsa_state_error(const HBSA_KEY *x, int err, const fastsig_cause *cause)
 {
-    return state_error(x, err, sys_errno);
+    return state_error(x, err, cause);
 }
 
 void hbsa_attach(HBSA_KEY *x)
@@ -213,42 +216,41 @@ void hbsa_attach(HBSA_KEY *x)
  * directory and checks the file against it (a state file restored alone
  * from a backup is refused). No default directory (none known, or it does
  * not exist): no mark, as for older keys. */
-static int use_registry(fastsig_state *st)
+static int use_registry(fastsig_state *st, fastsig_cause *cause)
 {
     char dir[4096], real[4096];
-    int e = errno;
     if (fastsig_state_default_dir(fs_config_state_dir(), dir, sizeof(dir)) != FASTSIG_OK
-        || fastsig_state_resolve_dir(dir, real, sizeof(real)) != FASTSIG_OK)
-        return errno = e, FASTSIG_OK;
-    return fastsig_state_use_registry(st, real);
+        || fastsig_state_resolve_dir(dir, real, sizeof(real), NULL) != FASTSIG_OK)
+        return FASTSIG_OK;
+    return fastsig_state_use_registry(st, real, cause);
 }
 
 /* Opens x's state read-write (x->st_lock held, x->st NULL); the failure
- * stays in st_err / st_errno. */
-static void open_state(HBSA_KEY *x)
+ * stays in st_err, its cause in *cause. */
+static void open_state(HBSA_KEY *x, fastsig_cause *cause)
 {
     fastsig_state *st = NULL;
     uint64_t max, next;
 
+    cause->sys_errno = 0;
     if ((x->st_err = hbs_key_id(x->pk, x->pklen, x->key_id)) != FASTSIG_OK)
         return;
-    x->st_err = fastsig_state_open(x->path, x->key_id, &st);
-    x->st_errno = errno;
+    x->st_err = fastsig_state_open(x->path, x->key_id, &st, cause);
     if (x->st_err != FASTSIG_OK)
         return;
-    if ((x->st_err = use_registry(st)) == FASTSIG_ERR_STATE_ROLLED_BACK) {
+    if ((x->st_err = use_registry(st, cause)) == FASTSIG_ERR_STATE_ROLLED_BACK) {
         /* kept, poisoned: every signature says what it saw */
         __atomic_store_n(&x->st, st, __ATOMIC_RELEASE);
         return;
     }
     /* max and next checked against the key's range (hbsa_range_check) */
     if (x->st_err == FASTSIG_OK
-        && (x->st_err = fastsig_state_query(st, &next, NULL, &max)) == FASTSIG_OK
+        && (x->st_err = fastsig_state_query(st, &next, NULL, &max, cause)) == FASTSIG_OK
         && (x->st_err = hbsa_range_check(x, max, next)) != FASTSIG_OK) {
         x->st_max = max;
         x->st_next = next;
+        cause->sys_errno = 0;
     }
-    x->st_errno = errno;
     if (x->st_err != FASTSIG_OK) {
         fastsig_state_close(st);
         return;
@@ -270,9 +272,10 @@ fastsig_state *hbsa_state_of(HBSA_KEY *x, int *err)
         return NULL;
     }
     if ((st = x->st) == NULL) {
-        open_state(x);
+        fastsig_cause cause;
+        open_state(x, &cause);
         if ((st = x->st) == NULL)
-            *err = state_error(x, x->st_err, x->st_errno);
+            *err = state_error(x, x->st_err, &cause);
     }
     CRYPTO_THREAD_unlock(x->st_lock);
     return st;
@@ -301,6 +304,7 @@ int hbsa_state_new(HBSA_KEY *x, const char *state_opt)
 {
     char dir[4096];
     struct stat sb;
+    fastsig_cause cause;
     int err;
     if (!x->seed_fp_set)
         return FASTSIG_ERR_INTERNAL; /* every kind checks its seed first */
@@ -309,13 +313,13 @@ int hbsa_state_new(HBSA_KEY *x, const char *state_opt)
         || (err = hbsa_default_state_dir(dir, sizeof(dir))) != FASTSIG_OK
         || (err = hbsa_register(x, dir)) != FASTSIG_OK)
         return err;
-    if ((err = fastsig_state_create(x->path, x->key_id, x->ops->max(x), 0, 0)) != FASTSIG_OK) {
-        int sys_errno = errno;
+    if ((err = fastsig_state_create(x->path, x->key_id, x->ops->max(x), 0, 0, &cause))
+        != FASTSIG_OK) {
         /* no state was made (a file already at the path is not this
          * generation's): the key may be generated again */
         if (err == FASTSIG_ERR_STATE_EXISTS || lstat(x->path, &sb) != 0)
             hbsa_unregister(x, dir);
-        return state_error(x, err, sys_errno);
+        return state_error(x, err, &cause);
     }
     err = FASTSIG_OK;
     return hbsa_state_of(x, &err) != NULL ? FASTSIG_OK : err;
@@ -417,11 +421,12 @@ static int take(HBSA_KEY *x, const FS_SIGOPTS *o, uint64_t *idx)
     uint64_t batch = o != NULL && o->batch > 0 ? o->batch
                                                : __atomic_load_n(&x->batch, __ATOMIC_RELAXED);
     int err = FASTSIG_OK;
+    fastsig_cause cause;
     fastsig_state *st = hbsa_state_of(x, &err);
     if (st == NULL)
         return err;
-    err = fastsig_state_take_batch(st, batch, idx);
-    return err == FASTSIG_OK ? err : state_error(x, err, errno);
+    err = fastsig_state_take_batch(st, batch, idx, &cause);
+    return err == FASTSIG_OK ? err : state_error(x, err, &cause);
 }
 
 int hbsa_sign(void *key, const FS_SIGOPTS *o, int prehashed, unsigned char *sig,
@@ -443,7 +448,7 @@ int hbsa_sign(void *key, const FS_SIGOPTS *o, int prehashed, unsigned char *sig,
     if ((err = x->ops->sign(x, idx, o != NULL && o->verify_after_sign, msg, msglen, sig,
                             need)) != FASTSIG_OK) {
         OPENSSL_cleanse(sig, need);
-        return state_error(x, err, 0); /* an index the core refuses names the file too */
+        return state_error(x, err, NULL); /* an index the core refuses names the file too */
     }
     *siglen = need;
     return FASTSIG_OK;
@@ -517,18 +522,20 @@ int hbsa_state(const void *key, FS_STATEINFO *out)
     const HBSA_KEY *x = key;
     uint8_t id[FASTSIG_STATE_KEY_ID_LEN];
     fastsig_state *st;
+    fastsig_cause cause;
     int err;
 
     if (!hbsa_has_private(x))
         return FASTSIG_ERR_BAD_KEY;
     if ((st = __atomic_load_n(&x->st, __ATOMIC_ACQUIRE)) != NULL) {
-        if ((err = fastsig_state_query(st, &out->index, &out->remaining, &out->max)) == FASTSIG_OK)
+        if ((err = fastsig_state_query(st, &out->index, &out->remaining, &out->max, NULL))
+            == FASTSIG_OK)
             out->max -= x->first; /* a shard's total is its range */
         return err;
     }
     if ((err = hbs_key_id(x->pk, x->pklen, id)) != FASTSIG_OK)
         return err;
-    err = fastsig_state_peek(x->path, id, &out->index, &out->remaining, &out->max);
+    err = fastsig_state_peek(x->path, id, &out->index, &out->remaining, &out->max, &cause);
     if (err == FASTSIG_OK && (err = hbsa_range_check(x, out->max, out->index)) != FASTSIG_OK) {
         char why[128];
         hbsa_range_why(x, out->max, out->index, why, sizeof(why));
@@ -536,7 +543,7 @@ int hbsa_state(const void *key, FS_STATEINFO *out)
     } else if (err == FASTSIG_OK) {
         out->max -= x->first;
     } else {
-        state_error(x, err, errno);
+        state_error(x, err, &cause);
     }
     return err;
 }

@@ -56,7 +56,6 @@ typedef struct {
                               * until then, or while opening fails */
     int st_err;              /* the key id's result (decode), then the last
                               * open's: why st is NULL */
-    int st_errno;            /* errno of the failure st_err records */
     uint64_t st_max;         /* STATE_MAX: the max the refused file holds */
     uint64_t st_next;        /* ... and its next */
     uint64_t first, end;     /* the indices this key signs: [first, end) (a shard's
@@ -178,7 +177,7 @@ int hbsa_pub_decode(int kind, const unsigned char *in, size_t len, void **key);
 
 /* Notes x's state file and the cause beside a state error err (see
  * fs_err_state_detail) and returns err. */
-int hbsa_state_error(const HBSA_KEY *x, int err, int sys_errno);
+int hbsa_state_error(const HBSA_KEY *x, int err, const fastsig_cause *cause);
 /* STATE_MAX when a state file's max / next do not fit x's range (max must be
  * its end, next at least its first index), else FASTSIG_OK; hbsa_range_why
  * writes which (why: whylen bytes). */

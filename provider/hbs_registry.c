@@ -26,15 +26,15 @@ static const REGISTRY_WHAT seed_entry = {
 
 /* Notes why a claim or look-up of entry failed (err; found: the state its
  * entry names) and returns err. */
-static int refused(int err, int sys_errno, const char *entry, const char *found,
+static int refused(int err, const fastsig_cause *cause, const char *entry, const char *found,
                    const REGISTRY_WHAT *what)
 {
     char why[4352];
     struct stat sb;
     if (err == FASTSIG_ERR_STATE_UNTRUSTED) {
-        fs_err_untrusted(err, "registry entry", "registry directory");
+        fs_err_untrusted(cause, "registry entry", "registry directory");
     } else if (err != FASTSIG_ERR_STATE_REGISTERED) {
-        fs_err_file_detail(err, "registry entry", entry, sys_errno, NULL);
+        fs_err_file_detail(err, "registry entry", entry, cause->sys_errno, NULL);
     } else if (found[0] == '\0') {
         fs_err_file_detail(err, "registry entry", entry, 0,
                            "names no state file (damaged): see doc/state.md, section 11");
@@ -53,34 +53,34 @@ static int refused(int err, int sys_errno, const char *entry, const char *found,
 int hbsa_seed_check(HBSA_KEY *x, const uint8_t *seed, size_t seedlen)
 {
     char dir[4096], found[4096], entry[4096];
+    fastsig_cause cause;
     int err = x->ops->seed_fp(x, seed, seedlen, x->seed_fp);
     if (err != FASTSIG_OK || (err = hbsa_default_state_dir(dir, sizeof(dir))) != FASTSIG_OK)
         return err;
     x->seed_fp_set = 1;
-    err = fastsig_registry_holder_as(SEED, dir, x->seed_fp, found, sizeof(found));
-    int sys_errno = errno;
+    err = fastsig_registry_holder_as(SEED, dir, x->seed_fp, found, sizeof(found), &cause);
     if (err == FASTSIG_OK
         || fastsig_registry_path_as(SEED, dir, x->seed_fp, entry, sizeof(entry)) != FASTSIG_OK)
         return err;
-    return refused(err, sys_errno, entry, found, &seed_entry);
+    return refused(err, &cause, entry, found, &seed_entry);
 }
 
 int hbsa_register(const HBSA_KEY *x, const char *dir)
 {
     char found[4096], entry[4096];
-    int err = fastsig_registry_claim(dir, x->key_id, x->path, found, sizeof(found));
-    int sys_errno = errno;
+    fastsig_cause cause;
+    int err = fastsig_registry_claim(dir, x->key_id, x->path, found, sizeof(found), &cause);
     if (err != FASTSIG_OK)
         return fastsig_registry_entry_path(dir, x->key_id, entry, sizeof(entry)) == FASTSIG_OK
-               ? refused(err, sys_errno, entry, found, &key_entry) : err;
-    err = fastsig_registry_claim_as(SEED, dir, x->seed_fp, x->path, found, sizeof(found));
-    sys_errno = errno;
+               ? refused(err, &cause, entry, found, &key_entry) : err;
+    err = fastsig_registry_claim_as(SEED, dir, x->seed_fp, x->path, found, sizeof(found),
+                                    &cause);
     if (err == FASTSIG_OK)
         return err;
     /* the seed was claimed since hbsa_seed_check: no state, no key id */
     fastsig_registry_unclaim(dir, x->key_id, x->path);
     return fastsig_registry_path_as(SEED, dir, x->seed_fp, entry, sizeof(entry)) == FASTSIG_OK
-           ? refused(err, sys_errno, entry, found, &seed_entry) : err;
+           ? refused(err, &cause, entry, found, &seed_entry) : err;
 }
 
 void hbsa_unregister(const HBSA_KEY *x, const char *dir)

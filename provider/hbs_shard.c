@@ -100,7 +100,7 @@ static int shard_dest(const HBSA_KEY *x, const char *opt, char *dir, char *file,
         return FASTSIG_OK;
     }
     if (stat(opt, &sb) == 0 && S_ISDIR(sb.st_mode))
-        return fastsig_state_resolve_dir(opt, dir, len);
+        return fastsig_state_resolve_dir(opt, dir, len, NULL);
     /* a file path: absolute, as every state path a key stores */
     if (opt[0] == '/')
         return (size_t)snprintf(file, len, "%s", opt) < len ? FASTSIG_OK : FASTSIG_ERR_BAD_PARAM;
@@ -111,10 +111,11 @@ static int shard_dest(const HBSA_KEY *x, const char *opt, char *dir, char *file,
 }
 
 /* Notes why the shard's state cannot go to path (a file, or the directory
- * unless is_file); errno as fastsig_state_carve_check left it. */
-static int dest_refused(int err, int is_file, const char *path)
+ * unless is_file); cause as fastsig_state_carve_check filled it. */
+static int dest_refused(int err, int is_file, const char *path, const fastsig_cause *cause)
 {
-    int sys = err == FASTSIG_ERR_STATE_IO || err == FASTSIG_ERR_STATE_NO_DIR ? errno : 0;
+    int sys = err == FASTSIG_ERR_STATE_IO || err == FASTSIG_ERR_STATE_NO_DIR
+              ? cause->sys_errno : 0;
     fs_err_file_detail(err, is_file || err == FASTSIG_ERR_STATE_EXISTS ? "state file"
                                                                        : "state directory",
                        path, sys, NULL);
@@ -125,6 +126,7 @@ int hbsa_shard(HBSA_KEY *x, const char *range, const char *state_opt)
 {
     char dir[4096], file[4096], path[4096], *copy;
     uint64_t first, count, got = UINT64_MAX;
+    fastsig_cause cause;
     int err;
 
     if (!hbsa_has_private(x))
@@ -137,22 +139,22 @@ int hbsa_shard(HBSA_KEY *x, const char *range, const char *state_opt)
     /* every output checked before the parent moves, the refusal naming its
      * path (EVP users carve through here too, not only the keytool) */
     if ((err = fastsig_state_carve_check(x->key_id, first, count, dir[0] ? dir : NULL,
-                                         file[0] ? file : NULL, path, sizeof(path)))
+                                         file[0] ? file : NULL, path, sizeof(path), &cause))
         != FASTSIG_OK)
-        return dest_refused(err, file[0] != '\0', path);
+        return dest_refused(err, file[0] != '\0', path, &cause);
     fastsig_state *st = hbsa_state_of(x, &err);
     if (st == NULL)
         return err;
     err = fastsig_state_carve(st, x->key_id, first, count, dir[0] ? dir : NULL,
-                              file[0] ? file : NULL, path, sizeof(path), &got);
+                              file[0] ? file : NULL, path, sizeof(path), &got, &cause);
     if (err != FASTSIG_OK) {
         if (err == FASTSIG_ERR_STATE_RANGE)
             fs_err_state_why(err, x->path, "the range asked for is not inside the unspent"
                              " indices [next, max) of this state");
         else if (got == UINT64_MAX) /* the parent's file */
-            hbsa_state_error(x, err, errno);
+            hbsa_state_error(x, err, &cause);
         else /* the parent moved on: the range is lost, never reissued */
-            fs_err_state_detail(err, path, errno);
+            fs_err_state_detail(err, path, cause.sys_errno);
         return err;
     }
     if ((copy = OPENSSL_strdup(path)) == NULL)

@@ -13,7 +13,7 @@ int hbsa_hss_cache_load(HBSA_KEY *x, unsigned L, const lms_params *lms, const lm
 {
     uint8_t *buf = NULL;
     size_t len = 0;
-    int err = fastsig_cache_load(x->path, &buf, &len);
+    int err = fastsig_cache_load(x->path, &buf, &len, NULL);
 
     *core = NULL;
     if (err == FASTSIG_OK)
@@ -36,7 +36,7 @@ void hbsa_hss_cache_save(HBSA_KEY *x, hss_key *core)
     int err = hss_cache_export(core, &buf, &len);
 
     if (err == FASTSIG_OK)
-        err = fastsig_cache_save(x->path, buf, len);
+        err = fastsig_cache_save(x->path, buf, len, NULL);
     free(buf);
     x->cache_err = err;
     x->saved = hss_cache_stamp(core);

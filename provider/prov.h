@@ -37,9 +37,11 @@ void fs_err_state_says(int reason, const char *path, const char *rest);
 void fs_err_file_detail(int reason, const char *what, const char *path, int sys_errno,
                         const char *why);
 /* The same for a file or directory crypto/state refused as open to other
- * users (FASTSIG_ERR_STATE_UNTRUSTED): "WHAT PATH: why" with file_what or
- * dir_what for the path it names (state/fileowner.h). */
-void fs_err_untrusted(int reason, const char *file_what, const char *dir_what);
+ * users (FASTSIG_ERR_STATE_UNTRUSTED, the call's cause): "WHAT PATH: why"
+ * with file_what or dir_what for the path it names. */
+struct fastsig_cause;
+void fs_err_untrusted(const struct fastsig_cause *cause, const char *file_what,
+                      const char *dir_what);
 
 /* Provider configuration read once at init (fastsig.c): the `state_dir`
  * key of the provider's section in openssl.cnf / provider.cnf, or NULL. */

@@ -42,7 +42,7 @@ static void cache_save(HBSA_KEY *x)
     int err = hbs_cache_export(x->k, &buf, &len);
 
     if (err == FASTSIG_OK)
-        err = fastsig_cache_save(x->path, buf, len);
+        err = fastsig_cache_save(x->path, buf, len, NULL);
     free(buf);
     x->cache_err = err;
     x->saved = hbs_cache_changes(x->k);
@@ -58,7 +58,7 @@ static void cache_load(HBSA_KEY *x)
     uint8_t *buf = NULL;
     size_t len = 0;
 
-    if (fastsig_cache_load(x->path, &buf, &len) == FASTSIG_OK)
+    if (fastsig_cache_load(x->path, &buf, &len, NULL) == FASTSIG_OK)
         hbs_cache_import(x->k, buf, len);
     free(buf);
     x->saved = hbs_cache_changes(x->k); /* signing that changes nothing writes nothing */
@@ -135,7 +135,7 @@ static int xmss_priv_encode(const void *key, unsigned char *out, size_t *len)
     if (out == NULL)
         return hbsa_priv_frame(x, core, sk, NULL, len);
     /* informational only (never read back): the state's next index */
-    if (x->st == NULL || fastsig_state_query(x->st, &next, NULL, NULL) != FASTSIG_OK
+    if (x->st == NULL || fastsig_state_query(x->st, &next, NULL, NULL, NULL) != FASTSIG_OK
         || next > hbs_last_index(x->p))
         next = 0;
     if ((err = hbs_key_export_sk(x->k, next, core, sk)) == FASTSIG_OK)

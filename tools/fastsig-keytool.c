@@ -136,6 +136,7 @@ static int outputs_free(const OPTS *o, size_t n)
 {
     char path[4200], dir[4200];
     struct stat sb;
+    fastsig_cause cause = { 0 }; /* no errno when the name does not fit */
 
     for (size_t i = 0; i < n; i++) {
         if (!key_path(o, i, path, sizeof(path)))
@@ -148,9 +149,9 @@ static int outputs_free(const OPTS *o, size_t n)
     }
     key_path(o, 0, path, sizeof(path)); /* all n in its directory */
     if (fastsig_state_dir_of(path, dir, sizeof(dir)) != FASTSIG_OK
-        || fastsig_state_dir_writable(dir) != FASTSIG_OK) {
+        || fastsig_state_dir_writable(dir, &cause) != FASTSIG_OK) {
         fprintf(stderr, "fastsig-keytool: cannot create %s in the directory %s: %s"
-                        " (nothing carved)\n", path, dir, strerror(errno));
+                        " (nothing carved)\n", path, dir, strerror(cause.sys_errno));
         return 0;
     }
     if (n > 1 && o->state != NULL && !(stat(o->state, &sb) == 0 && S_ISDIR(sb.st_mode))) {

@@ -99,6 +99,7 @@ int kt_write_key(EVP_PKEY *k, const char *path, const EVP_CIPHER *cipher, const 
     char tmp[4300];
     BIO *mem = BIO_new(BIO_s_secmem()); /* the key's text is wiped when freed */
     BUF_MEM *pem = NULL;
+    fastsig_cause cause;
     int w, saved;
 
     if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid()) >= sizeof(tmp)
@@ -110,8 +111,8 @@ int kt_write_key(EVP_PKEY *k, const char *path, const EVP_CIPHER *cipher, const 
         return 0;
     }
     /* O_EXCL, 0600, fsync'd before it gets its name */
-    w = fs_file_write_new(tmp, (const uint8_t *)pem->data, pem->length);
-    saved = errno;
+    w = fs_file_write_new(tmp, (const uint8_t *)pem->data, pem->length, &cause);
+    saved = cause.sys_errno;
     BIO_free(mem);
     if (w != 0) {
         fprintf(stderr, "fastsig-keytool: cannot write %s: %s\n", tmp, strerror(saved));
@@ -123,9 +124,9 @@ int kt_write_key(EVP_PKEY *k, const char *path, const EVP_CIPHER *cipher, const 
         fprintf(stderr, "fastsig-keytool: cannot write %s: %s\n", path, strerror(saved));
         return 0;
     }
-    if (fs_file_sync_dir_of(path) != 0) {
+    if (fs_file_sync_dir_of(path, &cause) != 0) {
         fprintf(stderr, "fastsig-keytool: %s written, but its directory could not be synced: %s\n",
-                path, strerror(errno));
+                path, strerror(cause.sys_errno));
         return 0;
     }
     return 1;

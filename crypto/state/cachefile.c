@@ -29,68 +29,86 @@ static void close_keep_errno(int fd, int locked)
     errno = saved;
 }
 
-int fastsig_cache_save(const char *state_path, const uint8_t *buf, size_t len)
+int fastsig_cache_save(const char *state_path, const uint8_t *buf, size_t len,
+                       fastsig_cause *cause)
 {
+    fastsig_cause local, *c = fs_cause_start(cause, &local);
     if (state_path == NULL || buf == NULL)
         return FASTSIG_ERR_NULL_ARG;
     char *path = cache_path(state_path);
     if (path == NULL)
         return FASTSIG_ERR_NOMEM;
-    int fd = fs_file_open(path, O_WRONLY | O_CREAT, 0600);
-    free(path);
+    int rc = FASTSIG_OK, fd = fs_file_open(path, O_WRONLY | O_CREAT, 0600, c);
     if (fd < 0) { /* a cache another user could write is not written through */
-        int err = fs_file_open_error();
-        return err == FASTSIG_ERR_STATE_MISSING ? FASTSIG_ERR_STATE_IO : err;
-    }
-    if (fs_file_lock(fd, F_WRLCK, 0) != 0) {
-        int busy = errno == EAGAIN || errno == EACCES; /* another writer has it */
+        rc = c->code == FASTSIG_ERR_STATE_MISSING ? FASTSIG_ERR_STATE_IO : c->code;
+    } else if (fs_file_lock(fd, F_WRLCK, 0) != 0) {
+        /* another writer has it: theirs will do */
+        if (fs_file_lock_failed(c, path) == FASTSIG_ERR_STATE_LOCKED)
+            fs_cause_clear(c);
+        else
+            rc = FASTSIG_ERR_STATE_IO;
         close_keep_errno(fd, 0);
-        return busy ? FASTSIG_OK : FASTSIG_ERR_STATE_IO;
+    } else {
+        /* torn or too long on failure: the loader's size and tag checks refuse it */
+        if (fs_file_write_all(fd, buf, len, 0) != 0 || ftruncate(fd, (off_t)len) != 0)
+            rc = fs_cause_sys(c, FASTSIG_ERR_STATE_IO, path);
+        close_keep_errno(fd, 1);
     }
-    /* torn or too long on failure: the loader's size and tag checks refuse it */
-    int rc = fs_file_write_all(fd, buf, len, 0) == 0 && ftruncate(fd, (off_t)len) == 0
-             ? FASTSIG_OK : FASTSIG_ERR_STATE_IO;
-    close_keep_errno(fd, 1);
+    rc = fs_cause_end(c, rc, path, "node cache", "state directory");
+    free(path);
     return rc;
 }
 
-int fastsig_cache_load(const char *state_path, uint8_t **buf, size_t *len)
+/* Reads the locked cache file fd (path) whole into *buf. */
+static int read_cache(int fd, const char *path, uint8_t **buf, size_t *len, fastsig_cause *c)
 {
-    if (state_path == NULL || buf == NULL || len == NULL)
-        return FASTSIG_ERR_NULL_ARG;
-    *buf = NULL;
-    char *path = cache_path(state_path);
-    if (path == NULL)
-        return FASTSIG_ERR_NOMEM;
-    int fd = fs_file_open(path, O_RDONLY, 0);
-    free(path);
-    if (fd < 0)
-        return fs_file_open_error();
-    if (fs_file_lock(fd, F_RDLCK, 1) != 0) {
-        int err = fs_file_lock_error();
-        close_keep_errno(fd, 0);
-        return err;
-    }
     struct stat sb;
     uint8_t *b = NULL;
     int rc = FASTSIG_ERR_STATE_IO;
-    if (fstat(fd, &sb) != 0)
+    if (fstat(fd, &sb) != 0) {
+        fs_cause_sys(c, rc, path);
         goto done;
+    }
     rc = FASTSIG_ERR_STATE_CORRUPT;
     if (sb.st_size <= 0 || (uint64_t)sb.st_size > FASTSIG_CACHE_MAX_BYTES)
         goto done;
     rc = FASTSIG_ERR_NOMEM;
     if ((b = malloc((size_t)sb.st_size)) == NULL)
         goto done;
-    rc = fs_file_read_all(fd, b, (size_t)sb.st_size, 0) == (ssize_t)sb.st_size
-         ? FASTSIG_OK : FASTSIG_ERR_STATE_IO;
+    ssize_t got = fs_file_read_all(fd, b, (size_t)sb.st_size, 0);
+    rc = got == (ssize_t)sb.st_size ? FASTSIG_OK
+         : got < 0 ? fs_cause_sys(c, FASTSIG_ERR_STATE_IO, path) : FASTSIG_ERR_STATE_IO;
 done:
-    close_keep_errno(fd, 1);
     if (rc == FASTSIG_OK) {
         *buf = b;
         *len = (size_t)sb.st_size;
     } else {
         free(b);
     }
+    return rc;
+}
+
+int fastsig_cache_load(const char *state_path, uint8_t **buf, size_t *len,
+                       fastsig_cause *cause)
+{
+    fastsig_cause local, *c = fs_cause_start(cause, &local);
+    if (state_path == NULL || buf == NULL || len == NULL)
+        return FASTSIG_ERR_NULL_ARG;
+    *buf = NULL;
+    char *path = cache_path(state_path);
+    if (path == NULL)
+        return FASTSIG_ERR_NOMEM;
+    int rc = FASTSIG_OK, fd = fs_file_open(path, O_RDONLY, 0, c);
+    if (fd < 0) {
+        rc = c->code;
+    } else if (fs_file_lock(fd, F_RDLCK, 1) != 0) {
+        rc = fs_file_lock_failed(c, path);
+        close_keep_errno(fd, 0);
+    } else {
+        rc = read_cache(fd, path, buf, len, c);
+        close_keep_errno(fd, 1);
+    }
+    rc = fs_cause_end(c, rc, path, "node cache", "state directory");
+    free(path);
     return rc;
 }

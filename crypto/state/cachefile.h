@@ -15,6 +15,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "statecause.h"
 
 /* Largest cache a loader accepts. */
 #define FASTSIG_CACHE_MAX_BYTES (64u << 20)
@@ -23,15 +24,18 @@
  * that finds the file locked leaves it to the one holding the lock and
  * returns FASTSIG_OK. STATE_UNTRUSTED (nothing written) when the file or its
  * directory is open to other users (fileowner.h), STATE_NOT_FILE,
- * FASTSIG_ERR_STATE_IO (errno kept) or NOMEM otherwise. */
-int fastsig_cache_save(const char *state_path, const uint8_t *buf, size_t len);
+ * FASTSIG_ERR_STATE_IO or NOMEM otherwise. cause (may be NULL) gets what
+ * failed ("node cache" or "state directory", statecause.h). */
+int fastsig_cache_save(const char *state_path, const uint8_t *buf, size_t len,
+                       fastsig_cause *cause);
 
 /* Reads the whole cache of the state file at state_path into *buf (malloc,
  * the caller frees) under a shared lock. FASTSIG_ERR_STATE_MISSING when there
  * is none, STATE_CORRUPT when it is empty or larger than
  * FASTSIG_CACHE_MAX_BYTES, STATE_LOCKED (a writer kept it past the lock
  * timeout), STATE_UNTRUSTED (open to other users: not read), STATE_NOT_FILE,
- * STATE_IO or NOMEM. */
-int fastsig_cache_load(const char *state_path, uint8_t **buf, size_t *len);
+ * STATE_IO or NOMEM; cause (may be NULL) as for fastsig_cache_save. */
+int fastsig_cache_load(const char *state_path, uint8_t **buf, size_t *len,
+                       fastsig_cause *cause);
 
 #endif

@@ -25,10 +25,15 @@ static int injected(enum fs_state_io_op op)
     return e != 0;
 }
 
-/* Set by the last fs_file_open of this thread that refused a path for not
- * being a regular file (or directory, when one was asked for), or for
- * being open to other users (fileowner.h). */
-static _Thread_local int open_not_file, open_untrusted;
+/* Notes a failed open of path in c (errno as the failing call set it): a
+ * path that is no regular file (or directory, when one was asked for) is
+ * STATE_NOT_FILE, a missing one STATE_MISSING, the rest STATE_IO. -1. */
+static int open_failed(fastsig_cause *c, const char *path, int not_file)
+{
+    fs_cause_sys(c, not_file ? FASTSIG_ERR_STATE_NOT_FILE
+                    : errno == ENOENT ? FASTSIG_ERR_STATE_MISSING : FASTSIG_ERR_STATE_IO, path);
+    return -1;
+}
 
 /* The directory holding path ("." or "/" when that is all) into dir. */
 static int dir_of(const char *path, char *dir, size_t len)
@@ -48,14 +53,14 @@ static int dir_of(const char *path, char *dir, size_t len)
 /* The directory holding path, opened (O_PATH: no read permission needed)
  * and checked, so that the file is opened in the very directory checked
  * (openat): the descriptor, *name = the path's last component; -1 with
- * errno when it cannot be opened or is not trusted. */
-static int open_parent(const char *path, const char **name)
+ * errno and c filled when it cannot be opened or is not trusted. */
+static int open_parent(const char *path, const char **name, fastsig_cause *c)
 {
     char dir[PATH_MAX];
     const char *slash = strrchr(path, '/');
     *name = slash != NULL ? (slash[1] != '\0' ? slash + 1 : ".") : path;
     if (dir_of(path, dir, sizeof(dir)) != 0)
-        return -1;
+        return open_failed(c, path, 0);
 #ifdef O_PATH
     int dfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
 #else
@@ -63,8 +68,8 @@ static int open_parent(const char *path, const char **name)
 #endif
     struct stat sb;
     if (dfd < 0)
-        return -1;
-    if (fstat(dfd, &sb) != 0 || (open_untrusted = fs_owner_check(&sb, dir, 1) != 0)) {
+        return open_failed(c, path, 0);
+    if (fstat(dfd, &sb) != 0 ? open_failed(c, path, 0) : fs_owner_check(&sb, dir, 1, c)) {
         int saved = errno;
         close(dfd);
         errno = saved;
@@ -73,18 +78,17 @@ static int open_parent(const char *path, const char **name)
     return dfd;
 }
 
-int fs_file_open(const char *path, int flags, mode_t mode)
+int fs_file_open(const char *path, int flags, mode_t mode, fastsig_cause *c)
 {
-    open_not_file = open_untrusted = 0;
     if (injected(FS_STATE_IO_OPEN))
-        return -1;
+        return open_failed(c, path, 0);
     int want_dir = (flags & O_DIRECTORY) != 0;
     /* O_NONBLOCK: opening a FIFO must not wait for its other end.
      * O_NOFOLLOW: a link's target (a device, another key's file) is not ours;
      * a directory may be a link (e.g. a symlinked home). */
     flags |= O_CLOEXEC | O_NONBLOCK | (want_dir ? 0 : O_NOFOLLOW);
     const char *name = path;
-    int dfd = want_dir ? AT_FDCWD : open_parent(path, &name);
+    int dfd = want_dir ? AT_FDCWD : open_parent(path, &name, c);
     if (dfd == -1)
         return -1;
     int fd;
@@ -99,45 +103,29 @@ int fs_file_open(const char *path, int flags, mode_t mode)
         /* ELOOP: a symlink; ENXIO: a FIFO without reader opened for
          * writing, or a device without its driver (never a regular file).
          * A directory opened for writing stays STATE_IO with EISDIR. */
-        open_not_file = (errno == ELOOP && !want_dir) || errno == ENXIO;
-        return -1;
+        return open_failed(c, path, (errno == ELOOP && !want_dir) || errno == ENXIO);
     }
     struct stat sb;
     int fl;
     if (fstat(fd, &sb) != 0 || (fl = fcntl(fd, F_GETFL)) < 0
         || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) != 0) {
-        int saved = errno;
+        open_failed(c, path, 0);
         close(fd);
-        errno = saved;
+        errno = c->sys_errno;
         return -1;
     }
     if (want_dir ? !S_ISDIR(sb.st_mode) : !S_ISREG(sb.st_mode)) {
         close(fd);
-        open_not_file = 1;
         errno = S_ISDIR(sb.st_mode) ? EISDIR : EINVAL;
-        return -1;
+        return open_failed(c, path, 1);
     }
     /* the descriptor's own owner and mode: what was opened is what counts */
-    if (!want_dir && (open_untrusted = fs_owner_check(&sb, path, 0) != 0)) {
+    if (!want_dir && fs_owner_check(&sb, path, 0, c) != 0) {
         close(fd);
         errno = EPERM;
         return -1;
     }
     return fd;
-}
-
-int fs_file_refused(void)
-{
-    return open_untrusted;
-}
-
-int fs_file_open_error(void)
-{
-    if (open_untrusted)
-        return FASTSIG_ERR_STATE_UNTRUSTED;
-    if (open_not_file)
-        return FASTSIG_ERR_STATE_NOT_FILE;
-    return errno == ENOENT ? FASTSIG_ERR_STATE_MISSING : FASTSIG_ERR_STATE_IO;
 }
 
 #ifdef F_OFD_SETLKW
@@ -238,9 +226,10 @@ int fs_file_lock(int fd, short type, int wait)
     }
 }
 
-int fs_file_lock_error(void)
+int fs_file_lock_failed(fastsig_cause *c, const char *path)
 {
-    return lock_busy(errno) ? FASTSIG_ERR_STATE_LOCKED : FASTSIG_ERR_STATE_IO;
+    return fs_cause_sys(c, lock_busy(errno) ? FASTSIG_ERR_STATE_LOCKED : FASTSIG_ERR_STATE_IO,
+                        path);
 }
 
 void fs_file_unlock(int fd)
@@ -303,9 +292,9 @@ int fs_file_sync(int fd, int data_only)
     return data_only ? fdatasync(fd) : fsync(fd);
 }
 
-int fs_file_write_new(const char *tmp, const uint8_t *buf, size_t len)
+int fs_file_write_new(const char *tmp, const uint8_t *buf, size_t len, fastsig_cause *c)
 {
-    int fd = fs_file_open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0600);
+    int fd = fs_file_open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0600, c);
     if (fd < 0)
         return -1;
     int ok = fs_file_write_all(fd, buf, len, 0) == 0 && fs_file_sync(fd, 0) == 0;
@@ -315,6 +304,7 @@ int fs_file_write_new(const char *tmp, const uint8_t *buf, size_t len)
     if (!ok) {
         unlink(tmp);
         errno = saved;
+        fs_cause_sys(c, FASTSIG_ERR_STATE_IO, tmp);
         return -2;
     }
     return 0;
@@ -337,15 +327,17 @@ int fs_file_install(const char *tmp, const char *path, int replace)
     return 0;
 }
 
-int fs_file_sync_dir_of(const char *path)
+int fs_file_sync_dir_of(const char *path, fastsig_cause *c)
 {
     char dir[PATH_MAX];
     if (dir_of(path, dir, sizeof(dir)) != 0)
-        return -1;
-    int dfd = fs_file_open(dir, O_RDONLY | O_DIRECTORY, 0);
+        return open_failed(c, path, 0);
+    int dfd = fs_file_open(dir, O_RDONLY | O_DIRECTORY, 0, c);
     if (dfd < 0)
         return -1;
     int r = fs_file_sync(dfd, 0);
+    if (r != 0)
+        fs_cause_sys(c, FASTSIG_ERR_STATE_IO, dir);
     int saved = errno;
     close(dfd);
     errno = saved;

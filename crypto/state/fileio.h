@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include "statecause.h"
 
 /* open(2) with O_CLOEXEC and O_NONBLOCK added (cleared again after the
  * open) and O_NOFOLLOW unless O_DIRECTORY is asked for, retried on EINTR.
@@ -19,19 +20,11 @@
  * directory opened for writing fails in open(2) itself (EISDIR). A file is
  * opened inside its directory only if that directory passes fs_owner_check
  * (fileowner.h), and kept only if the file itself passes it (fstat of the
- * descriptor): else errno EPERM and fs_file_refused(). */
-int fs_file_open(const char *path, int flags, mode_t mode);
-
-/* Nonzero when this thread's last fs_file_open refused a file or its
- * directory for being open to other users (fastsig_state_refusal says
- * which and why). */
-int fs_file_refused(void);
-
-/* The fastsig_err code of this thread's last failed fs_file_open:
- * STATE_UNTRUSTED when fs_file_refused(), STATE_NOT_FILE when the path is
- * no regular file, STATE_MISSING when there is no such file (from errno),
- * else STATE_IO. */
-int fs_file_open_error(void);
+ * descriptor): else errno EPERM and STATE_UNTRUSTED. On failure, -1 with
+ * errno set and c (not NULL) filled: STATE_UNTRUSTED (the path refused,
+ * file or directory, and why), STATE_NOT_FILE when the path is no regular
+ * file, STATE_MISSING when there is no such file, else STATE_IO. */
+int fs_file_open(const char *path, int flags, mode_t mode, fastsig_cause *c);
 
 /* Locks the whole file, F_RDLCK or F_WRLCK: OFD locks where the kernel has
  * them (descriptors of one process exclude each other too), else classic
@@ -42,9 +35,10 @@ int fs_file_open_error(void);
 int fs_file_lock(int fd, short type, int wait);
 void fs_file_unlock(int fd); /* keeps errno */
 
-/* The fastsig_err code of a failed fs_file_lock, from errno: STATE_LOCKED
- * when another holder kept the lock, else STATE_IO. */
-int fs_file_lock_error(void);
+/* Notes a failed fs_file_lock of path in c, right after it (errno):
+ * STATE_LOCKED when another holder kept the lock, else STATE_IO; returns
+ * the code. */
+int fs_file_lock_failed(fastsig_cause *c, const char *path);
 
 /* All of len bytes at off; a short write fails with ENOSPC. */
 int fs_file_write_all(int fd, const uint8_t *buf, size_t len, off_t off);
@@ -54,13 +48,14 @@ ssize_t fs_file_read_all(int fd, uint8_t *buf, size_t len, off_t off);
 int fs_file_sync(int fd, int data_only);
 /* Creates the new file tmp (O_EXCL, mode 0600) holding len bytes of buf,
  * fsync'd and closed: 0; -1 when it cannot be created, -2 when writing,
- * syncing or closing fails (tmp removed), errno kept either way. */
-int fs_file_write_new(const char *tmp, const uint8_t *buf, size_t len);
+ * syncing or closing fails (tmp removed, STATE_IO), errno kept and c filled
+ * either way. */
+int fs_file_write_new(const char *tmp, const uint8_t *buf, size_t len, fastsig_cause *c);
 /* Moves the file tmp to path (same directory); without replace, fails with
  * EEXIST if path exists (renameat2 RENAME_NOREPLACE, else link + unlink). */
 int fs_file_install(const char *tmp, const char *path, int replace);
 /* fsync of the directory holding path, so that a name made or removed there
- * survives a crash. */
-int fs_file_sync_dir_of(const char *path);
+ * survives a crash; c filled on failure. */
+int fs_file_sync_dir_of(const char *path, fastsig_cause *c);
 
 #endif

@@ -1,25 +1,19 @@
 /* fileowner.c - see fileowner.h. */
 #include <errno.h>
-#include <limits.h>
-#include <stdio.h>
 #include <unistd.h>
+#include "fastsig_err.h"
 #include "fileowner.h"
 
-static _Thread_local struct {
-    char path[PATH_MAX];
-    char why[96];
-    int is_dir;
-} refusal;
-
-static int refuse(const char *path, int is_dir)
+/* Notes the refusal of path in c: errno EPERM, -1. */
+static int refuse(fastsig_cause *c, const char *path, int is_dir)
 {
-    snprintf(refusal.path, sizeof(refusal.path), "%s", path);
-    refusal.is_dir = is_dir;
     errno = EPERM;
+    fs_cause_sys(c, FASTSIG_ERR_STATE_UNTRUSTED, path);
+    c->is_dir = is_dir;
     return -1;
 }
 
-int fs_owner_check(const struct stat *sb, const char *path, int is_dir)
+int fs_owner_check(const struct stat *sb, const char *path, int is_dir, fastsig_cause *c)
 {
     unsigned mode = (unsigned)sb->st_mode & 07777;
     int others_write = (sb->st_mode & (S_IWGRP | S_IWOTH)) != 0;
@@ -29,27 +23,17 @@ int fs_owner_check(const struct stat *sb, const char *path, int is_dir)
         /* sticky: others may add names, but not rename or remove ours */
         if (!others_write || (sb->st_mode & S_ISVTX) != 0)
             return 0;
-        snprintf(refusal.why, sizeof(refusal.why),
-                 "writable by group or others without the sticky bit (mode %04o)", mode);
-        return refuse(path, 1);
+        refuse(c, path, 1);
+        fs_cause_why(c, "writable by group or others without the sticky bit (mode %04o)", mode);
+        return -1;
     }
-    if (sb->st_uid != me)
-        snprintf(refusal.why, sizeof(refusal.why), "owned by uid %lu, not by this user (uid %lu)",
-                 (unsigned long)sb->st_uid, (unsigned long)me);
-    else if (others_write)
-        snprintf(refusal.why, sizeof(refusal.why), "writable by group or others (mode %04o)",
-                 mode);
-    else
+    if (sb->st_uid == me && !others_write)
         return 0;
-    return refuse(path, 0);
-}
-
-void fastsig_state_refusal(char *path, size_t pathlen, char *why, size_t whylen, int *is_dir)
-{
-    if (path != NULL && pathlen > 0)
-        snprintf(path, pathlen, "%s", refusal.path);
-    if (why != NULL && whylen > 0)
-        snprintf(why, whylen, "%s", refusal.why);
-    if (is_dir != NULL)
-        *is_dir = refusal.is_dir;
+    refuse(c, path, 0);
+    if (sb->st_uid != me)
+        fs_cause_why(c, "owned by uid %lu, not by this user (uid %lu)",
+                     (unsigned long)sb->st_uid, (unsigned long)me);
+    else
+        fs_cause_why(c, "writable by group or others (mode %04o)", mode);
+    return -1;
 }

@@ -12,19 +12,15 @@
 
 #include <stddef.h>
 #include <sys/stat.h>
+#include "statecause.h"
 
 /* Checks sb (fstat of an open descriptor, never a stat of a path: the
  * object itself, not whatever the path names a moment later) of path, a
- * directory when is_dir: 0 when trusted, else -1 with errno EPERM and the
- * refusal noted for fastsig_state_refusal (this thread). Internal to
- * crypto/state (fileio.c calls it on every open). */
-int fs_owner_check(const struct stat *sb, const char *path, int is_dir);
-
-/* What the last FASTSIG_ERR_STATE_UNTRUSTED of this thread refused: the
- * path (file or directory, *is_dir says which) and the reason in words,
- * e.g. "owned by uid 65534, not by this user (uid 0)", "writable by group
- * or others (mode 0666)", "writable by group or others without the sticky
- * bit (mode 0777)". Either buffer may be NULL. */
-void fastsig_state_refusal(char *path, size_t pathlen, char *why, size_t whylen, int *is_dir);
+ * directory when is_dir: 0 when trusted, else -1 with errno EPERM and c
+ * filled (STATE_UNTRUSTED, path, is_dir, and why in words, e.g. "owned by
+ * uid 65534, not by this user (uid 0)", "writable by group or others (mode
+ * 0666)", "writable by group or others without the sticky bit (mode
+ * 0777)"). Internal to crypto/state (fileio.c calls it on every open). */
+int fs_owner_check(const struct stat *sb, const char *path, int is_dir, fastsig_cause *c);
 
 #endif

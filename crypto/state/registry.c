@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -46,39 +47,42 @@ int fastsig_registry_entry_path(const char *state_dir,
 /* The registry directory of entry (its parent), made if missing (mode
  * 0700, the state directory fsync'd so the new name lasts): a directory,
  * not a link or anything else. */
-static int registry_dir(const char *entry)
+static int registry_dir(const char *entry, fastsig_cause *c)
 {
     char dir[PATH_MAX];
     size_t len = (size_t)(strrchr(entry, '/') - entry);
     memcpy(dir, entry, len);
     dir[len] = '\0';
     if (mkdir(dir, 0700) == 0) {
-        if (fs_file_sync_dir_of(dir) != 0)
-            return FASTSIG_ERR_STATE_IO;
+        if (fs_file_sync_dir_of(dir, c) != 0)
+            return fs_cause_set(c, FASTSIG_ERR_STATE_IO, entry, c->sys_errno);
     } else if (errno != EEXIST) {
-        return errno == ENOENT || errno == ENOTDIR ? FASTSIG_ERR_STATE_NO_DIR
-                                                   : FASTSIG_ERR_STATE_IO;
+        return fs_cause_sys(c, errno == ENOENT || errno == ENOTDIR ? FASTSIG_ERR_STATE_NO_DIR
+                                                                   : FASTSIG_ERR_STATE_IO,
+                            entry);
     }
-    int fd = fs_file_open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW, 0);
+    int fd = fs_file_open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW, 0, c);
     if (fd < 0)
-        return errno == ELOOP || errno == ENOTDIR ? FASTSIG_ERR_STATE_NOT_FILE
-                                                  : fs_file_open_error();
+        return c->sys_errno == ELOOP || c->sys_errno == ENOTDIR
+               ? fs_cause_set(c, FASTSIG_ERR_STATE_NOT_FILE, entry, c->sys_errno)
+               : c->code;
     close(fd);
     return FASTSIG_OK;
 }
 
 /* Reads the entry at path under a lock of the given type (fd open and
  * locked on success; the caller unlocks and closes): the bytes, 0-ended. */
-static int read_entry(const char *path, int flags, short type, int *fd, char *buf, size_t cap)
+static int read_entry(const char *path, int flags, short type, int *fd, char *buf, size_t cap,
+                      fastsig_cause *c)
 {
-    if ((*fd = fs_file_open(path, flags, 0)) < 0)
-        return fs_file_open_error();
+    if ((*fd = fs_file_open(path, flags, 0, c)) < 0)
+        return c->code;
     int rc = FASTSIG_OK;
     ssize_t n = -1;
     if (fs_file_lock(*fd, type, 1) != 0)
-        rc = fs_file_lock_error();
+        rc = fs_file_lock_failed(c, path);
     else if ((n = fs_file_read_all(*fd, (uint8_t *)buf, cap - 1, 0)) < 0)
-        rc = FASTSIG_ERR_STATE_IO;
+        rc = fs_cause_sys(c, FASTSIG_ERR_STATE_IO, path);
     if (rc != FASTSIG_OK) {
         int saved = errno;
         if (rc == FASTSIG_ERR_STATE_IO)
@@ -92,24 +96,28 @@ static int read_entry(const char *path, int flags, short type, int *fd, char *bu
 }
 
 /* found = the entry's first complete line ("" if none). */
-static int first_state(const char *entry, char *found, size_t foundlen)
+static int first_state(const char *entry, char *found, size_t foundlen, fastsig_cause *c)
 {
-    static _Thread_local char buf[ENTRY_MAX + 1];
+    char *buf = malloc(ENTRY_MAX + 1);
     int fd;
-    int rc = read_entry(entry, O_RDONLY, F_RDLCK, &fd, buf, sizeof(buf));
-    if (rc != FASTSIG_OK)
-        return rc;
-    fs_file_unlock(fd);
-    close(fd);
-    char *nl = strchr(buf, '\n');
-    size_t len = nl != NULL ? (size_t)(nl - buf) : 0;
-    if (found != NULL && foundlen > 0)
-        snprintf(found, foundlen, "%.*s", (int)len, buf);
-    return FASTSIG_OK;
+    if (buf == NULL)
+        return FASTSIG_ERR_NOMEM;
+    int rc = read_entry(entry, O_RDONLY, F_RDLCK, &fd, buf, ENTRY_MAX + 1, c);
+    if (rc == FASTSIG_OK) {
+        fs_file_unlock(fd);
+        close(fd);
+        char *nl = strchr(buf, '\n');
+        size_t len = nl != NULL ? (size_t)(nl - buf) : 0;
+        if (found != NULL && foundlen > 0)
+            snprintf(found, foundlen, "%.*s", (int)len, buf);
+    }
+    free(buf);
+    return rc;
 }
 
 /* Writes line to a new temporary file beside entry, fsync'd. */
-static int write_temp(const char *entry, const char *line, char *tmp, size_t tmplen)
+static int write_temp(const char *entry, const char *line, char *tmp, size_t tmplen,
+                      fastsig_cause *c)
 {
     static unsigned counter; /* atomic: unique temporary names per process */
     const char *name = strrchr(entry, '/') + 1;
@@ -117,13 +125,15 @@ static int write_temp(const char *entry, const char *line, char *tmp, size_t tmp
                          (long)getpid(), __atomic_fetch_add(&counter, 1, __ATOMIC_RELAXED))
         >= tmplen)
         return FASTSIG_ERR_BAD_PARAM;
-    if (fs_file_write_new(tmp, (const uint8_t *)line, strlen(line)) == 0)
+    if (fs_file_write_new(tmp, (const uint8_t *)line, strlen(line), c) == 0)
         return FASTSIG_OK;
-    return fs_file_refused() ? FASTSIG_ERR_STATE_UNTRUSTED : FASTSIG_ERR_STATE_IO;
+    return c->code == FASTSIG_ERR_STATE_UNTRUSTED
+           ? c->code : fs_cause_set(c, FASTSIG_ERR_STATE_IO, entry, c->sys_errno);
 }
 
 /* Makes entry naming state_path (see fastsig_registry_claim). */
-static int claim_entry(const char *entry, const char *state_path, char *found, size_t foundlen)
+static int claim_entry(const char *entry, const char *state_path, char *found, size_t foundlen,
+                       fastsig_cause *c)
 {
     char tmp[PATH_MAX], line[PATH_MAX + 1];
     int rc;
@@ -132,22 +142,21 @@ static int claim_entry(const char *entry, const char *state_path, char *found, s
     if (state_path[0] != '/' || strchr(state_path, '\n') != NULL
         || (size_t)snprintf(line, sizeof(line), "%s\n", state_path) >= sizeof(line))
         return FASTSIG_ERR_BAD_PARAM;
-    if ((rc = registry_dir(entry)) != FASTSIG_OK || (rc = write_temp(entry, line, tmp, sizeof(tmp))))
+    if ((rc = registry_dir(entry, c)) != FASTSIG_OK
+        || (rc = write_temp(entry, line, tmp, sizeof(tmp), c)))
         return rc;
     if (fs_file_install(tmp, entry, 0) != 0) {
         int saved = errno;
         unlink(tmp);
         if (saved != EEXIST)
-            return errno = saved, FASTSIG_ERR_STATE_IO;
-        rc = first_state(entry, found, foundlen);
+            return fs_cause_set(c, FASTSIG_ERR_STATE_IO, entry, saved);
+        rc = first_state(entry, found, foundlen, c);
         return rc == FASTSIG_OK ? FASTSIG_ERR_STATE_REGISTERED : rc;
     }
-    if (fs_file_sync_dir_of(entry) != 0) {
+    if (fs_file_sync_dir_of(entry, c) != 0) {
         /* not durable: a key must not believe in an entry a crash may undo */
-        int saved = errno;
         unlink(entry);
-        errno = saved;
-        return FASTSIG_ERR_STATE_IO;
+        return fs_cause_set(c, FASTSIG_ERR_STATE_IO, entry, c->sys_errno);
     }
     return FASTSIG_OK;
 }
@@ -155,38 +164,45 @@ static int claim_entry(const char *entry, const char *state_path, char *found, s
 /* Removes entry if it names state_path and nothing else. */
 static int unclaim_entry(const char *entry, const char *state_path)
 {
-    static _Thread_local char buf[ENTRY_MAX + 1];
+    fastsig_cause c; /* a withdrawal that fails leaves the entry: its code says so */
+    char *buf = malloc(ENTRY_MAX + 1);
     int fd;
-    int rc = read_entry(entry, O_RDWR, F_WRLCK, &fd, buf, sizeof(buf));
-    if (rc == FASTSIG_ERR_STATE_MISSING)
-        return FASTSIG_OK;
-    if (rc != FASTSIG_OK)
-        return rc;
-    size_t len = strlen(state_path);
-    if (strlen(buf) == len + 1 && memcmp(buf, state_path, len) == 0 && buf[len] == '\n'
-        && (unlink(entry) != 0 || fs_file_sync_dir_of(entry) != 0))
-        rc = FASTSIG_ERR_STATE_IO;
-    fs_file_unlock(fd);
-    close(fd);
-    return rc;
+    if (buf == NULL)
+        return FASTSIG_ERR_NOMEM;
+    int rc = read_entry(entry, O_RDWR, F_WRLCK, &fd, buf, ENTRY_MAX + 1, &c);
+    if (rc == FASTSIG_OK) {
+        size_t len = strlen(state_path);
+        if (strlen(buf) == len + 1 && memcmp(buf, state_path, len) == 0 && buf[len] == '\n'
+            && (unlink(entry) != 0 || fs_file_sync_dir_of(entry, &c) != 0))
+            rc = FASTSIG_ERR_STATE_IO;
+        fs_file_unlock(fd);
+        close(fd);
+    }
+    free(buf);
+    return rc == FASTSIG_ERR_STATE_MISSING ? FASTSIG_OK : rc;
 }
 
 int fastsig_registry_claim_as(fastsig_registry_kind kind, const char *state_dir,
                               const uint8_t id[FASTSIG_STATE_KEY_ID_LEN], const char *state_path,
-                              char *found, size_t foundlen)
+                              char *found, size_t foundlen, fastsig_cause *cause)
 {
     char entry[PATH_MAX];
+    fastsig_cause local, *c = fs_cause_start(cause, &local);
     if (state_path == NULL)
         return FASTSIG_ERR_NULL_ARG;
     int rc = fastsig_registry_path_as(kind, state_dir, id, entry, sizeof(entry));
-    return rc != FASTSIG_OK ? rc : claim_entry(entry, state_path, found, foundlen);
+    if (rc != FASTSIG_OK)
+        return rc;
+    rc = claim_entry(entry, state_path, found, foundlen, c);
+    return fs_cause_end(c, rc, entry, "registry entry", "registry directory");
 }
 
 int fastsig_registry_claim(const char *state_dir, const uint8_t key_id[FASTSIG_STATE_KEY_ID_LEN],
-                           const char *state_path, char *found, size_t foundlen)
+                           const char *state_path, char *found, size_t foundlen,
+                           fastsig_cause *cause)
 {
     return fastsig_registry_claim_as(FASTSIG_REGISTRY_KEY_ID, state_dir, key_id, state_path,
-                                     found, foundlen);
+                                     found, foundlen, cause);
 }
 
 int fastsig_registry_unclaim_as(fastsig_registry_kind kind, const char *state_dir,
@@ -209,15 +225,21 @@ int fastsig_registry_unclaim(const char *state_dir,
 
 int fastsig_registry_holder_as(fastsig_registry_kind kind, const char *state_dir,
                                const uint8_t id[FASTSIG_STATE_KEY_ID_LEN], char *found,
-                               size_t foundlen)
+                               size_t foundlen, fastsig_cause *cause)
 {
     char entry[PATH_MAX];
+    fastsig_cause local, *c = fs_cause_start(cause, &local);
     if (found != NULL && foundlen > 0)
         found[0] = '\0';
     int rc = fastsig_registry_path_as(kind, state_dir, id, entry, sizeof(entry));
-    if (rc == FASTSIG_OK)
-        rc = first_state(entry, found, foundlen);
+    if (rc != FASTSIG_OK)
+        return rc;
+    rc = first_state(entry, found, foundlen, c);
     /* no entry, or no registry yet: nobody holds it */
-    return rc == FASTSIG_ERR_STATE_MISSING ? FASTSIG_OK
-           : rc == FASTSIG_OK              ? FASTSIG_ERR_STATE_REGISTERED : rc;
+    if (rc == FASTSIG_ERR_STATE_MISSING) {
+        fs_cause_clear(c);
+        return FASTSIG_OK;
+    }
+    return fs_cause_end(c, rc == FASTSIG_OK ? FASTSIG_ERR_STATE_REGISTERED : rc, entry,
+                        "registry entry", "registry directory");
 }

@@ -58,7 +58,8 @@ int fastsig_registry_entry_path(const char *state_dir,
  * refused with STATE_REGISTERED and the first state path its entry names
  * copied to found ("" when the entry holds none). */
 int fastsig_registry_claim(const char *state_dir, const uint8_t key_id[FASTSIG_STATE_KEY_ID_LEN],
-                           const char *state_path, char *found, size_t foundlen);
+                           const char *state_path, char *found, size_t foundlen,
+                           fastsig_cause *cause);
 
 /* Withdraws a claim whose state file was never made (the generation failed
  * after the claim): removes the entry only if it names state_path and
@@ -72,17 +73,19 @@ int fastsig_registry_unclaim(const char *state_dir,
  * claims nothing (a key generation asks before it builds its trees; the
  * claim still decides): FASTSIG_OK when id has no entry, STATE_REGISTERED
  * with its first state path in found ("" when none) when it has, or the
- * error reading it. */
+ * error reading it. cause (may be NULL) gets why a claim or look-up failed:
+ * the entry (what: "registry entry", or "registry directory" when that was
+ * refused) and errno. */
 int fastsig_registry_path_as(fastsig_registry_kind kind, const char *state_dir,
                              const uint8_t id[FASTSIG_STATE_KEY_ID_LEN], char *out, size_t outlen);
 int fastsig_registry_claim_as(fastsig_registry_kind kind, const char *state_dir,
                               const uint8_t id[FASTSIG_STATE_KEY_ID_LEN], const char *state_path,
-                              char *found, size_t foundlen);
+                              char *found, size_t foundlen, fastsig_cause *cause);
 int fastsig_registry_unclaim_as(fastsig_registry_kind kind, const char *state_dir,
                                 const uint8_t id[FASTSIG_STATE_KEY_ID_LEN],
                                 const char *state_path);
 int fastsig_registry_holder_as(fastsig_registry_kind kind, const char *state_dir,
                                const uint8_t id[FASTSIG_STATE_KEY_ID_LEN], char *found,
-                               size_t foundlen);
+                               size_t foundlen, fastsig_cause *cause);
 
 #endif

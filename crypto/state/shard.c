@@ -27,17 +27,19 @@ int fastsig_state_shard_path(const char *dir, const uint8_t key_id[FASTSIG_STATE
     return FASTSIG_OK;
 }
 
-int fastsig_state_dir_writable(const char *dir)
+int fastsig_state_dir_writable(const char *dir, fastsig_cause *cause)
 {
+    fastsig_cause local, *c = fs_cause_start(cause, &local);
     struct stat sb;
     if (stat(dir, &sb) != 0)
-        return errno == ENOENT || errno == ENOTDIR ? FASTSIG_ERR_STATE_NO_DIR
-                                                   : FASTSIG_ERR_STATE_IO;
-    if (!S_ISDIR(sb.st_mode)) {
-        errno = ENOTDIR;
-        return FASTSIG_ERR_STATE_NO_DIR;
-    }
-    return access(dir, W_OK | X_OK) == 0 ? FASTSIG_OK : FASTSIG_ERR_STATE_IO;
+        fs_cause_sys(c, errno == ENOENT || errno == ENOTDIR ? FASTSIG_ERR_STATE_NO_DIR
+                                                            : FASTSIG_ERR_STATE_IO, dir);
+    else if (!S_ISDIR(sb.st_mode))
+        fs_cause_set(c, FASTSIG_ERR_STATE_NO_DIR, dir, ENOTDIR);
+    else if (access(dir, W_OK | X_OK) != 0)
+        fs_cause_sys(c, FASTSIG_ERR_STATE_IO, dir);
+    c->is_dir = 1;
+    return fs_cause_end(c, c->code, dir, "state file", "state directory");
 }
 
 int fastsig_state_dir_of(const char *path, char *out, size_t outlen)
@@ -51,21 +53,23 @@ int fastsig_state_dir_of(const char *path, char *out, size_t outlen)
 
 int fastsig_state_carve_check(const uint8_t key_id[FASTSIG_STATE_KEY_ID_LEN], uint64_t first,
                               uint64_t count, const char *dir, const char *path, char *out,
-                              size_t outlen)
+                              size_t outlen, fastsig_cause *cause)
 {
     struct stat sb;
     char where[4096];
     int rc;
 
+    if (cause != NULL)
+        fs_cause_clear(cause);
     if (key_id == NULL || out == NULL || (path == NULL && dir == NULL))
         return FASTSIG_ERR_NULL_ARG;
     if (path != NULL) {
         if ((size_t)snprintf(out, outlen, "%s", path) >= outlen)
             return FASTSIG_ERR_BAD_PARAM;
         if (lstat(path, &sb) == 0)
-            return FASTSIG_ERR_STATE_EXISTS;
+            return fs_cause_end(cause, FASTSIG_ERR_STATE_EXISTS, path, "state file", NULL);
         return (rc = fastsig_state_dir_of(path, where, sizeof(where))) != FASTSIG_OK
-                   ? rc : fastsig_state_dir_writable(where);
+                   ? rc : fastsig_state_dir_writable(where, cause);
     }
     /* the longest name must fit */
     if ((rc = fastsig_state_shard_path(dir, key_id, UINT64_MAX, UINT64_MAX, out, outlen))
@@ -73,7 +77,7 @@ int fastsig_state_carve_check(const uint8_t key_id[FASTSIG_STATE_KEY_ID_LEN], ui
         return rc;
     if ((size_t)snprintf(out, outlen, "%s", dir) >= outlen)
         return FASTSIG_ERR_BAD_PARAM;
-    if ((rc = fastsig_state_dir_writable(dir)) != FASTSIG_OK)
+    if ((rc = fastsig_state_dir_writable(dir, cause)) != FASTSIG_OK)
         return rc;
     /* "+N" is named by the parent's next, known only under its lock: a
      * file there by then fails the creation (the range lost, never reused) */
@@ -82,22 +86,24 @@ int fastsig_state_carve_check(const uint8_t key_id[FASTSIG_STATE_KEY_ID_LEN], ui
     if ((rc = fastsig_state_shard_path(dir, key_id, first, first + count, out, outlen))
         != FASTSIG_OK)
         return rc;
-    return lstat(out, &sb) == 0 ? FASTSIG_ERR_STATE_EXISTS : FASTSIG_OK;
+    return lstat(out, &sb) == 0
+           ? fs_cause_end(cause, FASTSIG_ERR_STATE_EXISTS, out, "state file", NULL)
+           : FASTSIG_OK;
 }
 
 int fastsig_state_carve(fastsig_state *parent, const uint8_t key_id[FASTSIG_STATE_KEY_ID_LEN],
                         uint64_t first, uint64_t count, const char *dir, const char *path,
-                        char *out, size_t outlen, uint64_t *got_first)
+                        char *out, size_t outlen, uint64_t *got_first, fastsig_cause *cause)
 {
     int rc;
 
     if (parent == NULL || got_first == NULL)
         return FASTSIG_ERR_NULL_ARG;
     /* everything refused before anything is spent */
-    if ((rc = fastsig_state_carve_check(key_id, first, count, dir, path, out, outlen))
+    if ((rc = fastsig_state_carve_check(key_id, first, count, dir, path, out, outlen, cause))
         != FASTSIG_OK)
         return rc;
-    if ((rc = fastsig_state_spend_range(parent, first, count, got_first)) != FASTSIG_OK)
+    if ((rc = fastsig_state_spend_range(parent, first, count, got_first, cause)) != FASTSIG_OK)
         return rc;
     /* From here on the range is spent in the parent: whatever fails, it is
      * lost, never handed out twice. */
@@ -107,5 +113,5 @@ int fastsig_state_carve(fastsig_state *parent, const uint8_t key_id[FASTSIG_STAT
         && (rc = fastsig_state_shard_path(dir, key_id, *got_first, *got_first + count, out,
                                           outlen)) != FASTSIG_OK)
         return rc;
-    return fastsig_state_create(out, key_id, *got_first + count, *got_first, 0);
+    return fastsig_state_create(out, key_id, *got_first + count, *got_first, 0, cause);
 }

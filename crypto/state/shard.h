@@ -21,8 +21,8 @@ int fastsig_state_shard_path(const char *dir, const uint8_t key_id[FASTSIG_STATE
 
 /* dir exists, is a directory and takes new files (write and search
  * permission): FASTSIG_OK, STATE_NO_DIR (missing or not a directory) or
- * STATE_IO (errno kept: EACCES, EROFS, ...). */
-int fastsig_state_dir_writable(const char *dir);
+ * STATE_IO (cause->sys_errno: EACCES, EROFS, ...). cause may be NULL. */
+int fastsig_state_dir_writable(const char *dir, fastsig_cause *cause);
 /* The directory part of path into out: "." when it has none, "/" for
  * "/name"; BAD_PARAM when it does not fit. */
 int fastsig_state_dir_of(const char *path, char *out, size_t outlen);
@@ -31,10 +31,10 @@ int fastsig_state_dir_of(const char *path, char *out, size_t outlen);
  * or for an explicit first the name in dir) exists (STATE_EXISTS), its
  * directory is missing or closed to new files (as fastsig_state_dir_writable),
  * a name does not fit (BAD_PARAM). out gets the path refused (the file, or
- * dir when dir is), errno is kept. */
+ * dir when dir is), cause (may be NULL) why. */
 int fastsig_state_carve_check(const uint8_t key_id[FASTSIG_STATE_KEY_ID_LEN], uint64_t first,
                               uint64_t count, const char *dir, const char *path, char *out,
-                              size_t outlen);
+                              size_t outlen, fastsig_cause *cause);
 
 /* Carves [first, first + count) out of parent's unspent indices (first =
  * FASTSIG_STATE_FROM_NEXT: from its next; see fastsig_state_spend_range)
@@ -42,9 +42,10 @@ int fastsig_state_carve_check(const uint8_t key_id[FASTSIG_STATE_KEY_ID_LEN], ui
  * fastsig_state_shard_path(dir, ...). The file's name goes to out (outlen
  * bytes), the range's start to *got_first. Everything
  * fastsig_state_carve_check refuses is refused first, nothing spent; a failure after the parent moved (the shard's
- * file could not be written) leaves the range spent and unused. */
+ * file could not be written) leaves the range spent and unused. cause (may
+ * be NULL) gets why, for the parent's file or the shard's. */
 int fastsig_state_carve(fastsig_state *parent, const uint8_t key_id[FASTSIG_STATE_KEY_ID_LEN],
                         uint64_t first, uint64_t count, const char *dir, const char *path,
-                        char *out, size_t outlen, uint64_t *got_first);
+                        char *out, size_t outlen, uint64_t *got_first, fastsig_cause *cause);
 
 #endif

@@ -12,16 +12,44 @@
 #include "fileio.h"
 #include "stateslot.h"
 
-static int errno_to_create_err(int e)
+/* The code of a file that could not be made in path's directory (c noted
+ * the failing call): a directory open to others (fileowner.h) stays
+ * STATE_UNTRUSTED, a missing one is STATE_NO_DIR. */
+static int create_failed(fastsig_cause *c, const char *path)
 {
-    if (fs_file_refused()) /* a directory open to others (fileowner.h) */
-        return FASTSIG_ERR_STATE_UNTRUSTED;
-    return e == ENOENT || e == ENOTDIR ? FASTSIG_ERR_STATE_NO_DIR : FASTSIG_ERR_STATE_IO;
+    if (c->code == FASTSIG_ERR_STATE_UNTRUSTED)
+        return c->code;
+    int e = c->sys_errno;
+    return fs_cause_set(c, e == ENOENT || e == ENOTDIR ? FASTSIG_ERR_STATE_NO_DIR
+                                                       : FASTSIG_ERR_STATE_IO, path, e);
+}
+
+/* Writes the new file under tmp, installs it at path, syncs the directory. */
+static int install(const char *tmp, const char *path, const uint8_t *img, int replace,
+                   fastsig_cause *c)
+{
+    int w = fs_file_write_new(tmp, img, FS_STATE_FILE_SIZE, c), saved;
+    if (w != 0)
+        return w == -1 ? create_failed(c, path)
+                       : fs_cause_set(c, FASTSIG_ERR_STATE_IO, path, c->sys_errno);
+    if (fs_file_install(tmp, path, replace) != 0) {
+        saved = errno;
+        fs_cause_sys(c, saved == EEXIST ? FASTSIG_ERR_STATE_EXISTS : FASTSIG_ERR_STATE_IO, path);
+        unlink(tmp);
+        return saved == EEXIST ? FASTSIG_ERR_STATE_EXISTS : create_failed(c, path);
+    }
+    if (fs_file_sync_dir_of(path, c) != 0) {
+        /* not durable: do not leave a file that might vanish on a crash */
+        unlink(path);
+        return FASTSIG_ERR_STATE_IO;
+    }
+    return FASTSIG_OK;
 }
 
 int fastsig_state_create(const char *path, const uint8_t key_id[FASTSIG_STATE_KEY_ID_LEN],
-                         uint64_t max, uint64_t next, unsigned flags)
+                         uint64_t max, uint64_t next, unsigned flags, fastsig_cause *cause)
 {
+    fastsig_cause local, *c = fs_cause_start(cause, &local);
     if (path == NULL || key_id == NULL)
         return FASTSIG_ERR_NULL_ARG;
     if (*path == 0 || max == 0 || max > FS_STATE_MAX_LIMIT || next > max ||
@@ -30,7 +58,7 @@ int fastsig_state_create(const char *path, const uint8_t key_id[FASTSIG_STATE_KE
     int replace = (flags & FASTSIG_STATE_OVERWRITE) != 0;
     struct stat sb;
     if (!replace && lstat(path, &sb) == 0)
-        return FASTSIG_ERR_STATE_EXISTS;
+        return fs_cause_end(c, FASTSIG_ERR_STATE_EXISTS, path, "state file", "state directory");
 
     static unsigned counter; /* atomic: unique temporary names per process */
     char tmp[PATH_MAX];
@@ -45,21 +73,6 @@ int fastsig_state_create(const char *path, const uint8_t key_id[FASTSIG_STATE_KE
     s.seq = 0;
     fs_state_slot_encode(&s, img + FS_STATE_SLOT_STRIDE);
 
-    int w = fs_file_write_new(tmp, img, sizeof(img)), saved;
-    if (w != 0)
-        return w == -1 ? errno_to_create_err(errno) : FASTSIG_ERR_STATE_IO;
-    if (fs_file_install(tmp, path, replace) != 0) {
-        saved = errno;
-        unlink(tmp);
-        errno = saved;
-        return saved == EEXIST ? FASTSIG_ERR_STATE_EXISTS : errno_to_create_err(saved);
-    }
-    if (fs_file_sync_dir_of(path) != 0) {
-        /* not durable: do not leave a file that might vanish on a crash */
-        saved = errno;
-        unlink(path);
-        errno = saved;
-        return FASTSIG_ERR_STATE_IO;
-    }
-    return FASTSIG_OK;
+    return fs_cause_end(c, install(tmp, path, img, replace, c), path, "state file",
+                        "state directory");
 }

@@ -51,7 +51,7 @@
  *   handle and process) to reserve the next block, durably as above, while
  *   this one is used; take() switches to it when this one is empty and waits
  *   only if the worker is not done. Its errors (disk full, lock, exhausted)
- *   are those of the take() that needs the block, errno included. So a
+ *   are those of the take() that needs the block, their cause included. So a
  *   process holds up to two blocks: a crash burns both; release() gives
  *   back the untouched one too (one update when they are contiguous). A
  *   batch of 1 reserves nothing ahead (one update per index, as asked). Off
@@ -95,18 +95,27 @@
  * Errors (fastsig_err.h): FASTSIG_ERR_STATE_MISSING (no such file),
  * STATE_WRONG_KEY (another key's state), STATE_CORRUPT (bad size, slot,
  * checksum or disagreement), STATE_IO (cannot open read-write, lock, read,
- * write or sync; errno is left as the failing call set it), STATE_LOCKED
+ * write or sync; cause->sys_errno is errno of the failing call), STATE_LOCKED
  * (another holder kept the lock past the lock timeout), STATE_NOT_FILE
  * (a FIFO, device, symlink, ... at the path: refused without waiting on it),
  * STATE_UNTRUSTED (the file or its directory is open to other users:
  * fileowner.h), STATE_EXISTS, STATE_ROLLED_BACK (see Rollback),
  * STATE_NO_DIR (creation), STATE_RANGE (a shard's range), KEY_EXHAUSTED (no index left), OTS_USED (the same
- * for a key with max == 1), NULL_ARG / BAD_PARAM / NOMEM. */
+ * for a key with max == 1), NULL_ARG / BAD_PARAM / NOMEM.
+ *
+ * Causes: every call that reads or writes a file takes a last argument
+ * `fastsig_cause *cause` (statecause.h; NULL when the caller only wants
+ * the code). On failure it holds the code, the path ("state file" or
+ * "state directory" when the directory was refused), errno of the system
+ * call that failed (0 when none says more) and, for STATE_UNTRUSTED, the
+ * reason in words. It is filled where the call fails, errno included, so
+ * nothing needs to survive in errno or in thread-local storage. */
 #ifndef FASTSIG_STATEFILE_H
 #define FASTSIG_STATEFILE_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include "statecause.h"
 
 #define FASTSIG_STATE_KEY_ID_LEN 32
 #define FASTSIG_STATE_DEFAULT_BATCH 64
@@ -126,12 +135,12 @@ typedef struct fastsig_state fastsig_state;
  * file (STATE_EXISTS) unless FASTSIG_STATE_OVERWRITE; does not create the
  * directory (STATE_NO_DIR; see fastsig_state_make_dir). */
 int fastsig_state_create(const char *path, const uint8_t key_id[FASTSIG_STATE_KEY_ID_LEN],
-                         uint64_t max, uint64_t next, unsigned flags);
+                         uint64_t max, uint64_t next, unsigned flags, fastsig_cause *cause);
 
 /* Opens and validates the state of key `key_id` (read-write, close-on-exec).
  * *out gets a handle with one reference. */
 int fastsig_state_open(const char *path, const uint8_t key_id[FASTSIG_STATE_KEY_ID_LEN],
-                       fastsig_state **out);
+                       fastsig_state **out, fastsig_cause *cause);
 
 /* Keeps the high-water mark of this state in the registry under state_dir
  * (the default state directory; statemark.h, doc/state.md section 11) and
@@ -140,7 +149,7 @@ int fastsig_state_open(const char *path, const uint8_t key_id[FASTSIG_STATE_KEY_
  * every reservation raises the mark, every release lowers it first. A
  * missing or unreadable mark is none (no error). Once per handle, right
  * after open, before any take. */
-int fastsig_state_use_registry(fastsig_state *st, const char *state_dir);
+int fastsig_state_use_registry(fastsig_state *st, const char *state_dir, fastsig_cause *cause);
 
 /* 1 when the handle was poisoned by a rollback (STATE_ROLLED_BACK): next is
  * the file's next seen then, mark what it was below; mark_file the
@@ -166,19 +175,20 @@ int fastsig_state_set_prefetch(fastsig_state *st, int on);
 
 /* Hands out one durably spent index: from this process's block, or after
  * reserving a new block. Thread-safe. On error *idx is untouched. */
-int fastsig_state_take(fastsig_state *st, uint64_t *idx);
+int fastsig_state_take(fastsig_state *st, uint64_t *idx, fastsig_cause *cause);
 
 /* The same with `batch` (>= 1; 0: the handle's) as the size of a block this
  * call reserves, for this call only: the handle's batch is left as it is
  * (e.g. a signature context's own block size over a shared key). */
-int fastsig_state_take_batch(fastsig_state *st, uint64_t batch, uint64_t *idx);
+int fastsig_state_take_batch(fastsig_state *st, uint64_t batch, uint64_t *idx,
+                             fastsig_cause *cause);
 
 /* Durably spends up to `want` (>= 1) more indices for this process now:
  * [*first, *first + *count), *count <= want (less only near the end). The
  * block is appended to the process's block when it is contiguous with it,
  * else it replaces it (the old remainder is burnt). take() hands them out. */
 int fastsig_state_reserve(fastsig_state *st, uint64_t want, uint64_t *first,
-                          uint64_t *count);
+                          uint64_t *count, fastsig_cause *cause);
 
 /* Spends [first, first + count) (count >= 1) durably in one update, for a
  * shard (shard.h): first = FASTSIG_STATE_FROM_NEXT takes it from the file's
@@ -189,23 +199,24 @@ int fastsig_state_reserve(fastsig_state *st, uint64_t want, uint64_t *first,
  * below the range; it is not given back later since the file moved on). */
 #define FASTSIG_STATE_FROM_NEXT UINT64_MAX
 int fastsig_state_spend_range(fastsig_state *st, uint64_t first, uint64_t count,
-                              uint64_t *got_first);
+                              uint64_t *got_first, fastsig_cause *cause);
 
 /* Gives back the unused tail of this process's block if nobody reserved
  * beyond it (one durable update), else burns it. The block is empty after. */
-int fastsig_state_release(fastsig_state *st);
+int fastsig_state_release(fastsig_state *st, fastsig_cause *cause);
 
 /* Reads the file (shared lock). next: the index take() would return next
  * (this process's block first), remaining: indices this holder can still
  * hand out (unreserved ones plus its own block), max: the key's count. Any
  * output may be NULL. */
 int fastsig_state_query(fastsig_state *st, uint64_t *next, uint64_t *remaining,
-                        uint64_t *max);
+                        uint64_t *max, fastsig_cause *cause);
 
 /* The same for a file that is only readable (e.g. `openssl pkey -text`):
  * opens read-only, validates against key_id, closes. next is the file's. */
 int fastsig_state_peek(const char *path, const uint8_t key_id[FASTSIG_STATE_KEY_ID_LEN],
-                       uint64_t *next, uint64_t *remaining, uint64_t *max);
+                       uint64_t *next, uint64_t *remaining, uint64_t *max,
+                       fastsig_cause *cause);
 
 /* What a state file holds, slot by slot, whether or not it can be trusted:
  * for tools and recovery. */
@@ -219,7 +230,7 @@ typedef struct {
 /* Reads path (shared lock, read-only) into *info. Returns FASTSIG_OK whenever
  * the file could be read, corrupt or not (see info->file_ok); STATE_MISSING,
  * STATE_LOCKED or STATE_IO otherwise. */
-int fastsig_state_inspect(const char *path, fastsig_state_info *info);
+int fastsig_state_inspect(const char *path, fastsig_state_info *info, fastsig_cause *cause);
 
 /* The default state directory: $FASTSIG_STATE_DIR if set and non-empty, else
  * config_dir if non-NULL and non-empty (e.g. from provider.cnf), else
@@ -241,7 +252,7 @@ int fastsig_state_key_path(const char *dir, const uint8_t key_id[FASTSIG_STATE_K
 /* The absolute path of an existing directory, every symlink, "." and ".."
  * resolved (realpath): what a key stores, so that it names one file from
  * any working directory. STATE_NO_DIR when it does not exist. */
-int fastsig_state_resolve_dir(const char *dir, char *out, size_t outlen);
+int fastsig_state_resolve_dir(const char *dir, char *out, size_t outlen, fastsig_cause *cause);
 
 /* How long a lock held by another process (or another handle) is waited
  * for, while the file does not change, before a call gives up with
@@ -258,7 +269,7 @@ int fastsig_state_parse_timeout(const char *text, unsigned *ms);
 
 /* Creates dir and its missing parents with mode 0700 (like mkdir -p);
  * existing directories are left as they are. STATE_IO on failure (errno
- * ENOTDIR where a path component is no directory). */
-int fastsig_state_make_dir(const char *dir);
+ * ENOTDIR in cause->sys_errno where a path component is no directory). */
+int fastsig_state_make_dir(const char *dir, fastsig_cause *cause);
 
 #endif

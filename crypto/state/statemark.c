@@ -61,7 +61,8 @@ static uint64_t decode_at(int fd, const uint8_t *key_id, const char *state_path)
 uint64_t fs_mark_read(const char *mark_path, const uint8_t key_id[FASTSIG_STATE_KEY_ID_LEN],
                       const char *state_path, uint64_t max)
 {
-    int fd = fs_file_open(mark_path, O_RDONLY, 0), saved = errno;
+    fastsig_cause ignored; /* a mark that cannot be read is none */
+    int fd = fs_file_open(mark_path, O_RDONLY, 0, &ignored), saved = errno;
     if (fd < 0)
         return errno = saved, 0;
     uint64_t mark = 0;
@@ -79,12 +80,13 @@ uint64_t fs_mark_read(const char *mark_path, const uint8_t key_id[FASTSIG_STATE_
 static int change(const char *mark_path, const uint8_t *key_id, const char *state_path,
                   uint64_t to, int raise)
 {
-    int fd = fs_file_open(mark_path, raise ? O_RDWR | O_CREAT : O_RDWR, 0600);
+    fastsig_cause c; /* the callers go on without a mark: the code is enough */
+    int fd = fs_file_open(mark_path, raise ? O_RDWR | O_CREAT : O_RDWR, 0600, &c);
     if (fd < 0)
-        return !raise && errno == ENOENT ? FASTSIG_OK : fs_file_open_error();
+        return !raise && c.sys_errno == ENOENT ? FASTSIG_OK : c.code;
     int rc = FASTSIG_OK;
     if (fs_file_lock(fd, F_WRLCK, 1) != 0) {
-        rc = fs_file_lock_error();
+        rc = fs_file_lock_failed(&c, mark_path);
     } else {
         uint64_t mark = decode_at(fd, key_id, state_path);
         if (raise ? mark < to : mark > to) {

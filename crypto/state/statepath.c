@@ -77,21 +77,25 @@ int fastsig_state_default_path(const char *config_dir,
     return rc != FASTSIG_OK ? rc : fastsig_state_key_path(out, key_id, out, outlen);
 }
 
-int fastsig_state_resolve_dir(const char *dir, char *out, size_t outlen)
+int fastsig_state_resolve_dir(const char *dir, char *out, size_t outlen, fastsig_cause *cause)
 {
+    fastsig_cause local, *c = fs_cause_start(cause, &local);
     if (dir == NULL || out == NULL)
         return FASTSIG_ERR_NULL_ARG;
     char *real = realpath(dir, NULL);
     if (real == NULL)
-        return errno == ENOENT || errno == ENOTDIR ? FASTSIG_ERR_STATE_NO_DIR
-                                                   : FASTSIG_ERR_STATE_IO;
+        return fs_cause_end(c, fs_cause_sys(c, errno == ENOENT || errno == ENOTDIR
+                                                   ? FASTSIG_ERR_STATE_NO_DIR
+                                                   : FASTSIG_ERR_STATE_IO, dir),
+                            dir, "state directory", "state directory");
     int n = snprintf(out, outlen, "%s", real);
     free(real);
     return (size_t)n >= outlen ? FASTSIG_ERR_BAD_PARAM : FASTSIG_OK;
 }
 
-int fastsig_state_make_dir(const char *dir)
+int fastsig_state_make_dir(const char *dir, fastsig_cause *cause)
 {
+    fastsig_cause local, *c = fs_cause_start(cause, &local);
     if (dir == NULL)
         return FASTSIG_ERR_NULL_ARG;
     size_t len = strlen(dir);
@@ -105,17 +109,15 @@ int fastsig_state_make_dir(const char *dir)
     for (size_t i = 1; i <= len && rc == FASTSIG_OK; i++) {
         if (i < len && buf[i] != '/')
             continue;
-        char c = buf[i];
+        char sep = buf[i];
         buf[i] = 0;
         struct stat sb;
-        if (mkdir(buf, 0700) != 0 && errno != EEXIST)
-            rc = FASTSIG_ERR_STATE_IO;
-        else if (stat(buf, &sb) != 0)
-            rc = FASTSIG_ERR_STATE_IO;
-        else if (!S_ISDIR(sb.st_mode))
-            rc = FASTSIG_ERR_STATE_IO, errno = ENOTDIR; /* not the EEXIST of mkdir */
-        buf[i] = c;
+        if ((mkdir(buf, 0700) != 0 && errno != EEXIST) || stat(buf, &sb) != 0)
+            rc = fs_cause_sys(c, FASTSIG_ERR_STATE_IO, dir);
+        else if (!S_ISDIR(sb.st_mode)) /* ENOTDIR, not the EEXIST of mkdir */
+            rc = fs_cause_set(c, FASTSIG_ERR_STATE_IO, dir, errno = ENOTDIR);
+        buf[i] = sep;
     }
     free(buf);
-    return rc;
+    return fs_cause_end(c, rc, dir, "state directory", "state directory");
 }

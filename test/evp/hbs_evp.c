@@ -217,7 +217,7 @@ int state_jump(EVP_PKEY *k, const char *state, uint64_t next)
     uint8_t id[FASTSIG_STATE_KEY_ID_LEN];
     key_id_of(k, id);
     return fastsig_state_create(state, id, key_u64(k, FASTSIG_PKEY_PARAM_MAX), next,
-                                FASTSIG_STATE_OVERWRITE);
+                                FASTSIG_STATE_OVERWRITE, NULL);
 }
 
 /* A state file with valid checksums but a forged `max` (each of maxes, for
@@ -235,7 +235,7 @@ void check_forged_max(const char *alg, const char *param, const uint64_t *maxes,
     for (size_t i = 0; i < n; i++) {
         int signed_count = 0;
         CU_ASSERT_EQUAL_FATAL(fastsig_state_create(state, id, maxes[i], 0,
-                                                   FASTSIG_STATE_OVERWRITE), FASTSIG_OK);
+                                                   FASTSIG_STATE_OVERWRITE, NULL), FASTSIG_OK);
         CU_ASSERT_PTR_NOT_NULL_FATAL(d = from_pem(pem, 1));
         CU_ASSERT_EQUAL(key_u64(d, FASTSIG_PKEY_PARAM_REMAINING), UINT64_MAX);
         for (int t = 0; t < 3; t++) {
@@ -258,7 +258,7 @@ void check_forged_max(const char *alg, const char *param, const uint64_t *maxes,
 uint64_t state_file_next(const char *state)
 {
     fastsig_state_info info;
-    if (fastsig_state_inspect(state, &info) != FASTSIG_OK || !info.file_ok)
+    if (fastsig_state_inspect(state, &info, NULL) != FASTSIG_OK || !info.file_ok)
         return UINT64_MAX;
     return info.seq[0] > info.seq[1] ? info.next[0] : info.next[1];
 }

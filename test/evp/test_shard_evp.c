@@ -317,7 +317,7 @@ static void forge(EVP_PKEY *k, const char *path, uint64_t max, uint64_t next)
     unsigned int dl = 0;
     CU_ASSERT_FATAL(get_pub(k, pub, sizeof(pub), &len));
     CU_ASSERT_FATAL(EVP_Digest(pub, len, id, &dl, EVP_sha256(), NULL));
-    CU_ASSERT_EQUAL_FATAL(fastsig_state_create(path, id, max, next, FASTSIG_STATE_OVERWRITE),
+    CU_ASSERT_EQUAL_FATAL(fastsig_state_create(path, id, max, next, FASTSIG_STATE_OVERWRITE, NULL),
                           FASTSIG_OK);
 }
 

@@ -138,7 +138,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (ftruncate(fd, 0) != 0 || pwrite(fd, img, n, 0) != (ssize_t)n
         || (flen > n && pwrite(fd, data + n, flen - n, (off_t)n) != (ssize_t)(flen - n)))
         abort();
-    if (fastsig_state_inspect(path, &info) != FASTSIG_OK)
+    if (fastsig_state_inspect(path, &info, NULL) != FASTSIG_OK)
         abort();
     int whole = size == sizeof(img) && fs_state_image_decode(img, &cur, &pos) == 0;
     if (info.file_ok != whole)

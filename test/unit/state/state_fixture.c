@@ -1,6 +1,7 @@
 /* state_fixture.c - scratch directory, key ids and child helpers for the
  * state tests. */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
 #include <limits.h>
@@ -68,7 +69,7 @@ int sf_create(char *out, const char *name, unsigned tag, uint64_t max, uint64_t 
     sf_key(id, tag);
     sf_path(out, name);
     unlink(out);
-    return fastsig_state_create(out, id, max, next, 0);
+    return fastsig_state_create(out, id, max, next, 0, NULL);
 }
 
 fastsig_state *sf_open(const char *path, unsigned tag, int *rc)
@@ -76,7 +77,7 @@ fastsig_state *sf_open(const char *path, unsigned tag, int *rc)
     uint8_t id[FASTSIG_STATE_KEY_ID_LEN];
     fastsig_state *st = NULL;
     sf_key(id, tag);
-    int r = fastsig_state_open(path, id, &st);
+    int r = fastsig_state_open(path, id, &st, NULL);
     if (rc != NULL)
         *rc = r;
     return st;
@@ -87,7 +88,7 @@ uint64_t sf_file_next(const char *path, unsigned tag)
     uint8_t id[FASTSIG_STATE_KEY_ID_LEN];
     uint64_t next;
     sf_key(id, tag);
-    return fastsig_state_peek(path, id, &next, NULL, NULL) == FASTSIG_OK ? next : UINT64_MAX;
+    return fastsig_state_peek(path, id, &next, NULL, NULL, NULL) == FASTSIG_OK ? next : UINT64_MAX;
 }
 
 int sf_read_file(const char *path, uint8_t *buf, size_t len)
@@ -127,15 +128,14 @@ int sf_in_child(int (*fn)(void *), void *arg, int drop_root)
     return WEXITSTATUS(status);
 }
 
-int sf_refused(const char *path, int is_dir, const char *why)
+int sf_refused(const fastsig_cause *cause, const char *path, int is_dir, const char *why)
 {
-    char got[PATH_MAX], got_why[128];
-    int got_dir;
-    fastsig_state_refusal(got, sizeof(got), got_why, sizeof(got_why), &got_dir);
-    if (strcmp(got, path) == 0 && got_dir == is_dir && strstr(got_why, why) != NULL)
+    if (cause->code == FASTSIG_ERR_STATE_UNTRUSTED && cause->sys_errno == EPERM
+        && strcmp(cause->path, path) == 0 && cause->is_dir == is_dir
+        && strstr(cause->why, why) != NULL)
         return 1;
-    fprintf(stderr, "\n  refused %s %s: %s (expected %s: %s) ", got_dir ? "directory" : "file",
-            got, got_why, path, why);
+    fprintf(stderr, "\n  refused (code %d) %s %s: %s (expected %s: %s) ", cause->code,
+            cause->is_dir ? "directory" : "file", cause->path, cause->why, path, why);
     return 0;
 }
 

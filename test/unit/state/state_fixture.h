@@ -34,7 +34,7 @@ int sf_in_child(int (*fn)(void *), void *arg, int drop_root);
 /* 1 if this thread's last FASTSIG_ERR_STATE_UNTRUSTED refused path (a
  * directory when is_dir) for a reason containing why; else prints what it
  * refused and returns 0. */
-int sf_refused(const char *path, int is_dir, const char *why);
+int sf_refused(const fastsig_cause *cause, const char *path, int is_dir, const char *why);
 /* 1 if this test may give files to another user (root: chown to
  * SF_OTHER_UID); else prints that the ownership case of `what` is skipped
  * (CUnit 2 has no skip: the mode cases still run) and returns 0. */

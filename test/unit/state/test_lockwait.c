@@ -68,16 +68,16 @@ static void test_locked_state(void)
     int fd = hold(path);
     CU_ASSERT_PTR_NULL(sf_open(path, 1, &rc));
     CU_ASSERT_EQUAL(rc, FASTSIG_ERR_STATE_LOCKED);
-    CU_ASSERT_EQUAL(fastsig_state_take(st, &idx), FASTSIG_ERR_STATE_LOCKED);
+    CU_ASSERT_EQUAL(fastsig_state_take(st, &idx, NULL), FASTSIG_ERR_STATE_LOCKED);
     CU_ASSERT_EQUAL(idx, 99); /* nothing handed out */
-    CU_ASSERT_EQUAL(fastsig_state_query(st, &next, NULL, NULL), FASTSIG_ERR_STATE_LOCKED);
-    CU_ASSERT_EQUAL(fastsig_state_peek(path, id, &next, NULL, NULL), FASTSIG_ERR_STATE_LOCKED);
-    CU_ASSERT_EQUAL(fastsig_state_inspect(path, &info), FASTSIG_ERR_STATE_LOCKED);
+    CU_ASSERT_EQUAL(fastsig_state_query(st, &next, NULL, NULL, NULL), FASTSIG_ERR_STATE_LOCKED);
+    CU_ASSERT_EQUAL(fastsig_state_peek(path, id, &next, NULL, NULL, NULL), FASTSIG_ERR_STATE_LOCKED);
+    CU_ASSERT_EQUAL(fastsig_state_inspect(path, &info, NULL), FASTSIG_ERR_STATE_LOCKED);
     fastsig_state_set_lock_timeout(0); /* tries once */
-    CU_ASSERT_EQUAL(fastsig_state_take(st, &idx), FASTSIG_ERR_STATE_LOCKED);
+    CU_ASSERT_EQUAL(fastsig_state_take(st, &idx, NULL), FASTSIG_ERR_STATE_LOCKED);
     close(fd);
 
-    CU_ASSERT_EQUAL(fastsig_state_take(st, &idx), FASTSIG_OK);
+    CU_ASSERT_EQUAL(fastsig_state_take(st, &idx, NULL), FASTSIG_OK);
     CU_ASSERT_EQUAL(idx, 0);
     fastsig_state_set_lock_timeout(FASTSIG_STATE_LOCK_TIMEOUT_MS);
     CU_ASSERT_EQUAL(fastsig_state_close(st), FASTSIG_OK);
@@ -110,7 +110,7 @@ static void test_progress_restarts_the_wait(void)
     pthread_t t;
     fastsig_state_set_lock_timeout(100); /* shorter than the holder's 300 ms */
     CU_ASSERT_EQUAL_FATAL(pthread_create(&t, NULL, busy_holder, &fd), 0);
-    CU_ASSERT_EQUAL(fastsig_state_take(st, &idx), FASTSIG_OK);
+    CU_ASSERT_EQUAL(fastsig_state_take(st, &idx, NULL), FASTSIG_OK);
     CU_ASSERT_EQUAL(idx, 0);
     pthread_join(t, NULL);
     fastsig_state_set_lock_timeout(FASTSIG_STATE_LOCK_TIMEOUT_MS);

@@ -45,11 +45,14 @@ static size_t entry_text(const char *dir, unsigned tag, char *buf, size_t cap)
     return n;
 }
 
+/* The cause of the last claim() (the tests run in one thread). */
+static fastsig_cause claimed;
+
 static int claim(const char *dir, unsigned tag, const char *state, char *found)
 {
     uint8_t id[FASTSIG_STATE_KEY_ID_LEN];
     sf_key(id, tag);
-    return fastsig_registry_claim(dir, id, state, found, PATH_MAX);
+    return fastsig_registry_claim(dir, id, state, found, PATH_MAX, &claimed);
 }
 
 static int unclaim(const char *dir, unsigned tag, const char *state)
@@ -202,12 +205,12 @@ static void test_locked_entry(void)
 /* Seed fingerprint entries, fp from sf_key(tag). */
 static int seed_claim(const char *dir, const uint8_t *fp, const char *state, char *found)
 {
-    return fastsig_registry_claim_as(FASTSIG_REGISTRY_SEED, dir, fp, state, found, PATH_MAX);
+    return fastsig_registry_claim_as(FASTSIG_REGISTRY_SEED, dir, fp, state, found, PATH_MAX, NULL);
 }
 
 static int seed_holder(const char *dir, const uint8_t *fp, char *found)
 {
-    return fastsig_registry_holder_as(FASTSIG_REGISTRY_SEED, dir, fp, found, PATH_MAX);
+    return fastsig_registry_holder_as(FASTSIG_REGISTRY_SEED, dir, fp, found, PATH_MAX, NULL);
 }
 
 /* One seed under another parameter set is refused: a seed fingerprint
@@ -240,7 +243,7 @@ static void test_seed_fingerprint(void)
     CU_ASSERT_EQUAL(seed_claim(dir, fp, "/s/h16.state", found), FASTSIG_ERR_STATE_REGISTERED);
     CU_ASSERT_STRING_EQUAL(found, "/s/h10.state");
     /* a key id of the same bytes is another entry */
-    CU_ASSERT_EQUAL(fastsig_registry_claim(dir, fp, "/s/k.state", found, PATH_MAX), FASTSIG_OK);
+    CU_ASSERT_EQUAL(fastsig_registry_claim(dir, fp, "/s/k.state", found, PATH_MAX, NULL), FASTSIG_OK);
     /* withdrawal: only by the claim's own state path */
     CU_ASSERT_EQUAL(fastsig_registry_unclaim_as(FASTSIG_REGISTRY_SEED, dir, fp, "/s/h16.state"),
                     FASTSIG_OK);
@@ -248,7 +251,7 @@ static void test_seed_fingerprint(void)
     CU_ASSERT_EQUAL(fastsig_registry_unclaim_as(FASTSIG_REGISTRY_SEED, dir, fp, "/s/h10.state"),
                     FASTSIG_OK);
     CU_ASSERT_EQUAL(seed_holder(dir, fp, found), FASTSIG_OK);
-    CU_ASSERT_EQUAL(fastsig_registry_claim(dir, fp, "/s/k2.state", found, PATH_MAX),
+    CU_ASSERT_EQUAL(fastsig_registry_claim(dir, fp, "/s/k2.state", found, PATH_MAX, NULL),
                     FASTSIG_ERR_STATE_REGISTERED); /* the key id's entry stayed */
     CU_ASSERT_EQUAL(seed_claim(dir, fp, "/s/h16.state", found), FASTSIG_OK);
     /* a link where the entry belongs: refused by the look-up too */
@@ -266,7 +269,8 @@ static void assert_entry_refused(const char *dir, unsigned tag, const char *entr
     char found[PATH_MAX], buf[64];
     CU_ASSERT_EQUAL(claim(dir, tag, "/s/b.state", found), FASTSIG_ERR_STATE_UNTRUSTED);
     CU_ASSERT_STRING_EQUAL(found, "");
-    CU_ASSERT(sf_refused(entry, 0, why));
+    CU_ASSERT(sf_refused(&claimed, entry, 0, why));
+    CU_ASSERT_STRING_EQUAL(claimed.what, "registry entry");
     CU_ASSERT_EQUAL(unclaim(dir, tag, "/s/a.state"), FASTSIG_ERR_STATE_UNTRUSTED);
     CU_ASSERT(entry_text(dir, tag, buf, sizeof(buf)) > 0);
 }
@@ -302,7 +306,8 @@ static void test_registry_dir_writable_without_sticky_refused(void)
     snprintf(reg, sizeof(reg), "%s/" FASTSIG_REGISTRY_SUBDIR, dir);
     CU_ASSERT_EQUAL(chmod(reg, 0777), 0);
     CU_ASSERT_EQUAL(claim(dir, 12, "/s/b.state", found), FASTSIG_ERR_STATE_UNTRUSTED);
-    CU_ASSERT(sf_refused(reg, 1, "without the sticky bit (mode 0777)"));
+    CU_ASSERT(sf_refused(&claimed, reg, 1, "without the sticky bit (mode 0777)"));
+    CU_ASSERT_STRING_EQUAL(claimed.what, "registry directory");
     CU_ASSERT_EQUAL(entry_text(dir, 12, buf, sizeof(buf)), 0);
     CU_ASSERT_EQUAL(claim(dir, 11, "/s/b.state", found), FASTSIG_ERR_STATE_UNTRUSTED);
     CU_ASSERT_EQUAL(chmod(reg, 01777), 0); /* sticky: fine */
@@ -328,7 +333,7 @@ static void test_io_failures(void)
         fail_op = ops[i];
         fs_state_io_hook = fail_hook;
         CU_ASSERT_EQUAL(claim(dir, 8, "/s/a.state", found), FASTSIG_ERR_STATE_IO);
-        CU_ASSERT_EQUAL(errno, EIO);
+        CU_ASSERT_EQUAL(claimed.sys_errno, EIO);
         fs_state_io_hook = NULL;
         CU_ASSERT_EQUAL(entry_text(dir, 8, buf, sizeof(buf)), 0);
         snprintf(cmd, sizeof(cmd), "test -z \"$(ls -A '%s/registry')\"", dir);

@@ -38,7 +38,7 @@ static void file_range(const char *path, uint64_t *max, uint64_t *next)
     uint8_t id[FASTSIG_STATE_KEY_ID_LEN];
     sf_key(id, TAG);
     *max = *next = UINT64_MAX;
-    fastsig_state_peek(path, id, next, NULL, max);
+    fastsig_state_peek(path, id, next, NULL, max, NULL);
 }
 
 static int carve(fastsig_state *st, uint64_t first, uint64_t count, const char *path,
@@ -47,7 +47,7 @@ static int carve(fastsig_state *st, uint64_t first, uint64_t count, const char *
     uint8_t id[FASTSIG_STATE_KEY_ID_LEN];
     sf_key(id, TAG);
     return fastsig_state_carve(st, id, first, count, path ? NULL : sf_dir(), path, out,
-                               PATH_MAX, got);
+                               PATH_MAX, got, NULL);
 }
 
 static void test_carve_from_next_and_range(void)
@@ -59,7 +59,7 @@ static void test_carve_from_next_and_range(void)
     CU_ASSERT_EQUAL_FATAL(sf_create(parent, "carve.state", TAG, 1000, 0), FASTSIG_OK);
     fastsig_state *st = must_open(parent);
     CU_ASSERT_FATAL(st != NULL);
-    CU_ASSERT(fastsig_state_take(st, &idx) == FASTSIG_OK && idx == 0); /* block [0, 1) */
+    CU_ASSERT(fastsig_state_take(st, &idx, NULL) == FASTSIG_OK && idx == 0); /* block [0, 1) */
 
     /* from next: [1, 101), named by key id and range in the directory */
     CU_ASSERT_EQUAL(carve(st, FASTSIG_STATE_FROM_NEXT, 100, NULL, child, &got), FASTSIG_OK);
@@ -80,7 +80,7 @@ static void test_carve_from_next_and_range(void)
     CU_ASSERT_EQUAL(sf_file_next(parent, TAG), 600);
 
     /* the parent's own signing goes on past the shards */
-    CU_ASSERT(fastsig_state_take(st, &idx) == FASTSIG_OK && idx == 600);
+    CU_ASSERT(fastsig_state_take(st, &idx, NULL) == FASTSIG_OK && idx == 600);
     CU_ASSERT_EQUAL(fastsig_state_close(st), FASTSIG_OK);
 }
 
@@ -134,7 +134,7 @@ static void test_missing_dir_spends_nothing(void)
     CU_ASSERT_EQUAL(carve(st, FASTSIG_STATE_FROM_NEXT, 5, missing, child, &got),
                     FASTSIG_ERR_STATE_NO_DIR);
     sf_path(missing, "no-such-dir");
-    CU_ASSERT_EQUAL(fastsig_state_carve(st, id, 20, 5, missing, NULL, child, PATH_MAX, &got),
+    CU_ASSERT_EQUAL(fastsig_state_carve(st, id, 20, 5, missing, NULL, child, PATH_MAX, &got, NULL),
                     FASTSIG_ERR_STATE_NO_DIR);
     CU_ASSERT_STRING_EQUAL(child, missing);
     /* [20, 25)'s name taken by a stray file */
@@ -193,7 +193,7 @@ static int carve_child(void *arg)
     fastsig_state *st = sf_open(c->parent, TAG, NULL);
     if (st == NULL)
         return 1;
-    fastsig_state_take(st, &idx); /* a signer's block too */
+    fastsig_state_take(st, &idx, NULL); /* a signer's block too */
     if (c->in_window)
         fs_state_carve_hook = kill_self;
     return carve(st, FASTSIG_STATE_FROM_NEXT, 3, NULL, out, &got) == FASTSIG_OK ? 0 : 2;

@@ -65,19 +65,19 @@ static void test_create_open_take(void)
               sb.st_size == FS_STATE_FILE_SIZE);
     fastsig_state *st = must_open(path, 1);
     CU_ASSERT_FATAL(st != NULL);
-    CU_ASSERT_EQUAL(fastsig_state_query(st, &next, &rem, &max), FASTSIG_OK);
+    CU_ASSERT_EQUAL(fastsig_state_query(st, &next, &rem, &max, NULL), FASTSIG_OK);
     CU_ASSERT(next == 0 && rem == 100 && max == 100);
     for (uint64_t i = 0; i < 10; i++) {
-        CU_ASSERT_EQUAL(fastsig_state_take(st, &idx), FASTSIG_OK);
+        CU_ASSERT_EQUAL(fastsig_state_take(st, &idx, NULL), FASTSIG_OK);
         CU_ASSERT_EQUAL(idx, i);
     }
-    CU_ASSERT_EQUAL(fastsig_state_query(st, &next, &rem, &max), FASTSIG_OK);
+    CU_ASSERT_EQUAL(fastsig_state_query(st, &next, &rem, &max, NULL), FASTSIG_OK);
     CU_ASSERT(next == 10 && rem == 90 && max == 100);
     CU_ASSERT_EQUAL(fastsig_state_close(st), FASTSIG_OK);
     /* blocks of 1 then 64 were reserved; close gave back 10..64 */
     CU_ASSERT_EQUAL(sf_file_next(path, 1), 10);
     st = must_open(path, 1);
-    CU_ASSERT(fastsig_state_take(st, &idx) == FASTSIG_OK && idx == 10);
+    CU_ASSERT(fastsig_state_take(st, &idx, NULL) == FASTSIG_OK && idx == 10);
     fastsig_state_close(st);
     CU_ASSERT_EQUAL(sf_file_next(path, 1), 11);
 }
@@ -98,7 +98,7 @@ static void test_one_signature_run_costs_one_sync(void)
         count_syncs = 0;
         fs_state_io_hook = counting_hook;
         fastsig_state *st = must_open(path, 2);
-        CU_ASSERT(fastsig_state_take(st, &idx) == FASTSIG_OK && idx == run);
+        CU_ASSERT(fastsig_state_take(st, &idx, NULL) == FASTSIG_OK && idx == run);
         CU_ASSERT_EQUAL(fastsig_state_close(st), FASTSIG_OK);
         fs_state_io_hook = NULL;
         CU_ASSERT_EQUAL(count_syncs, 1); /* nothing burnt, nothing to give back */
@@ -114,23 +114,23 @@ static void test_create_refuses_and_overwrites(void)
     sf_key(id, 3);
     CU_ASSERT_EQUAL_FATAL(sf_create(path, "exists.state", 3, 50, 0), FASTSIG_OK);
     fastsig_state *st = must_open(path, 3);
-    CU_ASSERT(fastsig_state_take(st, &idx) == FASTSIG_OK);
+    CU_ASSERT(fastsig_state_take(st, &idx, NULL) == FASTSIG_OK);
     fastsig_state_close(st);
-    CU_ASSERT_EQUAL(fastsig_state_create(path, id, 50, 0, 0), FASTSIG_ERR_STATE_EXISTS);
+    CU_ASSERT_EQUAL(fastsig_state_create(path, id, 50, 0, 0, NULL), FASTSIG_ERR_STATE_EXISTS);
     CU_ASSERT_EQUAL(sf_file_next(path, 3), 1);
-    CU_ASSERT_EQUAL(fastsig_state_create(path, id, 50, 7, FASTSIG_STATE_OVERWRITE), FASTSIG_OK);
+    CU_ASSERT_EQUAL(fastsig_state_create(path, id, 50, 7, FASTSIG_STATE_OVERWRITE, NULL), FASTSIG_OK);
     CU_ASSERT_EQUAL(sf_file_next(path, 3), 7);
 
     char bad[PATH_MAX];
-    CU_ASSERT_EQUAL(fastsig_state_create(sf_path(bad, "no/such/dir.state"), id, 5, 0, 0),
+    CU_ASSERT_EQUAL(fastsig_state_create(sf_path(bad, "no/such/dir.state"), id, 5, 0, 0, NULL),
                     FASTSIG_ERR_STATE_NO_DIR);
-    CU_ASSERT_EQUAL(fastsig_state_create(sf_path(bad, "p1.state"), id, 0, 0, 0),
+    CU_ASSERT_EQUAL(fastsig_state_create(sf_path(bad, "p1.state"), id, 0, 0, 0, NULL),
                     FASTSIG_ERR_BAD_PARAM);
-    CU_ASSERT_EQUAL(fastsig_state_create(bad, id, 5, 6, 0), FASTSIG_ERR_BAD_PARAM);
-    CU_ASSERT_EQUAL(fastsig_state_create(bad, id, TWO(63) + 1, 0, 0), FASTSIG_ERR_BAD_PARAM);
-    CU_ASSERT_EQUAL(fastsig_state_create(bad, id, 5, 0, 2), FASTSIG_ERR_BAD_PARAM);
-    CU_ASSERT_EQUAL(fastsig_state_create(NULL, id, 5, 0, 0), FASTSIG_ERR_NULL_ARG);
-    CU_ASSERT_EQUAL(fastsig_state_create(bad, NULL, 5, 0, 0), FASTSIG_ERR_NULL_ARG);
+    CU_ASSERT_EQUAL(fastsig_state_create(bad, id, 5, 6, 0, NULL), FASTSIG_ERR_BAD_PARAM);
+    CU_ASSERT_EQUAL(fastsig_state_create(bad, id, TWO(63) + 1, 0, 0, NULL), FASTSIG_ERR_BAD_PARAM);
+    CU_ASSERT_EQUAL(fastsig_state_create(bad, id, 5, 0, 2, NULL), FASTSIG_ERR_BAD_PARAM);
+    CU_ASSERT_EQUAL(fastsig_state_create(NULL, id, 5, 0, 0, NULL), FASTSIG_ERR_NULL_ARG);
+    CU_ASSERT_EQUAL(fastsig_state_create(bad, NULL, 5, 0, 0, NULL), FASTSIG_ERR_NULL_ARG);
     CU_ASSERT_EQUAL(access(bad, F_OK), -1);
     /* no temporary files are left behind */
     DIR *d = opendir(sf_dir());
@@ -150,35 +150,35 @@ static void test_release_gives_back_only_the_tail(void)
     CU_ASSERT_EQUAL_FATAL(sf_create(path, "release.state", 4, 1000, 0), FASTSIG_OK);
     fastsig_state *a = must_open(path, 4), *b = must_open(path, 4);
     CU_ASSERT_FATAL(a && b);
-    CU_ASSERT(fastsig_state_reserve(a, 10, &first, &count) == FASTSIG_OK && first == 0 &&
+    CU_ASSERT(fastsig_state_reserve(a, 10, &first, &count, NULL) == FASTSIG_OK && first == 0 &&
               count == 10);
     for (uint64_t i = 0; i < 3; i++)
-        CU_ASSERT(fastsig_state_take(a, &idx) == FASTSIG_OK && idx == i);
-    CU_ASSERT_EQUAL(fastsig_state_release(a), FASTSIG_OK);
+        CU_ASSERT(fastsig_state_take(a, &idx, NULL) == FASTSIG_OK && idx == i);
+    CU_ASSERT_EQUAL(fastsig_state_release(a, NULL), FASTSIG_OK);
     CU_ASSERT_EQUAL(sf_file_next(path, 4), 3);
-    CU_ASSERT_EQUAL(fastsig_state_release(a), FASTSIG_OK); /* nothing left: no-op */
+    CU_ASSERT_EQUAL(fastsig_state_release(a, NULL), FASTSIG_OK); /* nothing left: no-op */
     CU_ASSERT_EQUAL(sf_file_next(path, 4), 3);
 
     /* a reserves [3,13), b reserves beyond it: a's tail stays burnt */
-    CU_ASSERT(fastsig_state_reserve(a, 10, &first, &count) == FASTSIG_OK && first == 3);
-    CU_ASSERT(fastsig_state_reserve(b, 5, &first, &count) == FASTSIG_OK && first == 13 &&
+    CU_ASSERT(fastsig_state_reserve(a, 10, &first, &count, NULL) == FASTSIG_OK && first == 3);
+    CU_ASSERT(fastsig_state_reserve(b, 5, &first, &count, NULL) == FASTSIG_OK && first == 13 &&
               count == 5);
-    CU_ASSERT(fastsig_state_take(a, &idx) == FASTSIG_OK && idx == 3);
-    CU_ASSERT(fastsig_state_take(b, &idx) == FASTSIG_OK && idx == 13);
-    CU_ASSERT_EQUAL(fastsig_state_release(a), FASTSIG_OK);
+    CU_ASSERT(fastsig_state_take(a, &idx, NULL) == FASTSIG_OK && idx == 3);
+    CU_ASSERT(fastsig_state_take(b, &idx, NULL) == FASTSIG_OK && idx == 13);
+    CU_ASSERT_EQUAL(fastsig_state_release(a, NULL), FASTSIG_OK);
     CU_ASSERT_EQUAL(sf_file_next(path, 4), 18);
-    CU_ASSERT_EQUAL(fastsig_state_release(b), FASTSIG_OK);
+    CU_ASSERT_EQUAL(fastsig_state_release(b, NULL), FASTSIG_OK);
     CU_ASSERT_EQUAL(sf_file_next(path, 4), 14);
     /* a's burnt 4..12 never come back */
-    CU_ASSERT(fastsig_state_take(a, &idx) == FASTSIG_OK && idx == 14);
+    CU_ASSERT(fastsig_state_take(a, &idx, NULL) == FASTSIG_OK && idx == 14);
 
     /* contiguous reservations extend the block */
-    CU_ASSERT(fastsig_state_reserve(a, 2, &first, &count) == FASTSIG_OK && first == 15);
-    CU_ASSERT(fastsig_state_take(a, &idx) == FASTSIG_OK && idx == 15);
+    CU_ASSERT(fastsig_state_reserve(a, 2, &first, &count, NULL) == FASTSIG_OK && first == 15);
+    CU_ASSERT(fastsig_state_take(a, &idx, NULL) == FASTSIG_OK && idx == 15);
     CU_ASSERT_EQUAL(fastsig_state_close(a), FASTSIG_OK);
     CU_ASSERT_EQUAL(sf_file_next(path, 4), 16);
     CU_ASSERT_EQUAL(fastsig_state_close(b), FASTSIG_OK);
-    CU_ASSERT_EQUAL(fastsig_state_reserve(NULL, 1, &first, &count), FASTSIG_ERR_NULL_ARG);
+    CU_ASSERT_EQUAL(fastsig_state_reserve(NULL, 1, &first, &count, NULL), FASTSIG_ERR_NULL_ARG);
 }
 
 static void test_shared_handle_one_counter(void)
@@ -192,12 +192,12 @@ static void test_shared_handle_one_counter(void)
     CU_ASSERT_EQUAL(fastsig_state_set_batch(a, 16), FASTSIG_OK);
     CU_ASSERT_EQUAL(fastsig_state_set_batch(a, 0), FASTSIG_ERR_BAD_PARAM);
     for (uint64_t i = 0; i < 40; i += 2) {
-        CU_ASSERT(fastsig_state_take(a, &x) == FASTSIG_OK && x == i);
-        CU_ASSERT(fastsig_state_take(b, &y) == FASTSIG_OK && y == i + 1);
+        CU_ASSERT(fastsig_state_take(a, &x, NULL) == FASTSIG_OK && x == i);
+        CU_ASSERT(fastsig_state_take(b, &y, NULL) == FASTSIG_OK && y == i + 1);
     }
     CU_ASSERT_EQUAL(fastsig_state_close(a), FASTSIG_OK);
     CU_ASSERT(sf_file_next(path, 5) > 40); /* b still holds the block */
-    CU_ASSERT(fastsig_state_take(b, &y) == FASTSIG_OK && y == 40);
+    CU_ASSERT(fastsig_state_take(b, &y, NULL) == FASTSIG_OK && y == 40);
     CU_ASSERT_EQUAL(fastsig_state_close(b), FASTSIG_OK);
     CU_ASSERT_EQUAL(sf_file_next(path, 5), 41);
     CU_ASSERT_EQUAL(fastsig_state_close(NULL), FASTSIG_OK);
@@ -211,7 +211,7 @@ static int take_in_child(void *arg)
     uint64_t idx = UINT64_MAX;
     fastsig_state *st = sf_open(arg, 6, &rc);
     if (rc == FASTSIG_OK)
-        rc = fastsig_state_take(st, &idx);
+        rc = fastsig_state_take(st, &idx, NULL);
     fastsig_state_close(st);
     return rc == FASTSIG_OK ? (int)(idx & 63) : 64 + rc;
 }
@@ -223,16 +223,16 @@ static void test_one_time_key(void)
     CU_ASSERT_EQUAL_FATAL(sf_create(path, "ots.state", 6, 1, 0), FASTSIG_OK);
     fastsig_state *a = must_open(path, 6), *b = must_open(path, 6);
     CU_ASSERT_FATAL(a && b);
-    CU_ASSERT(fastsig_state_take(a, &idx) == FASTSIG_OK && idx == 0);
+    CU_ASSERT(fastsig_state_take(a, &idx, NULL) == FASTSIG_OK && idx == 0);
     idx = 77;
-    CU_ASSERT_EQUAL(fastsig_state_take(a, &idx), FASTSIG_ERR_OTS_USED);
-    CU_ASSERT_EQUAL(fastsig_state_take(b, &idx), FASTSIG_ERR_OTS_USED);
+    CU_ASSERT_EQUAL(fastsig_state_take(a, &idx, NULL), FASTSIG_ERR_OTS_USED);
+    CU_ASSERT_EQUAL(fastsig_state_take(b, &idx, NULL), FASTSIG_ERR_OTS_USED);
     CU_ASSERT_EQUAL(idx, 77);
-    CU_ASSERT(fastsig_state_query(b, NULL, &rem, NULL) == FASTSIG_OK && rem == 0);
+    CU_ASSERT(fastsig_state_query(b, NULL, &rem, NULL, NULL) == FASTSIG_OK && rem == 0);
     fastsig_state_close(a);
     fastsig_state_close(b);
     a = must_open(path, 6);
-    CU_ASSERT_EQUAL(fastsig_state_take(a, &idx), FASTSIG_ERR_OTS_USED);
+    CU_ASSERT_EQUAL(fastsig_state_take(a, &idx, NULL), FASTSIG_ERR_OTS_USED);
     fastsig_state_close(a);
     CU_ASSERT_EQUAL(sf_in_child(take_in_child, path, 0), 64 + FASTSIG_ERR_OTS_USED);
 
@@ -241,7 +241,7 @@ static void test_one_time_key(void)
     CU_ASSERT_EQUAL(sf_in_child(take_in_child, path, 0), 0);
     CU_ASSERT_EQUAL(sf_in_child(take_in_child, path, 0), 64 + FASTSIG_ERR_OTS_USED);
     a = must_open(path, 6);
-    CU_ASSERT_EQUAL(fastsig_state_take(a, &idx), FASTSIG_ERR_OTS_USED);
+    CU_ASSERT_EQUAL(fastsig_state_take(a, &idx, NULL), FASTSIG_ERR_OTS_USED);
     fastsig_state_close(a);
 }
 
@@ -254,24 +254,24 @@ static void test_exhaustion_at_last_index(void)
     CU_ASSERT_FATAL(st != NULL);
     fastsig_state_set_batch(st, 3);
     for (uint64_t i = 0; i < 5; i++)
-        CU_ASSERT(fastsig_state_take(st, &idx) == FASTSIG_OK && idx == i);
+        CU_ASSERT(fastsig_state_take(st, &idx, NULL) == FASTSIG_OK && idx == i);
     idx = 99;
-    CU_ASSERT_EQUAL(fastsig_state_take(st, &idx), FASTSIG_ERR_KEY_EXHAUSTED);
-    CU_ASSERT_EQUAL(fastsig_state_take(st, &idx), FASTSIG_ERR_KEY_EXHAUSTED);
+    CU_ASSERT_EQUAL(fastsig_state_take(st, &idx, NULL), FASTSIG_ERR_KEY_EXHAUSTED);
+    CU_ASSERT_EQUAL(fastsig_state_take(st, &idx, NULL), FASTSIG_ERR_KEY_EXHAUSTED);
     CU_ASSERT_EQUAL(idx, 99);
-    CU_ASSERT(fastsig_state_query(st, NULL, &rem, NULL) == FASTSIG_OK && rem == 0);
+    CU_ASSERT(fastsig_state_query(st, NULL, &rem, NULL, NULL) == FASTSIG_OK && rem == 0);
     fastsig_state_close(st);
 
     /* a block near the end is shorter than asked */
     CU_ASSERT_EQUAL_FATAL(sf_create(path, "short.state", 7, 10, 7), FASTSIG_OK);
     st = must_open(path, 7);
-    CU_ASSERT(fastsig_state_reserve(st, 5, &first, &count) == FASTSIG_OK && first == 7 &&
+    CU_ASSERT(fastsig_state_reserve(st, 5, &first, &count, NULL) == FASTSIG_OK && first == 7 &&
               count == 3);
-    CU_ASSERT(fastsig_state_query(st, &idx, &rem, NULL) == FASTSIG_OK && idx == 7 && rem == 3);
-    CU_ASSERT_EQUAL(fastsig_state_reserve(st, 1, &first, &count), FASTSIG_ERR_KEY_EXHAUSTED);
+    CU_ASSERT(fastsig_state_query(st, &idx, &rem, NULL, NULL) == FASTSIG_OK && idx == 7 && rem == 3);
+    CU_ASSERT_EQUAL(fastsig_state_reserve(st, 1, &first, &count, NULL), FASTSIG_ERR_KEY_EXHAUSTED);
     for (uint64_t i = 7; i < 10; i++)
-        CU_ASSERT(fastsig_state_take(st, &idx) == FASTSIG_OK && idx == i);
-    CU_ASSERT_EQUAL(fastsig_state_take(st, &idx), FASTSIG_ERR_KEY_EXHAUSTED);
+        CU_ASSERT(fastsig_state_take(st, &idx, NULL) == FASTSIG_OK && idx == i);
+    CU_ASSERT_EQUAL(fastsig_state_take(st, &idx, NULL), FASTSIG_ERR_KEY_EXHAUSTED);
     fastsig_state_close(st);
 }
 
@@ -287,15 +287,15 @@ static void test_take_batch_is_per_call(void)
     CU_ASSERT_EQUAL(fastsig_state_set_batch(st, 8), FASTSIG_OK);
     /* the block sizes as the file sees them, none reserved ahead meanwhile */
     CU_ASSERT_EQUAL(fastsig_state_set_prefetch(st, 0), FASTSIG_OK);
-    CU_ASSERT(fastsig_state_take_batch(st, 3, &idx) == FASTSIG_OK && idx == 0);
+    CU_ASSERT(fastsig_state_take_batch(st, 3, &idx, NULL) == FASTSIG_OK && idx == 0);
     CU_ASSERT_EQUAL(sf_file_next(path, 9), 1); /* the first block is one index */
     for (uint64_t i = 1; i < 4; i++)
-        CU_ASSERT(fastsig_state_take_batch(st, 3, &idx) == FASTSIG_OK && idx == i);
+        CU_ASSERT(fastsig_state_take_batch(st, 3, &idx, NULL) == FASTSIG_OK && idx == i);
     CU_ASSERT_EQUAL(sf_file_next(path, 9), 4);
-    CU_ASSERT(fastsig_state_take(st, &idx) == FASTSIG_OK && idx == 4);
+    CU_ASSERT(fastsig_state_take(st, &idx, NULL) == FASTSIG_OK && idx == 4);
     CU_ASSERT_EQUAL(sf_file_next(path, 9), 12);
-    CU_ASSERT(fastsig_state_take_batch(st, 0, &idx) == FASTSIG_OK && idx == 5); /* 0: 8 */
-    CU_ASSERT_EQUAL(fastsig_state_take_batch(st, 3, NULL), FASTSIG_ERR_NULL_ARG);
+    CU_ASSERT(fastsig_state_take_batch(st, 0, &idx, NULL) == FASTSIG_OK && idx == 5); /* 0: 8 */
+    CU_ASSERT_EQUAL(fastsig_state_take_batch(st, 3, NULL, NULL), FASTSIG_ERR_NULL_ARG);
     CU_ASSERT_EQUAL(fastsig_state_close(st), FASTSIG_OK);
     CU_ASSERT_EQUAL(sf_file_next(path, 9), 6);
 }
@@ -309,10 +309,10 @@ static void check_tail(const char *name, uint64_t max, uint64_t start, unsigned 
     fastsig_state *st = must_open(path, 8);
     CU_ASSERT_FATAL(st != NULL);
     fastsig_state_set_batch(st, batch);
-    CU_ASSERT(fastsig_state_query(st, &next, &rem, &m) == FASTSIG_OK && next == start &&
+    CU_ASSERT(fastsig_state_query(st, &next, &rem, &m, NULL) == FASTSIG_OK && next == start &&
               rem == max - start && m == max);
     for (unsigned i = 0; i < n; i++)
-        CU_ASSERT(fastsig_state_take(st, &idx) == FASTSIG_OK && idx == start + i);
+        CU_ASSERT(fastsig_state_take(st, &idx, NULL) == FASTSIG_OK && idx == start + i);
     CU_ASSERT_EQUAL(fastsig_state_close(st), FASTSIG_OK);
     CU_ASSERT_EQUAL(sf_file_next(path, 8), start + n);
 }
@@ -326,7 +326,7 @@ static void test_64bit_indices(void)
     char path[PATH_MAX];
     sf_path(path, "w60.state");
     fastsig_state *st = must_open(path, 8);
-    CU_ASSERT_EQUAL(fastsig_state_take(st, &idx), FASTSIG_ERR_KEY_EXHAUSTED);
+    CU_ASSERT_EQUAL(fastsig_state_take(st, &idx, NULL), FASTSIG_ERR_KEY_EXHAUSTED);
     fastsig_state_close(st);
 }
 
@@ -340,15 +340,15 @@ static void test_missing_and_wrong_key(void)
     sf_key(id, 9);
     fastsig_state *st = sf_open(sf_path(path, "absent.state"), 9, &rc);
     CU_ASSERT(st == NULL && rc == FASTSIG_ERR_STATE_MISSING);
-    CU_ASSERT_EQUAL(fastsig_state_peek(path, id, NULL, NULL, NULL), FASTSIG_ERR_STATE_MISSING);
+    CU_ASSERT_EQUAL(fastsig_state_peek(path, id, NULL, NULL, NULL, NULL), FASTSIG_ERR_STATE_MISSING);
     CU_ASSERT_EQUAL_FATAL(sf_create(path, "other.state", 10, 100, 0), FASTSIG_OK);
     st = sf_open(path, 9, &rc);
     CU_ASSERT(st == NULL && rc == FASTSIG_ERR_STATE_WRONG_KEY);
-    CU_ASSERT_EQUAL(fastsig_state_peek(path, id, NULL, NULL, NULL),
+    CU_ASSERT_EQUAL(fastsig_state_peek(path, id, NULL, NULL, NULL, NULL),
                     FASTSIG_ERR_STATE_WRONG_KEY);
     st = sf_open(sf_dir(), 9, &rc); /* a directory */
     CU_ASSERT(st == NULL && rc == FASTSIG_ERR_STATE_IO);
-    CU_ASSERT_EQUAL(fastsig_state_open(path, id, NULL), FASTSIG_ERR_NULL_ARG);
+    CU_ASSERT_EQUAL(fastsig_state_open(path, id, NULL, NULL), FASTSIG_ERR_NULL_ARG);
 
     /* the file's content becomes another key's under an open handle */
     uint8_t img[FS_STATE_FILE_SIZE];
@@ -359,7 +359,7 @@ static void test_missing_and_wrong_key(void)
     st = must_open(path, 10);
     CU_ASSERT_FATAL(st != NULL);
     CU_ASSERT_EQUAL(sf_write_file(path, img, sizeof(img)), 0); /* same inode */
-    CU_ASSERT_EQUAL(fastsig_state_take(st, &idx), FASTSIG_ERR_STATE_WRONG_KEY);
+    CU_ASSERT_EQUAL(fastsig_state_take(st, &idx, NULL), FASTSIG_ERR_STATE_WRONG_KEY);
     CU_ASSERT_EQUAL(idx, 5);
     fastsig_state_close(st);
 }
@@ -374,21 +374,21 @@ static void test_replaced_or_removed_under_a_handle(void)
     fastsig_state *st = must_open(path, 16);
     CU_ASSERT_FATAL(st != NULL);
     fastsig_state_set_batch(st, 1);
-    CU_ASSERT(fastsig_state_take(st, &idx) == FASTSIG_OK && idx == 0);
+    CU_ASSERT(fastsig_state_take(st, &idx, NULL) == FASTSIG_OK && idx == 0);
     /* an operator recreates the state further on: the handle follows */
-    CU_ASSERT_EQUAL(fastsig_state_create(path, id, 1000, 500, FASTSIG_STATE_OVERWRITE),
+    CU_ASSERT_EQUAL(fastsig_state_create(path, id, 1000, 500, FASTSIG_STATE_OVERWRITE, NULL),
                     FASTSIG_OK);
-    CU_ASSERT(fastsig_state_take(st, &idx) == FASTSIG_OK && idx == 500);
+    CU_ASSERT(fastsig_state_take(st, &idx, NULL) == FASTSIG_OK && idx == 500);
     CU_ASSERT_EQUAL(sf_file_next(path, 16), 501);
     /* removed: refuse instead of spending from the unlinked inode */
     CU_ASSERT_EQUAL(unlink(path), 0);
     idx = 9;
-    CU_ASSERT_EQUAL(fastsig_state_take(st, &idx), FASTSIG_ERR_STATE_MISSING);
-    CU_ASSERT_EQUAL(fastsig_state_query(st, NULL, NULL, NULL), FASTSIG_ERR_STATE_MISSING);
+    CU_ASSERT_EQUAL(fastsig_state_take(st, &idx, NULL), FASTSIG_ERR_STATE_MISSING);
+    CU_ASSERT_EQUAL(fastsig_state_query(st, NULL, NULL, NULL, NULL), FASTSIG_ERR_STATE_MISSING);
     CU_ASSERT_EQUAL(idx, 9);
     /* replaced by another key's state: refused */
     CU_ASSERT_EQUAL_FATAL(sf_create(path, "replaced.state", 17, 1000, 0), FASTSIG_OK);
-    CU_ASSERT_EQUAL(fastsig_state_take(st, &idx), FASTSIG_ERR_STATE_WRONG_KEY);
+    CU_ASSERT_EQUAL(fastsig_state_take(st, &idx, NULL), FASTSIG_ERR_STATE_WRONG_KEY);
     CU_ASSERT_EQUAL(idx, 9);
     fastsig_state_close(st);
 }
@@ -411,7 +411,7 @@ static int refused(const char *path, const uint8_t *img, size_t len, int want)
         return 0;
     fastsig_state *st = sf_open(path, 11, &rc);
     bad |= st != NULL || rc != want;
-    bad |= fastsig_state_peek(path, id, &idx, NULL, NULL) != want || idx != 12345;
+    bad |= fastsig_state_peek(path, id, &idx, NULL, NULL, NULL) != want || idx != 12345;
     fastsig_state_close(st);
     return !bad;
 }
@@ -423,8 +423,8 @@ static void test_corrupt_files(void)
     CU_ASSERT_EQUAL_FATAL(sf_create(path, "corrupt.state", 11, 100, 0), FASTSIG_OK);
     fastsig_state *st = must_open(path, 11);
     uint64_t idx = 0;
-    CU_ASSERT(fastsig_state_take(st, &idx) == FASTSIG_OK); /* both slots written once */
-    CU_ASSERT(fastsig_state_take(st, &idx) == FASTSIG_OK);
+    CU_ASSERT(fastsig_state_take(st, &idx, NULL) == FASTSIG_OK); /* both slots written once */
+    CU_ASSERT(fastsig_state_take(st, &idx, NULL) == FASTSIG_OK);
     fastsig_state_close(st);
     CU_ASSERT_EQUAL_FATAL(sf_read_file(path, good, sizeof(good)), 0);
     st = must_open(path, 11); /* sanity: the untouched image opens */
@@ -500,9 +500,9 @@ static void test_corrupt_files(void)
     int fd_ok = sf_write_file(path, bad, sizeof(bad)) == 0; /* truncates in place */
     CU_ASSERT(fd_ok);
     idx = 4242;
-    CU_ASSERT_EQUAL(fastsig_state_take(st, &idx), FASTSIG_ERR_STATE_CORRUPT);
+    CU_ASSERT_EQUAL(fastsig_state_take(st, &idx, NULL), FASTSIG_ERR_STATE_CORRUPT);
     CU_ASSERT_EQUAL(idx, 4242);
-    CU_ASSERT_EQUAL(fastsig_state_query(st, NULL, NULL, NULL), FASTSIG_ERR_STATE_CORRUPT);
+    CU_ASSERT_EQUAL(fastsig_state_query(st, NULL, NULL, NULL, NULL), FASTSIG_ERR_STATE_CORRUPT);
     fastsig_state_close(st);
 }
 
@@ -514,15 +514,15 @@ static void test_inspect_and_recover(void)
     fastsig_state_info info;
     uint64_t idx, first, count;
     sf_key(id, 18);
-    CU_ASSERT_EQUAL(fastsig_state_inspect(sf_path(path, "absent.state"), &info),
+    CU_ASSERT_EQUAL(fastsig_state_inspect(sf_path(path, "absent.state"), &info, NULL),
                     FASTSIG_ERR_STATE_MISSING);
     CU_ASSERT_EQUAL_FATAL(sf_create(path, "torn.state", 18, 1000, 0), FASTSIG_OK);
     fastsig_state *st = must_open(path, 18);
     CU_ASSERT_FATAL(st != NULL);
-    CU_ASSERT(fastsig_state_reserve(st, 10, &first, &count) == FASTSIG_OK); /* slot 1: 10 */
-    CU_ASSERT(fastsig_state_reserve(st, 10, &first, &count) == FASTSIG_OK); /* slot 0: 20 */
+    CU_ASSERT(fastsig_state_reserve(st, 10, &first, &count, NULL) == FASTSIG_OK); /* slot 1: 10 */
+    CU_ASSERT(fastsig_state_reserve(st, 10, &first, &count, NULL) == FASTSIG_OK); /* slot 0: 20 */
     fastsig_state_close(st); /* someone reserved beyond? no: gives back 0..19 */
-    CU_ASSERT_EQUAL(fastsig_state_inspect(path, &info), FASTSIG_OK);
+    CU_ASSERT_EQUAL(fastsig_state_inspect(path, &info, NULL), FASTSIG_OK);
     CU_ASSERT(info.file_ok && info.valid[0] && info.valid[1]);
     CU_ASSERT(info.seq[1] == 4 && info.next[1] == 0 && info.seq[0] == 3 && info.next[0] == 20);
     CU_ASSERT(info.max[0] == 1000 && memcmp(info.key_id[1], id, sizeof(id)) == 0);
@@ -533,18 +533,18 @@ static void test_inspect_and_recover(void)
     CU_ASSERT_EQUAL_FATAL(sf_write_file(path, img, sizeof(img)), 0);
     int rc;
     CU_ASSERT(sf_open(path, 18, &rc) == NULL && rc == FASTSIG_ERR_STATE_CORRUPT);
-    CU_ASSERT_EQUAL(fastsig_state_inspect(path, &info), FASTSIG_OK);
+    CU_ASSERT_EQUAL(fastsig_state_inspect(path, &info, NULL), FASTSIG_OK);
     CU_ASSERT(!info.file_ok && info.valid[0] && !info.valid[1] && info.next[0] == 20);
     CU_ASSERT_EQUAL(fastsig_state_create(path, id, info.max[0], info.next[0] + 64,
-                                         FASTSIG_STATE_OVERWRITE), FASTSIG_OK);
+                                         FASTSIG_STATE_OVERWRITE, NULL), FASTSIG_OK);
     st = must_open(path, 18);
-    CU_ASSERT(fastsig_state_take(st, &idx) == FASTSIG_OK && idx == 84);
+    CU_ASSERT(fastsig_state_take(st, &idx, NULL) == FASTSIG_OK && idx == 84);
     fastsig_state_close(st);
 
     CU_ASSERT_EQUAL_FATAL(sf_write_file(path, img, 100), 0); /* truncated */
-    CU_ASSERT_EQUAL(fastsig_state_inspect(path, &info), FASTSIG_OK);
+    CU_ASSERT_EQUAL(fastsig_state_inspect(path, &info, NULL), FASTSIG_OK);
     CU_ASSERT(!info.file_ok && !info.valid[0] && !info.valid[1]);
-    CU_ASSERT_EQUAL(fastsig_state_inspect(path, NULL), FASTSIG_ERR_NULL_ARG);
+    CU_ASSERT_EQUAL(fastsig_state_inspect(path, NULL, NULL), FASTSIG_ERR_NULL_ARG);
 }
 
 static int open_for_signing(void *arg)
@@ -558,14 +558,14 @@ static int open_for_signing(void *arg)
     if (rc != FASTSIG_ERR_STATE_IO || st != NULL)
         return 1;
     /* reading still works: remaining signatures can be shown */
-    return fastsig_state_peek(arg, id, &next, NULL, NULL) == FASTSIG_OK && next == 3 ? 0 : 2;
+    return fastsig_state_peek(arg, id, &next, NULL, NULL, NULL) == FASTSIG_OK && next == 3 ? 0 : 2;
 }
 
 static int create_in_dir(void *arg)
 {
     uint8_t id[FASTSIG_STATE_KEY_ID_LEN];
     sf_key(id, 12);
-    return fastsig_state_create(arg, id, 10, 0, 0) == FASTSIG_ERR_STATE_IO ? 0 : 1;
+    return fastsig_state_create(arg, id, 10, 0, 0, NULL) == FASTSIG_ERR_STATE_IO ? 0 : 1;
 }
 
 static void test_read_only(void)
@@ -608,26 +608,26 @@ static int special_files_refused(void *arg)
     unlink(path);
     if (mkfifo(path, 0600) != 0)
         return 100;
-    bad |= fastsig_state_open(path, id, &st) != FASTSIG_ERR_STATE_NOT_FILE;
-    bad |= (fastsig_state_peek(path, id, &next, NULL, NULL) != FASTSIG_ERR_STATE_NOT_FILE) << 1;
-    bad |= (fastsig_state_inspect(path, &info) != FASTSIG_ERR_STATE_NOT_FILE) << 2;
-    bad |= (fastsig_state_create(path, id, 10, 0, 0) != FASTSIG_ERR_STATE_EXISTS) << 3;
+    bad |= fastsig_state_open(path, id, &st, NULL) != FASTSIG_ERR_STATE_NOT_FILE;
+    bad |= (fastsig_state_peek(path, id, &next, NULL, NULL, NULL) != FASTSIG_ERR_STATE_NOT_FILE) << 1;
+    bad |= (fastsig_state_inspect(path, &info, NULL) != FASTSIG_ERR_STATE_NOT_FILE) << 2;
+    bad |= (fastsig_state_create(path, id, 10, 0, 0, NULL) != FASTSIG_ERR_STATE_EXISTS) << 3;
     snprintf(cache, sizeof(cache), "%s.cache", path);
     unlink(cache);
     if (mkfifo(cache, 0600) != 0)
         return 101;
-    bad |= (fastsig_cache_load(path, &buf, &len) != FASTSIG_ERR_STATE_NOT_FILE) << 4;
-    bad |= (fastsig_cache_save(path, (const uint8_t *)"x", 1) != FASTSIG_ERR_STATE_NOT_FILE) << 5;
+    bad |= (fastsig_cache_load(path, &buf, &len, NULL) != FASTSIG_ERR_STATE_NOT_FILE) << 4;
+    bad |= (fastsig_cache_save(path, (const uint8_t *)"x", 1, NULL) != FASTSIG_ERR_STATE_NOT_FILE) << 5;
     unlink(cache);
     if (mkdir(cache, 0700) != 0)
         return 102;
-    bad |= (fastsig_cache_load(path, &buf, &len) != FASTSIG_ERR_STATE_NOT_FILE) << 6;
+    bad |= (fastsig_cache_load(path, &buf, &len, NULL) != FASTSIG_ERR_STATE_NOT_FILE) << 6;
     rmdir(cache);
     sf_path(link_path, "devlink.state");
     unlink(link_path);
     if (symlink("/dev/zero", link_path) != 0)
         return 103;
-    bad |= (fastsig_state_open(link_path, id, &st) != FASTSIG_ERR_STATE_NOT_FILE) << 7;
+    bad |= (fastsig_state_open(link_path, id, &st, NULL) != FASTSIG_ERR_STATE_NOT_FILE) << 7;
     unlink(link_path);
     unlink(path);
     free(buf);
@@ -668,7 +668,7 @@ static void test_io_failures_hand_out_nothing(void)
         fastsig_state *st = must_open(path, 13);
         CU_ASSERT_FATAL(st != NULL);
         fastsig_state_set_batch(st, 1);
-        CU_ASSERT(fastsig_state_take(st, &seen[nseen++]) == FASTSIG_OK);
+        CU_ASSERT(fastsig_state_take(st, &seen[nseen++], NULL) == FASTSIG_OK);
         fail_op = faults[f].op;
         fail_errno = faults[f].err;
         fail_after = 0;
@@ -678,12 +678,14 @@ static void test_io_failures_hand_out_nothing(void)
             int rc;
             CU_ASSERT(sf_open(path, 13, &rc) == NULL && rc == FASTSIG_ERR_STATE_IO);
         } else {
-            CU_ASSERT_EQUAL(fastsig_state_take(st, &idx), FASTSIG_ERR_STATE_IO);
-            CU_ASSERT_EQUAL(errno, faults[f].err);
+            fastsig_cause cause;
+            CU_ASSERT_EQUAL(fastsig_state_take(st, &idx, &cause), FASTSIG_ERR_STATE_IO);
+            CU_ASSERT_EQUAL(cause.code, FASTSIG_ERR_STATE_IO);
+            CU_ASSERT_EQUAL(cause.sys_errno, faults[f].err);
             CU_ASSERT_EQUAL(idx, 777777);
         }
         fs_state_io_hook = NULL;
-        CU_ASSERT(fastsig_state_take(st, &seen[nseen++]) == FASTSIG_OK);
+        CU_ASSERT(fastsig_state_take(st, &seen[nseen++], NULL) == FASTSIG_OK);
         fastsig_state_close(st);
     }
     for (size_t i = 0; i < nseen; i++)
@@ -699,7 +701,7 @@ static void test_io_failures_hand_out_nothing(void)
         fail_errno = after == 0 ? ENOSPC : EIO;
         fail_after = after == 2; /* the file's fsync, then the directory's */
         fs_state_io_hook = failing_hook;
-        CU_ASSERT_EQUAL(fastsig_state_create(path, id, 10, 0, 0), FASTSIG_ERR_STATE_IO);
+        CU_ASSERT_EQUAL(fastsig_state_create(path, id, 10, 0, 0, NULL), FASTSIG_ERR_STATE_IO);
         fs_state_io_hook = NULL;
         CU_ASSERT_EQUAL(access(path, F_OK), -1);
     }
@@ -728,10 +730,10 @@ static void test_full_tmpfs(void)
     uint8_t id[FASTSIG_STATE_KEY_ID_LEN];
     sf_key(id, 14);
     snprintf(path, sizeof(path), "%s/k.state", dir);
-    CU_ASSERT_EQUAL(fastsig_state_create(path, id, 10, 0, 0), FASTSIG_ERR_STATE_IO);
+    CU_ASSERT_EQUAL(fastsig_state_create(path, id, 10, 0, 0, NULL), FASTSIG_ERR_STATE_IO);
     CU_ASSERT_EQUAL(access(path, F_OK), -1);
     unlink(filler);
-    CU_ASSERT_EQUAL(fastsig_state_create(path, id, 10, 0, 0), FASTSIG_OK);
+    CU_ASSERT_EQUAL(fastsig_state_create(path, id, 10, 0, 0, NULL), FASTSIG_OK);
     CU_ASSERT_EQUAL(umount2(dir, MNT_DETACH), 0);
     rmdir(dir);
 }
@@ -774,15 +776,15 @@ static void test_default_path(void)
     /* make_dir: nested, private, idempotent; refuses to go through a file */
     char dir[PATH_MAX], file[PATH_MAX + 8];
     sf_path(dir, "made/a/b");
-    CU_ASSERT_EQUAL(fastsig_state_make_dir(dir), FASTSIG_OK);
-    CU_ASSERT_EQUAL(fastsig_state_make_dir(dir), FASTSIG_OK);
+    CU_ASSERT_EQUAL(fastsig_state_make_dir(dir, NULL), FASTSIG_OK);
+    CU_ASSERT_EQUAL(fastsig_state_make_dir(dir, NULL), FASTSIG_OK);
     struct stat sb;
     CU_ASSERT(stat(dir, &sb) == 0 && S_ISDIR(sb.st_mode) && (sb.st_mode & 0777) == 0700);
     snprintf(file, sizeof(file), "%s/f", dir);
     CU_ASSERT_EQUAL(sf_write_file(file, (const uint8_t *)"x", 1), 0);
     strcat(file, "/sub");
-    CU_ASSERT_EQUAL(fastsig_state_make_dir(file), FASTSIG_ERR_STATE_IO);
-    CU_ASSERT_EQUAL(fastsig_state_make_dir(""), FASTSIG_ERR_BAD_PARAM);
+    CU_ASSERT_EQUAL(fastsig_state_make_dir(file, NULL), FASTSIG_ERR_STATE_IO);
+    CU_ASSERT_EQUAL(fastsig_state_make_dir("", NULL), FASTSIG_ERR_BAD_PARAM);
 }
 
 static const fs_test codec_tests[] = {
@@ -826,17 +828,20 @@ static void assert_state_refused(const char *path, unsigned tag, const char *ref
 {
     uint8_t id[FASTSIG_STATE_KEY_ID_LEN];
     fastsig_state_info info;
+    fastsig_cause cause;
     uint64_t next;
-    int rc;
+    fastsig_state *st = NULL;
     sf_key(id, tag);
-    fastsig_state *st = sf_open(path, tag, &rc);
-    CU_ASSERT_EQUAL(rc, FASTSIG_ERR_STATE_UNTRUSTED);
+    CU_ASSERT_EQUAL(fastsig_state_open(path, id, &st, &cause), FASTSIG_ERR_STATE_UNTRUSTED);
     CU_ASSERT_PTR_NULL(st);
     fastsig_state_close(st);
-    CU_ASSERT(sf_refused(refused, is_dir, why));
-    CU_ASSERT_EQUAL(fastsig_state_peek(path, id, &next, NULL, NULL), FASTSIG_ERR_STATE_UNTRUSTED);
-    CU_ASSERT_EQUAL(fastsig_state_inspect(path, &info), FASTSIG_ERR_STATE_UNTRUSTED);
-    CU_ASSERT(sf_refused(refused, is_dir, why));
+    CU_ASSERT(sf_refused(&cause, refused, is_dir, why));
+    CU_ASSERT_STRING_EQUAL(cause.what, is_dir ? "state directory" : "state file");
+    CU_ASSERT_EQUAL(fastsig_state_peek(path, id, &next, NULL, NULL, &cause),
+                    FASTSIG_ERR_STATE_UNTRUSTED);
+    CU_ASSERT(sf_refused(&cause, refused, is_dir, why));
+    CU_ASSERT_EQUAL(fastsig_state_inspect(path, &info, &cause), FASTSIG_ERR_STATE_UNTRUSTED);
+    CU_ASSERT(sf_refused(&cause, refused, is_dir, why));
 }
 
 /* The attack: anyone who knows the public key id forges a state at index 0
@@ -850,7 +855,7 @@ static void test_state_owned_by_another_user_refused(void)
     CU_ASSERT_EQUAL_FATAL(sf_create(path, "foreign.state", 40, 100, 5), FASTSIG_OK);
     if (!sf_can_chown("a state file"))
         return;
-    CU_ASSERT_EQUAL_FATAL(fastsig_state_create(path, id, 100, 0, FASTSIG_STATE_OVERWRITE),
+    CU_ASSERT_EQUAL_FATAL(fastsig_state_create(path, id, 100, 0, FASTSIG_STATE_OVERWRITE, NULL),
                           FASTSIG_OK);
     CU_ASSERT_EQUAL(chown(path, SF_OTHER_UID, SF_OTHER_UID), 0);
     snprintf(why, sizeof(why), "owned by uid %d, not by this user (uid %lu)", SF_OTHER_UID,
@@ -876,9 +881,10 @@ static void test_state_writable_by_others_refused(void)
     CU_ASSERT_EQUAL_FATAL(sf_create(forged, "open-forged.state", 41, 100, 0), FASTSIG_OK);
     CU_ASSERT_EQUAL(chmod(forged, 0666), 0);
     CU_ASSERT_EQUAL(rename(forged, path), 0);
-    CU_ASSERT_EQUAL(fastsig_state_take(st, &idx), FASTSIG_ERR_STATE_UNTRUSTED);
+    fastsig_cause cause;
+    CU_ASSERT_EQUAL(fastsig_state_take(st, &idx, &cause), FASTSIG_ERR_STATE_UNTRUSTED);
     CU_ASSERT_EQUAL(idx, 99);
-    CU_ASSERT(sf_refused(path, 0, "(mode 0666)"));
+    CU_ASSERT(sf_refused(&cause, path, 0, "(mode 0666)"));
     fastsig_state_close(st);
 }
 
@@ -890,16 +896,17 @@ static void test_state_dir_writable_without_sticky_refused(void)
     sf_path(dir, "opendir");
     CU_ASSERT_EQUAL_FATAL(mkdir(dir, 0700), 0);
     snprintf(path, sizeof(path), "%s/k.state", dir);
-    CU_ASSERT_EQUAL_FATAL(fastsig_state_create(path, id, 100, 5, 0), FASTSIG_OK);
+    CU_ASSERT_EQUAL_FATAL(fastsig_state_create(path, id, 100, 5, 0, NULL), FASTSIG_OK);
     CU_ASSERT_EQUAL(chmod(dir, 0777), 0);
     assert_state_refused(path, 42, dir, 1,
                          "writable by group or others without the sticky bit (mode 0777)");
     CU_ASSERT_EQUAL(chmod(dir, 0770), 0);
     assert_state_refused(path, 42, dir, 1, "without the sticky bit (mode 0770)");
     /* nor is a state made there */
-    CU_ASSERT_EQUAL(fastsig_state_create(path, id, 100, 0, FASTSIG_STATE_OVERWRITE),
+    fastsig_cause cause;
+    CU_ASSERT_EQUAL(fastsig_state_create(path, id, 100, 0, FASTSIG_STATE_OVERWRITE, &cause),
                     FASTSIG_ERR_STATE_UNTRUSTED);
-    CU_ASSERT(sf_refused(dir, 1, "(mode 0770)"));
+    CU_ASSERT(sf_refused(&cause, dir, 1, "(mode 0770)"));
     /* sticky, like /tmp: nobody else may rename or remove our file there */
     CU_ASSERT_EQUAL(chmod(dir, 01777), 0);
     CU_ASSERT_EQUAL(sf_file_next(path, 42), 5);
@@ -914,25 +921,28 @@ static void test_foreign_cache_ignored(void)
     char state[PATH_MAX], cache[PATH_MAX + 8];
     uint8_t a[64], b[64], disk[64], *got = NULL;
     size_t len = 0;
+    fastsig_cause cause;
     memset(a, 0xa5, sizeof(a));
     memset(b, 0x5a, sizeof(b));
     sf_path(state, "foreign-cache.state");
     snprintf(cache, sizeof(cache), "%s.cache", state);
-    CU_ASSERT_EQUAL_FATAL(fastsig_cache_save(state, a, sizeof(a)), FASTSIG_OK);
+    CU_ASSERT_EQUAL_FATAL(fastsig_cache_save(state, a, sizeof(a), NULL), FASTSIG_OK);
     CU_ASSERT_EQUAL(chmod(cache, 0666), 0);
-    CU_ASSERT_EQUAL(fastsig_cache_load(state, &got, &len), FASTSIG_ERR_STATE_UNTRUSTED);
+    CU_ASSERT_EQUAL(fastsig_cache_load(state, &got, &len, &cause), FASTSIG_ERR_STATE_UNTRUSTED);
     CU_ASSERT_PTR_NULL(got);
-    CU_ASSERT(sf_refused(cache, 0, "writable by group or others (mode 0666)"));
-    CU_ASSERT_EQUAL(fastsig_cache_save(state, b, sizeof(b)), FASTSIG_ERR_STATE_UNTRUSTED);
+    CU_ASSERT(sf_refused(&cause, cache, 0, "writable by group or others (mode 0666)"));
+    CU_ASSERT_STRING_EQUAL(cause.what, "node cache");
+    CU_ASSERT_EQUAL(fastsig_cache_save(state, b, sizeof(b), &cause), FASTSIG_ERR_STATE_UNTRUSTED);
+    CU_ASSERT(sf_refused(&cause, cache, 0, "writable by group or others (mode 0666)"));
     CU_ASSERT(sf_read_file(cache, disk, sizeof(disk)) == 0 && memcmp(disk, a, sizeof(a)) == 0);
     CU_ASSERT_EQUAL(chmod(cache, 0600), 0);
     if (!sf_can_chown("a node cache"))
         return;
     CU_ASSERT_EQUAL(chown(cache, SF_OTHER_UID, SF_OTHER_UID), 0);
-    CU_ASSERT_EQUAL(fastsig_cache_load(state, &got, &len), FASTSIG_ERR_STATE_UNTRUSTED);
+    CU_ASSERT_EQUAL(fastsig_cache_load(state, &got, &len, &cause), FASTSIG_ERR_STATE_UNTRUSTED);
     CU_ASSERT_PTR_NULL(got);
-    CU_ASSERT(sf_refused(cache, 0, "owned by uid 65534"));
-    CU_ASSERT_EQUAL(fastsig_cache_save(state, b, sizeof(b)), FASTSIG_ERR_STATE_UNTRUSTED);
+    CU_ASSERT(sf_refused(&cause, cache, 0, "owned by uid 65534"));
+    CU_ASSERT_EQUAL(fastsig_cache_save(state, b, sizeof(b), NULL), FASTSIG_ERR_STATE_UNTRUSTED);
     CU_ASSERT(sf_read_file(cache, disk, sizeof(disk)) == 0 && memcmp(disk, a, sizeof(a)) == 0);
 }
 
@@ -946,17 +956,17 @@ static void test_files_made_under_umask_0_trusted(void)
     sf_key(id, 43);
     mode_t old = umask(0);
     sf_path(dir, "umask0/states");
-    CU_ASSERT_EQUAL(fastsig_state_make_dir(dir), FASTSIG_OK);
+    CU_ASSERT_EQUAL(fastsig_state_make_dir(dir, NULL), FASTSIG_OK);
     snprintf(path, sizeof(path), "%s/k.state", dir);
     snprintf(cache, sizeof(cache), "%s.cache", path);
-    CU_ASSERT_EQUAL(fastsig_state_create(path, id, 100, 0, 0), FASTSIG_OK);
-    CU_ASSERT_EQUAL(fastsig_cache_save(path, id, sizeof(id)), FASTSIG_OK);
+    CU_ASSERT_EQUAL(fastsig_state_create(path, id, 100, 0, 0, NULL), FASTSIG_OK);
+    CU_ASSERT_EQUAL(fastsig_cache_save(path, id, sizeof(id), NULL), FASTSIG_OK);
     umask(old);
     CU_ASSERT(stat(dir, &sb) == 0 && (sb.st_mode & 07777) == 0700);
     CU_ASSERT(stat(path, &sb) == 0 && (sb.st_mode & 07777) == 0600);
     CU_ASSERT(stat(cache, &sb) == 0 && (sb.st_mode & 07777) == 0600);
     CU_ASSERT_EQUAL(sf_file_next(path, 43), 0);
-    CU_ASSERT_EQUAL(fastsig_cache_load(path, &got, &len), FASTSIG_OK);
+    CU_ASSERT_EQUAL(fastsig_cache_load(path, &got, &len, NULL), FASTSIG_OK);
     free(got);
 }
 
@@ -982,16 +992,16 @@ static void test_cache_file(void)
     sf_path(state, "cached.state");
     snprintf(cache, sizeof(cache), "%s.cache", state);
     unlink(cache);
-    CU_ASSERT_EQUAL(fastsig_cache_load(state, &got, &len), FASTSIG_ERR_STATE_MISSING);
+    CU_ASSERT_EQUAL(fastsig_cache_load(state, &got, &len, NULL), FASTSIG_ERR_STATE_MISSING);
     CU_ASSERT_PTR_NULL(got);
 
     /* round trip; a shorter write leaves no tail of the longer one */
-    CU_ASSERT_EQUAL(fastsig_cache_save(state, a, sizeof(a)), FASTSIG_OK);
-    CU_ASSERT_EQUAL_FATAL(fastsig_cache_load(state, &got, &len), FASTSIG_OK);
+    CU_ASSERT_EQUAL(fastsig_cache_save(state, a, sizeof(a), NULL), FASTSIG_OK);
+    CU_ASSERT_EQUAL_FATAL(fastsig_cache_load(state, &got, &len, NULL), FASTSIG_OK);
     CU_ASSERT(len == sizeof(a) && memcmp(got, a, len) == 0);
     free(got);
-    CU_ASSERT_EQUAL(fastsig_cache_save(state, a + 100, 50), FASTSIG_OK);
-    CU_ASSERT_EQUAL_FATAL(fastsig_cache_load(state, &got, &len), FASTSIG_OK);
+    CU_ASSERT_EQUAL(fastsig_cache_save(state, a + 100, 50, NULL), FASTSIG_OK);
+    CU_ASSERT_EQUAL_FATAL(fastsig_cache_load(state, &got, &len, NULL), FASTSIG_OK);
     CU_ASSERT(len == 50 && memcmp(got, a + 100, len) == 0);
     free(got);
     struct stat sb;
@@ -1001,27 +1011,28 @@ static void test_cache_file(void)
     int fd = open(cache, O_RDWR);
     struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
     CU_ASSERT_FATAL(fd >= 0 && fcntl(fd, F_OFD_SETLK, &fl) == 0);
-    CU_ASSERT_EQUAL(fastsig_cache_save(state, a, sizeof(a)), FASTSIG_OK);
+    CU_ASSERT_EQUAL(fastsig_cache_save(state, a, sizeof(a), NULL), FASTSIG_OK);
     close(fd);
     CU_ASSERT(stat(cache, &sb) == 0 && sb.st_size == 50);
 
-    /* the state file's fault hook reaches the cache too; errno is kept */
+    /* the state file's fault hook reaches the cache too; its errno is the cause's */
+    fastsig_cause cause;
     fail_op = FS_STATE_IO_WRITE;
     fail_errno = ENOSPC;
     fail_after = 0;
     fs_state_io_hook = failing_hook;
-    CU_ASSERT_EQUAL(fastsig_cache_save(state, a, sizeof(a)), FASTSIG_ERR_STATE_IO);
-    CU_ASSERT_EQUAL(errno, ENOSPC);
+    CU_ASSERT_EQUAL(fastsig_cache_save(state, a, sizeof(a), &cause), FASTSIG_ERR_STATE_IO);
+    CU_ASSERT_EQUAL(cause.sys_errno, ENOSPC);
     fail_op = FS_STATE_IO_READ;
     fail_errno = EIO;
     fail_after = 0;
-    CU_ASSERT_EQUAL(fastsig_cache_load(state, &got, &len), FASTSIG_ERR_STATE_IO);
+    CU_ASSERT_EQUAL(fastsig_cache_load(state, &got, &len, NULL), FASTSIG_ERR_STATE_IO);
     CU_ASSERT_PTR_NULL(got);
     fs_state_io_hook = NULL;
 
     /* empty: refused */
     CU_ASSERT_EQUAL(truncate(cache, 0), 0);
-    CU_ASSERT_EQUAL(fastsig_cache_load(state, &got, &len), FASTSIG_ERR_STATE_CORRUPT);
+    CU_ASSERT_EQUAL(fastsig_cache_load(state, &got, &len, NULL), FASTSIG_ERR_STATE_CORRUPT);
     CU_ASSERT_PTR_NULL(got);
 }
 
@@ -1056,7 +1067,7 @@ static fastsig_state *open_marked(const char *path, unsigned tag, const char *di
     if (st != NULL) {
         fastsig_state_set_prefetch(st, 0); /* the writes in the order the tests count */
         fastsig_state_set_batch(st, 16);
-        *rc = fastsig_state_use_registry(st, dir);
+        *rc = fastsig_state_use_registry(st, dir, NULL);
     }
     return st;
 }
@@ -1072,16 +1083,16 @@ static void test_restored_offline(void)
     registry_home(dir, "offline-home");
     fastsig_state *st = open_marked(path, 60, dir, &rc);
     CU_ASSERT_EQUAL_FATAL(rc, FASTSIG_OK);
-    CU_ASSERT(fastsig_state_take(st, &idx) == FASTSIG_OK && idx == 0);
+    CU_ASSERT(fastsig_state_take(st, &idx, NULL) == FASTSIG_OK && idx == 0);
     CU_ASSERT_EQUAL_FATAL(sf_read_file(path, img, sizeof(img)), 0); /* the backup: next 1 */
     for (uint64_t i = 1; i < 21; i++)
-        CU_ASSERT(fastsig_state_take(st, &idx) == FASTSIG_OK && idx == i);
+        CU_ASSERT(fastsig_state_take(st, &idx, NULL) == FASTSIG_OK && idx == i);
     CU_ASSERT_EQUAL(fastsig_state_close(st), FASTSIG_OK); /* gives 21..32 back */
     CU_ASSERT_EQUAL(sf_file_next(path, 60), 21);
     /* the give-back lowered the mark too: the state opens */
     st = open_marked(path, 60, dir, &rc);
     CU_ASSERT_EQUAL(rc, FASTSIG_OK);
-    CU_ASSERT(fastsig_state_take(st, &idx) == FASTSIG_OK && idx == 21);
+    CU_ASSERT(fastsig_state_take(st, &idx, NULL) == FASTSIG_OK && idx == 21);
     fastsig_state_close(st);
     /* the backup restored (in place, no signer running): refused */
     CU_ASSERT_EQUAL_FATAL(sf_write_file(path, img, sizeof(img)), 0);
@@ -1091,7 +1102,7 @@ static void test_restored_offline(void)
     CU_ASSERT(reg != NULL && strncmp(reg, dir, strlen(dir)) == 0 && strstr(reg, ".mark-"));
     char *mp = strdup(reg != NULL ? reg : ""); /* the handle's, gone at close */
     idx = 5;
-    CU_ASSERT_EQUAL(fastsig_state_take(st, &idx), FASTSIG_ERR_STATE_ROLLED_BACK);
+    CU_ASSERT_EQUAL(fastsig_state_take(st, &idx, NULL), FASTSIG_ERR_STATE_ROLLED_BACK);
     CU_ASSERT_EQUAL(idx, 5);
     fastsig_state_close(st);
     CU_ASSERT_EQUAL(sf_file_next(path, 60), 1);
@@ -1127,7 +1138,7 @@ static int signer_killed_in_release(void *arg)
     int rc;
     fastsig_state *st = open_marked(a[0], 61, a[1], &rc);
     for (int i = 0; i < 5 && rc == FASTSIG_OK; i++)
-        rc = fastsig_state_take(st, &idx);
+        rc = fastsig_state_take(st, &idx, NULL);
     writes = 0;
     fs_state_io_hook = kill_at_write;
     rc = fastsig_state_close(st) != FASTSIG_OK || rc != FASTSIG_OK;
@@ -1150,7 +1161,7 @@ static void test_crash_in_release_no_false_alarm(void)
         int rc;
         fastsig_state *st = open_marked(path, 61, dir, &rc);
         CU_ASSERT_EQUAL(rc, FASTSIG_OK);
-        CU_ASSERT(fastsig_state_take(st, &idx) == FASTSIG_OK && idx == left);
+        CU_ASSERT(fastsig_state_take(st, &idx, NULL) == FASTSIG_OK && idx == left);
         fastsig_state_close(st);
     }
 }

@@ -91,7 +91,7 @@ static void test_take_does_not_wait_for_slow_sync(void)
     fs_state_io_hook = slow_disk_hook;
     /* [0,1), then [1,9) reserved here; its first take asks for [9,17) */
     for (uint64_t i = 0; i < 9; i++)
-        CU_ASSERT(fastsig_state_take(st, &idx) == FASTSIG_OK && idx == i);
+        CU_ASSERT(fastsig_state_take(st, &idx, NULL) == FASTSIG_OK && idx == i);
     /* all of [1,9) was handed out without waiting for the worker, which
      * is (or soon will be) held in its fdatasync */
     struct timespec until;
@@ -106,7 +106,7 @@ static void test_take_does_not_wait_for_slow_sync(void)
     pthread_mutex_unlock(&gate_mu);
     CU_ASSERT_EQUAL(was_held, 1);
     CU_ASSERT_EQUAL(timed_out, 0);
-    CU_ASSERT(fastsig_state_take(st, &idx) == FASTSIG_OK && idx == 9);
+    CU_ASSERT(fastsig_state_take(st, &idx, NULL) == FASTSIG_OK && idx == 9);
     CU_ASSERT_EQUAL(fastsig_state_close(st), FASTSIG_OK); /* the worker ends */
     fs_state_io_hook = NULL;
     CU_ASSERT_EQUAL(sf_file_next(path, 40), 10);
@@ -122,13 +122,13 @@ static void test_one_shot_starts_no_worker(void)
     int before = threads_now();
     fastsig_state *st = must_open(path, 41, 64);
     CU_ASSERT_FATAL(st != NULL);
-    CU_ASSERT(fastsig_state_take(st, &idx) == FASTSIG_OK && idx == 0);
+    CU_ASSERT(fastsig_state_take(st, &idx, NULL) == FASTSIG_OK && idx == 0);
     CU_ASSERT_EQUAL(threads_now(), before);
     CU_ASSERT_EQUAL(sf_file_next(path, 41), 1);
     /* the second block is reserved here, the third ahead */
-    CU_ASSERT(fastsig_state_take(st, &idx) == FASTSIG_OK && idx == 1);
+    CU_ASSERT(fastsig_state_take(st, &idx, NULL) == FASTSIG_OK && idx == 1);
     CU_ASSERT_EQUAL(threads_now(), before + 1);
-    CU_ASSERT(fastsig_state_query(st, &next, &rem, NULL) == FASTSIG_OK && next == 2 &&
+    CU_ASSERT(fastsig_state_query(st, &next, &rem, NULL, NULL) == FASTSIG_OK && next == 2 &&
               rem == 998);
     CU_ASSERT_EQUAL(sf_file_next(path, 41), 129);
     CU_ASSERT_EQUAL(fastsig_state_close(st), FASTSIG_OK);
@@ -140,7 +140,7 @@ static void test_one_shot_starts_no_worker(void)
     CU_ASSERT_FATAL(st != NULL);
     CU_ASSERT_EQUAL(fastsig_state_set_prefetch(st, 0), FASTSIG_OK);
     for (uint64_t i = 2; i < 4; i++)
-        CU_ASSERT(fastsig_state_take(st, &idx) == FASTSIG_OK && idx == i);
+        CU_ASSERT(fastsig_state_take(st, &idx, NULL) == FASTSIG_OK && idx == i);
     CU_ASSERT_EQUAL(threads_now(), before);
     CU_ASSERT_EQUAL(sf_file_next(path, 41), 67);
     CU_ASSERT_EQUAL(fastsig_state_close(st), FASTSIG_OK);
@@ -150,7 +150,7 @@ static void test_one_shot_starts_no_worker(void)
     st = must_open(path, 41, 1);
     CU_ASSERT_FATAL(st != NULL);
     for (uint64_t i = 4; i < 7; i++) {
-        CU_ASSERT(fastsig_state_take(st, &idx) == FASTSIG_OK && idx == i);
+        CU_ASSERT(fastsig_state_take(st, &idx, NULL) == FASTSIG_OK && idx == i);
         CU_ASSERT_EQUAL(sf_file_next(path, 41), i + 1);
     }
     CU_ASSERT_EQUAL(threads_now(), before);
@@ -162,7 +162,7 @@ static void test_one_shot_starts_no_worker(void)
     unsetenv("FASTSIG_STATE_PREFETCH");
     CU_ASSERT_FATAL(st != NULL);
     for (uint64_t i = 7; i < 9; i++)
-        CU_ASSERT(fastsig_state_take(st, &idx) == FASTSIG_OK && idx == i);
+        CU_ASSERT(fastsig_state_take(st, &idx, NULL) == FASTSIG_OK && idx == i);
     CU_ASSERT_EQUAL(sf_file_next(path, 41), 72);
     CU_ASSERT_EQUAL(fastsig_state_close(st), FASTSIG_OK);
 }
@@ -177,24 +177,24 @@ static void test_release_gives_back_both_blocks(void)
     fastsig_state *a = must_open(path, 42, 8), *b = must_open(path, 42, 8);
     CU_ASSERT_FATAL(a && b);
     for (uint64_t i = 0; i < 3; i++)
-        CU_ASSERT(fastsig_state_take(a, &idx) == FASTSIG_OK && idx == i);
+        CU_ASSERT(fastsig_state_take(a, &idx, NULL) == FASTSIG_OK && idx == i);
     /* a holds [3,9) and [9,17): both are counted as its own */
-    CU_ASSERT(fastsig_state_query(a, &idx, &rem, NULL) == FASTSIG_OK && idx == 3 &&
+    CU_ASSERT(fastsig_state_query(a, &idx, &rem, NULL, NULL) == FASTSIG_OK && idx == 3 &&
               rem == 997);
     CU_ASSERT_EQUAL(sf_file_next(path, 42), 17);
-    CU_ASSERT_EQUAL(fastsig_state_release(a), FASTSIG_OK);
+    CU_ASSERT_EQUAL(fastsig_state_release(a, NULL), FASTSIG_OK);
     CU_ASSERT_EQUAL(sf_file_next(path, 42), 3); /* one range, one update */
 
     /* b reserves beyond a's two blocks: both stay burnt */
     for (uint64_t i = 3; i < 5; i++)
-        CU_ASSERT(fastsig_state_take(a, &idx) == FASTSIG_OK && idx == i);
-    CU_ASSERT(fastsig_state_query(a, NULL, NULL, NULL) == FASTSIG_OK); /* worker done */
-    CU_ASSERT(fastsig_state_reserve(b, 5, &first, &count) == FASTSIG_OK && first == 20);
-    CU_ASSERT_EQUAL(fastsig_state_release(a), FASTSIG_OK);
+        CU_ASSERT(fastsig_state_take(a, &idx, NULL) == FASTSIG_OK && idx == i);
+    CU_ASSERT(fastsig_state_query(a, NULL, NULL, NULL, NULL) == FASTSIG_OK); /* worker done */
+    CU_ASSERT(fastsig_state_reserve(b, 5, &first, &count, NULL) == FASTSIG_OK && first == 20);
+    CU_ASSERT_EQUAL(fastsig_state_release(a, NULL), FASTSIG_OK);
     CU_ASSERT_EQUAL(sf_file_next(path, 42), 25);
     CU_ASSERT_EQUAL(fastsig_state_close(b), FASTSIG_OK);
     CU_ASSERT_EQUAL(sf_file_next(path, 42), 20);
-    CU_ASSERT(fastsig_state_take(a, &idx) == FASTSIG_OK && idx == 20);
+    CU_ASSERT(fastsig_state_take(a, &idx, NULL) == FASTSIG_OK && idx == 20);
     CU_ASSERT_EQUAL(fastsig_state_close(a), FASTSIG_OK);
     CU_ASSERT_EQUAL(sf_file_next(path, 42), 21);
 }
@@ -230,14 +230,14 @@ static void test_worker_errors_surface_at_the_take(void)
         fs_state_io_hook = worker_fault_hook;
         /* the block in use is unharmed by the failed one ahead */
         for (int i = 0; i < 5; i++)
-            CU_ASSERT(fastsig_state_take(st, &seen[n++]) == FASTSIG_OK);
+            CU_ASSERT(fastsig_state_take(st, &seen[n++], NULL) == FASTSIG_OK);
         idx = 777777;
-        errno = 0;
-        CU_ASSERT_EQUAL(fastsig_state_take(st, &idx), FASTSIG_ERR_STATE_IO);
-        CU_ASSERT_EQUAL(errno, faults[f].err);
+        fastsig_cause cause;
+        CU_ASSERT_EQUAL(fastsig_state_take(st, &idx, &cause), FASTSIG_ERR_STATE_IO);
+        CU_ASSERT_EQUAL(cause.sys_errno, faults[f].err); /* the worker's, handed over */
         CU_ASSERT_EQUAL(idx, 777777);
         fs_state_io_hook = NULL;
-        CU_ASSERT(fastsig_state_take(st, &seen[n++]) == FASTSIG_OK);
+        CU_ASSERT(fastsig_state_take(st, &seen[n++], NULL) == FASTSIG_OK);
         CU_ASSERT_EQUAL(fastsig_state_close(st), FASTSIG_OK);
     }
     for (size_t i = 0; i < n; i++)
@@ -255,14 +255,14 @@ static void test_exhaustion_ahead(void)
      * only the take after 6 learns */
     uint64_t got[8], n = 0;
     int rc;
-    while (n < 8 && (rc = fastsig_state_take(st, &got[n])) == FASTSIG_OK)
+    while (n < 8 && (rc = fastsig_state_take(st, &got[n], NULL)) == FASTSIG_OK)
         n++;
     CU_ASSERT_EQUAL(n, 7);
     CU_ASSERT_EQUAL(rc, FASTSIG_ERR_KEY_EXHAUSTED);
     for (uint64_t i = 0; i < n; i++)
         CU_ASSERT_EQUAL(got[i], i);
-    CU_ASSERT(fastsig_state_query(st, &idx, &rem, NULL) == FASTSIG_OK && rem == 0);
-    CU_ASSERT_EQUAL(fastsig_state_take(st, &idx), FASTSIG_ERR_KEY_EXHAUSTED); /* on the spot */
+    CU_ASSERT(fastsig_state_query(st, &idx, &rem, NULL, NULL) == FASTSIG_OK && rem == 0);
+    CU_ASSERT_EQUAL(fastsig_state_take(st, &idx, NULL), FASTSIG_ERR_KEY_EXHAUSTED); /* on the spot */
     CU_ASSERT_EQUAL(fastsig_state_close(st), FASTSIG_OK);
     CU_ASSERT_EQUAL(sf_file_next(path, 44), 7);
 }
@@ -276,7 +276,7 @@ static int child_takes(void *arg)
     fastsig_state *st = arg;
     for (int i = 0; i < 20; i++) {
         uint64_t idx;
-        if (fastsig_state_take(st, &idx) != FASTSIG_OK)
+        if (fastsig_state_take(st, &idx, NULL) != FASTSIG_OK)
             return 4;
         if (idx < 17)
             return 7;
@@ -300,8 +300,8 @@ static void test_fork_ignores_the_block_ahead(void)
     fastsig_state *st = fresh(path, "wfork.state", 45, 1000, 8);
     CU_ASSERT_FATAL(st != NULL);
     for (uint64_t i = 0; i < 2; i++)
-        CU_ASSERT(fastsig_state_take(st, &idx) == FASTSIG_OK && idx == i);
-    CU_ASSERT(fastsig_state_query(st, NULL, NULL, NULL) == FASTSIG_OK); /* [9,17) is in */
+        CU_ASSERT(fastsig_state_take(st, &idx, NULL) == FASTSIG_OK && idx == i);
+    CU_ASSERT(fastsig_state_query(st, NULL, NULL, NULL, NULL) == FASTSIG_OK); /* [9,17) is in */
     CU_ASSERT_EQUAL(sf_in_child(child_closes, st, 0), 0);
     CU_ASSERT_EQUAL(sf_file_next(path, 45), 17);
     CU_ASSERT_EQUAL(sf_in_child(child_takes, st, 0), 0);
@@ -309,9 +309,9 @@ static void test_fork_ignores_the_block_ahead(void)
     CU_ASSERT(after_child > 17);
     /* the parent goes on with its two blocks */
     for (uint64_t i = 2; i < 17; i++)
-        CU_ASSERT(fastsig_state_take(st, &idx) == FASTSIG_OK && idx == i);
+        CU_ASSERT(fastsig_state_take(st, &idx, NULL) == FASTSIG_OK && idx == i);
     /* and then with blocks beyond the child's */
-    CU_ASSERT(fastsig_state_take(st, &idx) == FASTSIG_OK && idx >= after_child);
+    CU_ASSERT(fastsig_state_take(st, &idx, NULL) == FASTSIG_OK && idx >= after_child);
     CU_ASSERT_EQUAL(fastsig_state_close(st), FASTSIG_OK);
 }
 
@@ -323,7 +323,7 @@ static int take_all(fastsig_state *st, int n, uint8_t *seen, int *twice, uint64_
 {
     for (int i = 0; i < n; i++) {
         uint64_t idx;
-        int rc = fastsig_state_take(st, &idx);
+        int rc = fastsig_state_take(st, &idx, NULL);
         if (rc != FASTSIG_OK)
             return rc;
         CU_ASSERT_FATAL(idx < 1000);
@@ -349,7 +349,7 @@ static void test_rolled_back_under_a_live_signer(void)
     uint64_t old_next = sf_file_next(old, 48);
     /* several blocks more, reserved by the worker */
     CU_ASSERT_EQUAL(take_all(st, 40, seen, &twice, &last), FASTSIG_OK);
-    CU_ASSERT_EQUAL(fastsig_state_query(st, NULL, NULL, NULL), FASTSIG_OK); /* worker done */
+    CU_ASSERT_EQUAL(fastsig_state_query(st, NULL, NULL, NULL, NULL), FASTSIG_OK); /* worker done */
     uint64_t reserved = sf_file_next(path, 48);
     CU_ASSERT(reserved > old_next + 32);
     /* the old copy renamed over the live file */
@@ -362,11 +362,11 @@ static void test_rolled_back_under_a_live_signer(void)
               && mark == reserved && reg == NULL);
     /* poisoned: nothing is ever handed out again, nor written */
     for (int i = 0; i < 20; i++)
-        CU_ASSERT_EQUAL(fastsig_state_take(st, &idx), FASTSIG_ERR_STATE_ROLLED_BACK);
+        CU_ASSERT_EQUAL(fastsig_state_take(st, &idx, NULL), FASTSIG_ERR_STATE_ROLLED_BACK);
     CU_ASSERT_EQUAL(idx, 77);
-    CU_ASSERT_EQUAL(fastsig_state_reserve(st, 4, &first, &count),
+    CU_ASSERT_EQUAL(fastsig_state_reserve(st, 4, &first, &count, NULL),
                     FASTSIG_ERR_STATE_ROLLED_BACK);
-    CU_ASSERT_EQUAL(fastsig_state_query(st, NULL, NULL, NULL), FASTSIG_ERR_STATE_ROLLED_BACK);
+    CU_ASSERT_EQUAL(fastsig_state_query(st, NULL, NULL, NULL, NULL), FASTSIG_ERR_STATE_ROLLED_BACK);
     fastsig_state_close(st);
     CU_ASSERT_EQUAL(sf_file_next(path, 48), old_next);
 }
@@ -376,7 +376,7 @@ static void test_rolled_back_under_a_live_signer(void)
 static int child_after_rollback(void *arg)
 {
     uint64_t idx;
-    return fastsig_state_take(arg, &idx) == FASTSIG_ERR_STATE_ROLLED_BACK ? 0 : 1;
+    return fastsig_state_take(arg, &idx, NULL) == FASTSIG_ERR_STATE_ROLLED_BACK ? 0 : 1;
 }
 
 /* Forks a child that waits until the parent gave its blocks back, then
@@ -392,10 +392,10 @@ static int child_takes_after_parents_give_back(fastsig_state *st)
         uint64_t idx;
         alarm(10);
         close(p[1]);
-        _exit(read(p[0], &c, 1) == 1 && fastsig_state_take(st, &idx) == FASTSIG_OK ? 0 : 1);
+        _exit(read(p[0], &c, 1) == 1 && fastsig_state_take(st, &idx, NULL) == FASTSIG_OK ? 0 : 1);
     }
     close(p[0]);
-    CU_ASSERT_EQUAL(fastsig_state_release(st), FASTSIG_OK); /* below the child's inherited mark */
+    CU_ASSERT_EQUAL(fastsig_state_release(st, NULL), FASTSIG_OK); /* below the child's inherited mark */
     CU_ASSERT_EQUAL(write(p[1], &c, 1), 1);
     close(p[1]);
     int status = -1;
@@ -415,7 +415,7 @@ static void test_rolled_back_under_a_forked_child(void)
     CU_ASSERT_EQUAL(take_all(st, 20, seen, &twice, &last), FASTSIG_OK);
     /* a child forked now, the parent gives back its unused indices (the
      * file's next goes down to 20), then the child signs: no alarm */
-    CU_ASSERT_EQUAL(fastsig_state_query(st, NULL, NULL, NULL), FASTSIG_OK); /* worker done */
+    CU_ASSERT_EQUAL(fastsig_state_query(st, NULL, NULL, NULL, NULL), FASTSIG_OK); /* worker done */
     CU_ASSERT_EQUAL(sf_file_next(path, 49), 33);
     CU_ASSERT_EQUAL(child_takes_after_parents_give_back(st), 0);
     CU_ASSERT(sf_file_next(path, 49) > 20);
@@ -438,7 +438,7 @@ static void *taker(void *arg)
 {
     uint64_t *out = arg;
     for (int i = 0; i < PER_THREAD; i++)
-        if (fastsig_state_take(shared, &out[i]) != FASTSIG_OK)
+        if (fastsig_state_take(shared, &out[i], NULL) != FASTSIG_OK)
             out[i] = UINT64_MAX - (uint64_t)i;
     return NULL;
 }
@@ -482,7 +482,7 @@ static void test_threads_and_processes(void)
                 _exit(3);
             for (int i = 0; i < PER_PROC; i++) {
                 uint64_t idx;
-                if (fastsig_state_take(st, &idx) != FASTSIG_OK ||
+                if (fastsig_state_take(st, &idx, NULL) != FASTSIG_OK ||
                     write(out[1], &idx, sizeof(idx)) != (ssize_t)sizeof(idx))
                     _exit(4);
             }
@@ -519,7 +519,7 @@ static void steady(fastsig_state *st, uint64_t from, uint64_t to, long us)
 {
     uint64_t idx;
     for (uint64_t i = from; i < to; i++) {
-        CU_ASSERT(fastsig_state_take(st, &idx) == FASTSIG_OK && idx == i);
+        CU_ASSERT(fastsig_state_take(st, &idx, NULL) == FASTSIG_OK && idx == i);
         pause_us(us);
     }
 }

@@ -77,7 +77,7 @@ static int signer(const char *path, unsigned tag, uint64_t batch, int takes, int
         if (st == NULL && ((st = sf_open(path, tag, NULL)) == NULL ||
                            fastsig_state_set_batch(st, batch) != FASTSIG_OK))
             return 3;
-        if (fastsig_state_take(st, &idx) != FASTSIG_OK)
+        if (fastsig_state_take(st, &idx, NULL) != FASTSIG_OK)
             return 4;
         if (write(out, &idx, sizeof(idx)) != (ssize_t)sizeof(idx))
             return 5;
@@ -142,7 +142,7 @@ static void *thread_signer(void *arg)
         return NULL;
     }
     for (int i = 0; i < PER_THREAD; i++)
-        j->failures += fastsig_state_take(st, &j->out[i]) != FASTSIG_OK;
+        j->failures += fastsig_state_take(st, &j->out[i], NULL) != FASTSIG_OK;
     if (j->shared == NULL)
         j->failures += fastsig_state_close(st) != FASTSIG_OK;
     return NULL;
@@ -202,8 +202,8 @@ static void test_forked_children_re_reserve(void)
     CU_ASSERT_FATAL(st != NULL);
     fastsig_state_set_batch(st, 8);
     uint64_t first, count, idx;
-    CU_ASSERT_FATAL(fastsig_state_reserve(st, 8, &first, &count) == FASTSIG_OK && first == 0);
-    CU_ASSERT_FATAL(fastsig_state_take(st, &idx) == FASTSIG_OK && idx == 0);
+    CU_ASSERT_FATAL(fastsig_state_reserve(st, 8, &first, &count, NULL) == FASTSIG_OK && first == 0);
+    CU_ASSERT_FATAL(fastsig_state_take(st, &idx, NULL) == FASTSIG_OK && idx == 0);
     /* the parent holds 1..7 now; children use the inherited handle at once.
      * Odd children come from _Fork(), which runs no atfork handlers: the
      * handle must notice the new process all the same. */
@@ -215,7 +215,7 @@ static void test_forked_children_re_reserve(void)
         if (pids[c] == 0) {
             close(out[0]);
             for (int i = 0; i < PER_FORK; i++) {
-                if (fastsig_state_take(st, &idx) != FASTSIG_OK)
+                if (fastsig_state_take(st, &idx, NULL) != FASTSIG_OK)
                     _exit(4);
                 if (idx < 8) /* the parent's block */
                     _exit(7);
@@ -230,7 +230,7 @@ static void test_forked_children_re_reserve(void)
     got[n++] = 0;
     int failures = 0;
     for (int i = 0; i < PER_FORK; i++) { /* the parent signs meanwhile */
-        failures += fastsig_state_take(st, &got[n]) != FASTSIG_OK;
+        failures += fastsig_state_take(st, &got[n], NULL) != FASTSIG_OK;
         n++;
     }
     n += collect(out[0], got + n, NFORK * PER_FORK + 1);
@@ -271,7 +271,7 @@ static void endless_signer(const char *path, const char *log, uint64_t seed, int
             _exit(3);
         for (uint64_t i = 0, n = 1 + (seed >> 40) % 20; i < n; i++) {
             uint64_t idx;
-            if (fastsig_state_take(st, &idx) != FASTSIG_OK)
+            if (fastsig_state_take(st, &idx, NULL) != FASTSIG_OK)
                 _exit(4);
             if (log_index(fd, idx) != 0)
                 _exit(5);
@@ -345,7 +345,7 @@ static void test_sigkill_never_repeats(void)
     CU_ASSERT_FATAL(st != NULL);
     for (int i = 0; i < 50; i++) {
         uint64_t idx;
-        CU_ASSERT_FATAL(fastsig_state_take(st, &idx) == FASTSIG_OK);
+        CU_ASSERT_FATAL(fastsig_state_take(st, &idx, NULL) == FASTSIG_OK);
         if (n == cap)
             v = realloc(v, (cap = 2 * cap + 64) * sizeof(*v));
         v[n++] = idx;
