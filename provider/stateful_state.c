@@ -1,0 +1,254 @@
+/* stateful_state.c - the state file of the stateful key object
+ * (stateful_key.h): where it lives, opening it at the first signature,
+ * making it at key generation, the errors that name it, and what
+ * `pkey -text` shows of it. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <openssl/crypto.h>
+#include "prov.h"
+#include "stateful_key.h"
+#include "hbs/hbs_hash.h" /* hbs_key_id */
+#include "fastsig_err.h"
+
+/* The default state directory (made if missing), absolute and resolved:
+ * where keys without state: keep their states, and the key-id registry. A
+ * failure names the directory. */
+int hbsa_default_state_dir(char *real, size_t len)
+{
+    char dir[4096];
+    int err;
+    if ((err = fastsig_state_default_dir(fs_config_state_dir(), dir, sizeof(dir))) != FASTSIG_OK)
+        return err;
+    if ((err = fastsig_state_make_dir(dir)) != FASTSIG_OK
+        || (err = fastsig_state_resolve_dir(dir, real, len)) != FASTSIG_OK)
+        fs_err_file_detail(err, "state directory", dir, errno, NULL);
+    return err;
+}
+
+/* The state path stored in the key: absolute, so the key works from any
+ * working directory, and the same file from every one (a relative
+ * FASTSIG_STATE_DIR or state_dir is resolved once, here: copies of a
+ * directory of keys used from two places must not get two states). */
+static int state_path(HBSA_KEY *x, const char *opt)
+{
+    char buf[4096], dir[4096], real[4096];
+    int err;
+
+    if (opt == NULL || opt[0] == '\0') {
+        if ((err = hbsa_default_state_dir(real, sizeof(real))) != FASTSIG_OK
+            || (err = fastsig_state_key_path(real, x->key_id, buf, sizeof(buf))) != FASTSIG_OK)
+            return err;
+    } else if (opt[0] == '/') {
+        if (strlen(opt) >= sizeof(buf))
+            return FASTSIG_ERR_BAD_PARAM;
+        strcpy(buf, opt);
+    } else {
+        if (getcwd(dir, sizeof(dir)) == NULL
+            || (size_t)snprintf(buf, sizeof(buf), "%s/%s", dir, opt) >= sizeof(buf))
+            return FASTSIG_ERR_BAD_PARAM;
+    }
+    if (strlen(buf) > 0xffff)
+        return FASTSIG_ERR_BAD_PARAM;
+    return (x->path = OPENSSL_strdup(buf)) != NULL ? FASTSIG_OK : FASTSIG_ERR_NOMEM;
+}
+
+/* What x's poisoned state handle saw (fastsig_state_rollback). */
+static void rollback_why(const HBSA_KEY *x, char *why, size_t len)
+{
+    uint64_t next, mark;
+    const char *reg;
+    fastsig_state *st = __atomic_load_n(&x->st, __ATOMIC_ACQUIRE);
+    if (st == NULL || !fastsig_state_rollback(st, &next, &mark, &reg))
+        snprintf(why, len, "was rolled back");
+    else if (reg != NULL)
+        snprintf(why, len, "was rolled back (next %" PRIu64 " below the registry's high-water "
+                 "mark %" PRIu64 ", registry file %s): see doc/state.md, section 7", next, mark,
+                 reg);
+    else
+        snprintf(why, len, "was rolled back (next %" PRIu64 " below the %" PRIu64 " this "
+                 "process already reserved)", next, mark);
+}
+
+/* Notes x's state file and the cause beside a state error (see
+ * fs_err_state_detail) and returns err. The state calls leave errno as the
+ * failing system call set it for these codes; for the others (corrupt,
+ * another key's, not a regular file, ...) the reason says it all. */
+static int state_error(const HBSA_KEY *x, int err, int sys_errno)
+{
+    switch (err) {
+    case FASTSIG_ERR_STATE_IO:
+    case FASTSIG_ERR_STATE_MISSING:
+    case FASTSIG_ERR_STATE_NO_DIR:
+        fs_err_state_detail(err, x->path, sys_errno);
+        break;
+    case FASTSIG_ERR_STATE_CORRUPT:
+    case FASTSIG_ERR_STATE_WRONG_KEY:
+    case FASTSIG_ERR_STATE_EXISTS:
+    case FASTSIG_ERR_STATE_NOT_FILE:
+        fs_err_state_detail(err, x->path, 0);
+        break;
+    case FASTSIG_ERR_STATE_UNTRUSTED:
+        fs_err_untrusted(err, "state file", "state directory");
+        break;
+    case FASTSIG_ERR_STATE_LOCKED: {
+        unsigned ms = fastsig_state_lock_timeout();
+        char why[96];
+        snprintf(why, sizeof(why), "locked by another process (waited %u.%03u s)", ms / 1000,
+                 ms % 1000);
+        fs_err_state_why(err, x->path, why);
+        break;
+    }
+    case FASTSIG_ERR_STATE_ROLLED_BACK: {
+        char why[4352];
+        rollback_why(x, why, sizeof(why));
+        fs_err_state_says(err, x->path, why);
+        break;
+    }
+    case FASTSIG_ERR_STATE_MAX:
+    case FASTSIG_ERR_KEY_EXHAUSTED:
+    case FASTSIG_ERR_OTS_USED: {
+        char why[128];
+        hbsa_state_why(x, err, why, sizeof(why));
+        fs_err_state_why(err, x->path, why);
+        break;
+    }
+    }
+    return err;
+}
+
+int hbsa_state_error(const HBSA_KEY *x, int err, int sys_errno)
+{
+    return state_error(x, err, sys_errno);
+}
+
+
+/* Keeps st's high-water mark in the registry of the default state
+ * directory and checks the file against it (a state file restored alone
+ * from a backup is refused). No default directory (none known, or it does
+ * not exist): no mark, as for older keys. */
+static int use_registry(fastsig_state *st)
+{
+    char dir[4096], real[4096];
+    int e = errno;
+    if (fastsig_state_default_dir(fs_config_state_dir(), dir, sizeof(dir)) != FASTSIG_OK
+        || fastsig_state_resolve_dir(dir, real, sizeof(real)) != FASTSIG_OK)
+        return errno = e, FASTSIG_OK;
+    return fastsig_state_use_registry(st, real);
+}
+
+/* Opens x's state read-write (x->st_lock held, x->st NULL); the failure
+ * stays in st_err / st_errno. */
+static void open_state(HBSA_KEY *x)
+{
+    fastsig_state *st = NULL;
+    uint64_t max, next;
+
+    if ((x->st_err = hbs_key_id(x->pk, x->pklen, x->key_id)) != FASTSIG_OK)
+        return;
+    x->st_err = fastsig_state_open(x->path, x->key_id, &st);
+    x->st_errno = errno;
+    if (x->st_err != FASTSIG_OK)
+        return;
+    if ((x->st_err = use_registry(st)) == FASTSIG_ERR_STATE_ROLLED_BACK) {
+        /* kept, poisoned: every signature says what it saw */
+        __atomic_store_n(&x->st, st, __ATOMIC_RELEASE);
+        return;
+    }
+    /* max and next checked against the key's range (hbsa_range_check) */
+    if (x->st_err == FASTSIG_OK
+        && (x->st_err = fastsig_state_query(st, &next, NULL, &max)) == FASTSIG_OK
+        && (x->st_err = hbsa_range_check(x, max, next)) != FASTSIG_OK) {
+        x->st_max = max;
+        x->st_next = next;
+    }
+    x->st_errno = errno;
+    if (x->st_err != FASTSIG_OK) {
+        fastsig_state_close(st);
+        return;
+    }
+    __atomic_store_n(&x->st, st, __ATOMIC_RELEASE);
+}
+
+/* x's state handle, opened by the first caller: threads signing with one
+ * key object (and its copies, which share it) share one handle. A failed
+ * open is tried again by the next signature (a lock held elsewhere may be
+ * gone by then); NULL with the cause noted (state_error) when it fails. */
+fastsig_state *hbsa_state_of(HBSA_KEY *x, int *err)
+{
+    fastsig_state *st = __atomic_load_n(&x->st, __ATOMIC_ACQUIRE);
+    if (st != NULL)
+        return st;
+    if (!CRYPTO_THREAD_write_lock(x->st_lock)) {
+        *err = FASTSIG_ERR_INTERNAL;
+        return NULL;
+    }
+    if ((st = x->st) == NULL) {
+        open_state(x);
+        if ((st = x->st) == NULL)
+            *err = state_error(x, x->st_err, x->st_errno);
+    }
+    CRYPTO_THREAD_unlock(x->st_lock);
+    return st;
+}
+
+int hbsa_state_new(HBSA_KEY *x, const char *state_opt)
+{
+    char dir[4096];
+    struct stat sb;
+    int err;
+    if (!x->seed_fp_set)
+        return FASTSIG_ERR_INTERNAL; /* every kind checks its seed first */
+    if ((err = hbs_key_id(x->pk, x->pklen, x->key_id)) != FASTSIG_OK
+        || (err = state_path(x, state_opt)) != FASTSIG_OK
+        || (err = hbsa_default_state_dir(dir, sizeof(dir))) != FASTSIG_OK
+        || (err = hbsa_register(x, dir)) != FASTSIG_OK)
+        return err;
+    if ((err = fastsig_state_create(x->path, x->key_id, x->ops->max(x->core), 0, 0)) != FASTSIG_OK) {
+        int sys_errno = errno;
+        /* no state was made (a file already at the path is not this
+         * generation's): the key may be generated again */
+        if (err == FASTSIG_ERR_STATE_EXISTS || lstat(x->path, &sb) != 0)
+            hbsa_unregister(x, dir);
+        return state_error(x, err, sys_errno);
+    }
+    err = FASTSIG_OK;
+    return hbsa_state_of(x, &err) != NULL ? FASTSIG_OK : err;
+}
+
+/* Before the first signature the state is only looked at: read-only, the
+ * lock waited for a bounded time (`pkey -text` must not take a state). */
+int hbsa_state(const void *key, FS_STATEINFO *out)
+{
+    const HBSA_KEY *x = key;
+    uint8_t id[FASTSIG_STATE_KEY_ID_LEN];
+    uint64_t first, end;
+    fastsig_state *st;
+    int err;
+
+    if (!hbsa_has_private(x))
+        return FASTSIG_ERR_BAD_KEY;
+    hbsa_range(x, &first, &end);
+    if ((st = __atomic_load_n(&x->st, __ATOMIC_ACQUIRE)) != NULL) {
+        if ((err = fastsig_state_query(st, &out->index, &out->remaining, &out->max)) == FASTSIG_OK)
+            out->max -= first; /* a shard's total is its range */
+        return err;
+    }
+    if ((err = hbs_key_id(x->pk, x->pklen, id)) != FASTSIG_OK)
+        return err;
+    err = fastsig_state_peek(x->path, id, &out->index, &out->remaining, &out->max);
+    if (err == FASTSIG_OK && (err = hbsa_range_check(x, out->max, out->index)) != FASTSIG_OK) {
+        char why[128];
+        hbsa_range_why(x, out->max, out->index, why, sizeof(why));
+        snprintf(out->why, sizeof(out->why), "state file %s: %s", x->path, why);
+    } else if (err == FASTSIG_OK) {
+        out->max -= first;
+    } else {
+        state_error(x, err, errno);
+    }
+    return err;
+}
