@@ -2,7 +2,9 @@
 #define _GNU_SOURCE /* secure_getenv */
 #include <stdio.h>
 #include <stdlib.h>
+#include <sched.h>
 #include <string.h>
+#include <unistd.h>
 #include "cpu.h"
 
 static const struct {
@@ -128,4 +130,12 @@ const char *fs_cpu_names(unsigned mask, char *buf, unsigned buflen)
     if (used == 0)
         snprintf(buf, buflen, "portable");
     return buf;
+}
+
+unsigned fs_cpu_threads(void)
+{
+    cpu_set_t set;
+    long n = sched_getaffinity(0, sizeof(set), &set) == 0 ? CPU_COUNT(&set)
+                                                          : sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > 8 ? 8 : (unsigned)n;
 }

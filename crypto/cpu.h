@@ -22,6 +22,11 @@ enum fs_cpu_feature {
     FS_CPU_IFMA    = 1u << 5, /* AVX-512 IFMA (vpmadd52*); its users need FS_CPU_AVX512 too */
 };
 
+/* Threads a key generation or tree build uses by default: the CPUs this
+ * process may run on (the affinity mask, so taskset and cpusets count), at
+ * most 8. */
+unsigned fs_cpu_threads(void);
+
 /* The usable set (detected, narrowed by FASTSIG_CPU); computed once,
  * thread-safe. */
 unsigned fs_cpu_features(void);

@@ -1,5 +1,5 @@
 /* hbs_keyparams.c - the parameters and text of the stateful hash-based keys
- * (hbs_keyobj.h): the reservation block ("batch") of a key and of a
+ * (stateful_key.h): the reservation block ("batch") of a key and of a
  * signature context, a context's verify-after-sign, the state path,
  * `openssl pkey -text` lines. */
 #include <inttypes.h>
@@ -8,7 +8,7 @@
 #include <openssl/core_names.h>
 #include <openssl/params.h>
 #include "prov.h"
-#include "hbs_keyobj.h"
+#include "stateful_key.h"
 #include "fastsig_err.h"
 #include "fastsig/provider.h"
 
@@ -153,13 +153,15 @@ int hbsa_text(const void *key, int selection, BIO *out)
         && BIO_printf(out, "state file: %s\n", x->path) <= 0)
         return FASTSIG_ERR_INTERNAL;
     /* a shard: its range (the state line above shows what is left of it) */
-    uint64_t all = x->ops->max(x);
-    if ((selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) && (x->first != 0 || x->end != all)
+    uint64_t first, end, all = x->ops->max(x->core);
+    char lines[1024];
+    hbsa_range(x, &first, &end);
+    if ((selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) && (first != 0 || end != all)
         && BIO_printf(out, "shard: indices %" PRIu64 " to %" PRIu64 " (%" PRIu64
-                      " of the key's %" PRIu64 ")\n",
-                      x->first, x->end - 1, x->end - x->first, all) <= 0)
+                      " of the key's %" PRIu64 ")\n", first, end - 1, end - first, all) <= 0)
         return FASTSIG_ERR_INTERNAL;
-    if (x->ops->text != NULL && x->ops->text(x, out) != FASTSIG_OK)
+    if (x->ops->text != NULL && (x->ops->text(x->core, lines, sizeof(lines)) != FASTSIG_OK
+                                 || BIO_printf(out, "%s", lines) <= 0))
         return FASTSIG_ERR_INTERNAL;
     if (x->cache_err != FASTSIG_OK
         && BIO_printf(out, "node cache: not written (%s)\n", fastsig_strerror(x->cache_err)) <= 0)

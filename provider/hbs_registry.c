@@ -8,7 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "prov.h"
-#include "hbs_keyobj.h"
+#include "stateful_key.h"
 #include "state/registry.h"
 #include "fastsig_err.h"
 
@@ -54,7 +54,7 @@ int hbsa_seed_check(HBSA_KEY *x, const uint8_t *seed, size_t seedlen)
 {
     char dir[4096], found[4096], entry[4096];
     fastsig_cause cause;
-    int err = x->ops->seed_fp(x, seed, seedlen, x->seed_fp);
+    int err = x->ops->seed_fp(x->core, seed, seedlen, x->seed_fp);
     if (err != FASTSIG_OK || (err = hbsa_default_state_dir(dir, sizeof(dir))) != FASTSIG_OK)
         return err;
     x->seed_fp_set = 1;

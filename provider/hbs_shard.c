@@ -1,4 +1,4 @@
-/* hbs_shard.c - shards of XMSS, XMSS^MT and HSS keys (hbs_keyobj.h): a key object
+/* hbs_shard.c - shards of XMSS, XMSS^MT and HSS keys (stateful_key.h): a key object
  * turned into the signer of a range of its key's indices, with a state file
  * of its own; the range in the key encoding checked against that file. The
  * file work is crypto/state/shard.c. */
@@ -11,7 +11,7 @@
 #include <unistd.h>
 #include <openssl/crypto.h>
 #include "prov.h"
-#include "hbs_keyobj.h"
+#include "stateful_key.h"
 #include "fastsig_err.h"
 #include "state/shard.h"
 
@@ -21,39 +21,47 @@ int hbsa_range_check(const HBSA_KEY *x, uint64_t max, uint64_t next)
      * key's: a larger max would hand out indices the key does not have (a
      * one-time key signing twice), a next below a shard's first index ones
      * that belong to the parent or another shard. */
-    return max == x->end && next >= x->first ? FASTSIG_OK : FASTSIG_ERR_STATE_MAX;
+    uint64_t first, end;
+    hbsa_range(x, &first, &end);
+    return max == end && next >= first ? FASTSIG_OK : FASTSIG_ERR_STATE_MAX;
 }
 
 void hbsa_range_why(const HBSA_KEY *x, uint64_t max, uint64_t next, char *why, size_t whylen)
 {
-    if (max != x->end)
-        snprintf(why, whylen, "max %" PRIu64 " does not match the key's %" PRIu64, max, x->end);
+    uint64_t first, end;
+    hbsa_range(x, &first, &end);
+    if (max != end)
+        snprintf(why, whylen, "max %" PRIu64 " does not match the key's %" PRIu64, max, end);
     else
         snprintf(why, whylen, "next %" PRIu64 " is below the shard's first index %" PRIu64,
-                 next, x->first);
+                 next, first);
 }
 
 void hbsa_state_why(const HBSA_KEY *x, int err, char *why, size_t whylen)
 {
+    uint64_t first, end;
+    hbsa_range(x, &first, &end);
     if (err == FASTSIG_ERR_OTS_USED)
         snprintf(why, whylen, "its one signature is spent (a one-time key signs once)");
     else if (err != FASTSIG_ERR_KEY_EXHAUSTED)
         hbsa_range_why(x, x->st_max, x->st_next, why, whylen);
-    else if (x->first == 0 && x->end == x->ops->max(x))
-        snprintf(why, whylen, "all %" PRIu64 " indices of the key are spent", x->end);
+    else if (first == 0 && end == x->ops->max(x->core))
+        snprintf(why, whylen, "all %" PRIu64 " indices of the key are spent", end);
     else
         snprintf(why, whylen, "all indices of the shard's range %" PRIu64 "-%" PRIu64
-                 " are spent", x->first, x->end);
+                 " are spent", first, end);
 }
 
 void hbsa_range_text(const HBSA_KEY *x, char *out, size_t outlen)
 {
-    snprintf(out, outlen, "%" PRIu64 "-%" PRIu64, x->first, x->end);
+    uint64_t first, end;
+    hbsa_range(x, &first, &end);
+    snprintf(out, outlen, "%" PRIu64 "-%" PRIu64, first, end);
 }
 
 uint64_t hbsa_shard_align(const HBSA_KEY *x)
 {
-    return x->ops->shard_align(x);
+    return x->ops->shard_align(x->core);
 }
 
 /* "A-B" (indices A .. B-1) or "+N" (the next N unspent). */
@@ -145,6 +153,7 @@ int hbsa_shard(HBSA_KEY *x, const char *range, const char *state_opt)
     fastsig_state *st = hbsa_state_of(x, &err);
     if (st == NULL)
         return err;
+    hbsa_cache_read(x); /* the parent's nodes go to the shard's cache file */
     err = fastsig_state_carve(st, x->key_id, first, count, dir[0] ? dir : NULL,
                               file[0] ? file : NULL, path, sizeof(path), &got, &cause);
     if (err != FASTSIG_OK) {
@@ -164,9 +173,9 @@ int hbsa_shard(HBSA_KEY *x, const char *range, const char *state_opt)
     x->st = NULL;
     OPENSSL_free(x->path);
     x->path = copy;
-    x->first = got;
-    x->end = got + count;
-    if ((err = x->ops->set_range(x, 1)) != FASTSIG_OK)
+    /* the core's range (its node cache goes to the shard's cache file when
+     * the object is freed, so that the shard's first signer starts warm) */
+    if ((err = x->ops->set_range(x->core, got, got + count)) != FASTSIG_OK)
         return err;
     /* the new state is opened and checked against the range now, not at
      * the shard's first signature */

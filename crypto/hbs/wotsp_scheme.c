@@ -7,7 +7,7 @@
 #include "hbs/tree.h"
 #include "hbs/wots_chain.h"
 #include "hbs/wotsp_scheme.h"
-#include "hbs/xmss.h" /* hbs_test_fault */
+#include "hbs/hbs_test_hook.h"
 
 const hbs_params *hbs_wotsp_params_of(const uint8_t *key, size_t keylen)
 {
@@ -125,8 +125,8 @@ int hbs_wotsp_sign(const uint8_t *sk, size_t sklen, const uint8_t *msg, size_t m
     if (rc == FASTSIG_OK)
         rc = hbs_wots_sign(&c, sig + n, digest, &ots);
     hbs_ctx_clear(&c);
-    if (rc == FASTSIG_OK && (hbs_test_fault & HBS_FAULT_SIG))
-        sig[siglen / 2] ^= 1;
+    if (rc == FASTSIG_OK && hbs_fault_hook != NULL)
+        hbs_fault_hook(HBS_FAULT_SIG, sig, siglen);
     if (rc != FASTSIG_OK)
         memset(sig, 0, siglen);
     return rc;

@@ -7,6 +7,7 @@
 #include "ctgrind.h"
 #include "secmem.h"
 #include "hbs/xmss.h"
+#include "hbs/hbs_test_hook.h"
 #include "hbs/hbs_key.h"
 #include "hbs/wots_chain.h"
 
@@ -32,19 +33,8 @@ static size_t sub_bytes(const hbs_key *k, unsigned b)
 
 /* ---- allocation ----------------------------------------------------------- */
 
-static unsigned bottom_override;
-
-void hbs_test_set_bottom_h(unsigned b)
-{
-    bottom_override = b;
-}
-
-unsigned hbs_test_fault;
-
-void hbs_test_set_fault(unsigned what)
-{
-    hbs_test_fault = what;
-}
+void (*hbs_fault_hook)(enum hbs_fault_site site, uint8_t *buf, size_t len);
+unsigned (*hbs_bottom_h_hook)(void);
 
 static int layers_alloc(hbs_key *k)
 {
@@ -52,7 +42,8 @@ static int layers_alloc(hbs_key *k)
     for (unsigned L = 0; L < p->d; L++) {
         hbs_layer *ly = &k->layers[L];
         ly->t = p->tree_h;
-        unsigned bmax = bottom_override ? bottom_override : HBS_BOTTOM_H;
+        unsigned bmax = hbs_bottom_h_hook != NULL ? hbs_bottom_h_hook() : 0;
+        bmax = bmax ? bmax : HBS_BOTTOM_H;
         ly->b = p->tree_h < bmax ? p->tree_h : bmax;
         ly->cur = calloc(1, sub_bytes(k, ly->b));
         if (ly->cur == NULL)
@@ -249,8 +240,8 @@ static int sign_root(hbs_key *k, unsigned L, uint64_t tree, const uint8_t *root,
     hbs_adrs_set_ltree(&lt, leaf);
     FS_DECLASSIFY(root, k->p.n);   /* public: verifiers recompute it from signatures */
     int rc = hbs_wots_sign(&k->ctx, sig, root, &ots);
-    if (rc == FASTSIG_OK && (hbs_test_fault & HBS_FAULT_ROOT_SIG))
-        sig[0] ^= 1;
+    if (rc == FASTSIG_OK && hbs_fault_hook != NULL)
+        hbs_fault_hook(HBS_FAULT_ROOT_SIG, sig, hbs_wots_sig_bytes(&k->p));
     if (rc == FASTSIG_OK)
         rc = hbs_wots_pk_from_sig(&k->ctx, wpk, sig, root, &ots);
     if (rc == FASTSIG_OK)
@@ -678,8 +669,8 @@ int hbs_sign(hbs_key *k, uint64_t idx, const uint8_t *msg, size_t msglen, uint8_
     pthread_mutex_lock(&k->lock);
     int rc = sign_locked(k, idx, msg, msglen, sig);
     pthread_mutex_unlock(&k->lock);
-    if (rc == FASTSIG_OK && (hbs_test_fault & HBS_FAULT_SIG))
-        sig[siglen / 2] ^= 1;
+    if (rc == FASTSIG_OK && hbs_fault_hook != NULL)
+        hbs_fault_hook(HBS_FAULT_SIG, sig, siglen);
     if (rc != FASTSIG_OK)
         wipe(sig, siglen);
     return rc;

@@ -115,18 +115,4 @@ int hbs_verify_p(const hbs_params *p, const uint8_t *pk, size_t pklen, const uin
 int hbs_cache_export(hbs_key *k, uint8_t **out, size_t *outlen);
 int hbs_cache_import(hbs_key *k, const uint8_t *in, size_t inlen);
 
-/* Test hook: keys created after this call use bottom subtrees of height at
- * most b (0 restores HBS_BOTTOM_H), so small test trees exercise the
- * top/bottom split of tall trees. Not thread-safe; tests only. */
-void hbs_test_set_bottom_h(unsigned b);
-
-/* Test hook: simulated faults, until reset with 0. HBS_FAULT_ROOT_SIG
- * damages every WOTS+ signature of a layer root as it is made;
- * HBS_FAULT_SIG damages every signature hbs_sign / hbs_wotsp_sign return.
- * Not thread-safe; tests only. */
-#define HBS_FAULT_ROOT_SIG 1u
-#define HBS_FAULT_SIG 2u
-void hbs_test_set_fault(unsigned what);
-extern unsigned hbs_test_fault;
-
 #endif

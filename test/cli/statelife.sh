@@ -73,6 +73,11 @@ lazy_state() {
         "$WATCH_OPEN" "$d/k.pem.state" openssl pkeyutl "${PROV[@]}" -verify -rawin \
         -inkey "$d/k.pem" -in "$d/msg" -sigfile "$d/msg.sig"
     check_eq "$alg: ... the file is unchanged" "$(cat "$d/k.pem.state")" "someone else's file"
+    if [ "$alg" != WOTSP ]; then # the node cache is read at the first signature, not at decode
+        check "$alg: pkey -pubout opens no node cache file either" \
+            "$WATCH_OPEN" "$d/k.pem.state.cache" openssl pkey "${PROV[@]}" -in "$d/k.pem" -pubout \
+            -out "$d/k5.pub"
+    fi
     rm "$d/k.pem.state"
     mkfifo "$d/k.pem.state"
     check "$alg: a FIFO at the state path: pkey -pubout does not open it" "${GUARD[@]}" \

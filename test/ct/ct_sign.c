@@ -19,6 +19,7 @@
 #include "rw/rw_internal.h"
 #include "hbs/params.h"
 #include "hbs/xmss.h"
+#include "hbs_hooks.h"
 #include "hbs/hbs_key.h"
 #include "hbs/wotsp_scheme.h"
 #include "lms/hss.h"

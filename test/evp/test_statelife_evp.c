@@ -18,7 +18,16 @@
 
 #define THREADS 4
 #define PER_THREAD 25
-#define IDX_BYTES 4 /* XMSS */
+/* The rows: the index is 4 bytes at idx_at (XMSS: first; HSS, L = 1: the
+ * LMS signature's q after u32str(L-1)). */
+static const struct {
+    const char *alg, *param;
+    size_t idx_at;
+} rows[] = {
+    { "XMSS", "XMSS-SHA2_10_256", 0 },
+    { "HSS", "LMS_SHA256_M32_H10/LMOTS_SHA256_N32_W4", 4 },
+};
+static size_t row;
 
 static EVP_PKEY *shared_key;
 static uint64_t seen[THREADS][PER_THREAD];
@@ -33,16 +42,16 @@ static void *signer(void *arg)
         if (sign_msg(shared_key, "m", 1, &sig, &siglen, 0) != 0)
             __atomic_add_fetch(&failures, 1, __ATOMIC_RELAXED);
         else
-            out[i] = sig_index(sig, IDX_BYTES);
+            out[i] = sig_index(sig + rows[row].idx_at, 4);
         OPENSSL_free(sig);
     }
     return NULL;
 }
 
-static void test_threads_share_one_handle(void)
+static void threads_share_one_handle(void)
 {
     char state[600];
-    EVP_PKEY *k = gen_key("XMSS", "XMSS-SHA2_10_256", NULL, NULL, state, sizeof(state));
+    EVP_PKEY *k = gen_key(rows[row].alg, rows[row].param, NULL, NULL, state, sizeof(state));
     CU_ASSERT_PTR_NOT_NULL_FATAL(k);
     char *pem = to_pem(k, 1);
     EVP_PKEY_free(k);
@@ -71,13 +80,19 @@ static void test_threads_share_one_handle(void)
     unsigned char *sig = NULL;
     size_t siglen = 0;
     CU_ASSERT_EQUAL(sign_msg(copy, "m", 1, &sig, &siglen, 0), 0);
-    CU_ASSERT_EQUAL(sig_index(sig, IDX_BYTES), THREADS * PER_THREAD);
+    CU_ASSERT_EQUAL(sig_index(sig + rows[row].idx_at, 4), THREADS * PER_THREAD);
     OPENSSL_free(sig);
     EVP_PKEY_free(copy);
     EVP_PKEY_free(shared_key);
     /* one handle, closed once: its unused block given back */
     CU_ASSERT_EQUAL(state_file_next(state), THREADS * PER_THREAD + 1);
     OPENSSL_free(pem);
+}
+
+static void test_threads_share_one_handle(void)
+{
+    for (row = 0; row < sizeof(rows) / sizeof(rows[0]); row++)
+        threads_share_one_handle();
 }
 
 /* pem (an unencrypted PKCS#8 key of a whole key: core || BE16(len) || old,

@@ -10,6 +10,7 @@
 #include "testutil.h"
 #include "fastsig_err.h"
 #include "hbs/xmss.h"
+#include "hbs_hooks.h"
 #include "hbs/wotsp_scheme.h"
 
 static const uint8_t msg[5] = { 'f', 'a', 'u', 'l', 't' };

@@ -15,6 +15,7 @@
 #include "hbs_vec.h"
 #include "fastsig_err.h"
 #include "hbs/xmss.h"
+#include "hbs_hooks.h"
 
 #define MAX_LEAVES 128
 #define REDUCED_H 3

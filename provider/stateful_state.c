@@ -1,9 +1,8 @@
-/* hbs_keyobj.c - the key object of the stateful hash-based adapters (WOTSP,
- * XMSS, XMSS^MT; hbs_keyobj.h): making and freeing it, where its state file
- * lives, the private-key framing, taking an index, the public key. */
-#define _GNU_SOURCE /* CPU_COUNT */
+/* stateful_state.c - the state file of the stateful key object
+ * (stateful_key.h): where it lives, opening it at the first signature,
+ * making it at key generation, the errors that name it, and what
+ * `pkey -text` shows of it. */
 #include <errno.h>
-#include <sched.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,86 +11,9 @@
 #include <sys/stat.h>
 #include <openssl/crypto.h>
 #include "prov.h"
-#include "hbs_keyobj.h"
+#include "stateful_key.h"
+#include "hbs/hbs_hash.h" /* hbs_key_id */
 #include "fastsig_err.h"
-
-/* Row of kind named by the oid in a key encoding's first 4 bytes, or NULL. */
-static const hbs_params *params_of_key(int kind, const unsigned char *in, size_t len)
-{
-    return len < 4 ? NULL : hbs_params_by_oid(kind, (uint32_t)hbs_get_be(in, 4));
-}
-
-HBSA_KEY *hbsa_new_ops(const HBSA_OPS *ops)
-{
-    HBSA_KEY *x = OPENSSL_zalloc(sizeof(*x));
-    if (x == NULL)
-        return NULL;
-    x->ops = ops;
-    x->st_err = FASTSIG_ERR_BAD_KEY;
-    x->batch = FASTSIG_STATE_DEFAULT_BATCH;
-    if ((x->st_lock = CRYPTO_THREAD_lock_new()) == NULL) {
-        OPENSSL_free(x);
-        return NULL;
-    }
-    return x;
-}
-
-HBSA_KEY *hbsa_new(const hbs_params *p)
-{
-    HBSA_KEY *x = hbsa_new_ops(p->kind == HBS_KIND_WOTSP ? &hbsa_wotsp_ops : &hbsa_xmss_ops);
-    if (x == NULL)
-        return NULL;
-    x->p = p;
-    x->pklen = 4 + 2 * (size_t)p->n;
-    x->end = hbs_last_index(p) + 1;
-    return x;
-}
-
-uint64_t hbsa_row_max(const HBSA_KEY *x)
-{
-    return hbs_last_index(x->p) + 1;
-}
-
-size_t hbsa_row_sig_bytes(const HBSA_KEY *x)
-{
-    return hbs_sig_bytes(x->p);
-}
-
-unsigned hbsa_row_n(const HBSA_KEY *x)
-{
-    return x->p->n;
-}
-
-const char *hbsa_row_name(const HBSA_KEY *x)
-{
-    return x->p->name;
-}
-
-int hbsa_row_seed_fp(const HBSA_KEY *x, const uint8_t *seed, size_t seedlen,
-                     uint8_t fp[HBSA_SEED_FP_LEN])
-{
-    return hbs_seed_fp(x->p, seed, seedlen, fp);
-}
-
-const hbs_params *hbsa_params(int kind, const char *name)
-{
-    const hbs_params *p = hbs_params_by_name(name);
-    return p != NULL && p->kind == kind ? p : NULL;
-}
-
-int hbsa_seed(const FS_GENOPTS *o, const hbs_params *p, uint8_t *seed)
-{
-    size_t len = 3 * (size_t)p->n;
-    if (o->bits != 0)
-        return FASTSIG_ERR_UNSUPPORTED;
-    if (o->seed != NULL) {
-        if (o->seedlen != len)
-            return FASTSIG_ERR_BAD_LENGTH;
-        memcpy(seed, o->seed, len);
-        return FASTSIG_OK;
-    }
-    return o->rng(o->rng_arg, seed, len) ? FASTSIG_OK : FASTSIG_ERR_RNG;
-}
 
 /* The default state directory (made if missing), absolute and resolved:
  * where keys without state: keep their states, and the key-id registry. A
@@ -207,10 +129,6 @@ int hbsa_state_error(const HBSA_KEY *x, int err, const fastsig_cause *cause)
     return state_error(x, err, cause);
 }
 
-void hbsa_attach(HBSA_KEY *x)
-{
-    x->st_err = hbs_key_id(x->pk, x->pklen, x->key_id);
-}
 
 /* Keeps st's high-water mark in the registry of the default state
  * directory and checks the file against it (a state file restored alone
@@ -281,25 +199,6 @@ fastsig_state *hbsa_state_of(HBSA_KEY *x, int *err)
     return st;
 }
 
-int hbsa_progress(void *arg, uint64_t done, uint64_t total)
-{
-    HBSA_PROGRESS *g = arg;
-    uint64_t step = total > 0 ? done * 40 / total : 40;
-    int go = 1;
-    for (; g->shown < step && go; g->shown++)
-        go = g->o->progress(g->o->progress_arg, 0, (int)g->shown);
-    return !go; /* cores: nonzero = stop; FS_GENOPTS: 0 = stop */
-}
-
-unsigned hbsa_default_threads(void)
-{
-    /* the affinity mask, so taskset and cpusets count; at most 8 */
-    cpu_set_t set;
-    long n = sched_getaffinity(0, sizeof(set), &set) == 0 ? CPU_COUNT(&set)
-                                                          : sysconf(_SC_NPROCESSORS_ONLN);
-    return n < 1 ? 1 : n > 8 ? 8 : (unsigned)n;
-}
-
 int hbsa_state_new(HBSA_KEY *x, const char *state_opt)
 {
     char dir[4096];
@@ -313,7 +212,7 @@ int hbsa_state_new(HBSA_KEY *x, const char *state_opt)
         || (err = hbsa_default_state_dir(dir, sizeof(dir))) != FASTSIG_OK
         || (err = hbsa_register(x, dir)) != FASTSIG_OK)
         return err;
-    if ((err = fastsig_state_create(x->path, x->key_id, x->ops->max(x), 0, 0, &cause))
+    if ((err = fastsig_state_create(x->path, x->key_id, x->ops->max(x->core), 0, 0, &cause))
         != FASTSIG_OK) {
         /* no state was made (a file already at the path is not this
          * generation's): the key may be generated again */
@@ -325,212 +224,24 @@ int hbsa_state_new(HBSA_KEY *x, const char *state_opt)
     return hbsa_state_of(x, &err) != NULL ? FASTSIG_OK : err;
 }
 
-int hbsa_priv_split(const unsigned char *in, size_t len, size_t corelen, char **path,
-                    size_t *rangelen)
-{
-    size_t pl;
-    if (len < corelen + 2)
-        return FASTSIG_ERR_BAD_KEY;
-    pl = (size_t)in[corelen] << 8 | in[corelen + 1];
-    if ((len != corelen + 2 + pl && len != corelen + 2 + pl + HBSA_RANGE_LEN) || pl == 0
-        || memchr(in + corelen + 2, 0, pl) != NULL)
-        return FASTSIG_ERR_BAD_KEY;
-    *rangelen = len - (corelen + 2 + pl);
-    if ((*path = OPENSSL_strndup((const char *)in + corelen + 2, pl)) == NULL)
-        return FASTSIG_ERR_NOMEM;
-    if ((*path)[0] == '/')
-        return FASTSIG_OK;
-    /* relative: each working directory would give the key another state */
-    fs_err_state_why(FASTSIG_ERR_BAD_KEY, *path, "the key's state path is not absolute");
-    OPENSSL_free(*path);
-    *path = NULL;
-    return FASTSIG_ERR_BAD_KEY;
-}
-
-/* The range field of a shard's private key (hbs_keyobj.h). */
-static void range_encode(const HBSA_KEY *x, unsigned char *out)
-{
-    out[0] = 1;
-    for (int i = 0; i < 8; i++) {
-        out[1 + i] = (unsigned char)(x->first >> (56 - 8 * i));
-        out[9 + i] = (unsigned char)(x->end >> (56 - 8 * i));
-    }
-}
-
-static int range_decode(HBSA_KEY *x, const unsigned char *in)
-{
-    uint64_t first = hbs_get_be(in + 1, 8), end = hbs_get_be(in + 9, 8);
-    /* a kind without shards (a one-time key has nothing to share out) */
-    if (in[0] != 1 || x->ops->set_range == NULL || first >= end || end > x->ops->max(x))
-        return FASTSIG_ERR_BAD_KEY;
-    x->first = first;
-    x->end = end;
-    return FASTSIG_OK;
-}
-
-int hbsa_priv_tail(HBSA_KEY *x, const unsigned char *in, size_t len, size_t corelen)
-{
-    size_t rangelen = 0;
-    int err = hbsa_priv_split(in, len, corelen, &x->path, &rangelen);
-    return err == FASTSIG_OK && rangelen > 0 ? range_decode(x, in + len - rangelen) : err;
-}
-
-int hbsa_priv_begin(int kind, const unsigned char *in, size_t len, HBSA_KEY **out)
-{
-    const hbs_params *p = params_of_key(kind, in, len);
-    HBSA_KEY *x;
-    int err;
-
-    if (p == NULL)
-        return FASTSIG_ERR_BAD_KEY;
-    if ((x = hbsa_new(p)) == NULL)
-        return FASTSIG_ERR_NOMEM;
-    if ((err = hbsa_priv_tail(x, in, len, hbs_sk_bytes(p))) != FASTSIG_OK) {
-        hbsa_free(x);
-        return err;
-    }
-    *out = x;
-    return FASTSIG_OK;
-}
-
-int hbsa_priv_frame(const HBSA_KEY *x, const uint8_t *core, size_t corelen,
-                    unsigned char *out, size_t *len)
-{
-    int whole = x->first == 0 && x->end == x->ops->max(x);
-    size_t pl = x->path != NULL ? strlen(x->path) : 0;
-    size_t need = corelen + 2 + pl + (whole ? 0 : HBSA_RANGE_LEN);
-    if (x->path == NULL)
-        return FASTSIG_ERR_BAD_KEY;
-    if (out != NULL) {
-        if (*len < need)
-            return FASTSIG_ERR_BAD_LENGTH;
-        memcpy(out, core, corelen);
-        out[corelen] = (unsigned char)(pl >> 8);
-        out[corelen + 1] = (unsigned char)pl;
-        memcpy(out + corelen + 2, x->path, pl);
-        if (!whole)
-            range_encode(x, out + corelen + 2 + pl);
-    }
-    *len = need;
-    return FASTSIG_OK;
-}
-
-static int take(HBSA_KEY *x, const FS_SIGOPTS *o, uint64_t *idx)
-{
-    /* a signature context's own block size, else the key's */
-    uint64_t batch = o != NULL && o->batch > 0 ? o->batch
-                                               : __atomic_load_n(&x->batch, __ATOMIC_RELAXED);
-    int err = FASTSIG_OK;
-    fastsig_cause cause;
-    fastsig_state *st = hbsa_state_of(x, &err);
-    if (st == NULL)
-        return err;
-    err = fastsig_state_take_batch(st, batch, idx, &cause);
-    return err == FASTSIG_OK ? err : state_error(x, err, &cause);
-}
-
-int hbsa_sign(void *key, const FS_SIGOPTS *o, int prehashed, unsigned char *sig,
-              size_t *siglen, const unsigned char *msg, size_t msglen)
-{
-    HBSA_KEY *x = key;
-    size_t need = x->ops->sig_bytes(x);
-    uint64_t idx;
-    int err;
-
-    if (!hbsa_has_private(x))
-        return FASTSIG_ERR_BAD_KEY;
-    if (*siglen < need)
-        return FASTSIG_ERR_BAD_LENGTH; /* before anything is spent */
-    if ((err = x->ops->check(x)) != FASTSIG_OK)
-        return err; /* a damaged key: nothing spent */
-    if ((err = take(x, o, &idx)) != FASTSIG_OK)
-        return err; /* WOTSP: OTS_USED once the one index is spent */
-    if ((err = x->ops->sign(x, idx, o != NULL && o->verify_after_sign, msg, msglen, sig,
-                            need)) != FASTSIG_OK) {
-        OPENSSL_cleanse(sig, need);
-        return state_error(x, err, NULL); /* an index the core refuses names the file too */
-    }
-    *siglen = need;
-    return FASTSIG_OK;
-}
-
-int hbsa_pub_decode(int kind, const unsigned char *in, size_t len, void **key)
-{
-    const hbs_params *p;
-    HBSA_KEY *x;
-
-    if ((p = params_of_key(kind, in, len)) == NULL
-        || len != 4 + 2 * (size_t)p->n)
-        return FASTSIG_ERR_BAD_KEY;
-    if ((x = hbsa_new(p)) == NULL)
-        return FASTSIG_ERR_NOMEM;
-    memcpy(x->pk, in, len);
-    *key = x;
-    return FASTSIG_OK;
-}
-
-void hbsa_free(void *key)
-{
-    HBSA_KEY *x = key;
-    if (x == NULL)
-        return;
-    fastsig_state_close(x->st);
-    CRYPTO_THREAD_lock_free(x->st_lock);
-    x->ops->free(x);
-    fs_secmem_free(x->sk); /* wiped */
-    OPENSSL_free(x->path);
-    OPENSSL_free(x);
-}
-
-int hbsa_has_private(const void *key)
-{
-    const HBSA_KEY *x = key;
-    return x->k != NULL || x->sk != NULL;
-}
-
-int hbsa_pub_encode(const void *key, unsigned char *out, size_t *len)
-{
-    const HBSA_KEY *x = key;
-    if (out != NULL) {
-        if (*len < x->pklen)
-            return FASTSIG_ERR_BAD_LENGTH;
-        memcpy(out, x->pk, x->pklen);
-    }
-    *len = x->pklen;
-    return FASTSIG_OK;
-}
-
-void hbsa_sizes(const void *key, FS_KEYSIZES *out)
-{
-    const HBSA_KEY *x = key;
-    unsigned n = x->ops->n(x);
-    out->bits = 8 * n;
-    out->security_bits = 8 * n;
-    out->max_sig = x->ops->sig_bytes(x);
-}
-
-const char *hbsa_param_name(const void *key)
-{
-    const HBSA_KEY *x = key;
-    return x->ops->name(x);
-}
-
 /* Before the first signature the state is only looked at: read-only, the
  * lock waited for a bounded time (`pkey -text` must not take a state). */
 int hbsa_state(const void *key, FS_STATEINFO *out)
 {
     const HBSA_KEY *x = key;
     uint8_t id[FASTSIG_STATE_KEY_ID_LEN];
+    uint64_t first, end;
     fastsig_state *st;
     fastsig_cause cause;
     int err;
 
     if (!hbsa_has_private(x))
         return FASTSIG_ERR_BAD_KEY;
+    hbsa_range(x, &first, &end);
     if ((st = __atomic_load_n(&x->st, __ATOMIC_ACQUIRE)) != NULL) {
         if ((err = fastsig_state_query(st, &out->index, &out->remaining, &out->max, NULL))
             == FASTSIG_OK)
-            out->max -= x->first; /* a shard's total is its range */
+            out->max -= first; /* a shard's total is its range */
         return err;
     }
     if ((err = hbs_key_id(x->pk, x->pklen, id)) != FASTSIG_OK)
@@ -541,7 +252,7 @@ int hbsa_state(const void *key, FS_STATEINFO *out)
         hbsa_range_why(x, out->max, out->index, why, sizeof(why));
         snprintf(out->why, sizeof(out->why), "state file %s: %s", x->path, why);
     } else if (err == FASTSIG_OK) {
-        out->max -= x->first;
+        out->max -= first;
     } else {
         state_error(x, err, &cause);
     }

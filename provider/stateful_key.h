@@ -1,55 +1,51 @@
-/* hbs_keyobj.h - the key object of the stateful hash-based adapters (WOTSP,
- * XMSS, XMSS^MT: wotsp_adapter.c, xmss_adapter.c) over crypto/hbs and
- * crypto/state, and the FS_ADAPTER hooks they have in common
- * (hbs_keyobj.c: the object; hbs_keyparams.c: its parameters and text;
- * hbs_registry.c: a new key's registry entries).
+/* stateful_key.h - the key object of every stateful row (XMSS, XMSS^MT,
+ * WOTSP: xmss_adapter.c, wotsp_adapter.c; HSS: hss_adapter.c): the kind's
+ * core behind the contract of crypto/stateful.h (ops + core: the object asks
+ * no key what kind it is), its state file (crypto/state) and its node cache
+ * file. stateful_key.c: the object, its private-key framing, signing and the
+ * cache lifecycle; stateful_state.c: its state file; hbs_keyparams.c: its
+ * parameters and text; hbs_registry.c: a new key's registry entries;
+ * hbs_shard.c: carving a shard.
  *
  * Private key (PKCS#8 privateKey contents):
  *   sk core || BE16(len) || state file path (len bytes, absolute) [|| range]
  * range (shards of XMSS, XMSS^MT and HSS keys, 17 bytes): 0x01 || BE64(first)
  * || BE64(end): the key signs indices first .. end - 1 only (0 < end <= 2^h,
- * first < end; HSS: h is the sum of the levels' heights, the index global). Absent: the whole key, 0 .. 2^h - 1 (keys written before
- * shards existed have none and stay valid; the sk core is untouched, so a
- * core that reads RFC 8391 bytes reads a shard's too). A whole key is
- * always written without it.
- * sk core: XMSS / XMSS^MT: oid || idx || SK_SEED || SK_PRF || root || PUB_SEED
- * (RFC 8391 reference layout; idx is informational, written as the state's
- * next index and NEVER read back: the state file decides);
- * WOTSP: oid || SK_SEED || SK_PRF || root || PUB_SEED.
- * Public key: oid || root || PUB_SEED (WOTSP: root = the L-tree of the
- * WOTS+ public key). Key id of the state file: SHA-256(public key).
- * HSS keys (hss_adapter.c) use the same object with p NULL: their levels
- * and signing core are x->kind_data, their private core bytes x->sk. What
- * differs between the kinds is reached through x->ops (HBSA_OPS below), so
- * the generic code asks no key what kind it is. */
-#ifndef FASTSIG_HBS_KEYOBJ_H
-#define FASTSIG_HBS_KEYOBJ_H
+ * first < end; HSS: h is the sum of the levels' heights, the index global).
+ * Absent: the whole key, 0 .. 2^h - 1 (keys written before shards existed
+ * have none and stay valid; the sk core is untouched, so a core that reads
+ * RFC 8391 bytes reads a shard's too). A whole key is always written without
+ * it. The sk core is the kind's (ops->export_sk): XMSS / XMSS^MT: oid || idx
+ * || SK_SEED || SK_PRF || root || PUB_SEED (RFC 8391 reference layout; idx
+ * is informational, written as the state's next index and NEVER read back:
+ * the state file decides); WOTSP: oid || SK_SEED || SK_PRF || root ||
+ * PUB_SEED; HSS: hss_stateful.c.
+ * Public key: the core's (XMSS, WOTSP: oid || root || PUB_SEED; HSS: RFC
+ * 8554). Key id of the state file: SHA-256(public key).
+ *
+ * Node cache: read once, at the first signature (or carve), for every kind
+ * (decoding opens no file); written at key generation and when the object
+ * is freed if the core says it is dirty; best effort (cache_err, shown by
+ * `pkey -text`). The range is the core's (ops->range). */
+#ifndef FASTSIG_STATEFUL_KEY_H
+#define FASTSIG_STATEFUL_KEY_H
 
 #include <stdint.h>
 #include <openssl/crypto.h>
 #include "sigalgs.h"
-#include "hbs/params.h"
-#include "hbs/wotsp_scheme.h"
-#include "hbs/xmss.h"
-#include "secmem.h" /* x->sk */
+#include "stateful.h"
+#include "hbs/params.h" /* hbsa_params, hbsa_seed */
 #include "state/statefile.h"
 
-typedef struct hbsa_ops HBSA_OPS;
-
 /* A seed fingerprint (crypto/state/registry.h's seed entries). */
-#define HBSA_SEED_FP_LEN 32
+#define HBSA_SEED_FP_LEN FS_STATEFUL_SEED_FP_LEN
 
 typedef struct {
-    const HBSA_OPS *ops;     /* what differs between the kinds */
-    const hbs_params *p;     /* XMSS / XMSS^MT / WOTSP row; NULL for HSS */
-    uint8_t pk[4 + 2 * HBS_MAX_N];
+    const fs_stateful_ops *ops; /* the kind's contract (crypto/stateful.h) */
+    void *core;              /* ... and its core: keys, range, node cache */
+    const uint8_t *pk;       /* the core's public key (ops->pk) */
     size_t pklen;
     uint8_t key_id[FASTSIG_STATE_KEY_ID_LEN];
-    hbs_key *k;              /* XMSS / XMSS^MT private core, NULL if public */
-    uint8_t *sk;             /* WOTSP private core (secmem.h), NULL if public */
-    size_t sklen;
-    int sk_err;              /* WOTSP: KEY_MISMATCH when its seeds do not give
-                              * its root (refused at sign) */
     char *path;              /* state file; NULL for a public key */
     CRYPTO_RWLOCK *st_lock;  /* serializes opening st (and the st_* below) */
     fastsig_state *st;       /* opened at the first signature (atomic): NULL
@@ -58,58 +54,12 @@ typedef struct {
                               * open's: why st is NULL */
     uint64_t st_max;         /* STATE_MAX: the max the refused file holds */
     uint64_t st_next;        /* ... and its next */
-    uint64_t first, end;     /* the indices this key signs: [first, end) (a shard's
-                              * range; the whole key: 0, 2^h) */
-    uint64_t saved;          /* XMSS: hbs_cache_changes (HSS: hss_cache_stamp) when
-                              * the cache file was last read or written (moved:
-                              * write it at free) */
-    int cache_err;           /* XMSS, HSS: result of the last cache file write */
-    hbs_wotsp_verify_cache vcache; /* WOTSP: its L-tree's masks, made at the first verify */
+    int cache_read;          /* the node cache file was read (atomic) */
+    int cache_err;           /* result of the last cache file write */
     uint64_t batch;          /* key's reservation block (default 64; atomic) */
-    void *kind_data;         /* the kind's own object (HSS: levels and signing
-                              * core), released by ops->free; NULL for the others */
     uint8_t seed_fp[HBSA_SEED_FP_LEN]; /* key generation: its seeds' fingerprint */
     int seed_fp_set;         /* ... computed (hbsa_seed_check) */
 } HBSA_KEY;
-
-/* The per-kind operations of the key object: one instance per kind
- * (hbsa_xmss_ops: XMSS and XMSS^MT, xmss_adapter.c; hbsa_wotsp_ops,
- * wotsp_adapter.c; the HSS one in hss_adapter.c). */
-struct hbsa_ops {
-    uint64_t (*max)(const HBSA_KEY *x);      /* the key's index count (2^h; 1: one-time) */
-    size_t (*sig_bytes)(const HBSA_KEY *x);
-    unsigned (*n)(const HBSA_KEY *x);        /* hash output bytes */
-    const char *(*name)(const HBSA_KEY *x);  /* the parameter-set name */
-    /* The private key usable: its seeds give its public key (built once for
-     * a core made lazily); the error otherwise, before anything is spent. */
-    int (*check)(HBSA_KEY *x);
-    /* Signs at idx, durably spent by now; verify: checked with the public
-     * key before it is returned. */
-    int (*sign)(HBSA_KEY *x, uint64_t idx, int verify, const unsigned char *msg,
-                size_t msglen, unsigned char *sig, size_t siglen);
-    void (*free)(HBSA_KEY *x);               /* the kind's own parts (not x) */
-    /* Extra `pkey -text` lines, or NULL for none. */
-    int (*text)(const HBSA_KEY *x, BIO *out);
-    /* Tells the signing core x's range [first, end); carved: x has just been
-     * made a shard (hbs_shard.c), not decoded as one. NULL: the kind has no
-     * shards (a one-time key has nothing to share out). */
-    int (*set_range)(HBSA_KEY *x, int carved);
-    uint64_t (*shard_align)(const HBSA_KEY *x); /* see hbsa_shard_align */
-    /* The one-way fingerprint of the secrets x's one-time keys come from,
-     * the same under every parameter set of the kind that shares them
-     * (the core's: hbs_seed_fp, hss_seed_fp); seed: the generation's seed
-     * bytes as `seed:` gives them. */
-    int (*seed_fp)(const HBSA_KEY *x, const uint8_t *seed, size_t seedlen,
-                   uint8_t fp[HBSA_SEED_FP_LEN]);
-};
-extern const HBSA_OPS hbsa_xmss_ops, hbsa_wotsp_ops;
-/* The ops of the XMSS / XMSS^MT / WOTSP rows that read only x->p. */
-uint64_t hbsa_row_max(const HBSA_KEY *x);
-size_t hbsa_row_sig_bytes(const HBSA_KEY *x);
-unsigned hbsa_row_n(const HBSA_KEY *x);
-const char *hbsa_row_name(const HBSA_KEY *x);
-int hbsa_row_seed_fp(const HBSA_KEY *x, const uint8_t *seed, size_t seedlen,
-                     uint8_t fp[HBSA_SEED_FP_LEN]);
 
 /* Key-generation progress of the tree cores, shown by genpkey: a '.' per
  * fortieth of the work (hbs and lms progress callbacks share this form). */
@@ -122,10 +72,10 @@ int hbsa_progress(void *arg, uint64_t done, uint64_t total);
 unsigned hbsa_default_threads(void);
 
 /* ---- building blocks for the adapters ---- */
-/* A key object of an XMSS / XMSS^MT / WOTSP row (ops by p's kind). */
-HBSA_KEY *hbsa_new(const hbs_params *p);
-/* A key object of another kind: its adapter sets kind_data, pklen and end. */
-HBSA_KEY *hbsa_new_ops(const HBSA_OPS *ops);
+/* A key object over core (taken over, freed on failure). */
+HBSA_KEY *hbsa_new(const fs_stateful_ops *ops, void *core);
+/* The range [first, end) the key signs (its core's). */
+void hbsa_range(const HBSA_KEY *x, uint64_t *first, uint64_t *end);
 /* Row by name for kind, or NULL. */
 const hbs_params *hbsa_params(int kind, const char *name);
 /* The 3n seed bytes: the caller's (-pkeyopt seed:) or OpenSSL's RNG. */
@@ -156,24 +106,26 @@ int hbsa_default_state_dir(char *real, size_t len);
 #define HBSA_RANGE_LEN 17
 int hbsa_priv_split(const unsigned char *in, size_t len, size_t corelen, char **path,
                     size_t *rangelen);
-/* hbsa_priv_split for x (x->path set) and the range, when there is one,
- * into x->first / x->end: FASTSIG_ERR_BAD_KEY for a range that is empty, past
- * the key's end or of a kind without shards. */
-int hbsa_priv_tail(HBSA_KEY *x, const unsigned char *in, size_t len, size_t corelen);
-/* The start of every private decode: a key object of the row the encoding's
- * oid names (kind's oid space), its framing checked and its state path set;
- * the core bytes (in, hbs_sk_bytes) are the caller's to check. */
-int hbsa_priv_begin(int kind, const unsigned char *in, size_t len, HBSA_KEY **out);
-/* At decode: readies x to open its state at its first signature. No file
- * is opened here (a key that only verifies or exports its public half
- * touches none, and a crafted path is not opened by decoding); a state
- * that then fails to open refuses the signature, the key still verifies. */
-void hbsa_attach(HBSA_KEY *x);
-/* Frames core bytes, x->path and x's range into out (see above). */
-int hbsa_priv_frame(const HBSA_KEY *x, const uint8_t *core, size_t corelen,
-                    unsigned char *out, size_t *len);
-/* Decodes a public key of kind (oid || root || PUB_SEED). */
-int hbsa_pub_decode(int kind, const unsigned char *in, size_t len, void **key);
+/* A private key of ops's kind: the core (ops->from_sk), the framing, the
+ * range narrowed (ops->set_range; BAD_KEY for a range that is empty, past
+ * the key's end or of a kind without shards). No file is opened here (a key
+ * that only verifies or exports its public half touches none, and a crafted
+ * path is not opened by decoding): the state and the node cache are read
+ * at the first signature; a state that then fails to open refuses the
+ * signature, the key still verifies. */
+int hbsa_priv_decode(const fs_stateful_ops *ops, const unsigned char *in, size_t len,
+                     void **key);
+/* A public key of ops's kind (ops->from_pk). */
+int hbsa_pub_decode(const fs_stateful_ops *ops, const unsigned char *in, size_t len,
+                    void **key);
+/* The end of every key generation, err the core's: the progress shown, the
+ * state made (o->state) and the node cache file written, so that the first
+ * signer starts warm, then *key = x; x freed on failure. */
+int hbsa_gen_done(HBSA_KEY *x, int err, const FS_GENOPTS *o, void **key);
+/* The node cache file read into x's core once (the first signature, or a
+ * carve): a missing, mismatching or damaged one is no error, the core
+ * refuses bytes that do not check and builds what it needs. */
+void hbsa_cache_read(HBSA_KEY *x);
 
 /* Notes x's state file and the cause beside a state error err (see
  * fs_err_state_detail) and returns err. */
@@ -205,13 +157,16 @@ void hbsa_range_text(const HBSA_KEY *x, char *out, size_t outlen);
  * signed with the cache prepared ahead from its first signature. */
 uint64_t hbsa_shard_align(const HBSA_KEY *x);
 
-/* ---- FS_ADAPTER hooks shared by the three ---- */
+/* ---- FS_ADAPTER hooks shared by every stateful row ---- */
 void hbsa_free(void *key);
 int hbsa_has_private(const void *key);
 void hbsa_sizes(const void *key, FS_KEYSIZES *out);
 int hbsa_pub_encode(const void *key, unsigned char *out, size_t *len);
+int hbsa_priv_encode(const void *key, unsigned char *out, size_t *len);
+int hbsa_verify(const void *key, const FS_SIGOPTS *o, int prehashed, const unsigned char *sig,
+                size_t siglen, const unsigned char *msg, size_t msglen);
 /* The signing rule of every stateful row: the length and the key (its
- * seeds against its root, hbs_key_check) checked before anything is spent,
+ * seeds against its root, ops->check) checked before anything is spent,
  * one index durably taken (blocks of the context's batch
  * option when set, else of the key's), then the core of the key's kind
  * signs with it (and verifies it when the context asks: verify-after-sign);
@@ -232,6 +187,9 @@ extern const OSSL_PARAM hbsa_key_settable[];
 
 /* The hooks above, for an FS_ADAPTER initializer. */
 #define HBSA_COMMON_HOOKS                                                                \
+    .free = hbsa_free, .has_private = hbsa_has_private, .sizes = hbsa_sizes,             \
+    .pub_encode = hbsa_pub_encode, .priv_encode = hbsa_priv_encode, .sign = hbsa_sign,   \
+    .verify = hbsa_verify,                                                               \
     .param_name = hbsa_param_name, .state = hbsa_state,                                  \
     .sigopts_default = hbsa_sigopts_default, .ctx_settable = hbsa_ctx_params,            \
     .ctx_set = hbsa_ctx_set, .ctx_gettable = hbsa_ctx_params, .ctx_get = hbsa_ctx_get,   \
