@@ -67,6 +67,8 @@ static void calibrate(const fs_kernel_table *t, fs_kernel_costs_state *st)
     const char *env = secure_getenv("FASTSIG_KERNEL_COSTS");
     unsigned cost[FS_KERNEL_MAX_ROWS];
     unsigned long long start = now_ns();
+    for (size_t i = 0; i < FS_KERNEL_MAX_ROWS; i++)
+        cost[i] = FS_KERNEL_COST_NONE;
     unsigned mask = fs_cpu_features();
     int is_static = env != NULL && fs_kernel_costs_parse(t, env, cost) == 1;
     int timed = t->trial != NULL && !is_static;
