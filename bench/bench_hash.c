@@ -143,34 +143,34 @@ static void kernel_rows(uint8_t *data, struct evp_job *sha256, struct evp_job *s
                         struct evp_job *shake)
 {
     struct kernel_job j;
-    for (const fs_sha256_kernel *k = fs_sha256_kernels; k->name; k++) {
+    for (const fs_kernel *k = fs_sha256_kernels; k->name; k++) {
         if (!usable(k->cpu, k->flags))
             continue;
         memset(&j, 0, sizeof(j));
-        j.sha256 = k->compress;
+        j.sha256 = fs_sha256_fn(k);
         j.lanes = k->lanes;
         compress_row("sha256-compress", k->name, &j, data, 128, sha256, "SHA-256 16KiB");
     }
-    for (const fs_sha512_kernel *k = fs_sha512_kernels; k->name; k++) {
+    for (const fs_kernel *k = fs_sha512_kernels; k->name; k++) {
         if (!usable(k->cpu, k->flags))
             continue;
         memset(&j, 0, sizeof(j));
-        j.sha512 = k->compress;
+        j.sha512 = fs_sha512_fn(k);
         j.lanes = k->lanes;
         compress_row("sha512-compress", k->name, &j, data, 256, sha512, "SHA-512 16KiB");
     }
-    for (const fs_keccak_kernel *k = fs_keccak_kernels; k->name; k++) {
+    for (const fs_kernel *k = fs_keccak_kernels; k->name; k++) {
         if (!usable(k->cpu, k->flags) || (k->flags & FS_KERNEL_PAIR))
             continue;
         memset(&j, 0, sizeof(j));
-        j.perm = k->perm;
+        j.perm = fs_keccak_perm(k);
         j.lanes = k->lanes;
         j.nblocks = 1;
         bench_spec s = { "keccak-f1600", k->name, "ns", "SHAKE128 168B", 0 };
         bench_compare(&s, run_kernel, &j, run_evp, shake);
-        if (k->absorb) { /* whole blocks read from the lanes, per permutation */
+        if (k->aux) { /* whole blocks read from the lanes, per permutation */
             j.perm = NULL;
-            j.absorb = k->absorb;
+            j.absorb = fs_keccak_absorb(k);
             j.nblocks = 2;
             for (unsigned l = 0; l < 16; l++)
                 j.in[l] = data + 2 * 168 * l;

@@ -11,5 +11,7 @@ struct bench_options {
 
 void bench_set_options(const struct bench_options *o);
 void bench_print_header(void);
+/* The kernel plan of this process (bench_plan.c). */
+void bench_print_plan(void);
 
 #endif

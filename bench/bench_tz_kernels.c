@@ -11,7 +11,7 @@
 #include "tz/tz_kernel.h"
 
 struct kernel_job {
-    const tz_kernel *k;
+    const fs_kernel *k;
     const unsigned char *buf;
     size_t len;
     volatile uint64_t sink;
@@ -23,7 +23,7 @@ static void run_kernel(void *arg, size_t iters)
     for (size_t i = 0; i < iters; i++) {
         sl2 st;
         sl2_identity(&st);
-        j->k->fn(&st, j->buf, j->len);
+        tz_kernel_fn(j->k)(&st, j->buf, j->len);
         j->sink ^= st.m[0].lo;
     }
 }
@@ -39,7 +39,7 @@ static void bench_tz_kernels(void)
         return;
     for (size_t i = 0; i < sizes[3]; i++)
         buf[i] = (unsigned char)(i * 131 + 7);
-    for (const tz_kernel *k = tz_kernel_list(); k->name != NULL; k++) {
+    for (const fs_kernel *k = tz_kernel_list(); k->name != NULL; k++) {
         if ((k->flags & FS_KERNEL_TWIN) || (k->cpu & fs_cpu_detected()) != k->cpu)
             continue;
         for (size_t b = 0; b < 2; b++) {

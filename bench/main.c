@@ -102,6 +102,7 @@ int main(int argc, char **argv)
     }
     int ok = load_providers();
     if (ok) {
+        bench_print_plan();
         bench_print_header();
         for (size_t g = 0; g < ngroups; g++)
             groups[g].run();

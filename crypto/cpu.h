@@ -45,9 +45,14 @@ int fs_cpu_parse(const char *spec, unsigned *mask);
 /* Names of a mask, e.g. "shani,avx2" ("portable" for 0), into buf. */
 const char *fs_cpu_names(unsigned mask, char *buf, unsigned buflen);
 
-/* Flags of an entry in a kernel table. Each primitive keeps one table beside
- * its kernels, with the FS_CPU_* bits each entry needs; its dispatcher picks
- * once among the entries the usable set allows and these flags admit:
+/* A kernel: one row of a primitive's table. Every primitive (a hash
+ * family's compression, the Keccak permutation, the TZ multiply, RW's
+ * Montgomery paths ...) keeps one table of these beside its kernels, portable
+ * rows first, ending with a row whose name is NULL; fs_kernel_pick below is
+ * the only place that chooses among them. fn has the primitive's own type:
+ * the table stores it as fs_kernel_fn and the primitive's typed accessor
+ * casts it back (calls go through the real type only).
+ * Flags:
  *   FS_KERNEL_TWIN  the portable twin of an asm kernel: tests and benchmarks
  *                   run it, no dispatcher picks it;
  *   FS_KERNEL_PAIR  a two-lane kernel for callers with one or two messages;
@@ -57,5 +62,39 @@ enum fs_kernel_flag {
     FS_KERNEL_TWIN = 1u << 0,
     FS_KERNEL_PAIR = 1u << 1,
 };
+
+typedef void fs_kernel_fn(void);
+#define FS_KERNEL_FN(f) ((fs_kernel_fn *)(void (*)(void))(f))
+
+typedef struct {
+    const char *name;   /* "portable-x1", "avx512-x16", "gmp", "ifma" ... */
+    fs_kernel_fn *fn;   /* the primitive's entry point (its accessor's type) */
+    fs_kernel_fn *aux;  /* a second entry point some primitives have (Keccak's
+                           whole-block absorb), or NULL */
+    unsigned lanes;     /* messages per call (1 for one-stream kernels) */
+    unsigned cpu;       /* FS_CPU_* bits it needs (0: portable) */
+    unsigned flags;     /* FS_KERNEL_* */
+    unsigned cost;      /* static estimate of one lane's time per call (any
+                           unit, per table), used when nothing is measured */
+} fs_kernel;
+
+/* The row that ends a table. */
+#define FS_KERNEL_END { NULL, NULL, NULL, 0, 0, 0, 0 }
+
+/* 1 when row k may be dispatched under the feature mask: no flag of skip
+ * (FS_KERNEL_TWIN is always skipped) and every FS_CPU_* bit it needs. */
+static inline int fs_kernel_usable(const fs_kernel *k, unsigned mask, unsigned skip)
+{
+    return !(k->flags & (skip | FS_KERNEL_TWIN)) && (k->cpu & ~mask) == 0;
+}
+
+/* The picker: the row of rows (NULL-name terminated) that does `lanes`
+ * messages for the least cost among those fs_kernel_usable(mask, skip)
+ * allows, where a row's cost is cost[i] (its per-lane cost; NULL: the rows'
+ * static costs) times its lanes times the calls it takes
+ * (ceil(lanes / its lanes)); ties go to the earlier row. NULL when no row is
+ * usable. */
+const fs_kernel *fs_kernel_pick(const fs_kernel *rows, const unsigned *cost, unsigned mask,
+                                unsigned skip, unsigned lanes);
 
 #endif

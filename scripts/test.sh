@@ -50,7 +50,7 @@ run_suites() { # DIR LABEL [meson test args]
 echo "== build (release)"
 fs_build "$BUILD"
 run_suites "$BUILD" "tests (release build)" --no-suite ct
-for cpu in portable shani avx2 avx512; do
+for cpu in portable shani avx2 avx512 avx512,ifma; do
     FASTSIG_CPU=$cpu run_suites "$BUILD" "unit tests (FASTSIG_CPU=$cpu)" --suite unit
 done
 

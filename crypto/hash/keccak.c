@@ -75,48 +75,40 @@ void fs_keccakf1600_x2_portable(uint64_t st[25 * 2])
     fs_keccakf1600_xn_portable(st, 2);
 }
 
-const fs_keccak_kernel fs_keccak_kernels[] = {
-    { "portable-x1", fs_keccakf1600, NULL, 1, 0, 0 },
-    { "portable-x2", fs_keccakf1600_x2_portable, NULL, 2, 0, FS_KERNEL_TWIN | FS_KERNEL_PAIR },
-    { "portable-x4", fs_keccakf1600_x4_portable, NULL, 4, 0, FS_KERNEL_TWIN },
-    { "portable-x8", fs_keccakf1600_x8_portable, NULL, 8, 0, FS_KERNEL_TWIN },
+const fs_kernel fs_keccak_kernels[] = {
+    { "portable-x1", FS_KERNEL_FN(fs_keccakf1600), NULL, 1, 0, 0, 150 },
+    { "portable-x2", FS_KERNEL_FN(fs_keccakf1600_x2_portable), NULL, 2, 0, FS_KERNEL_TWIN | FS_KERNEL_PAIR, 150 },
+    { "portable-x4", FS_KERNEL_FN(fs_keccakf1600_x4_portable), NULL, 4, 0, FS_KERNEL_TWIN, 150 },
+    { "portable-x8", FS_KERNEL_FN(fs_keccakf1600_x8_portable), NULL, 8, 0, FS_KERNEL_TWIN, 150 },
 #if defined(FASTSIG_HAVE_ASM)
-    { "avx512-x2", fs_keccakf1600_x2_avx512, NULL, 2, FS_CPU_AVX512, FS_KERNEL_PAIR },
-    { "avx2-x4", fs_keccakf1600_x4_avx2, fs_keccak_absorb_x4_avx2, 4, FS_CPU_AVX2, 0 },
-    { "avx512-x8", fs_keccakf1600_x8_avx512, fs_keccak_absorb_x8_avx512, 8, FS_CPU_AVX512, 0 },
+    { "avx512-x2", FS_KERNEL_FN(fs_keccakf1600_x2_avx512), NULL, 2, FS_CPU_AVX512, FS_KERNEL_PAIR, 33 },
+    { "avx2-x4", FS_KERNEL_FN(fs_keccakf1600_x4_avx2), FS_KERNEL_FN(fs_keccak_absorb_x4_avx2), 4, FS_CPU_AVX2, 0, 33 },
+    { "avx512-x8", FS_KERNEL_FN(fs_keccakf1600_x8_avx512), FS_KERNEL_FN(fs_keccak_absorb_x8_avx512), 8, FS_CPU_AVX512, 0, 11 },
 #endif
-    { NULL, NULL, NULL, 0, 0, 0 },
+    FS_KERNEL_END,
 };
 
-/* choice[0]: for one or two lanes, choice[1]: for more (fs_keccak_kernel_for). */
-static void choose(const fs_keccak_kernel *choice[2])
+/* The calibration's trial: four permutations of every lane. */
+static void keccak_trial(const fs_kernel *k)
 {
-    choice[0] = choice[1] = &fs_keccak_kernels[0];
-    const fs_keccak_kernel *pair = NULL;
-    for (const fs_keccak_kernel *k = fs_keccak_kernels; k->name != NULL; k++) {
-        if ((k->flags & FS_KERNEL_TWIN) || k->cpu == 0 || !fs_cpu_allows(k->cpu))
-            continue;
-        if (k->flags & FS_KERNEL_PAIR)
-            pair = k;
-        else
-            choice[1] = k;
-    }
-    choice[0] = pair != NULL ? pair : choice[1];
+    _Alignas(64) uint64_t st[25 * FS_KECCAK_MAX_LANES] = { 0 };
+    for (int i = 0; i < 4; i++)
+        fs_keccak_perm(k)(st);
+    __asm__ volatile("" : : "r"(st) : "memory"); /* the result counts */
 }
 
-const fs_keccak_kernel *fs_keccak_kernel_for(unsigned lanes)
+FS_KERNEL_TABLE(fs_keccak_table, "keccak", fs_keccak_kernels, keccak_trial);
+
+const fs_kernel *fs_keccak_kernel_for(unsigned lanes)
 {
-    /* A pure function of fs_cpu_features(): threads that race to make the
-     * choice store the same pointers. */
-    static int chosen;
-    static const fs_keccak_kernel *choice[2];
-    unsigned i = lanes > 2;
-    if (!__atomic_load_n(&chosen, __ATOMIC_ACQUIRE)) {
-        const fs_keccak_kernel *c[2];
-        choose(c);
-        __atomic_store_n(&choice[0], c[0], __ATOMIC_RELAXED);
-        __atomic_store_n(&choice[1], c[1], __ATOMIC_RELAXED);
-        __atomic_store_n(&chosen, 1, __ATOMIC_RELEASE);
+    /* Worked out once per lane count; threads that race store the same
+     * pointer (the costs are published once). */
+    static const fs_kernel *choice[FS_KECCAK_MAX_LANES + 1];
+    unsigned i = lanes == 0 ? 1 : lanes > FS_KECCAK_MAX_LANES ? FS_KECCAK_MAX_LANES : lanes;
+    const fs_kernel *k = __atomic_load_n(&choice[i], __ATOMIC_ACQUIRE);
+    if (k == NULL) {
+        k = fs_kernel_choose(&fs_keccak_table, fs_cpu_features(), 0, i);
+        __atomic_store_n(&choice[i], k, __ATOMIC_RELEASE);
     }
-    return __atomic_load_n(&choice[i], __ATOMIC_RELAXED);
+    return k;
 }

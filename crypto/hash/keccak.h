@@ -33,6 +33,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "cpu.h"
+#include "kernel_cost.h"
 
 #define FS_KECCAK_WORDS 25
 #define FS_KECCAK_MAX_LANES 8
@@ -44,7 +46,7 @@
 extern const uint64_t fs_keccak_rc[24];
 
 /* Permutes every lane of an interleaved state (the lane count is the
- * kernel's, see fs_keccak_kernel). */
+ * kernel's, see fs_keccak_kernels). */
 typedef void fs_keccak_perm_fn(uint64_t *st);
 
 void fs_keccakf1600(uint64_t st[25]);
@@ -67,28 +69,33 @@ void fs_keccak_absorb_x8_avx512(uint64_t st[25 * 8], const uint8_t *const in[8],
                                 size_t rate);
 #endif
 
-/* A permutation kernel and its lane count (the interleave stride). */
-typedef struct {
-    const char *name;       /* "portable-x1", "avx512-x8", ... */
-    fs_keccak_perm_fn *perm;
-    fs_keccak_absorb_fn *absorb; /* NULL: absorb in C around perm */
-    unsigned lanes;
-    unsigned cpu;           /* FS_CPU_* bits it needs (0 for portable) */
-    unsigned flags;         /* FS_KERNEL_* (cpu.h): twins, two-lane kernels */
-} fs_keccak_kernel;
+/* The kernel table's rows (cpu.h fs_kernel): fn is an fs_keccak_perm_fn,
+ * aux an fs_keccak_absorb_fn (NULL: absorb in C around the permutation),
+ * lanes the interleave stride. */
+static inline fs_keccak_perm_fn *fs_keccak_perm(const fs_kernel *k)
+{
+    return (fs_keccak_perm_fn *)k->fn;
+}
+
+static inline fs_keccak_absorb_fn *fs_keccak_absorb(const fs_kernel *k)
+{
+    return (fs_keccak_absorb_fn *)k->aux;
+}
 
 /* Every kernel built in, portable ones first; ends with { NULL }. Tests and
  * benchmarks walk it; the lane engine (lanes.c) and fs_keccak_kernel_for
  * pick from it. */
-extern const fs_keccak_kernel fs_keccak_kernels[];
+extern const fs_kernel fs_keccak_kernels[];
+/* The table as the picker and the calibration see it ("keccak"). */
+extern const fs_kernel_table fs_keccak_table;
 
 /* The kernel for a caller that hashes `lanes` messages at a time outside
- * the lane engine (the RW full-domain hash), chosen once from
- * fs_cpu_features(): for one or two, the two-lane asm kernel (about 3/4 of
- * an x8 call); else the last (widest-ISA) asm kernel allowed (on AVX-512
- * one x8 permutation beats an AVX2 x4 one even for three lanes); else the
- * portable one-lane kernel. Never NULL. */
-const fs_keccak_kernel *fs_keccak_kernel_for(unsigned lanes);
+ * the lane engine (the RW full-domain hash): fs_kernel_pick's choice among
+ * the rows fs_cpu_features() allows, two-lane ones included, by the
+ * process's kernel costs (kernel_cost.h); e.g. for one or two lanes the
+ * two-lane asm kernel (about 3/4 of an x8 call), for three one x8 call.
+ * Worked out once per lane count; never NULL. */
+const fs_kernel *fs_keccak_kernel_for(unsigned lanes);
 
 /* Sponge helpers over kernel k. `used` lanes (1..k->lanes) carry messages:
  * in[l] / out[l] for l < used; the remaining lanes of st are left in an
@@ -104,11 +111,11 @@ const fs_keccak_kernel *fs_keccak_kernel_for(unsigned lanes);
  *   FS_SHAKE_DS, and the final 0x80), and permutes: st then holds the first
  *   output block.
  * squeeze: writes outlen bytes per lane, permuting between output blocks. */
-void fs_keccak_absorb_blocks(const fs_keccak_kernel *k, uint64_t *st, unsigned rate,
+void fs_keccak_absorb_blocks(const fs_kernel *k, uint64_t *st, unsigned rate,
                              const uint8_t *const in[], unsigned used, size_t len);
-void fs_keccak_absorb_final(const fs_keccak_kernel *k, uint64_t *st, unsigned rate,
+void fs_keccak_absorb_final(const fs_kernel *k, uint64_t *st, unsigned rate,
                             const uint8_t *const in[], unsigned used, size_t len, uint8_t ds);
-void fs_keccak_squeeze(const fs_keccak_kernel *k, uint64_t *st, unsigned rate,
+void fs_keccak_squeeze(const fs_kernel *k, uint64_t *st, unsigned rate,
                        uint8_t *const out[], unsigned used, size_t outlen);
 
 /* Incremental SHAKE on one state and the portable kernel, for callers that
@@ -130,7 +137,7 @@ void fs_shake_wipe(fs_shake_ctx *x);
 
 /* One call: SHAKE (rate FS_SHAKE128_RATE or FS_SHAKE256_RATE) of `used`
  * messages of inlen bytes each into outlen bytes each. */
-void fs_shake_lanes(const fs_keccak_kernel *k, unsigned rate, uint8_t *const out[], size_t outlen,
+void fs_shake_lanes(const fs_kernel *k, unsigned rate, uint8_t *const out[], size_t outlen,
                     const uint8_t *const in[], size_t inlen, unsigned used);
 /* Single message, portable kernel. */
 void fs_shake128(uint8_t *out, size_t outlen, const uint8_t *in, size_t inlen);

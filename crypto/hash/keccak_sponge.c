@@ -21,24 +21,24 @@ static void xor_bytes(uint64_t *st, unsigned n, unsigned l, const uint8_t *src, 
         st[(i / 8) * n + l] ^= (uint64_t)src[i] << (8 * (i % 8));
 }
 
-void fs_keccak_absorb_blocks(const fs_keccak_kernel *k, uint64_t *st, unsigned rate,
+void fs_keccak_absorb_blocks(const fs_kernel *k, uint64_t *st, unsigned rate,
                              const uint8_t *const in[], unsigned used, size_t len)
 {
-    if (k->absorb != NULL && (rate == FS_SHAKE128_RATE || rate == FS_SHAKE256_RATE)) {
+    if (k->aux != NULL && (rate == FS_SHAKE128_RATE || rate == FS_SHAKE256_RATE)) {
         const uint8_t *ptr[FS_KECCAK_MAX_LANES];
         for (unsigned l = 0; l < k->lanes; l++)
             ptr[l] = in[l < used ? l : 0];
-        k->absorb(st, ptr, len / rate, rate);
+        fs_keccak_absorb(k)(st, ptr, len / rate, rate);
         return;
     }
     for (size_t off = 0; off + rate <= len; off += rate) {
         for (unsigned l = 0; l < used; l++)
             xor_bytes(st, k->lanes, l, in[l] + off, rate);
-        k->perm(st);
+        fs_keccak_perm(k)(st);
     }
 }
 
-void fs_keccak_absorb_final(const fs_keccak_kernel *k, uint64_t *st, unsigned rate,
+void fs_keccak_absorb_final(const fs_kernel *k, uint64_t *st, unsigned rate,
                             const uint8_t *const in[], unsigned used, size_t len, uint8_t ds)
 {
     uint8_t tail[FS_KECCAK_MAX_LANES][FS_SHAKE128_RATE];
@@ -56,13 +56,13 @@ void fs_keccak_absorb_final(const fs_keccak_kernel *k, uint64_t *st, unsigned ra
     explicit_bzero(tail, sizeof(tail)); /* may hold keys (PRF inputs) */
 }
 
-void fs_keccak_squeeze(const fs_keccak_kernel *k, uint64_t *st, unsigned rate,
+void fs_keccak_squeeze(const fs_kernel *k, uint64_t *st, unsigned rate,
                        uint8_t *const out[], unsigned used, size_t outlen)
 {
     unsigned n = k->lanes;
     for (size_t off = 0; off < outlen; off += rate) {
         if (off > 0)
-            k->perm(st);
+            fs_keccak_perm(k)(st);
         size_t chunk = outlen - off < rate ? outlen - off : rate;
         for (unsigned l = 0; l < used; l++)
             for (size_t i = 0; i < chunk; i++)
@@ -70,7 +70,7 @@ void fs_keccak_squeeze(const fs_keccak_kernel *k, uint64_t *st, unsigned rate,
     }
 }
 
-void fs_shake_lanes(const fs_keccak_kernel *k, unsigned rate, uint8_t *const out[], size_t outlen,
+void fs_shake_lanes(const fs_kernel *k, unsigned rate, uint8_t *const out[], size_t outlen,
                     const uint8_t *const in[], size_t inlen, unsigned used)
 {
     uint64_t st[25 * FS_KECCAK_MAX_LANES];

@@ -1,13 +1,14 @@
 /* lanes.c - the lane engine: kernel selection, padding, finalisation.
  *
  * Kernels keep N lanes in a transposed state (word i of lane l at st[i*N+l]).
- * A call covers `lanes` messages: the widest kernel takes full groups, and
- * the rest goes to whichever kernel does it for the least estimated cost,
- * as planned when the selection was built.
+ * A call covers `lanes` messages in groups, each on the kernel that does it
+ * for the least cost (cpu.c's picker over the family's measured costs), as
+ * planned when the selection was built.
  * Whole input blocks are read in place; only the padded tail is copied. */
 #include <pthread.h>
 #include <string.h>
 #include "cpu.h"
+#include "kernel_cost.h"
 #include "hash/keccak.h"
 #include "hash/lanes.h"
 #include "hash/sha256.h"
@@ -16,26 +17,25 @@
 
 #define MAX_KERNEL_LANES 16
 #define MAX_BLOCK 168
-#define MAX_CHOICES 8
 
+/* A row of a family's kernel table, with its entry point resolved. */
 typedef struct {
     const char *name;
     unsigned lanes;
-    unsigned cost; /* estimated cost of one call (lane-compressions x speed) */
     fs_sha256_compress_fn *sha256;
     fs_sha512_compress_fn *sha512;
-    const fs_keccak_kernel *keccak;
+    const fs_kernel *keccak;
 } lane_kernel;
 
 /* A family's padding shape and the kernels one selection offers it:
- * choice[] widest first; plan[left] the kernel for a group of `left` lanes
- * when fewer than the widest kernel's remain (from the cost model, worked
- * out when the selection is built, so a call only looks it up). */
+ * kernel[i] is row i of its table; plan[left] the kernel for a group of
+ * `left` lanes (plan[MAX_KERNEL_LANES] for full groups), as the picker
+ * chose it by the process's kernel costs when the selection was built, so a
+ * call only looks it up. */
 typedef struct {
     unsigned block, wordsize, words, lenbytes; /* lenbytes 0: SHAKE padding */
-    lane_kernel choice[MAX_CHOICES];
-    unsigned nchoice;
-    const lane_kernel *plan[MAX_KERNEL_LANES];
+    lane_kernel kernel[FS_KERNEL_MAX_ROWS];
+    const lane_kernel *plan[MAX_KERNEL_LANES + 1];
 } family;
 
 /* Every kernel choice for one set of allowed CPU features. */
@@ -45,10 +45,10 @@ typedef struct {
 } selection;
 
 static const family shapes[5] = {
-    [FS_HASH_SHA256] = { FS_SHA256_BLOCK, 4, 8, 8, { { 0 } }, 0, { 0 } },
-    [FS_HASH_SHA512] = { FS_SHA512_BLOCK, 8, 8, 16, { { 0 } }, 0, { 0 } },
-    [FS_HASH_SHAKE128] = { FS_SHAKE128_RATE, 8, 25, 0, { { 0 } }, 0, { 0 } },
-    [FS_HASH_SHAKE256] = { FS_SHAKE256_RATE, 8, 25, 0, { { 0 } }, 0, { 0 } },
+    [FS_HASH_SHA256] = { FS_SHA256_BLOCK, 4, 8, 8, { { 0 } }, { 0 } },
+    [FS_HASH_SHA512] = { FS_SHA512_BLOCK, 8, 8, 16, { { 0 } }, { 0 } },
+    [FS_HASH_SHAKE128] = { FS_SHAKE128_RATE, 8, 25, 0, { { 0 } }, { 0 } },
+    [FS_HASH_SHAKE256] = { FS_SHAKE256_RATE, 8, 25, 0, { { 0 } }, { 0 } },
 };
 
 static int known(fs_hash_family f)
@@ -56,77 +56,39 @@ static int known(fs_hash_family f)
     return f >= FS_HASH_SHA256 && f <= FS_HASH_SHAKE256;
 }
 
-/* Relative per-lane cost of one compression by instruction set (SHA-256
- * kernels carry their own, see sha256.c): SHA-256 avx512 x16 1, SHA-NI x2
- * 1.6, AVX2 x8 3, portable 13; the SHA-512 and Keccak kernels keep about
- * the same ratios. */
-static unsigned lane_cost(unsigned cpu)
+static const fs_kernel_table *table_of(fs_hash_family f)
 {
-    if (cpu & FS_CPU_AVX512)
-        return 11;
-    if (cpu & FS_CPU_SHANI)
-        return 17;
-    if (cpu & FS_CPU_AVX2)
-        return 33;
-    return 150;
+    return f == FS_HASH_SHA256 ? &fs_sha256_table
+           : f == FS_HASH_SHA512 ? &fs_sha512_table
+                                 : &fs_keccak_table;
 }
 
-/* Adds a kernel to family fm's choices when mask allows it and it is meant
- * for the engine (no twin, no two-lane special). cost: the kernel's own
- * lane cost (SHA-256 table), 0 for the estimate by cpu. */
-static void offer(family *fm, unsigned mask, const char *name, unsigned lanes, unsigned cpu,
-                  unsigned flags, unsigned cost, lane_kernel k)
+/* Family f's kernels and plan under mask: for every group size, the row
+ * fs_kernel_choose picks (two-lane kernels left out: the engine splits
+ * batches by width; e.g. one H_msg on an AVX-512 machine runs on SHA-NI,
+ * not in 1 of 16 lanes). */
+static void build_family(family *fm, fs_hash_family f, unsigned mask)
 {
-    if ((flags & (FS_KERNEL_TWIN | FS_KERNEL_PAIR)) || (cpu & mask) != cpu ||
-        fm->nchoice == MAX_CHOICES)
-        return;
-    k.name = name;
-    k.lanes = lanes;
-    k.cost = lanes * (cost ? cost : lane_cost(cpu));
-    unsigned i = fm->nchoice++;
-    for (; i > 0 && fm->choice[i - 1].lanes < lanes; i--)
-        fm->choice[i] = fm->choice[i - 1];
-    fm->choice[i] = k;
-}
-
-/* plan[left] for every left below the widest kernel: the kernel that does
- * `left` lanes for the least estimated cost (e.g. one H_msg on an AVX-512
- * machine runs on SHA-NI, not in 1 of 16 lanes). */
-static void plan(family *fm)
-{
-    for (size_t left = 1; left < MAX_KERNEL_LANES; left++) {
-        const lane_kernel *best = &fm->choice[0];
-        size_t best_cost = (size_t)-1;
-        for (unsigned i = 0; left < fm->choice[0].lanes && i < fm->nchoice; i++) {
-            const lane_kernel *k = &fm->choice[i];
-            size_t cost = k->cost * ((left + k->lanes - 1) / k->lanes);
-            if (cost < best_cost) {
-                best = k;
-                best_cost = cost;
-            }
-        }
-        fm->plan[left] = best;
+    const fs_kernel_table *t = table_of(f);
+    *fm = shapes[f];
+    for (size_t i = 0; t->rows[i].name != NULL; i++) {
+        const fs_kernel *k = &t->rows[i];
+        fm->kernel[i] = (lane_kernel){ k->name, k->lanes, NULL, NULL, NULL };
+        if (f == FS_HASH_SHA256)
+            fm->kernel[i].sha256 = fs_sha256_fn(k);
+        else if (f == FS_HASH_SHA512)
+            fm->kernel[i].sha512 = fs_sha512_fn(k);
+        else
+            fm->kernel[i].keccak = k;
     }
+    for (unsigned left = 1; left <= MAX_KERNEL_LANES; left++)
+        fm->plan[left] = &fm->kernel[fs_kernel_choose(t, mask, FS_KERNEL_PAIR, left) - t->rows];
 }
 
 static void build(selection *sel, unsigned mask)
 {
     for (unsigned f = FS_HASH_SHA256; f <= FS_HASH_SHAKE256; f++)
-        sel->fams[f] = shapes[f];
-    for (const fs_sha256_kernel *k = fs_sha256_kernels; k->name; k++)
-        offer(&sel->fams[FS_HASH_SHA256], mask, k->name, k->lanes, k->cpu, k->flags, k->lane_cost,
-              (lane_kernel){ .sha256 = k->compress });
-    for (const fs_sha512_kernel *k = fs_sha512_kernels; k->name; k++)
-        offer(&sel->fams[FS_HASH_SHA512], mask, k->name, k->lanes, k->cpu, k->flags, 0,
-              (lane_kernel){ .sha512 = k->compress });
-    for (const fs_keccak_kernel *k = fs_keccak_kernels; k->name; k++) {
-        offer(&sel->fams[FS_HASH_SHAKE128], mask, k->name, k->lanes, k->cpu, k->flags, 0,
-              (lane_kernel){ .keccak = k });
-        offer(&sel->fams[FS_HASH_SHAKE256], mask, k->name, k->lanes, k->cpu, k->flags, 0,
-              (lane_kernel){ .keccak = k });
-    }
-    for (unsigned f = FS_HASH_SHA256; f <= FS_HASH_SHAKE256; f++)
-        plan(&sel->fams[f]);
+        build_family(&sel->fams[f], f, mask);
     memset(sel->chain, 0, sizeof(sel->chain));
     for (const fs_chain_kernel *k = fs_chain_kernels; k->name; k++)
         if (!(k->flags & FS_KERNEL_TWIN) && (k->cpu & mask) == k->cpu && !sel->chain[k->kind])
@@ -191,7 +153,7 @@ static const family *ready(fs_hash_family f)
 const char *fs_hash_kernel_name(fs_hash_family f)
 {
     const family *fm = ready(f);
-    return fm ? fm->choice[0].name : "none";
+    return fm ? fm->plan[MAX_KERNEL_LANES]->name : "none";
 }
 
 unsigned fs_lanes_block(fs_hash_family f)
@@ -216,7 +178,7 @@ void fs_lanes_iv(fs_hash_family f, fs_hash_state *st)
 /* The kernel for the next call when `left` lanes remain. */
 static inline const lane_kernel *pick(const family *fm, size_t left)
 {
-    return left >= fm->choice[0].lanes ? &fm->choice[0] : fm->plan[left];
+    return fm->plan[left < MAX_KERNEL_LANES ? left : MAX_KERNEL_LANES];
 }
 
 static void compress(const family *fm, const lane_kernel *k, void *st,

@@ -72,18 +72,32 @@ void fs_sha256_compress_x16_portable(uint32_t st[8 * 16], const uint8_t *const i
     fs_sha256_compress_xn_portable(st, 16, in, nblocks);
 }
 
-const fs_sha256_kernel fs_sha256_kernels[] = {
-    { "portable-x1", fs_sha256_compress_x1, 1, 0, 0, 180 },
-    { "portable-x2", fs_sha256_compress_x2_portable, 2, 0, FS_KERNEL_TWIN, 180 },
-    { "portable-x4", fs_sha256_compress_x4_portable, 4, 0, FS_KERNEL_TWIN, 180 },
-    { "portable-x8", fs_sha256_compress_x8_portable, 8, 0, FS_KERNEL_TWIN, 180 },
-    { "portable-x16", fs_sha256_compress_x16_portable, 16, 0, FS_KERNEL_TWIN, 180 },
+const fs_kernel fs_sha256_kernels[] = {
+    { "portable-x1", FS_KERNEL_FN(fs_sha256_compress_x1), NULL, 1, 0, 0, 180 },
+    { "portable-x2", FS_KERNEL_FN(fs_sha256_compress_x2_portable), NULL, 2, 0, FS_KERNEL_TWIN, 180 },
+    { "portable-x4", FS_KERNEL_FN(fs_sha256_compress_x4_portable), NULL, 4, 0, FS_KERNEL_TWIN, 180 },
+    { "portable-x8", FS_KERNEL_FN(fs_sha256_compress_x8_portable), NULL, 8, 0, FS_KERNEL_TWIN, 180 },
+    { "portable-x16", FS_KERNEL_FN(fs_sha256_compress_x16_portable), NULL, 16, 0, FS_KERNEL_TWIN, 180 },
 #if defined(FASTSIG_HAVE_ASM)
-    { "shani-x1", fs_sha256_compress_x1_shani, 1, FS_CPU_SHANI, 0, 32 },
-    { "shani-x2", fs_sha256_compress_x2_shani, 2, FS_CPU_SHANI, 0, 18 },
-    { "shani-x4", fs_sha256_compress_x4_shani, 4, FS_CPU_SHANI, 0, 17 },
-    { "avx2-x8", fs_sha256_compress_x8_avx2, 8, FS_CPU_AVX2, 0, 29 },
-    { "avx512-x16", fs_sha256_compress_x16_avx512, 16, FS_CPU_AVX512, 0, 11 },
+    { "shani-x1", FS_KERNEL_FN(fs_sha256_compress_x1_shani), NULL, 1, FS_CPU_SHANI, 0, 32 },
+    { "shani-x2", FS_KERNEL_FN(fs_sha256_compress_x2_shani), NULL, 2, FS_CPU_SHANI, 0, 18 },
+    { "shani-x4", FS_KERNEL_FN(fs_sha256_compress_x4_shani), NULL, 4, FS_CPU_SHANI, 0, 17 },
+    { "avx2-x8", FS_KERNEL_FN(fs_sha256_compress_x8_avx2), NULL, 8, FS_CPU_AVX2, 0, 29 },
+    { "avx512-x16", FS_KERNEL_FN(fs_sha256_compress_x16_avx512), NULL, 16, FS_CPU_AVX512, 0, 11 },
 #endif
-    { NULL, NULL, 0, 0, 0, 0 },
+    FS_KERNEL_END,
 };
+
+/* The calibration's trial: four blocks in every lane. */
+static void sha256_trial(const fs_kernel *k)
+{
+    static const uint8_t data[4 * FS_SHA256_BLOCK];
+    _Alignas(64) uint32_t st[8 * 16] = { 0 };
+    const uint8_t *in[16];
+    for (unsigned l = 0; l < 16; l++)
+        in[l] = data;
+    fs_sha256_fn(k)(st, in, 4);
+    __asm__ volatile("" : : "r"(st) : "memory"); /* the result counts */
+}
+
+FS_KERNEL_TABLE(fs_sha256_table, "sha256", fs_sha256_kernels, sha256_trial);

@@ -28,6 +28,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "cpu.h"
+#include "kernel_cost.h"
 
 #define FS_SHA256_BLOCK 64
 #define FS_SHA256_DIGEST 32
@@ -58,18 +60,17 @@ void fs_sha256_compress_x16_avx512(uint32_t st[8 * 16], const uint8_t *const in[
                                    size_t nblocks);
 #endif
 
-/* A compression kernel and its lane count (the transpose stride). */
-typedef struct {
-    const char *name;       /* "portable-x1", "avx512-x16", ... */
-    fs_sha256_compress_fn *compress;
-    unsigned lanes;
-    unsigned cpu;           /* FS_CPU_* bits it needs (0 for portable) */
-    unsigned flags;         /* FS_KERNEL_* (cpu.h) */
-    unsigned lane_cost;     /* relative time of one lane-block, avx512-x16
-                               = 11; the engine splits batches by it */
-} fs_sha256_kernel;
+/* The kernel table's rows (cpu.h fs_kernel): fn is an
+ * fs_sha256_compress_fn, lanes the transpose stride, cost the relative time
+ * of one lane-block (avx512-x16 = 11) when nothing is measured. */
+static inline fs_sha256_compress_fn *fs_sha256_fn(const fs_kernel *k)
+{
+    return (fs_sha256_compress_fn *)k->fn;
+}
 
 /* Every kernel built in, portable ones first; ends with { NULL }. */
-extern const fs_sha256_kernel fs_sha256_kernels[];
+extern const fs_kernel fs_sha256_kernels[];
+/* The table as the picker and the calibration see it ("sha256"). */
+extern const fs_kernel_table fs_sha256_table;
 
 #endif

@@ -76,13 +76,27 @@ void fs_sha512_compress_x8_portable(uint64_t st[8 * 8], const uint8_t *const in[
     fs_sha512_compress_xn_portable(st, 8, in, nblocks);
 }
 
-const fs_sha512_kernel fs_sha512_kernels[] = {
-    { "portable-x1", fs_sha512_compress_x1, 1, 0, 0 },
-    { "portable-x4", fs_sha512_compress_x4_portable, 4, 0, FS_KERNEL_TWIN },
-    { "portable-x8", fs_sha512_compress_x8_portable, 8, 0, FS_KERNEL_TWIN },
+const fs_kernel fs_sha512_kernels[] = {
+    { "portable-x1", FS_KERNEL_FN(fs_sha512_compress_x1), NULL, 1, 0, 0, 150 },
+    { "portable-x4", FS_KERNEL_FN(fs_sha512_compress_x4_portable), NULL, 4, 0, FS_KERNEL_TWIN, 150 },
+    { "portable-x8", FS_KERNEL_FN(fs_sha512_compress_x8_portable), NULL, 8, 0, FS_KERNEL_TWIN, 150 },
 #if defined(FASTSIG_HAVE_ASM)
-    { "avx2-x4", fs_sha512_compress_x4_avx2, 4, FS_CPU_AVX2, 0 },
-    { "avx512-x8", fs_sha512_compress_x8_avx512, 8, FS_CPU_AVX512, 0 },
+    { "avx2-x4", FS_KERNEL_FN(fs_sha512_compress_x4_avx2), NULL, 4, FS_CPU_AVX2, 0, 33 },
+    { "avx512-x8", FS_KERNEL_FN(fs_sha512_compress_x8_avx512), NULL, 8, FS_CPU_AVX512, 0, 11 },
 #endif
-    { NULL, NULL, 0, 0, 0 },
+    FS_KERNEL_END,
 };
+
+/* The calibration's trial: two blocks in every lane. */
+static void sha512_trial(const fs_kernel *k)
+{
+    static const uint8_t data[2 * FS_SHA512_BLOCK];
+    _Alignas(64) uint64_t st[8 * 8] = { 0 };
+    const uint8_t *in[8];
+    for (unsigned l = 0; l < 8; l++)
+        in[l] = data;
+    fs_sha512_fn(k)(st, in, 2);
+    __asm__ volatile("" : : "r"(st) : "memory"); /* the result counts */
+}
+
+FS_KERNEL_TABLE(fs_sha512_table, "sha512", fs_sha512_kernels, sha512_trial);

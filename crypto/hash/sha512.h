@@ -20,6 +20,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "cpu.h"
+#include "kernel_cost.h"
 
 #define FS_SHA512_BLOCK 128
 #define FS_SHA512_DIGEST 64
@@ -43,17 +45,17 @@ void fs_sha512_compress_x4_avx2(uint64_t st[8 * 4], const uint8_t *const in[4], 
 void fs_sha512_compress_x8_avx512(uint64_t st[8 * 8], const uint8_t *const in[8], size_t nblocks);
 #endif
 
-/* A compression kernel and its lane count (the transpose stride). */
-typedef struct {
-    const char *name;       /* "portable-x1", "avx512-x8", ... */
-    fs_sha512_compress_fn *compress;
-    unsigned lanes;
-    unsigned cpu;           /* FS_CPU_* bits it needs (0 for portable) */
-    unsigned flags;         /* FS_KERNEL_* (cpu.h) */
-} fs_sha512_kernel;
+/* The kernel table's rows (cpu.h fs_kernel): fn is an
+ * fs_sha512_compress_fn, lanes the transpose stride. */
+static inline fs_sha512_compress_fn *fs_sha512_fn(const fs_kernel *k)
+{
+    return (fs_sha512_compress_fn *)k->fn;
+}
 
 /* Every kernel built in, portable ones first; ends with { NULL }. */
-extern const fs_sha512_kernel fs_sha512_kernels[];
+extern const fs_kernel fs_sha512_kernels[];
+/* The table as the picker and the calibration see it ("sha512"). */
+extern const fs_kernel_table fs_sha512_table;
 
 /* Helpers over kernel k. `used` lanes (1..k->lanes) carry messages, in[l] /
  * out[l] for l < used; other lanes of st may hold anything.
@@ -64,11 +66,11 @@ extern const fs_sha512_kernel fs_sha512_kernels[];
  *   with the padding for a prefix+len byte message and writes the first
  *   outlen (<= 64) bytes of each digest. st is left holding the final state.
  * fs_sha512_lanes: init + final, prefix 0. */
-void fs_sha512_init(const fs_sha512_kernel *k, uint64_t *st);
-void fs_sha512_final(const fs_sha512_kernel *k, uint64_t *st, uint64_t prefix,
+void fs_sha512_init(const fs_kernel *k, uint64_t *st);
+void fs_sha512_final(const fs_kernel *k, uint64_t *st, uint64_t prefix,
                      const uint8_t *const in[], unsigned used, size_t len, uint8_t *const out[],
                      size_t outlen);
-void fs_sha512_lanes(const fs_sha512_kernel *k, uint8_t *const out[], size_t outlen,
+void fs_sha512_lanes(const fs_kernel *k, uint8_t *const out[], size_t outlen,
                      const uint8_t *const in[], size_t len, unsigned used);
 /* Single message, portable kernel. */
 void fs_sha512(uint8_t out[64], const uint8_t *in, size_t len);

@@ -3,7 +3,7 @@
 #include <string.h>
 #include "hash/sha512.h"
 
-void fs_sha512_init(const fs_sha512_kernel *k, uint64_t *st)
+void fs_sha512_init(const fs_kernel *k, uint64_t *st)
 {
     for (unsigned i = 0; i < 8; i++)
         for (unsigned l = 0; l < k->lanes; l++)
@@ -27,7 +27,7 @@ static size_t pad_tail(uint8_t buf[2 * FS_SHA512_BLOCK], const uint8_t *tail, si
     return nb;
 }
 
-void fs_sha512_final(const fs_sha512_kernel *k, uint64_t *st, uint64_t prefix,
+void fs_sha512_final(const fs_kernel *k, uint64_t *st, uint64_t prefix,
                      const uint8_t *const in[], unsigned used, size_t len, uint8_t *const out[],
                      size_t outlen)
 {
@@ -38,7 +38,7 @@ void fs_sha512_final(const fs_sha512_kernel *k, uint64_t *st, uint64_t prefix,
 
     for (unsigned l = 0; l < n; l++)
         ptr[l] = in[l < used ? l : 0];
-    k->compress(st, ptr, full);
+    fs_sha512_fn(k)(st, ptr, full);
     for (unsigned l = 0; l < used; l++) {
         nb = pad_tail(tail[l], in[l] + full * FS_SHA512_BLOCK, len % FS_SHA512_BLOCK,
                       prefix + len);
@@ -46,14 +46,14 @@ void fs_sha512_final(const fs_sha512_kernel *k, uint64_t *st, uint64_t prefix,
     }
     for (unsigned l = used; l < n; l++)
         ptr[l] = tail[0];
-    k->compress(st, ptr, nb);
+    fs_sha512_fn(k)(st, ptr, nb);
     for (unsigned l = 0; l < used; l++)
         for (size_t i = 0; i < outlen && i < FS_SHA512_DIGEST; i++)
             out[l][i] = (uint8_t)(st[(i / 8) * n + l] >> (56 - 8 * (i % 8)));
     explicit_bzero(tail, sizeof(tail)); /* may hold keys (PRF inputs) */
 }
 
-void fs_sha512_lanes(const fs_sha512_kernel *k, uint8_t *const out[], size_t outlen,
+void fs_sha512_lanes(const fs_kernel *k, uint8_t *const out[], size_t outlen,
                      const uint8_t *const in[], size_t len, unsigned used)
 {
     uint64_t st[8 * FS_SHA512_MAX_LANES];

@@ -19,7 +19,7 @@
 
 int rw_ifma_usable(void)
 {
-    return (fs_cpu_features() & (FS_CPU_AVX512 | FS_CPU_IFMA)) == (FS_CPU_AVX512 | FS_CPU_IFMA);
+    return fs_cpu_allows(RW_IFMA_CPU);
 }
 
 /* Carries of 64-bit limbs into 52-bit limbs, in registers and constant

@@ -20,7 +20,12 @@ typedef struct {
     uint64_t rr[RW_IFMA_MAXL];          /* R^2 mod m */
 } rw_mont52;
 
-/* 1 when this CPU (and FASTSIG_CPU) allow the IFMA path. */
+/* The features of the IFMA rows of RW's kernel tables. */
+#define RW_IFMA_CPU (FS_CPU_AVX512 | FS_CPU_IFMA)
+
+/* 1 when the usable set (FASTSIG_CPU too) allows the IFMA rows of RW's
+ * kernel tables: keys then get the contexts they need (rw_key_derive);
+ * which row runs is the picker's choice. */
 int rw_ifma_usable(void);
 /* Precomputes for an odd modulus m (secret: constant-time). 0 when the size
  * is out of range (the caller keeps the GMP path). */

@@ -5,6 +5,7 @@
 #include <gmp.h>
 #include "rw/rw.h"
 #include "rw/rw_ifma.h"
+#include "kernel_cost.h"
 
 struct rw_key {
     unsigned bits;          /* bit length of n; 0 = empty */
@@ -33,6 +34,18 @@ static inline size_t rw_bitlen(const mpz_t z)
 /* Big-endian bytes <-> little-endian limb arrays of a fixed limb count.
  * from_be: blen <= 8 * nl required; the rest is zero-filled. */
 void rw_from_be(mp_limb_t *r, size_t nl, const uint8_t *in, size_t blen);
+/* Its kernels, the rows of rw_from_be_table ("rw-from-be": "portable", the
+ * twin, and "avx2"; calibrated): fn(r, full, end) writes the full whole
+ * limbs that end at end (limb i from the 8 bytes before end - 8 i). */
+typedef void rw_from_be_fn(mp_limb_t *r, size_t full, const uint8_t *end);
+extern const fs_kernel_table rw_from_be_table;
+static inline rw_from_be_fn *rw_from_be_of(const fs_kernel *row)
+{
+    return (rw_from_be_fn *)row->fn;
+}
+/* rw_from_be on a given row (rw_from_be: the process's). */
+void rw_from_be_with(const fs_kernel *row, mp_limb_t *r, size_t nl, const uint8_t *in,
+                     size_t blen);
 /* to_be: writes exactly blen bytes (high limbs beyond blen must be zero). */
 void rw_to_be(uint8_t *out, size_t blen, const mp_limb_t *a, size_t nl);
 void rw_mpz_to_be(uint8_t *out, size_t blen, const mpz_t z);
@@ -60,8 +73,15 @@ int rw_root(const rw_key *k, const mp_limb_t *h, mp_limb_t *s, int *e, int *f);
 /* Test hook: when nonzero, rw_root corrupts its CRT output (to prove the
  * fault check withholds the signature). Tests only; not thread-safe. */
 extern int rw_test_inject_fault;
-/* Test hook: when nonzero, rw_root takes the GMP path even where the IFMA
- * path is available (tests compare the two). */
-extern int rw_test_force_gmp;
+/* Signing's two exponentiations, V = hp^dp mod p and U = hq^dq mod q (hp,
+ * hq reduced, of limbs(p) and limbs(q) limbs), with scratch enough for
+ * mpn_sec_powm on either prime: the rows of rw_powm2_table ("rw-powm2":
+ * "gmp", the twin, and "ifma"; cpu.h fs_kernel rows, static costs). */
+typedef void rw_powm2_fn(const rw_key *k, mp_limb_t *V, const mp_limb_t *hp, mp_limb_t *U,
+                         const mp_limb_t *hq, mp_limb_t *scratch);
+extern const fs_kernel_table rw_powm2_table;
+/* rw_root on a given row of rw_powm2_table (rw_root: the process's). */
+int rw_root_with(const fs_kernel *powm2, const rw_key *k, const mp_limb_t *h, mp_limb_t *s,
+                 int *e, int *f);
 
 #endif

@@ -25,32 +25,19 @@ void rw_keccakf1600_x2_dot_portable(uint64_t st[25 * 2], rw_keccak_dot_job *job)
         }
 }
 
-const rw_keccak_dot_kernel rw_keccak_dot_kernels[] = {
-    { "portable-x2-dot", rw_keccakf1600_x2_dot_portable, 0, FS_KERNEL_TWIN },
+const fs_kernel rw_keccak_dot_kernels[] = {
+    { "portable-x2-dot", FS_KERNEL_FN(rw_keccakf1600_x2_dot_portable), NULL, 2, 0, FS_KERNEL_TWIN,
+      150 },
 #if defined(FASTSIG_HAVE_ASM)
-    { "avx512-x2-dot", rw_keccakf1600_x2_dot_avx512, FS_CPU_AVX512, 0 },
+    { "avx512-x2-dot", FS_KERNEL_FN(rw_keccakf1600_x2_dot_avx512), NULL, 2, FS_CPU_AVX512, 0, 33 },
 #endif
-    { NULL, NULL, 0, 0 },
+    FS_KERNEL_END,
 };
 
-/* The choice is a pure function of fs_cpu_features(): threads that race
- * to make it store the same pointer. */
-static rw_keccak_dot_fn *choose(void)
-{
-    for (const rw_keccak_dot_kernel *k = rw_keccak_dot_kernels; k->name != NULL; k++)
-        if (!(k->flags & FS_KERNEL_TWIN) && fs_cpu_allows(k->cpu))
-            return k->fn;
-    return NULL;
-}
+FS_KERNEL_TABLE(rw_keccak_dot_table, "rw-keccak-dot", rw_keccak_dot_kernels, NULL);
 
 rw_keccak_dot_fn *rw_keccak_dot(void)
 {
-    static int chosen;
-    static rw_keccak_dot_fn *fn;
-    if (__atomic_load_n(&chosen, __ATOMIC_ACQUIRE))
-        return __atomic_load_n(&fn, __ATOMIC_RELAXED);
-    rw_keccak_dot_fn *k = choose();
-    __atomic_store_n(&fn, k, __ATOMIC_RELAXED);
-    __atomic_store_n(&chosen, 1, __ATOMIC_RELEASE);
-    return k;
+    const fs_kernel *k = fs_kernel_default(&rw_keccak_dot_table);
+    return k != NULL ? rw_keccak_dot_fn_of(k) : NULL;
 }

@@ -13,6 +13,8 @@
 #define FASTSIG_RW_KECCAK_DOT_H
 
 #include <stdint.h>
+#include "cpu.h"
+#include "kernel_cost.h"
 
 #define RW_KECCAK_DOT_LEN 36
 typedef struct {
@@ -28,18 +30,21 @@ void rw_keccakf1600_x2_dot_portable(uint64_t st[25 * 2], rw_keccak_dot_job *job)
 void rw_keccakf1600_x2_dot_avx512(uint64_t st[25 * 2], rw_keccak_dot_job *job);
 #endif
 
-typedef struct {
-    const char *name;   /* "portable-x2-dot", "avx512-x2-dot" */
-    rw_keccak_dot_fn *fn;
-    unsigned cpu;       /* FS_CPU_* bits it needs */
-    unsigned flags;     /* FS_KERNEL_* (cpu.h) */
-} rw_keccak_dot_kernel;
+/* The rows (cpu.h fs_kernel: "portable-x2-dot" the twin, "avx512-x2-dot"):
+ * fn is an rw_keccak_dot_fn. */
+static inline rw_keccak_dot_fn *rw_keccak_dot_fn_of(const fs_kernel *k)
+{
+    return (rw_keccak_dot_fn *)k->fn;
+}
 
 /* Every kernel built in (the twin first); ends with { NULL }. */
-extern const rw_keccak_dot_kernel rw_keccak_dot_kernels[];
+extern const fs_kernel rw_keccak_dot_kernels[];
+/* The table as the picker sees it ("rw-keccak-dot"; static costs: the
+ * kernel's time is the two-lane permutation's). */
+extern const fs_kernel_table rw_keccak_dot_table;
 
-/* The first entry that is no twin and that fs_cpu_features() allows, chosen
- * once; NULL when there is none (the caller keeps its other path). */
+/* The picker's choice among the rows fs_cpu_features() allows (twins never),
+ * made once; NULL when there is none (the caller keeps its other path). */
 rw_keccak_dot_fn *rw_keccak_dot(void);
 
 #endif

@@ -4,7 +4,6 @@
 #include <string.h>
 #include "fastsig_err.h"
 #include "ctgrind.h"
-#include "cpu.h"
 #include "hash/keccak.h"
 #include "rw/rw_internal.h"
 #include "secmem.h"
@@ -15,54 +14,6 @@
 void rw_wipe(void *p, size_t len)
 {
     explicit_bzero(p, len);   /* not optimised away, unlike a plain memset */
-}
-
-#if defined(FASTSIG_HAVE_ASM) && defined(__x86_64__)
-#include <immintrin.h>
-/* Limbs 0 .. 4*(full/4) of rw_from_be: 32 bytes reversed per step (bytes
- * within each 16-byte half, then the halves swapped). */
-__attribute__((target("avx2"))) static size_t from_be_avx2(mp_limb_t *r, size_t full,
-                                                          const uint8_t *end)
-{
-    const __m256i rev = _mm256_setr_epi8(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0,
-                                         15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
-    size_t i = 0;
-    for (; i + 4 <= full; i += 4) {
-        __m256i v = _mm256_loadu_si256((const __m256i *)(end - 8 * (i + 4)));
-        v = _mm256_permute4x64_epi64(_mm256_shuffle_epi8(v, rev), 0x4e);
-        _mm256_storeu_si256((__m256i *)(r + i), v);
-    }
-    return i;
-}
-
-static size_t from_be_fast(mp_limb_t *r, size_t full, const uint8_t *end)
-{
-    return (fs_cpu_features() & FS_CPU_AVX2) ? from_be_avx2(r, full, end) : 0;
-}
-#else
-static size_t from_be_fast(mp_limb_t *r, size_t full, const uint8_t *end)
-{
-    (void)r; (void)full; (void)end;
-    return 0;
-}
-#endif
-
-void rw_from_be(mp_limb_t *r, size_t nl, const uint8_t *in, size_t blen)
-{
-    size_t full = blen / 8 < nl ? blen / 8 : nl, i;
-    for (i = from_be_fast(r, full, in + blen); i < full; i++) { /* whole limbs from the end, byte-swapped */
-        uint64_t w;
-        memcpy(&w, in + blen - 8 * (i + 1), 8);
-        r[i] = __builtin_bswap64(w);
-    }
-    if (i < nl) {
-        mp_limb_t top = 0;
-        for (size_t b = 0; b < blen - 8 * i; b++)
-            top = top << 8 | in[b];
-        r[i++] = top;
-    }
-    for (; i < nl; i++)
-        r[i] = 0;
 }
 
 void rw_to_be(uint8_t *out, size_t blen, const mp_limb_t *a, size_t nl)

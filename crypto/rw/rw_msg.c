@@ -43,7 +43,7 @@ static inline uint64_t load64_le(const uint8_t *p)
  * current block. */
 typedef struct {
     uint64_t *st;             /* 25 * k->lanes words */
-    const fs_keccak_kernel *k;
+    const fs_kernel *k;
     rw_keccak_dot_job *job;   /* non-NULL: the last permutation runs it (two lanes) */
     size_t pos;
     unsigned used;
@@ -112,7 +112,7 @@ static void feed(lane_sponge *z, const uint8_t *src, size_t len)
             len--;
         }
         if (z->pos == RATE) {
-            z->k->perm(z->st);
+            fs_keccak_perm(z->k)(z->st);
             z->pos = 0;
         }
     }
@@ -123,7 +123,7 @@ static void feed(lane_sponge *z, const uint8_t *src, size_t len)
  * follows in a block of its own. */
 static void finish_lanes(lane_sponge *z, unsigned j0)
 {
-    const fs_keccak_kernel *k = z->k;
+    const fs_kernel *k = z->k;
     unsigned n = k->lanes;
     size_t pos = z->pos;
     uint64_t *jw = z->st + pos / 8 * n;
@@ -134,7 +134,7 @@ static void finish_lanes(lane_sponge *z, unsigned j0)
         for (unsigned l = 0; l < z->used; l++)
             jw[l] ^= (uint64_t)(uint8_t)(j0 + l) << sh;
     if (++pos == RATE) {
-        k->perm(z->st);
+        fs_keccak_perm(k)(z->st);
         pos = 0;
     }
     xor_at(z, pos, FS_SHAKE_DS);
@@ -142,7 +142,7 @@ static void finish_lanes(lane_sponge *z, unsigned j0)
     if (z->job != NULL)
         rw_keccak_dot()(z->st, z->job);
     else
-        k->perm(z->st);
+        fs_keccak_perm(k)(z->st);
 }
 
 /* Lanes j0 .. j0+used-1 of the hash; their first output blocks are left in

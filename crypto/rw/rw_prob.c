@@ -5,9 +5,10 @@
  * probability < 2^-90: the difference, below 2^(2 bits + 3), has at most
  * (2 bits + 3) / 60 prime factors in [2^60, 2^61), which holds about 2^54.6
  * primes: < 2^-45 for each of the two primes up to 16384-bit moduli.
- * Residues come from AVX-512 IFMA when usable (the powers of 2 mod a prime
- * split into 52 + 9 bits for its 52-bit multiplier), else from the portable
- * 64-bit path; both give the same numbers (the tests compare them). */
+ * Residues come from the rows of rw_residues_table: AVX-512 IFMA (the powers
+ * of 2 mod a prime split into 52 + 9 bits for its 52-bit multiplier) where
+ * usable, else its twin, the portable 64-bit path; both give the same
+ * numbers (the tests compare them). */
 #include <pthread.h>
 #include <string.h>
 #include <sys/random.h>
@@ -304,40 +305,15 @@ residue_state_ifma(const uint64_t *st, const uint64_t (*const W[2])[4][8], const
         out[q] = redc((unsigned __int128)r[2 * q + 1] * P[q].r52 + r[2 * q], &P[q]);
 }
 
-static int ifma_ok(void)
-{
-    return rw_ifma_usable() && !rw_test_force_gmp;
-}
 #else
 #define NRES4 4
-static void residues_ifma(const mp_limb_t *const x[NRES4], size_t nn, const prob_prime P[2],
-                          uint64_t out[2][NRES4])
-{
-    (void)x; (void)nn; (void)P; (void)out;
-}
-
-#define SW_VECS 5
-static void residue_state_ifma(const uint64_t *st, const uint64_t (*const W[2])[4][8],
-                               const prob_prime P[2], uint64_t out[2])
-{
-    (void)st; (void)W; (void)P; (void)out;
-}
-
-static int ifma_ok(void)
-{
-    return 0;
-}
 #endif
 
 /* Residues of x[0..3] modulo both primes (all scaled by 2^-64); a NULL x[j]
- * is skipped (out[.][j] left as it was). */
-static void residues_all(const mp_limb_t *const x[NRES4], size_t nn, const prob_prime P[2],
-                         int ifma, uint64_t out[2][NRES4])
+ * is skipped (out[.][j] left as it was). The "portable" row. */
+static void residues_portable(const mp_limb_t *const x[NRES4], size_t nn, const prob_prime P[2],
+                              uint64_t out[2][NRES4])
 {
-    if (ifma) {
-        residues_ifma(x, nn, P, out);
-        return;
-    }
     int idx[NRES4], n = 0;
     for (int j = 0; j < NRES4; j++)
         if (x[j] != NULL)
@@ -352,6 +328,31 @@ static void residues_all(const mp_limb_t *const x[NRES4], size_t nn, const prob_
             out[q][b] = r[1];
         }
     }
+}
+
+/* The rows: fn computes residues_portable's numbers; aux, when set, h's
+ * residues straight from the hash's two-lane state (residue_state_ifma's
+ * contract), else the caller converts the state to h and uses fn. */
+typedef void residues_fn(const mp_limb_t *const x[NRES4], size_t nn, const prob_prime P[2],
+                         uint64_t out[2][NRES4]);
+typedef void residue_state_fn(const uint64_t *st, const uint64_t (*const W[2])[4][8],
+                              const prob_prime P[2], uint64_t out[2]);
+
+static const fs_kernel residue_rows[] = {
+    { "portable", FS_KERNEL_FN(residues_portable), NULL, 1, 0, 0, 100 },
+#if defined(FASTSIG_HAVE_ASM) && defined(__x86_64__)
+    { "ifma", FS_KERNEL_FN(residues_ifma), FS_KERNEL_FN(residue_state_ifma), 1,
+      RW_IFMA_CPU, 0, 40 },
+#endif
+    FS_KERNEL_END,
+};
+
+FS_KERNEL_TABLE(rw_residues_table, "rw-residues", residue_rows, NULL);
+
+static void residues_all(const fs_kernel *row, const mp_limb_t *const x[NRES4], size_t nn,
+                         const prob_prime P[2], uint64_t out[2][NRES4])
+{
+    ((residues_fn *)row->fn)(x, nn, P, out);
 }
 
 /* The secret primes as this thread last saw them, and the residues of the
@@ -464,7 +465,8 @@ int rw_prob_verify(const rw_key *k, const mp_limb_t *s, const mp_limb_t *kq, int
     mp_limb_t h[MAXL];
     uint64_t res[2][NRES4];
     rw_fdh(k, rbit, msg, msglen, h);
-    residues_all((const mp_limb_t *const[NRES4]){ s, kq, h, n }, nn, t->P, ifma_ok(), res);
+    residues_all(fs_kernel_default(&rw_residues_table), (const mp_limb_t *const[NRES4]){ s, kq, h, n },
+                 nn, t->P, res);
     return prob_finish(t, k, have_n, res, NULL, e, f);
 }
 
@@ -495,27 +497,29 @@ int rw_prob_verify_be(const rw_key *k, const uint8_t *sig, int rbit, const uint8
         res[q][0] = fold192(job.acc[q], &P[q]);
         res[q][1] = fold192(job.acc[2 + q], &P[q]);
     }
-    if (!ifma_ok()) {
+    const fs_kernel *row = fs_kernel_default(&rw_residues_table);
+    if (row->aux == NULL) {
         mp_limb_t h[MAXL];
         rw_fdh_state_to_h(k, st, h);
-        residues_all((const mp_limb_t *const[NRES4]){ NULL, NULL, h, n }, nn, P, 0, res);
+        residues_all(row, (const mp_limb_t *const[NRES4]){ NULL, NULL, h, n }, nn, P, res);
         return prob_finish(t, k, have_n, res, NULL, e, f);
     }
-    residue_state_ifma(st, (const uint64_t(*const[2])[4][8]){ t->sw[0], t->sw[1] }, P, h3);
+    ((residue_state_fn *)row->aux)(st, (const uint64_t(*const[2])[4][8]){ t->sw[0], t->sw[1] },
+                                   P, h3);
     if (n != NULL)
-        residues_all((const mp_limb_t *const[NRES4]){ NULL, NULL, NULL, n }, nn, P, 1, res);
+        residues_all(row, (const mp_limb_t *const[NRES4]){ NULL, NULL, NULL, n }, nn, P, res);
     return prob_finish(t, k, have_n, res, h3, e, f);
 }
 
-int rw_prob_residues_test(const mp_limb_t *x, size_t nn, int ifma, uint64_t out[2])
+int rw_prob_residues_test(const fs_kernel *row, const mp_limb_t *x, size_t nn, uint64_t out[2])
 {
     thread_state *t = thread_primes();
-    if (t == NULL || nn == 0 || nn > MAXL || (ifma && !rw_ifma_usable()))
+    if (t == NULL || nn == 0 || nn > MAXL || !fs_kernel_usable(row, fs_cpu_features(), 0))
         return 0;
     const prob_prime *P = t->P;
     const mp_limb_t *const xs[NRES4] = { x, x, x, x };
     uint64_t res[2][NRES4];
-    residues_all(xs, nn, P, ifma, res);
+    residues_all(row, xs, nn, P, res);
     out[0] = res[0][3];
     out[1] = res[1][3];
     for (int j = 0; j < 3; j++)           /* every slot computes the same */

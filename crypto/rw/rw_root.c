@@ -12,7 +12,6 @@
 #include "rw/rw_internal.h"
 
 int rw_test_inject_fault;
-int rw_test_force_gmp;
 
 typedef struct {
     const mp_limb_t *m;   /* modulus, mn limbs */
@@ -64,12 +63,40 @@ static void limbs_of(mp_limb_t *r, size_t n, const mpz_t z)
     memcpy(r, mpz_limbs_read(z), (zn < n ? zn : n) * sizeof(mp_limb_t));
 }
 
-/* x^e mod m for the secret exponent e. */
-static void powmod(modctx *c, mp_limb_t *r, const mp_limb_t *x, const mpz_t e, size_t ebits)
+/* The "gmp" row of rw_powm2_table: mpn_sec_powm twice (secret exponents). */
+static void powm2_gmp(const rw_key *k, mp_limb_t *V, const mp_limb_t *hp, mp_limb_t *U,
+                      const mp_limb_t *hq, mp_limb_t *scratch)
 {
-    mpn_sec_powm(r, x, (mp_size_t)c->mn, mpz_limbs_read(e), ebits, c->m,
-                 (mp_size_t)c->mn, c->scratch);
+    mp_size_t pn = (mp_size_t)mpz_size(k->p), qn = (mp_size_t)mpz_size(k->q);
+    mpn_sec_powm(U, hq, qn, mpz_limbs_read(k->dq), k->dqbits, mpz_limbs_read(k->q), qn, scratch);
+    mpn_sec_powm(V, hp, pn, mpz_limbs_read(k->dp), k->dpbits, mpz_limbs_read(k->p), pn, scratch);
 }
+
+#if defined(FASTSIG_HAVE_ASM) && defined(__x86_64__)
+/* The "ifma" row: both in lockstep (rw_ifma.h); a key whose primes got no
+ * IFMA contexts (unbalanced, or too large) takes its twin. */
+static void powm2_ifma(const rw_key *k, mp_limb_t *V, const mp_limb_t *hp, mp_limb_t *U,
+                       const mp_limb_t *hq, mp_limb_t *scratch)
+{
+    if (k->mont == NULL) {
+        powm2_gmp(k, V, hp, U, hq, scratch);
+        return;
+    }
+    size_t eb = k->dpbits > k->dqbits ? k->dpbits : k->dqbits;
+    rw_powm2_ifma(V, hp, mpz_size(k->p), k->dp, &k->mont[0], U, hq, mpz_size(k->q), k->dq,
+                  &k->mont[1], (unsigned)eb);
+}
+#endif
+
+static const fs_kernel powm2_rows[] = {
+    { "gmp", FS_KERNEL_FN(powm2_gmp), NULL, 1, 0, 0, 100 },
+#if defined(FASTSIG_HAVE_ASM) && defined(__x86_64__)
+    { "ifma", FS_KERNEL_FN(powm2_ifma), NULL, 1, RW_IFMA_CPU, 0, 40 },
+#endif
+    FS_KERNEL_END,
+};
+
+FS_KERNEL_TABLE(rw_powm2_table, "rw-powm2", powm2_rows, NULL);
 
 static size_t scratch_limbs(size_t nn, size_t pn, size_t qn, mp_bitcnt_t pb, mp_bitcnt_t qb)
 {
@@ -86,7 +113,13 @@ static size_t scratch_limbs(size_t nn, size_t pn, size_t qn, mp_bitcnt_t pb, mp_
     return (size_t)s;
 }
 
-int rw_root(const rw_key *k, const mp_limb_t *h, mp_limb_t *s, int *e_out, int *f_out)
+int rw_root(const rw_key *k, const mp_limb_t *h, mp_limb_t *s, int *e, int *f)
+{
+    return rw_root_with(fs_kernel_default(&rw_powm2_table), k, h, s, e, f);
+}
+
+int rw_root_with(const fs_kernel *powm2, const rw_key *k, const mp_limb_t *h, mp_limb_t *s,
+                 int *e_out, int *f_out)
 {
     size_t nn = mpz_size(k->n), pn = mpz_size(k->p), qn = mpz_size(k->q);
     size_t mx = pn > qn ? pn : qn;
@@ -113,13 +146,7 @@ int rw_root(const rw_key *k, const mp_limb_t *h, mp_limb_t *s, int *e_out, int *
     memcpy(hq, T, qn * sizeof(mp_limb_t));
 
     /* the two exponentiations: U = h^((q+1)/8) mod q, V = h^((p+1)/4) mod p */
-    if (k->mont != NULL && !rw_test_force_gmp) {
-        size_t eb = k->dpbits > k->dqbits ? k->dpbits : k->dqbits;
-        rw_powm2_ifma(V, hp, pn, k->dp, &k->mont[0], U, hq, qn, k->dq, &k->mont[1], (unsigned)eb);
-    } else {
-        powmod(&cq, U, hq, k->dq, k->dqbits);
-        powmod(&cp, V, hp, k->dp, k->dpbits);
-    }
+    ((rw_powm2_fn *)powm2->fn)(k, V, hp, U, hq, S);
 
     /* e from q: U^4 = h * (h|q) */
     sqrmod(&cq, U2, U);

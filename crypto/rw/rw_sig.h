@@ -3,6 +3,7 @@
 #define FASTSIG_RW_SIG_H
 
 #include "rw/rw_internal.h"
+#include "kernel_cost.h"
 
 /* Tweak byte T of the "RW" formats. */
 #define RW_T_E 0x01   /* e = -1 */
@@ -23,10 +24,32 @@ int rw_prob_verify(const rw_key *k, const mp_limb_t *s, const mp_limb_t *kq, int
                    const uint8_t *msg, size_t msglen, int e, int f);
 int rw_prob_verify_be(const rw_key *k, const uint8_t *sig, int rbit, const uint8_t *msg,
                       size_t msglen, int e, int f);
+/* Verification's checks on public data, the rows of rw_check_table
+ * ("rw-check": "gmp", the twin, and "ifma"; static costs): fn 1 iff
+ * e*f*s^2 = h (mod n) (the compact form), aux 1 iff f*s^2 - e*h == kq*n
+ * (the expanded form's exact check); s, h, kq: limbs(n) limbs. */
+typedef int rw_check_square_fn(const rw_key *k, const mp_limb_t *s, const mp_limb_t *h, int e,
+                               int f);
+typedef int rw_check_expanded_fn(const rw_key *k, const mp_limb_t *s, const mp_limb_t *kq,
+                                 const mp_limb_t *h, int e, int f);
+extern const fs_kernel_table rw_check_table;
+static inline rw_check_square_fn *rw_check_square(const fs_kernel *row)
+{
+    return (rw_check_square_fn *)row->fn;
+}
+
+static inline rw_check_expanded_fn *rw_check_expanded(const fs_kernel *row)
+{
+    return (rw_check_expanded_fn *)row->aux;
+}
+
+/* The probabilistic check's residue kernels ("rw-residues": "portable", the
+ * twin, and "ifma"; cpu.h fs_kernel rows, static costs). */
+extern const fs_kernel_table rw_residues_table;
 /* Test hook: out = x * 2^-64 mod the two secret primes (x: nn limbs) through
- * the IFMA path (ifma = 1) or the portable one (0), in every number slot of
- * the check. Returns 1, or 0 when that path (or the primes) is unavailable
- * here, -1 if the slots disagree. */
-int rw_prob_residues_test(const mp_limb_t *x, size_t nn, int ifma, uint64_t out[2]);
+ * row (of rw_residues_table), in every number slot of the check. Returns 1,
+ * or 0 when the row is not usable here (or no primes), -1 if the slots
+ * disagree. */
+int rw_prob_residues_test(const fs_kernel *row, const mp_limb_t *x, size_t nn, uint64_t out[2]);
 
 #endif

@@ -31,6 +31,54 @@ int rw_quotient(const rw_key *k, const mp_limb_t *s, const mp_limb_t *h, int e, 
     return mpn_zero_p(rem, (mp_size_t)nn);
 }
 
+/* The "gmp" row of rw_check_table: the division (compact) and the products
+ * over the integers (expanded). */
+static int square_gmp(const rw_key *k, const mp_limb_t *s, const mp_limb_t *h, int e, int f)
+{
+    mp_limb_t q[MAXL + 2];
+    return rw_quotient(k, s, h, e, f, q);
+}
+
+static int expanded_gmp(const rw_key *k, const mp_limb_t *s, const mp_limb_t *kq,
+                        const mp_limb_t *h, int e, int f)
+{
+    size_t nn = mpz_size(k->n);
+    mp_limb_t X[2 * MAXL + 1], Y[2 * MAXL + 1];
+    if (!lhs(s, h, nn, e, f, X))
+        return 0;
+    mpn_mul_n(Y, kq, mpz_limbs_read(k->n), (mp_size_t)nn);
+    Y[2 * nn] = 0;
+    return mpn_cmp(X, Y, (mp_size_t)(2 * nn + 1)) == 0;
+}
+
+#if defined(FASTSIG_HAVE_ASM) && defined(__x86_64__)
+/* The "ifma" row: almost-Montgomery products (rw_ifma.h); a key whose n got
+ * no IFMA context (too large) takes its twin. */
+static int square_ifma(const rw_key *k, const mp_limb_t *s, const mp_limb_t *h, int e, int f)
+{
+    return k->nmont != NULL ? rw_ifma_check_square(k->nmont, s, h, mpz_size(k->n), e, f)
+                            : square_gmp(k, s, h, e, f);
+}
+
+static int expanded_ifma(const rw_key *k, const mp_limb_t *s, const mp_limb_t *kq,
+                         const mp_limb_t *h, int e, int f)
+{
+    return k->nmont != NULL ? rw_ifma_check_expanded(k->nmont, s, kq, h, mpz_size(k->n), e, f)
+                            : expanded_gmp(k, s, kq, h, e, f);
+}
+#endif
+
+static const fs_kernel check_rows[] = {
+    { "gmp", FS_KERNEL_FN(square_gmp), FS_KERNEL_FN(expanded_gmp), 1, 0, 0, 100 },
+#if defined(FASTSIG_HAVE_ASM) && defined(__x86_64__)
+    { "ifma", FS_KERNEL_FN(square_ifma), FS_KERNEL_FN(expanded_ifma), 1,
+      RW_IFMA_CPU, 0, 40 },
+#endif
+    FS_KERNEL_END,
+};
+
+FS_KERNEL_TABLE(rw_check_table, "rw-check", check_rows, NULL);
+
 /* Limb i of n >> 1 (of nn limbs). */
 static mp_limb_t half_limb(const mp_limb_t *N, size_t i, size_t nn)
 {
@@ -149,11 +197,9 @@ int rw_verify(const rw_key *k, int format, unsigned flags,
         return FASTSIG_ERR_BAD_SIGNATURE;
     int e = T & RW_T_E ? -1 : 1, f = T & RW_T_F ? 2 : 1;
     if (format == RW_FMT_COMPACT) {
-        mp_limb_t q[MAXL + 2];
         rw_fdh(k, (T & RW_T_R) != 0, msg, msglen, h);
-        int ok = k->nmont != NULL && !rw_test_force_gmp ? rw_ifma_check_square(k->nmont, s, h, nn, e, f)
-                                                        : rw_quotient(k, s, h, e, f, q);
-        return ok ? FASTSIG_OK : FASTSIG_ERR_VERIFY;
+        return rw_check_square(fs_kernel_default(&rw_check_table))(k, s, h, e, f)
+                   ? FASTSIG_OK : FASTSIG_ERR_VERIFY;
     }
     /* expanded: f*s^2 - e*h == kq*n, kq < n */
     mp_limb_t kq[MAXL];
@@ -165,12 +211,6 @@ int rw_verify(const rw_key *k, int format, unsigned flags,
         return rw_prob_verify(k, s, kq, (T & RW_T_R) != 0, msg, msglen, e, f) ? FASTSIG_OK
                                                                                : FASTSIG_ERR_VERIFY;
     rw_fdh(k, (T & RW_T_R) != 0, msg, msglen, h);
-    if (k->nmont != NULL && !rw_test_force_gmp)
-        return rw_ifma_check_expanded(k->nmont, s, kq, h, nn, e, f) ? FASTSIG_OK : FASTSIG_ERR_VERIFY;
-    mp_limb_t X[2 * MAXL + 1], Y[2 * MAXL + 1];
-    if (!lhs(s, h, nn, e, f, X))
-        return FASTSIG_ERR_VERIFY;
-    mpn_mul_n(Y, kq, N, (mp_size_t)nn);
-    Y[2 * nn] = 0;
-    return mpn_cmp(X, Y, (mp_size_t)(2 * nn + 1)) == 0 ? FASTSIG_OK : FASTSIG_ERR_VERIFY;
+    return rw_check_expanded(fs_kernel_default(&rw_check_table))(k, s, kq, h, e, f)
+               ? FASTSIG_OK : FASTSIG_ERR_VERIFY;
 }

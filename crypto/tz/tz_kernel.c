@@ -1,7 +1,6 @@
-/* tz_kernel.c - the TZ kernel table and the dispatch through crypto/cpu.h. */
+/* tz_kernel.c - the TZ kernel table and its dispatch (cpu.c's picker). */
 #include "tz_kernel.h"
 #include "tz_clmul.h"
-#include "cpu.h"
 
 typedef void (*segments_fn)(gf127 st[16], const uint8_t *data, size_t rounds, size_t stride);
 typedef void (*sl2_mul_fn)(sl2 *r, const sl2 *a, const sl2 *b);
@@ -72,45 +71,48 @@ static void avx512_mul_bytes(sl2 *state, const uint8_t *data, size_t len)
 }
 #endif
 
-static const tz_kernel kernels[] = {
+static const fs_kernel kernels[] = {
 #if defined(FASTSIG_HAVE_ASM) && defined(__x86_64__)
-    { "avx512", FS_CPU_AVX512 | FS_CPU_VPCLMUL, 0, avx512_mul_bytes },
-    { "pclmul", FS_CPU_PCLMUL, 0, tz_pclmul_mul_bytes },
+    { "avx512", FS_KERNEL_FN(avx512_mul_bytes), NULL, 1, FS_CPU_AVX512 | FS_CPU_VPCLMUL, 0, 3 },
+    { "pclmul", FS_KERNEL_FN(tz_pclmul_mul_bytes), NULL, 1, FS_CPU_PCLMUL, 0, 10 },
 #endif
-    { "portable", 0, 0, sl2_mul_bytes_portable },
-    { "twin-lanes", 0, FS_KERNEL_TWIN, twin_lanes_mul_bytes },
-    { "twin", 0, FS_KERNEL_TWIN, tz_twin_mul_bytes },
-    { NULL, 0, 0, NULL },
+    { "portable", FS_KERNEL_FN(sl2_mul_bytes_portable), NULL, 1, 0, 0, 100 },
+    { "twin-lanes", FS_KERNEL_FN(twin_lanes_mul_bytes), NULL, 1, 0, FS_KERNEL_TWIN, 1000 },
+    { "twin", FS_KERNEL_FN(tz_twin_mul_bytes), NULL, 1, 0, FS_KERNEL_TWIN, 1000 },
+    FS_KERNEL_END,
 };
 
-const tz_kernel *tz_kernel_list(void)
+/* The calibration's trial: 2 KiB, past TZ_LANES_MIN (four lanes where a
+ * kernel has them). */
+static void tz_trial(const fs_kernel *k)
+{
+    static const uint8_t data[2 * TZ_LANES_MIN];
+    sl2 st;
+    sl2_identity(&st);
+    tz_kernel_fn(k)(&st, data, sizeof(data));
+    __asm__ volatile("" : : "r"(&st) : "memory"); /* the result counts */
+}
+
+FS_KERNEL_TABLE(tz_kernel_table, "tz", kernels, tz_trial);
+
+const fs_kernel *tz_kernel_list(void)
 {
     return kernels;
 }
 
-const tz_kernel *tz_kernel_for(unsigned features)
+const fs_kernel *tz_kernel_for(unsigned features)
 {
-    const tz_kernel *k;
-    for (k = kernels; k->name != NULL; k++)
-        if (!(k->flags & FS_KERNEL_TWIN) && (k->cpu & features) == k->cpu)
-            return k;
-    return &kernels[0]; /* not reached: portable needs nothing */
+    return fs_kernel_choose(&tz_kernel_table, features, 0, 1);
 }
 
-static const tz_kernel *chosen(void)
+static const fs_kernel *chosen(void)
 {
-    static const tz_kernel *cached;
-    const tz_kernel *k = __atomic_load_n(&cached, __ATOMIC_ACQUIRE);
-    if (k == NULL) {
-        k = tz_kernel_for(fs_cpu_features());
-        __atomic_store_n(&cached, k, __ATOMIC_RELEASE);
-    }
-    return k;
+    return fs_kernel_default(&tz_kernel_table);
 }
 
 void tz_mul_bytes(sl2 *state, const uint8_t *data, size_t len)
 {
-    chosen()->fn(state, data, len);
+    tz_kernel_fn(chosen())(state, data, len);
 }
 
 const char *tz_kernel_name(void)

@@ -8,7 +8,7 @@
 #include "cpu.h"
 #include "hash/keccak.h"
 
-static int usable(const fs_keccak_kernel *k)
+static int usable(const fs_kernel *k)
 {
     return kernel_on_path("keccak", k->name, k->cpu);
 }
@@ -27,7 +27,7 @@ static void openssl_shake(unsigned rate, uint8_t *out, size_t outlen, const uint
 
 /* Runs kernel k on st and on the portable twin of the same stride; both
  * must agree. Returns 1 on agreement. */
-static int perm_agrees(const fs_keccak_kernel *k, const uint64_t *st)
+static int perm_agrees(const fs_kernel *k, const uint64_t *st)
 {
     uint64_t want[25 * FS_KECCAK_MAX_LANES], got[25 * FS_KECCAK_MAX_LANES + 1];
     size_t words = 25 * (size_t)k->lanes;
@@ -35,14 +35,14 @@ static int perm_agrees(const fs_keccak_kernel *k, const uint64_t *st)
     fs_keccakf1600_xn_portable(want, k->lanes);
     uint64_t *g = got + 1; /* 8 bytes off the array's alignment */
     memcpy(g, st, words * 8);
-    k->perm(g);
+    fs_keccak_perm(k)(g);
     return memcmp(g, want, words * 8) == 0;
 }
 
 static void test_perm_kernels(void)
 {
     uint64_t st[25 * FS_KECCAK_MAX_LANES];
-    for (const fs_keccak_kernel *k = fs_keccak_kernels; k->name; k++) {
+    for (const fs_kernel *k = fs_keccak_kernels; k->name; k++) {
         if (!usable(k))
             continue;
         size_t bytes = 25 * 8 * (size_t)k->lanes;
@@ -62,9 +62,9 @@ static void test_perm_kernels(void)
 }
 
 /* The portable kernel with k's lane count (its twin). */
-static const fs_keccak_kernel *twin_of(const fs_keccak_kernel *k)
+static const fs_kernel *twin_of(const fs_kernel *k)
 {
-    for (const fs_keccak_kernel *t = fs_keccak_kernels; t->name; t++)
+    for (const fs_kernel *t = fs_keccak_kernels; t->name; t++)
         if (t->cpu == 0 && t->lanes == k->lanes)
             return t;
     return NULL;
@@ -81,10 +81,10 @@ static void test_absorb_kernels(void)
     const uint8_t *in[FS_KECCAK_MAX_LANES];
     static const unsigned rates[] = { FS_SHAKE128_RATE, FS_SHAKE256_RATE, 0 };
     int runs = 0;
-    for (const fs_keccak_kernel *k = fs_keccak_kernels; k->name; k++) {
-        if (k->absorb == NULL || !usable(k))
+    for (const fs_kernel *k = fs_keccak_kernels; k->name; k++) {
+        if (k->aux == NULL || !usable(k))
             continue;
-        const fs_keccak_kernel *tw = twin_of(k);
+        const fs_kernel *tw = twin_of(k);
         CU_ASSERT_PTR_NOT_NULL_FATAL(tw);
         size_t sbytes = 25 * 8 * (size_t)k->lanes;
         for (unsigned l = 0; l < k->lanes; l++)
@@ -102,10 +102,10 @@ static void test_absorb_kernels(void)
             memcpy(want, st, sbytes);
             if (rate == 0)
                 for (size_t b = 0; b < nb; b++)
-                    tw->perm(want);
+                    fs_keccak_perm(tw)(want);
             else
                 fs_keccak_absorb_blocks(tw, want, rate, in, k->lanes, nb * rate);
-            k->absorb(st, in, nb, rate);
+            fs_keccak_absorb(k)(st, in, nb, rate);
             if (memcmp(st, want, sbytes) != 0) {
                 fprintf(stderr, "absorb kernel %s differs: rate %u, %zu blocks\n", k->name, rate,
                         nb);
@@ -145,7 +145,7 @@ static void check_sponge(unsigned rate)
     const uint8_t *in[FS_KECCAK_MAX_LANES];
     uint8_t *out[FS_KECCAK_MAX_LANES];
     int bad = 0;
-    for (const fs_keccak_kernel *k = fs_keccak_kernels; k->name; k++) {
+    for (const fs_kernel *k = fs_keccak_kernels; k->name; k++) {
         if (!usable(k))
             continue;
         for (unsigned used = 1; used <= k->lanes; used++) {
@@ -196,7 +196,7 @@ static void test_shake_single_and_midstate(void)
         }
     }
     fs_test_random(msg, sizeof(msg));
-    for (const fs_keccak_kernel *k = fs_keccak_kernels; k->name; k++) {
+    for (const fs_kernel *k = fs_keccak_kernels; k->name; k++) {
         if (!usable(k))
             continue;
         uint64_t st[25 * FS_KECCAK_MAX_LANES] = { 0 };

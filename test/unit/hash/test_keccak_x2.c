@@ -11,18 +11,18 @@
 
 #define WORDS (25 * 2)
 
-static int usable(const fs_keccak_kernel *k)
+static int usable(const fs_kernel *k)
 {
     return kernel_on_path("keccak", k->name, k->cpu);
 }
 
 /* k on st (at an address 8 bytes off alignment) against the one-state
  * permutation lane by lane. */
-static int agrees(const fs_keccak_kernel *k, const uint64_t st[WORDS])
+static int agrees(const fs_kernel *k, const uint64_t st[WORDS])
 {
     uint64_t got[WORDS + 1], one[25];
     memcpy(got + 1, st, sizeof(uint64_t) * WORDS);
-    k->perm(got + 1);
+    fs_keccak_perm(k)(got + 1);
     for (unsigned l = 0; l < 2; l++) {
         for (int i = 0; i < 25; i++)
             one[i] = st[2 * i + l];
@@ -38,7 +38,7 @@ static void test_perm(void)
 {
     uint64_t st[WORDS];
     unsigned seen = 0;
-    for (const fs_keccak_kernel *k = fs_keccak_kernels; k->name; k++) {
+    for (const fs_kernel *k = fs_keccak_kernels; k->name; k++) {
         if (k->lanes != 2)
             continue;
         CU_ASSERT(k->flags & FS_KERNEL_PAIR);
@@ -77,7 +77,7 @@ static void test_perm(void)
         fs_test_random((uint8_t *)a, sizeof(a));
         memcpy(b, a, sizeof(a));
         for (int r = 0; r < 64; r++) {
-            k->perm(a);
+            fs_keccak_perm(k)(a);
             fs_keccakf1600_x2_portable(b);
         }
         CU_ASSERT_EQUAL(memcmp(a, b, sizeof(a)), 0);
@@ -85,23 +85,29 @@ static void test_perm(void)
     CU_ASSERT(seen >= 1); /* the portable twin at least */
 }
 
-/* fs_keccak_kernel_for offers the two-lane asm kernel for one or two lanes
- * exactly when the CPU mask allows it, never a twin, and for more lanes a
- * kernel of the lane engine's kind that the mask allows. */
+/* By the static costs the picker offers the two-lane asm kernel for one or
+ * two lanes exactly when the CPU mask allows it, and for three a kernel of
+ * the lane engine's kind; fs_keccak_kernel_for (the process's costs) gives
+ * a kernel the mask allows, never a twin. */
 static void test_dispatch(void)
 {
     int want = 0;
-    for (const fs_keccak_kernel *t = fs_keccak_kernels; t->name; t++)
+    unsigned have = fs_cpu_features();
+    for (const fs_kernel *t = fs_keccak_kernels; t->name; t++)
         want |= (t->flags & FS_KERNEL_PAIR) && !(t->flags & FS_KERNEL_TWIN) &&
                 fs_cpu_allows(t->cpu);
-    const fs_keccak_kernel *k1 = fs_keccak_kernel_for(1), *k2 = fs_keccak_kernel_for(2);
-    const fs_keccak_kernel *k3 = fs_keccak_kernel_for(3);
-    CU_ASSERT(k1 == k2);
-    CU_ASSERT_EQUAL((k2->flags & FS_KERNEL_PAIR) != 0, want);
+    const fs_kernel *s1 = fs_kernel_pick(fs_keccak_kernels, NULL, have, 0, 1);
+    const fs_kernel *s2 = fs_kernel_pick(fs_keccak_kernels, NULL, have, 0, 2);
+    const fs_kernel *s3 = fs_kernel_pick(fs_keccak_kernels, NULL, have, 0, 3);
+    CU_ASSERT(s1 == s2);
+    CU_ASSERT_EQUAL((s2->flags & FS_KERNEL_PAIR) != 0, want);
     if (want)
-        CU_ASSERT(k2->cpu != 0 && k2->lanes == 2);
-    CU_ASSERT(!(k2->flags & FS_KERNEL_TWIN) && fs_cpu_allows(k2->cpu));
-    CU_ASSERT(!(k3->flags & (FS_KERNEL_TWIN | FS_KERNEL_PAIR)) && fs_cpu_allows(k3->cpu));
+        CU_ASSERT(s2->cpu != 0 && s2->lanes == 2);
+    CU_ASSERT(!(s3->flags & (FS_KERNEL_TWIN | FS_KERNEL_PAIR)) && fs_cpu_allows(s3->cpu));
+    for (unsigned lanes = 1; lanes <= FS_KECCAK_MAX_LANES; lanes++) {
+        const fs_kernel *k = fs_keccak_kernel_for(lanes);
+        CU_ASSERT(fs_kernel_usable(k, have, 0));
+    }
 }
 
 /* SHAKE128/256 of one and two messages of many lengths against OpenSSL. */
@@ -111,7 +117,7 @@ static void test_sponge(void)
     static uint8_t inbuf[2][503], out[2][300];
     uint8_t want[300];
     int bad = 0;
-    for (const fs_keccak_kernel *k = fs_keccak_kernels; k->name; k++) {
+    for (const fs_kernel *k = fs_keccak_kernels; k->name; k++) {
         if (k->lanes != 2 || !usable(k))
             continue;
         for (int rr = 0; rr < 2; rr++) {

@@ -8,7 +8,7 @@
 #include "cpu.h"
 #include "hash/sha512.h"
 
-static int usable(const fs_sha512_kernel *k)
+static int usable(const fs_kernel *k)
 {
     return kernel_on_path("sha512", k->name, k->cpu);
 }
@@ -24,7 +24,7 @@ enum { MAXBLOCKS = 4 };
 
 /* Kernel k vs the portable twin on state st and blocks at in[] (one block
  * run per lane); 1 on agreement. */
-static int compress_agrees(const fs_sha512_kernel *k, const uint64_t *st,
+static int compress_agrees(const fs_kernel *k, const uint64_t *st,
                            const uint8_t *const in[], size_t nblocks)
 {
     uint64_t want[8 * FS_SHA512_MAX_LANES], got[8 * FS_SHA512_MAX_LANES + 1];
@@ -33,7 +33,7 @@ static int compress_agrees(const fs_sha512_kernel *k, const uint64_t *st,
     fs_sha512_compress_xn_portable(want, k->lanes, in, nblocks);
     uint64_t *g = got + 1; /* 8 bytes off the array's alignment */
     memcpy(g, st, bytes);
-    k->compress(g, in, nblocks);
+    fs_sha512_fn(k)(g, in, nblocks);
     return memcmp(g, want, bytes) == 0;
 }
 
@@ -42,7 +42,7 @@ static void test_compress_kernels(void)
     static uint8_t blocks[FS_SHA512_MAX_LANES][MAXBLOCKS * FS_SHA512_BLOCK + 8];
     uint64_t st[8 * FS_SHA512_MAX_LANES];
     const uint8_t *in[FS_SHA512_MAX_LANES];
-    for (const fs_sha512_kernel *k = fs_sha512_kernels; k->name; k++) {
+    for (const fs_kernel *k = fs_sha512_kernels; k->name; k++) {
         if (!usable(k))
             continue;
         size_t sbytes = 8 * 8 * (size_t)k->lanes;
@@ -79,7 +79,7 @@ static void test_lanes_vs_openssl(void)
     static const size_t lens[] = { 0,   1,   32,  64,  96,  110, 111, 112, 113, 127, 128,
                                    129, 200, 239, 240, 255, 256, 257, 383, 384, 511, 600 };
     int bad = 0;
-    for (const fs_sha512_kernel *k = fs_sha512_kernels; k->name; k++) {
+    for (const fs_kernel *k = fs_sha512_kernels; k->name; k++) {
         if (!usable(k))
             continue;
         for (unsigned used = 1; used <= k->lanes; used++)
@@ -116,7 +116,7 @@ static void test_single_and_midstate(void)
         }
     }
     fs_test_random(msg, sizeof(msg));
-    for (const fs_sha512_kernel *k = fs_sha512_kernels; k->name; k++) {
+    for (const fs_kernel *k = fs_sha512_kernels; k->name; k++) {
         if (!usable(k))
             continue;
         uint64_t st[8 * FS_SHA512_MAX_LANES];
@@ -125,7 +125,7 @@ static void test_single_and_midstate(void)
         for (unsigned l = 0; l < k->lanes; l++)
             in[l] = msg, out[l] = got;
         fs_sha512_init(k, st);
-        k->compress(st, in, 1);
+        fs_sha512_fn(k)(st, in, 1);
         in[0] = msg + FS_SHA512_BLOCK;
         fs_sha512_final(k, st, FS_SHA512_BLOCK, in, 1, 96, out, 64);
         openssl_sha512(want, msg, FS_SHA512_BLOCK + 96);

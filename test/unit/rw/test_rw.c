@@ -479,15 +479,35 @@ static void test_public_only(void)
     rw_key_free(pub);
 }
 
-/* ---- the IFMA exponentiation against the GMP path ------------------------ */
+/* ---- RW's kernel rows against their GMP twins ---------------------------- */
 
-/* rw_root on both paths for edge and random h: same s, e, f; and s^2 checks. */
+/* The rows of t that this CPU path allows, named on stdout (the per-CPU
+ * runs list what they test); the twin (row 0) first. */
+static size_t rows_allowed(const fs_kernel_table *t, const fs_kernel *out[], size_t max)
+{
+    size_t n = 0;
+    printf("[%s rows:", t->name);
+    for (const fs_kernel *k = t->rows; k->name != NULL && n < max; k++)
+        if (fs_kernel_usable(k, fs_cpu_features(), 0)) {
+            printf(" %s", k->name);
+            out[n++] = k;
+        }
+    printf("] ");
+    CU_ASSERT(n >= 1 && out[0] == &t->rows[0]);   /* the twin is always allowed */
+    return n;
+}
+
+/* rw_root on every allowed rw-powm2 row against the "gmp" twin for edge and
+ * random h: same s, e, f; and s^2 checks; every allowed rw-check row
+ * against its twin on every tweak. */
 static void test_ifma_vs_gmp(void)
 {
+    const fs_kernel *pw[4], *ck[4];
+    size_t npw = rows_allowed(&rw_powm2_table, pw, 4), nck = rows_allowed(&rw_check_table, ck, 4);
     for (size_t i = 0; i < NSIZES; i++) {
         rw_key *k = key_of(i);
         if (rw_ifma_usable())
-            CU_ASSERT_PTR_NOT_NULL(k->mont);   /* balanced keys take the IFMA path */
+            CU_ASSERT_PTR_NOT_NULL(k->mont);   /* balanced keys get the IFMA contexts */
         size_t nn = mpz_size(k->n);
         mp_limb_t h[300], s1[300], s2[300];
         for (int t = 0; t < 12; t++) {
@@ -511,27 +531,26 @@ static void test_ifma_vs_gmp(void)
             memset(h, 0, sizeof(h));
             memcpy(h, mpz_limbs_read(z), mpz_size(z) * sizeof(mp_limb_t));
             int e1, f1, e2, f2;
-            rw_test_force_gmp = 0;
-            CU_ASSERT_EQUAL(rw_root(k, h, s1, &e1, &f1), FASTSIG_OK);
-            rw_test_force_gmp = 1;
-            CU_ASSERT_EQUAL(rw_root(k, h, s2, &e2, &f2), FASTSIG_OK);
-            rw_test_force_gmp = 0;
-            CU_ASSERT(e1 == e2 && f1 == f2 && memcmp(s1, s2, nn * sizeof(mp_limb_t)) == 0);
-            /* the IFMA verifier agrees with the division on every tweak */
-            if (k->nmont != NULL) {
-                mp_limb_t q[300];
+            CU_ASSERT_EQUAL(rw_root_with(pw[0], k, h, s1, &e1, &f1), FASTSIG_OK);
+            for (size_t r = 1; r < npw; r++) {
+                CU_ASSERT_EQUAL(rw_root_with(pw[r], k, h, s2, &e2, &f2), FASTSIG_OK);
+                CU_ASSERT(e1 == e2 && f1 == f2 && memcmp(s1, s2, nn * sizeof(mp_limb_t)) == 0);
+            }
+            /* every check row agrees with the twin's division on every tweak */
+            mp_limb_t q[300];
+            for (size_t r = 0; r < nck; r++) {
                 for (int e = -1; e <= 1; e += 2)
                     for (int f = 1; f <= 2; f++)
-                        CU_ASSERT_EQUAL(rw_ifma_check_square(k->nmont, s1, h, nn, e, f),
+                        CU_ASSERT_EQUAL(rw_check_square(ck[r])(k, s1, h, e, f),
                                         rw_quotient(k, s1, h, e, f, q));
-                CU_ASSERT(rw_ifma_check_square(k->nmont, s1, h, nn, e1, f1));
+                CU_ASSERT(rw_check_square(ck[r])(k, s1, h, e1, f1));
                 /* the exact expanded check: the right k passes, k + 1 and other tweaks fail */
                 CU_ASSERT_FATAL(rw_quotient(k, s1, h, e1, f1, q));
-                CU_ASSERT(rw_ifma_check_expanded(k->nmont, s1, q, h, nn, e1, f1));
-                CU_ASSERT(!rw_ifma_check_expanded(k->nmont, s1, q, h, nn, -e1, f1));
-                CU_ASSERT(!rw_ifma_check_expanded(k->nmont, s1, q, h, nn, e1, 3 - f1));
+                CU_ASSERT(rw_check_expanded(ck[r])(k, s1, q, h, e1, f1));
+                CU_ASSERT(!rw_check_expanded(ck[r])(k, s1, q, h, -e1, f1));
+                CU_ASSERT(!rw_check_expanded(ck[r])(k, s1, q, h, e1, 3 - f1));
                 mpn_add_1(q, q, (mp_size_t)nn, 1);
-                CU_ASSERT(!rw_ifma_check_expanded(k->nmont, s1, q, h, nn, e1, f1));
+                CU_ASSERT(!rw_check_expanded(ck[r])(k, s1, q, h, e1, f1));
             }
             /* e*f*s^2 = h (mod n) */
             mpz_t s, c;
@@ -546,6 +565,37 @@ static void test_ifma_vs_gmp(void)
     }
 }
 
+/* Every allowed rw-from-be row against the twin: every limb count up to 70
+ * and byte lengths around it (a partial top limb, zero fill), random and
+ * all-ones bytes. */
+static void test_from_be_rows(void)
+{
+    const fs_kernel *rows[4];
+    size_t nrows = rows_allowed(&rw_from_be_table, rows, 4);
+    uint8_t in[8 * 70];
+    mp_limb_t want[72], got[72];
+    for (int t = 0; t < 2; t++) {
+        if (t == 0)
+            fs_test_random(in, sizeof(in));
+        else
+            memset(in, 0xff, sizeof(in));
+        for (size_t nl = 1; nl <= 70; nl++)
+            for (size_t blen = 8 * nl - (nl > 1 ? 9 : 7); blen <= 8 * nl; blen++) {
+                memset(want, 0xa5, sizeof(want));
+                rw_from_be_with(rows[0], want, nl, in, blen);
+                for (size_t r = 1; r < nrows; r++) {
+                    memset(got, 0xa5, sizeof(got));
+                    rw_from_be_with(rows[r], got, nl, in, blen);
+                    CU_ASSERT(memcmp(got, want, sizeof(got)) == 0);
+                }
+            }
+    }
+    /* the twin itself: 0x0102..: limb 0 holds the last eight bytes */
+    uint8_t b[9] = { 9, 8, 7, 6, 5, 4, 3, 2, 1 };
+    rw_from_be_with(rows[0], want, 3, b, sizeof(b));
+    CU_ASSERT(want[0] == 0x0807060504030201ull && want[1] == 9 && want[2] == 0);
+}
+
 /* ---- the probabilistic check: IFMA residues against the portable ones ---- */
 
 /* x * 2^-64 mod the secret primes on both paths, for edge and random x of
@@ -557,10 +607,9 @@ static void test_prob_paths(void)
     static const size_t counts[] = { 1, 3, 7, 8, 9, 16, 32, 33, 48, 64, MAXN - 1, MAXN };
     mp_limb_t x[MAXN] = { 0 };
     uint64_t a[2], b[2];
-    CU_ASSERT_FATAL(rw_prob_residues_test(x, 0, 0, a) == 0);
-    int ifma = rw_prob_residues_test((mp_limb_t[1]){ 1 }, 1, 1, a);
-    if (!ifma)
-        printf("\n  note: IFMA residues not usable here; portable path only\n");
+    const fs_kernel *rows[4], *twin = &rw_residues_table.rows[0];
+    size_t nrows = rows_allowed(&rw_residues_table, rows, 4);
+    CU_ASSERT_FATAL(rw_prob_residues_test(twin, x, 0, a) == 0);
     for (size_t c = 0; c < sizeof(counts) / sizeof(counts[0]); c++) {
         size_t nn = counts[c];
         for (int t = 0; t < 8; t++) {
@@ -568,11 +617,11 @@ static void test_prob_paths(void)
                 memset(x, t == 0 ? 0 : t == 1 ? 0xff : 0x80, sizeof(x));
             else
                 fs_test_random((uint8_t *)x, sizeof(x));
-            CU_ASSERT_FATAL(rw_prob_residues_test(x, nn, 0, a) == 1);
+            CU_ASSERT_FATAL(rw_prob_residues_test(twin, x, nn, a) == 1);
             if (t == 0)
                 CU_ASSERT(a[0] == 0 && a[1] == 0);
-            if (ifma) {
-                CU_ASSERT_FATAL(rw_prob_residues_test(x, nn, 1, b) == 1);
+            for (size_t r = 1; r < nrows; r++) {
+                CU_ASSERT_FATAL(rw_prob_residues_test(rows[r], x, nn, b) == 1);
                 CU_ASSERT(a[0] == b[0] && a[1] == b[1]);
             }
         }
@@ -580,23 +629,19 @@ static void test_prob_paths(void)
     /* different numbers give different residues (the primes are not 1) */
     memset(x, 0, sizeof(x));
     x[0] = 1;
-    CU_ASSERT(rw_prob_residues_test(x, 32, 0, a) == 1 && a[0] != 0 && a[1] != 0);
+    CU_ASSERT(rw_prob_residues_test(twin, x, 32, a) == 1 && a[0] != 0 && a[1] != 0);
     uint8_t msg[40], sig[1100];
     fs_test_random(msg, sizeof(msg));
     for (size_t i = 0; i < NSIZES; i++) {
         rw_key *k = key_of(i);
         size_t len = sizeof(sig), nb = rw_key_nbytes(k);
         CU_ASSERT_FATAL(rw_sign(k, RW_FMT_EXPANDED, 0, msg, sizeof(msg), sig, &len) == FASTSIG_OK);
-        for (int g = 0; g < 2; g++) {
-            rw_test_force_gmp = g;
-            CU_ASSERT_EQUAL(rw_verify(k, RW_FMT_EXPANDED, RW_VERIFY_PROBABILISTIC, msg,
-                                      sizeof(msg), sig, len), FASTSIG_OK);
-            sig[2 * nb - 1] ^= 1;                  /* k + 1 or k - 1 */
-            CU_ASSERT_EQUAL(rw_verify(k, RW_FMT_EXPANDED, RW_VERIFY_PROBABILISTIC, msg,
-                                      sizeof(msg), sig, len), FASTSIG_ERR_VERIFY);
-            sig[2 * nb - 1] ^= 1;
-        }
-        rw_test_force_gmp = 0;
+        CU_ASSERT_EQUAL(rw_verify(k, RW_FMT_EXPANDED, RW_VERIFY_PROBABILISTIC, msg,
+                                  sizeof(msg), sig, len), FASTSIG_OK);
+        sig[2 * nb - 1] ^= 1;                  /* k + 1 or k - 1 */
+        CU_ASSERT_EQUAL(rw_verify(k, RW_FMT_EXPANDED, RW_VERIFY_PROBABILISTIC, msg,
+                                  sizeof(msg), sig, len), FASTSIG_ERR_VERIFY);
+        sig[2 * nb - 1] ^= 1;
     }
 }
 
@@ -887,8 +932,9 @@ static const fs_test sig_tests[] = {
     { "malformed signatures", test_malformed },
     { "public-only keys", test_public_only },
     { "fault check withholds the signature", test_fault_injection },
-    { "IFMA exponentiation matches the GMP path", test_ifma_vs_gmp },
-    { "probabilistic check: IFMA and portable residues", test_prob_paths },
+    { "rw-powm2 and rw-check rows match their GMP twins", test_ifma_vs_gmp },
+    { "rw-residues rows match the portable twin", test_prob_paths },
+    { "rw-from-be rows match the portable twin", test_from_be_rows },
     { "exact check: crafted differences", test_exact_check_deltas },
     { NULL, NULL },
 };

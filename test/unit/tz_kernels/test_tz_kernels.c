@@ -20,7 +20,7 @@ static int soak(void)
     return s != NULL && *s != '\0' && strcmp(s, "0") != 0;
 }
 
-static int runnable(const tz_kernel *k)
+static int runnable(const fs_kernel *k)
 {
     return (k->cpu & fs_cpu_detected()) == k->cpu;
 }
@@ -92,7 +92,7 @@ static void test_tables(void)
 /* ---- every path vs the reference ------------------------------------- */
 
 struct vec_arg {
-    const tz_kernel *k;
+    const fs_kernel *k;
     int bad, checked;
 };
 
@@ -106,10 +106,10 @@ static void check_vector(const char *id, const uint8_t *msg, size_t len, const u
         return; /* the software-clmul twins are slow; they get the big ones under soak */
     a->checked++;
     sl2_identity(&st);
-    a->k->fn(&st, msg, len);
+    tz_kernel_fn(a->k)(&st, msg, len);
     sl2_to_bytes(&st, got);
     sl2_identity(&st2);
-    split_apply(a->k->fn, &st2, msg, len);
+    split_apply(tz_kernel_fn(a->k), &st2, msg, len);
     if (memcmp(got, want, 64) != 0 || !same(&st, &st2)) {
         fprintf(stderr, "%s: vector %s mismatch\n", a->k->name, id);
         a->bad++;
@@ -118,7 +118,7 @@ static void check_vector(const char *id, const uint8_t *msg, size_t len, const u
 
 static void test_vectors(void)
 {
-    for (const tz_kernel *k = tz_kernel_list(); k->name != NULL; k++) {
+    for (const fs_kernel *k = tz_kernel_list(); k->name != NULL; k++) {
         if (!runnable(k)) {
             fprintf(stderr, "[skip %s: CPU lacks it] ", k->name);
             continue;
@@ -132,7 +132,7 @@ static void test_vectors(void)
 }
 
 /* Lengths 0..max on random data from a random state, whole and split. */
-static void lengths_vs_reference(const tz_kernel *k, size_t max, size_t step)
+static void lengths_vs_reference(const fs_kernel *k, size_t max, size_t step)
 {
     uint8_t *buf = malloc(max + 1);
     int bad = 0;
@@ -145,8 +145,8 @@ static void lengths_vs_reference(const tz_kernel *k, size_t max, size_t step)
         random_state(&want);
         got = got2 = want;
         reference(&want, p, len);
-        k->fn(&got, p, len);
-        split_apply(k->fn, &got2, p, len);
+        tz_kernel_fn(k)(&got, p, len);
+        split_apply(tz_kernel_fn(k), &got2, p, len);
         if (!same(&want, &got) || !same(&want, &got2)) {
             if (bad++ < 5)
                 fprintf(stderr, "%s: length %zu mismatch\n", k->name, len);
@@ -158,7 +158,7 @@ static void lengths_vs_reference(const tz_kernel *k, size_t max, size_t step)
 
 static void test_lengths(void)
 {
-    for (const tz_kernel *k = tz_kernel_list(); k->name != NULL; k++) {
+    for (const fs_kernel *k = tz_kernel_list(); k->name != NULL; k++) {
         if (!runnable(k))
             continue;
         /* the twins run the clmul algorithm in software: slow, so every
@@ -179,14 +179,14 @@ static void test_large(void)
         sl2 want;
         sl2_identity(&want);
         reference(&want, buf, sizes[s]);
-        for (const tz_kernel *k = tz_kernel_list(); k->name != NULL; k++) {
+        for (const fs_kernel *k = tz_kernel_list(); k->name != NULL; k++) {
             if (!runnable(k) || ((k->flags & FS_KERNEL_TWIN) && sizes[s] > 65536 + 15 && !soak()))
                 continue;
             sl2 got, got2;
             sl2_identity(&got);
             sl2_identity(&got2);
-            k->fn(&got, buf, sizes[s]);
-            split_apply(k->fn, &got2, buf, sizes[s]);
+            tz_kernel_fn(k)(&got, buf, sizes[s]);
+            split_apply(tz_kernel_fn(k), &got2, buf, sizes[s]);
             if (!same(&want, &got) || !same(&want, &got2))
                 fprintf(stderr, "%s: %zu bytes mismatch\n", k->name, sizes[s]);
             CU_ASSERT(same(&want, &got));
@@ -358,17 +358,23 @@ static void test_twin_segments(void)
 
 static void test_dispatch(void)
 {
+    /* the static costs pick by feature mask; the process's (measured) costs
+     * pick a row the usable set allows, never a twin */
+    const fs_kernel *rows = tz_kernel_list();
     CU_ASSERT_STRING_EQUAL(tz_kernel_for(0)->name, "portable");
     CU_ASSERT_STRING_EQUAL(tz_kernel_name(), tz_kernel_for(fs_cpu_features())->name);
+    CU_ASSERT(fs_kernel_usable(tz_kernel_for(fs_cpu_features()), fs_cpu_features(), 0));
 #if defined(FASTSIG_HAVE_ASM) && defined(__x86_64__)
-    CU_ASSERT_STRING_EQUAL(tz_kernel_for(FS_CPU_PCLMUL)->name, "pclmul");
-    CU_ASSERT_STRING_EQUAL(tz_kernel_for(FS_CPU_AVX512 | FS_CPU_VPCLMUL)->name, "avx512");
-    CU_ASSERT_STRING_EQUAL(tz_kernel_for(FS_CPU_AVX512 | FS_CPU_PCLMUL)->name, "pclmul");
-    CU_ASSERT_STRING_EQUAL(tz_kernel_for(~0u)->name, "avx512");
+    CU_ASSERT_STRING_EQUAL(fs_kernel_pick(rows, NULL, FS_CPU_PCLMUL, 0, 1)->name, "pclmul");
+    CU_ASSERT_STRING_EQUAL(fs_kernel_pick(rows, NULL, FS_CPU_AVX512 | FS_CPU_VPCLMUL, 0, 1)->name,
+                           "avx512");
+    CU_ASSERT_STRING_EQUAL(fs_kernel_pick(rows, NULL, FS_CPU_AVX512 | FS_CPU_PCLMUL, 0, 1)->name,
+                           "pclmul");
+    CU_ASSERT_STRING_EQUAL(fs_kernel_pick(rows, NULL, ~0u, 0, 1)->name, "avx512");
 #else
-    CU_ASSERT_STRING_EQUAL(tz_kernel_for(~0u)->name, "portable");
+    CU_ASSERT_STRING_EQUAL(fs_kernel_pick(rows, NULL, ~0u, 0, 1)->name, "portable");
 #endif
-    for (const tz_kernel *k = tz_kernel_list(); k->name != NULL; k++)
+    for (const fs_kernel *k = rows; k->name != NULL; k++)
         CU_ASSERT(!(k->flags & FS_KERNEL_TWIN) || tz_kernel_for(~0u) != k);
     fprintf(stderr, "[dispatched: %s] ", tz_kernel_name());
     /* the dispatched kernel gives the reference answer */

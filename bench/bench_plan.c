@@ -1,0 +1,67 @@
+/* bench_plan.c - the kernel plan this process chose: per primitive, the row
+ * cpu.c's picker takes for one message and for a full-width call, and the
+ * costs it picked by (measured: picoseconds per lane; static: the table's
+ * own unit). Printed before the rows ("# " lines, which --json readers skip). */
+#include <stdio.h>
+#include "bench_internal.h"
+#include "cpu.h"
+#include "kernel_cost.h"
+#include "hash/keccak.h"
+#include "hash/sha256.h"
+#include "hash/sha512.h"
+#include "rw/rw_internal.h"
+#include "rw/rw_keccak_dot.h"
+#include "rw/rw_sig.h"
+#include "tz/tz_kernel.h"
+
+static void print_table(const fs_kernel_table *t)
+{
+    const unsigned *cost = fs_kernel_costs(t), mask = fs_cpu_features();
+    unsigned wide = 1;
+    for (const fs_kernel *k = t->rows; k->name; k++)
+        wide = fs_kernel_usable(k, mask, 0) && k->lanes > wide ? k->lanes : wide;
+    const fs_kernel *one = fs_kernel_choose(t, mask, 0, 1), *full = fs_kernel_choose(t, mask, 0, wide);
+    printf("# plan %-13s x1 %-14s x%-2u %-14s %s:", t->name, one ? one->name : "none", wide,
+           full ? full->name : "none",
+           fs_kernel_costs_measured(t) ? "measured ps/lane" : "static cost");
+    for (size_t i = 0; t->rows[i].name; i++)
+        if (fs_kernel_usable(&t->rows[i], mask, 0))
+            printf(" %s=%u", t->rows[i].name, cost[i]);
+    printf(" (%.3f ms)\n", (double)t->state->ns / 1e6);
+}
+
+/* The lane engine's plan for a SHA-2 / Keccak table: the row for each group
+ * size 1..16 (two-lane rows left out), runs of one row merged. */
+static void print_groups(const fs_kernel_table *t)
+{
+    unsigned mask = fs_cpu_features(), from = 1;
+    printf("# groups %-11s", t->name);
+    for (unsigned left = 1; left <= 16; left++) {
+        const fs_kernel *k = fs_kernel_choose(t, mask, FS_KERNEL_PAIR, left);
+        if (left < 16 && fs_kernel_choose(t, mask, FS_KERNEL_PAIR, left + 1) == k)
+            continue;
+        if (from == left)
+            printf(" %u:%s", left, k->name);
+        else
+            printf(" %u-%u:%s", from, left, k->name);
+        from = left + 1;
+    }
+    printf("\n");
+}
+
+void bench_print_plan(void)
+{
+    static const fs_kernel_table *const tables[] = {
+        &fs_sha256_table, &fs_sha512_table, &fs_keccak_table, &tz_kernel_table,
+        &rw_keccak_dot_table, &rw_powm2_table, &rw_check_table, &rw_residues_table,
+        &rw_from_be_table,
+    };
+    char cpu[64];
+    printf("# kernels for %s\n", fs_cpu_names(fs_cpu_features(), cpu, sizeof(cpu)));
+    for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]); i++)
+        print_table(tables[i]);
+    for (size_t i = 0; i < 3; i++)
+        print_groups(tables[i]);
+    printf("# calibration: %.3f ms in all\n", (double)fs_kernel_calibration_ns() / 1e6);
+    fflush(stdout);
+}

@@ -1,0 +1,199 @@
+/* test_kernels.c - every primitive's kernel table through cpu.c's one
+ * picker: FASTSIG_CPU narrows every primitive (RW's included), no row runs
+ * without the features it needs, a cost override picks what it says, and
+ * the calibration measures and picks only rows the usable set allows.
+ * Nothing here depends on what the timings were. */
+#include <stdlib.h>
+#include <string.h>
+#include "testutil.h"
+#include "cpu.h"
+#include "kernel_cost.h"
+#include "hash/hash.h"
+#include "hash/keccak.h"
+#include "hash/sha256.h"
+#include "hash/sha512.h"
+#include "rw/rw_internal.h"
+#include "rw/rw_keccak_dot.h"
+#include "rw/rw_sig.h"
+#include "tz/tz_kernel.h"
+
+static const fs_kernel_table *const tables[] = {
+    &fs_sha256_table, &fs_sha512_table,  &fs_keccak_table,    &tz_kernel_table,
+    &rw_keccak_dot_table, &rw_powm2_table, &rw_check_table, &rw_residues_table,
+    &rw_from_be_table,
+};
+#define NTABLES (sizeof(tables) / sizeof(tables[0]))
+
+/* Feature masks to pick under: each name alone, common sets, all. */
+static const unsigned masks[] = {
+    0, FS_CPU_SHANI, FS_CPU_AVX2, FS_CPU_AVX512, FS_CPU_PCLMUL, FS_CPU_IFMA,
+    FS_CPU_AVX512 | FS_CPU_IFMA, FS_CPU_AVX512 | FS_CPU_VPCLMUL, FS_CPU_SHANI | FS_CPU_AVX2,
+    FS_CPU_AVX2 | FS_CPU_AVX512, ~0u,
+};
+#define NMASKS (sizeof(masks) / sizeof(masks[0]))
+
+static size_t nrows(const fs_kernel_table *t)
+{
+    size_t n = 0;
+    while (t->rows[n].name != NULL)
+        n++;
+    return n;
+}
+
+/* Each table names its rows once, fits the cost array, and has a portable
+ * row that is no twin (so every mask has a choice but rw-keccak-dot's,
+ * whose callers keep another path). */
+static void test_tables(void)
+{
+    for (size_t i = 0; i < NTABLES; i++) {
+        const fs_kernel_table *t = tables[i];
+        size_t n = nrows(t);
+        CU_ASSERT(n >= 1 && n <= FS_KERNEL_MAX_ROWS);
+        for (size_t a = 0; a < n; a++) {
+            CU_ASSERT(t->rows[a].fn != NULL && t->rows[a].lanes >= 1 && t->rows[a].cost >= 1);
+            for (size_t b = a + 1; b < n; b++)
+                CU_ASSERT(strcmp(t->rows[a].name, t->rows[b].name) != 0);
+        }
+        if (t != &rw_keccak_dot_table)
+            CU_ASSERT_PTR_NOT_NULL(fs_kernel_pick(t->rows, NULL, 0, 0, 1));
+    }
+}
+
+/* Under every mask and group size, the picker (static and the process's
+ * costs) returns a row whose features are all in the mask, never a twin,
+ * and a row needing a feature outside the mask never comes back. */
+static void test_cpu_honoured(void)
+{
+    for (size_t i = 0; i < NTABLES; i++)
+        for (size_t m = 0; m < NMASKS; m++)
+            for (unsigned lanes = 1; lanes <= 16; lanes++) {
+                const fs_kernel_table *t = tables[i];
+                const fs_kernel *s = fs_kernel_pick(t->rows, NULL, masks[m], 0, lanes);
+                const fs_kernel *c = fs_kernel_choose(t, masks[m] & fs_cpu_features(), 0, lanes);
+                if (s != NULL)
+                    CU_ASSERT((s->cpu & ~masks[m]) == 0 && !(s->flags & FS_KERNEL_TWIN));
+                if (c != NULL)
+                    CU_ASSERT(fs_kernel_usable(c, masks[m] & fs_cpu_features(), 0));
+            }
+}
+
+/* FASTSIG_CPU narrows every primitive: each one's process choice (and the
+ * lane engine's, per family) is usable under fs_cpu_features(); without
+ * the IFMA bit RW's rows are the GMP / portable twins. The plan is listed. */
+static void test_narrowed(void)
+{
+    unsigned have = fs_cpu_features();
+    char buf[96];
+    printf("[FASTSIG_CPU path %s]", fs_cpu_names(have, buf, sizeof(buf)));
+    for (size_t i = 0; i < NTABLES; i++) {
+        const fs_kernel *k = fs_kernel_default(tables[i]);
+        printf(" %s=%s", tables[i]->name, k ? k->name : "none");
+        if (k != NULL)
+            CU_ASSERT(fs_kernel_usable(k, have, 0));
+        if (k != NULL && tables[i] == &rw_powm2_table)
+            CU_ASSERT_EQUAL(strcmp(k->name, "gmp") != 0,
+                            (have & (FS_CPU_AVX512 | FS_CPU_IFMA)) ==
+                                (FS_CPU_AVX512 | FS_CPU_IFMA) &&
+                                getenv("FASTSIG_KERNEL_COSTS") == NULL);
+    }
+    printf(" ");
+    CU_ASSERT_EQUAL(rw_ifma_usable(),
+                    (have & (FS_CPU_AVX512 | FS_CPU_IFMA)) == (FS_CPU_AVX512 | FS_CPU_IFMA));
+    static const struct {
+        fs_hash_family f;
+        const fs_kernel_table *t;
+    } fams[] = { { FS_HASH_SHA256, &fs_sha256_table }, { FS_HASH_SHA512, &fs_sha512_table },
+                 { FS_HASH_SHAKE128, &fs_keccak_table }, { FS_HASH_SHAKE256, &fs_keccak_table } };
+    for (size_t i = 0; i < sizeof(fams) / sizeof(fams[0]); i++) {
+        const char *name = fs_hash_kernel_name(fams[i].f);
+        int found = 0;
+        for (const fs_kernel *k = fams[i].t->rows; k->name; k++)
+            found |= strcmp(k->name, name) == 0 && fs_kernel_usable(k, have, FS_KERNEL_PAIR);
+        CU_ASSERT(found);
+    }
+    for (unsigned lanes = 1; lanes <= 8; lanes++)
+        CU_ASSERT(fs_kernel_usable(fs_keccak_kernel_for(lanes), have, 0));
+    CU_ASSERT(fs_kernel_usable(tz_kernel_for(have), have, 0));
+    CU_ASSERT_STRING_EQUAL(tz_kernel_name(), tz_kernel_for(have)->name);
+}
+
+/* Rows of t that are no twin. */
+static size_t dispatchable(const fs_kernel_table *t)
+{
+    size_t n = 0;
+    for (const fs_kernel *k = t->rows; k->name; k++)
+        n += !(k->flags & FS_KERNEL_TWIN);
+    return n;
+}
+
+/* An override "TABLE:ROW=1" over costs of 1000 and more picks ROW under any
+ * mask that allows it, for a group of its width; "=0" never picks it;
+ * unknown tables and rows change nothing; "static" is reported. */
+static void test_override(void)
+{
+    char spec[128];
+    unsigned cost[FS_KERNEL_MAX_ROWS];
+    for (size_t i = 0; i < NTABLES; i++) {
+        const fs_kernel_table *t = tables[i];
+        for (size_t r = 0; t->rows[r].name != NULL; r++) {
+            const fs_kernel *k = &t->rows[r];
+            if (k->flags & FS_KERNEL_TWIN)
+                continue;
+            for (size_t j = 0; j < FS_KERNEL_MAX_ROWS; j++)
+                cost[j] = 1000 + 7 * (unsigned)j;
+            snprintf(spec, sizeof(spec), "bogus:%s=1,%s:nosuchrow=1,%s:%s=1", k->name, t->name,
+                     t->name, k->name);
+            CU_ASSERT_EQUAL(fs_kernel_costs_parse(t, spec, cost), 0);
+            CU_ASSERT_EQUAL(cost[r], 1);
+            CU_ASSERT(fs_kernel_pick(t->rows, cost, k->cpu, 0, k->lanes) == k);
+            CU_ASSERT(fs_kernel_pick(t->rows, cost, ~0u, 0, k->lanes) == k);
+            snprintf(spec, sizeof(spec), "static %s:%s=0", t->name, k->name);
+            CU_ASSERT_EQUAL(fs_kernel_costs_parse(t, spec, cost), 1);
+            CU_ASSERT_EQUAL(cost[r], FS_KERNEL_COST_NONE - 1);
+            if (dispatchable(t) > 1)
+                CU_ASSERT(fs_kernel_pick(t->rows, cost, ~0u, 0, k->lanes) != k);
+        }
+    }
+}
+
+/* The process's costs: a measured table has a cost for exactly the rows the
+ * usable set allows (twins and other rows unmeasured), and the default
+ * row is one of them. With FASTSIG_KERNEL_COSTS as meson's second run sets
+ * it: nothing measured, and the overridden rows win. */
+static void test_calibration(void)
+{
+    const char *env = getenv("FASTSIG_KERNEL_COSTS");
+    unsigned have = fs_cpu_features();
+    for (size_t i = 0; i < NTABLES; i++) {
+        const fs_kernel_table *t = tables[i];
+        const unsigned *cost = fs_kernel_costs(t);
+        if (!fs_kernel_costs_measured(t)) {
+            CU_ASSERT(t->trial == NULL || env != NULL);
+            continue;
+        }
+        for (size_t r = 0; t->rows[r].name != NULL; r++)
+            CU_ASSERT_EQUAL(cost[r] != FS_KERNEL_COST_NONE,
+                            fs_kernel_usable(&t->rows[r], have, 0));
+    }
+    if (env != NULL && strcmp(env, "static,sha256:portable-x1=1,tz:pclmul=1,rw-powm2:gmp=1") == 0) {
+        CU_ASSERT_STRING_EQUAL(fs_kernel_choose(&fs_sha256_table, have, 0, 1)->name, "portable-x1");
+        CU_ASSERT_STRING_EQUAL(fs_kernel_default(&rw_powm2_table)->name, "gmp");
+        if (have & FS_CPU_PCLMUL)
+            CU_ASSERT_STRING_EQUAL(tz_kernel_name(), "pclmul");
+        CU_ASSERT_EQUAL(fs_kernel_costs(&fs_sha512_table)[0], fs_sha512_kernels[0].cost);
+    }
+    CU_ASSERT(fs_kernel_calibration_ns() > 0 || env != NULL);
+}
+
+int main(void)
+{
+    static const fs_test tests[] = {
+        { "every table is well formed", test_tables },
+        { "no row is picked without its CPU features", test_cpu_honoured },
+        { "FASTSIG_CPU narrows every primitive", test_narrowed },
+        { "a cost override picks what it says", test_override },
+        { "the calibration measures and picks usable rows only", test_calibration },
+        { NULL, NULL },
+    };
+    return fs_cu_run("kernels", tests);
+}
