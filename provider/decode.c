@@ -78,6 +78,7 @@ static int dec_decode(void *vctx, OSSL_CORE_BIO *cin, int selection,
     void *core = NULL;
     FS_KEY *k = NULL;
     OSSL_PARAM params[4];
+    FS_ERRDETAIL detail; /* a refused key's state path and why */
     int objtype = OSSL_OBJECT_PKEY, err, ok;
 
     if (in == NULL)
@@ -86,13 +87,14 @@ static int dec_decode(void *vctx, OSSL_CORE_BIO *cin, int selection,
     BIO_free(in);
     if (der == NULL)
         return 1; /* nothing of ours: empty-handed */
-    err = c->kind == FS_DEC_PKI ? fs_der_parse_p8(c->alg, der, len, &core)
+    detail.reason = 0;
+    err = c->kind == FS_DEC_PKI ? fs_der_parse_p8(c->alg, der, len, &core, &detail)
                                 : fs_der_parse_spki(c->alg, der, len, &core);
     OPENSSL_clear_free(der, len);
     if (err == FS_NOT_MINE)
         return 1;
     if (err != FASTSIG_OK) {
-        FS_ERR_MSG(c->provctx, err, "decoding a %s key", c->alg->name);
+        FS_ERR_DETAIL_MSG(c->provctx, err, &detail, "decoding a %s key", c->alg->name);
         return 0;
     }
     if ((k = fs_key_new(c->provctx, c->alg)) == NULL) {

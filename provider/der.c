@@ -153,7 +153,7 @@ int fs_der_parse_spki(const FS_SIGALG *alg, const unsigned char *der, size_t len
 }
 
 int fs_der_parse_p8(const FS_SIGALG *alg, const unsigned char *der, size_t len,
-                    void **core)
+                    void **core, FS_ERRDETAIL *detail)
 {
     const unsigned char *p = der, *pk;
     PKCS8_PRIV_KEY_INFO *p8;
@@ -171,7 +171,7 @@ int fs_der_parse_p8(const FS_SIGALG *alg, const unsigned char *der, size_t len,
     else if ((size_t)(p - der) != len || !algor_params_absent(palg) || pklen < 0)
         err = FASTSIG_ERR_BAD_KEY;
     else
-        err = alg->ad->priv_decode(alg, pk, (size_t)pklen, core);
+        err = alg->ad->priv_decode(alg, pk, (size_t)pklen, core, detail);
     PKCS8_PRIV_KEY_INFO_free(p8);
     return err;
 }

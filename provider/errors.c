@@ -27,49 +27,50 @@ void fs_err_init(const OSSL_DISPATCH *in)
     }
 }
 
-/* The core's state functions return codes, not strings: the adapter notes
- * the file and errno here right where a state call failed, and the raise
- * further up (which sees only the code) adds them. */
-static _Thread_local struct {
-    int reason; /* 0: nothing noted */
-    int sys_errno;
-    const char *what; /* "state file", "registry entry" */
-    char path[4096];
-    char why[4352]; /* "" or the cause in words (may name another path) */
-    const char *sep; /* between path and why: ": ", or " " for a sentence */
-} state_detail;
-
-void fs_err_file_detail(int reason, const char *what, const char *path, int sys_errno,
-                        const char *why)
+/* A detail is written where the failing call's cause is known and read by
+ * the raise of its error further up: "WHAT PATH: why" (or "WHAT PATH why"
+ * for a sentence). Only the raise of the same reason shows it. */
+static void detail_set(FS_ERRDETAIL *d, int reason, const char *what, const char *path,
+                       const char *sep, const char *why)
 {
-    state_detail.reason = reason;
-    state_detail.sys_errno = sys_errno;
-    state_detail.what = what;
-    snprintf(state_detail.path, sizeof(state_detail.path), "%s", path != NULL ? path : "?");
-    snprintf(state_detail.why, sizeof(state_detail.why), "%s", why != NULL ? why : "");
-    state_detail.sep = ": ";
+    if (d == NULL)
+        return;
+    d->reason = reason;
+    if (why != NULL)
+        snprintf(d->text, sizeof(d->text), "%s %s%s%s", what, path != NULL ? path : "?", sep,
+                 why);
+    else
+        snprintf(d->text, sizeof(d->text), "%s %s", what, path != NULL ? path : "?");
 }
 
-void fs_err_untrusted(const fastsig_cause *cause, const char *file_what, const char *dir_what)
+void fs_detail_file(FS_ERRDETAIL *d, int reason, const char *what, const char *path,
+                    int sys_errno, const char *why)
 {
-    fs_err_file_detail(cause->code, cause->is_dir ? dir_what : file_what, cause->path, 0,
-                       cause->why);
+    if (why == NULL || why[0] == '\0')
+        why = sys_errno != 0 ? strerror(sys_errno) : NULL;
+    detail_set(d, reason, what, path, ": ", why);
 }
 
-void fs_err_state_detail(int reason, const char *path, int sys_errno)
+void fs_detail_untrusted(FS_ERRDETAIL *d, const fastsig_cause *cause, const char *file_what,
+                         const char *dir_what)
 {
-    fs_err_file_detail(reason, "state file", path, sys_errno, NULL);
+    fs_detail_file(d, cause->code, cause->is_dir ? dir_what : file_what, cause->path, 0,
+                   cause->why);
 }
 
-void fs_err_state_why(int reason, const char *path, const char *why)
+void fs_detail_state(FS_ERRDETAIL *d, int reason, const char *path, int sys_errno)
 {
-    fs_err_file_detail(reason, "state file", path, 0, why);
+    fs_detail_file(d, reason, "state file", path, sys_errno, NULL);
 }
 
-void fs_err_state_says(int reason, const char *path, const char *rest)
+void fs_detail_state_why(FS_ERRDETAIL *d, int reason, const char *path, const char *why)
 {
-    fs_err_file_detail(reason, "state file", path, 0, rest);
-    state_detail.sep = " ";
+    fs_detail_file(d, reason, "state file", path, 0, why);
+}
+
+void fs_detail_state_says(FS_ERRDETAIL *d, int reason, const char *path, const char *rest)
+{
+    detail_set(d, reason, "state file", path, " ", rest != NULL && rest[0] ? rest : NULL);
 }
 
 /* c_vset_error takes a va_list only: this passes the detail through one. */
@@ -81,42 +82,44 @@ static void set_error(const FS_PROVCTX *ctx, int reason, const char *fmt, ...)
     va_end(ap);
 }
 
-/* The noted file (and cause), after head ("decoding a ... key: ") if any. */
-static void set_detail(const FS_PROVCTX *ctx, int reason, const char *head)
+/* One new error: fmt's text, or d's text after it ("head: detail") when d
+ * belongs to this reason. */
+static void raise_with(const FS_PROVCTX *ctx, int reason, const FS_ERRDETAIL *d,
+                       const char *file, int line, const char *func, const char *fmt,
+                       va_list ap)
 {
-    const char *why = state_detail.why[0] != '\0' ? state_detail.why
-                      : state_detail.sys_errno != 0 ? strerror(state_detail.sys_errno) : NULL;
-    if (why != NULL)
-        set_error(ctx, reason, "%s%s %s%s%s", head, state_detail.what, state_detail.path,
-                  state_detail.sep, why);
-    else
-        set_error(ctx, reason, "%s%s %s", head, state_detail.what, state_detail.path);
+    char head[256] = "";
+    if (ctx == NULL || c_new_error == NULL || c_vset_error == NULL)
+        return;
+    c_new_error(ctx->handle);
+    if (c_set_error_debug != NULL)
+        c_set_error_debug(ctx->handle, file, line, func);
+    if (d == NULL || d->reason == 0 || d->reason != reason) {
+        c_vset_error(ctx->handle, (uint32_t)reason, fmt, ap);
+        return;
+    }
+    if (fmt != NULL) {
+        vsnprintf(head, sizeof(head) - 2, fmt, ap);
+        strcat(head, ": ");
+    }
+    set_error(ctx, reason, "%s%s", head, d->text);
 }
 
 void fs_raise(const FS_PROVCTX *ctx, int reason, const char *file, int line,
               const char *func, const char *fmt, ...)
 {
     va_list ap;
-    char head[256] = "";
-    int detail = state_detail.reason != 0 && state_detail.reason == reason;
-    state_detail.reason = 0; /* one raise consumes it, and no later one reuses it */
-    if (ctx == NULL || c_new_error == NULL || c_vset_error == NULL)
-        return;
-    c_new_error(ctx->handle);
-    if (c_set_error_debug != NULL)
-        c_set_error_debug(ctx->handle, file, line, func);
-    if (detail) {
-        if (fmt != NULL) {
-            va_start(ap, fmt);
-            vsnprintf(head, sizeof(head) - 2, fmt, ap);
-            va_end(ap);
-            strcat(head, ": ");
-        }
-        set_detail(ctx, reason, head);
-        return;
-    }
     va_start(ap, fmt);
-    c_vset_error(ctx->handle, (uint32_t)reason, fmt, ap);
+    raise_with(ctx, reason, NULL, file, line, func, fmt, ap);
+    va_end(ap);
+}
+
+void fs_raise_detail(const FS_PROVCTX *ctx, int reason, const FS_ERRDETAIL *d,
+                     const char *file, int line, const char *func, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    raise_with(ctx, reason, d, file, line, func, fmt, ap);
     va_end(ap);
 }
 

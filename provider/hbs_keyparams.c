@@ -120,7 +120,7 @@ int hbsa_get_params(const void *key, OSSL_PARAM params[])
 }
 
 /* SHARD_RANGE (and SHARD_STATE) set: carve (hbs_shard.c). */
-static int set_shard(HBSA_KEY *x, const OSSL_PARAM params[])
+static int set_shard(HBSA_KEY *x, const OSSL_PARAM params[], FS_ERRDETAIL *detail)
 {
     const OSSL_PARAM *r = OSSL_PARAM_locate_const(params, FASTSIG_PKEY_PARAM_SHARD_RANGE);
     const OSSL_PARAM *d = OSSL_PARAM_locate_const(params, FASTSIG_PKEY_PARAM_SHARD_STATE);
@@ -131,10 +131,10 @@ static int set_shard(HBSA_KEY *x, const OSSL_PARAM params[])
     if (!OSSL_PARAM_get_utf8_string_ptr(r, &range)
         || (d != NULL && !OSSL_PARAM_get_utf8_string_ptr(d, &state)))
         return FASTSIG_ERR_BAD_PARAM;
-    return hbsa_shard(x, range, state);
+    return hbsa_shard(x, range, state, detail);
 }
 
-int hbsa_set_params(void *key, const OSSL_PARAM params[])
+int hbsa_set_params(void *key, const OSSL_PARAM params[], FS_ERRDETAIL *detail)
 {
     HBSA_KEY *x = key;
     uint64_t v = 0;
@@ -143,7 +143,7 @@ int hbsa_set_params(void *key, const OSSL_PARAM params[])
         return FASTSIG_ERR_BAD_PARAM;
     if (r > 0) /* read by hbsa_sign at every signature, maybe in another thread */
         __atomic_store_n(&x->batch, v, __ATOMIC_RELAXED);
-    return set_shard(x, params);
+    return set_shard(x, params, detail);
 }
 
 int hbsa_text(const void *key, int selection, BIO *out)

@@ -3,7 +3,6 @@
  * the fingerprint of its seeds, each naming the key's one state, so that
  * neither the same key nor the same seed under another parameter set (the
  * same one-time keys, another key id) ever gets a second fresh state. */
-#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -24,55 +23,55 @@ static const REGISTRY_WHAT seed_entry = {
     "holds this seed's one-time keys", "a seed gets one state, under any parameter set"
 };
 
-/* Notes why a claim or look-up of entry failed (err; found: the state its
- * entry names) and returns err. */
+/* Fills d with why a claim or look-up of entry failed (err; found: the
+ * state its entry names) and returns err. */
 static int refused(int err, const fastsig_cause *cause, const char *entry, const char *found,
-                   const REGISTRY_WHAT *what)
+                   const REGISTRY_WHAT *what, FS_ERRDETAIL *d)
 {
     char why[4352];
     struct stat sb;
     if (err == FASTSIG_ERR_STATE_UNTRUSTED) {
-        fs_err_untrusted(cause, "registry entry", "registry directory");
+        fs_detail_untrusted(d, cause, "registry entry", "registry directory");
     } else if (err != FASTSIG_ERR_STATE_REGISTERED) {
-        fs_err_file_detail(err, "registry entry", entry, cause->sys_errno, NULL);
+        fs_detail_file(d, err, "registry entry", entry, cause->sys_errno, NULL);
     } else if (found[0] == '\0') {
-        fs_err_file_detail(err, "registry entry", entry, 0,
+        fs_detail_file(d, err, "registry entry", entry, 0,
                            "names no state file (damaged): see doc/state.md, section 11");
     } else if (lstat(found, &sb) == 0) {
         snprintf(why, sizeof(why), "%s (registry entry %s): %s", what->holds, entry, what->rule);
-        fs_err_file_detail(err, "state file", found, 0, why);
+        fs_detail_file(d, err, "state file", found, 0, why);
     } else {
         snprintf(why, sizeof(why), "names state file %s, which is missing (a key generation "
                  "stopped before making it, or it was removed): see doc/state.md, section 11",
                  found);
-        fs_err_file_detail(err, "registry entry", entry, 0, why);
+        fs_detail_file(d, err, "registry entry", entry, 0, why);
     }
     return err;
 }
 
-int hbsa_seed_check(HBSA_KEY *x, const uint8_t *seed, size_t seedlen)
+int hbsa_seed_check(HBSA_KEY *x, const uint8_t *seed, size_t seedlen, FS_ERRDETAIL *d)
 {
     char dir[4096], found[4096], entry[4096];
     fastsig_cause cause;
     int err = x->ops->seed_fp(x->core, seed, seedlen, x->seed_fp);
-    if (err != FASTSIG_OK || (err = hbsa_default_state_dir(dir, sizeof(dir))) != FASTSIG_OK)
+    if (err != FASTSIG_OK || (err = hbsa_default_state_dir(dir, sizeof(dir), d)) != FASTSIG_OK)
         return err;
     x->seed_fp_set = 1;
     err = fastsig_registry_holder_as(SEED, dir, x->seed_fp, found, sizeof(found), &cause);
     if (err == FASTSIG_OK
         || fastsig_registry_path_as(SEED, dir, x->seed_fp, entry, sizeof(entry)) != FASTSIG_OK)
         return err;
-    return refused(err, &cause, entry, found, &seed_entry);
+    return refused(err, &cause, entry, found, &seed_entry, d);
 }
 
-int hbsa_register(const HBSA_KEY *x, const char *dir)
+int hbsa_register(const HBSA_KEY *x, const char *dir, FS_ERRDETAIL *d)
 {
     char found[4096], entry[4096];
     fastsig_cause cause;
     int err = fastsig_registry_claim(dir, x->key_id, x->path, found, sizeof(found), &cause);
     if (err != FASTSIG_OK)
         return fastsig_registry_entry_path(dir, x->key_id, entry, sizeof(entry)) == FASTSIG_OK
-               ? refused(err, &cause, entry, found, &key_entry) : err;
+               ? refused(err, &cause, entry, found, &key_entry, d) : err;
     err = fastsig_registry_claim_as(SEED, dir, x->seed_fp, x->path, found, sizeof(found),
                                     &cause);
     if (err == FASTSIG_OK)
@@ -80,7 +79,7 @@ int hbsa_register(const HBSA_KEY *x, const char *dir)
     /* the seed was claimed since hbsa_seed_check: no state, no key id */
     fastsig_registry_unclaim(dir, x->key_id, x->path);
     return fastsig_registry_path_as(SEED, dir, x->seed_fp, entry, sizeof(entry)) == FASTSIG_OK
-           ? refused(err, &cause, entry, found, &seed_entry) : err;
+           ? refused(err, &cause, entry, found, &seed_entry, d) : err;
 }
 
 void hbsa_unregister(const HBSA_KEY *x, const char *dir)

@@ -118,19 +118,20 @@ static int shard_dest(const HBSA_KEY *x, const char *opt, char *dir, char *file,
     return FASTSIG_OK;
 }
 
-/* Notes why the shard's state cannot go to path (a file, or the directory
- * unless is_file); cause as fastsig_state_carve_check filled it. */
-static int dest_refused(int err, int is_file, const char *path, const fastsig_cause *cause)
+/* Fills d with why the shard's state cannot go to path (a file, or the
+ * directory unless is_file); cause as fastsig_state_carve_check filled it. */
+static int dest_refused(int err, int is_file, const char *path, const fastsig_cause *cause,
+                        FS_ERRDETAIL *d)
 {
     int sys = err == FASTSIG_ERR_STATE_IO || err == FASTSIG_ERR_STATE_NO_DIR
               ? cause->sys_errno : 0;
-    fs_err_file_detail(err, is_file || err == FASTSIG_ERR_STATE_EXISTS ? "state file"
+    fs_detail_file(d, err, is_file || err == FASTSIG_ERR_STATE_EXISTS ? "state file"
                                                                        : "state directory",
                        path, sys, NULL);
     return err;
 }
 
-int hbsa_shard(HBSA_KEY *x, const char *range, const char *state_opt)
+int hbsa_shard(HBSA_KEY *x, const char *range, const char *state_opt, FS_ERRDETAIL *d)
 {
     char dir[4096], file[4096], path[4096], *copy;
     uint64_t first, count, got = UINT64_MAX;
@@ -149,8 +150,8 @@ int hbsa_shard(HBSA_KEY *x, const char *range, const char *state_opt)
     if ((err = fastsig_state_carve_check(x->key_id, first, count, dir[0] ? dir : NULL,
                                          file[0] ? file : NULL, path, sizeof(path), &cause))
         != FASTSIG_OK)
-        return dest_refused(err, file[0] != '\0', path, &cause);
-    fastsig_state *st = hbsa_state_of(x, &err);
+        return dest_refused(err, file[0] != '\0', path, &cause, d);
+    fastsig_state *st = hbsa_state_of(x, &err, d);
     if (st == NULL)
         return err;
     hbsa_cache_read(x); /* the parent's nodes go to the shard's cache file */
@@ -158,12 +159,12 @@ int hbsa_shard(HBSA_KEY *x, const char *range, const char *state_opt)
                               file[0] ? file : NULL, path, sizeof(path), &got, &cause);
     if (err != FASTSIG_OK) {
         if (err == FASTSIG_ERR_STATE_RANGE)
-            fs_err_state_why(err, x->path, "the range asked for is not inside the unspent"
+            fs_detail_state_why(d, err, x->path, "the range asked for is not inside the unspent"
                              " indices [next, max) of this state");
         else if (got == UINT64_MAX) /* the parent's file */
-            hbsa_state_error(x, err, &cause);
+            hbsa_state_error(x, err, &cause, d);
         else /* the parent moved on: the range is lost, never reissued */
-            fs_err_state_detail(err, path, cause.sys_errno);
+            fs_detail_state(d, err, path, cause.sys_errno);
         return err;
     }
     if ((copy = OPENSSL_strdup(path)) == NULL)
@@ -179,5 +180,5 @@ int hbsa_shard(HBSA_KEY *x, const char *range, const char *state_opt)
         return err;
     /* the new state is opened and checked against the range now, not at
      * the shard's first signature */
-    return hbsa_state_of(x, &err) != NULL ? FASTSIG_OK : err;
+    return hbsa_state_of(x, &err, d) != NULL ? FASTSIG_OK : err;
 }

@@ -27,18 +27,19 @@
 #define HSS_DEFAULT_PARAM "LMS_SHA256_M32_H10/LMOTS_SHA256_N32_W4"
 #define HSS_SPEC_MAX (LMS_MAX_LEVELS * 48)
 
-/* Notes why level i of a param: spec was refused, for the error the
- * generation raises (errors.c): FASTSIG_ERR_UNSUPPORTED. */
-static int spec_why(const char *spec, unsigned i, const char *level, const char *why)
+/* Fills d with why level i of a param: spec was refused, for the error the
+ * generation raises: FASTSIG_ERR_UNSUPPORTED. */
+static int spec_why(const char *spec, unsigned i, const char *level, const char *why,
+                    FS_ERRDETAIL *d)
 {
     char msg[512];
     snprintf(msg, sizeof(msg), "level %u (%s): %s", i + 1, level, why);
-    fs_err_file_detail(FASTSIG_ERR_UNSUPPORTED, "parameter set", spec, 0, msg);
+    fs_detail_file(d, FASTSIG_ERR_UNSUPPORTED, "parameter set", spec, 0, msg);
     return FASTSIG_ERR_UNSUPPORTED;
 }
 
 /* The param: syntax above into an empty core of those levels. */
-static int parse_levels(const char *spec, void **core)
+static int parse_levels(const char *spec, void **core, FS_ERRDETAIL *d)
 {
     char buf[HSS_SPEC_MAX], *save = NULL, *lv, level[64];
     lms_params lms[LMS_MAX_LEVELS];
@@ -51,28 +52,28 @@ static int parse_levels(const char *spec, void **core)
                           ? "an empty level (levels are joined by one ',')"
                           : NULL;
     if (why != NULL) {
-        fs_err_file_detail(FASTSIG_ERR_UNSUPPORTED, "parameter set", spec, 0, why);
+        fs_detail_file(d, FASTSIG_ERR_UNSUPPORTED, "parameter set", spec, 0, why);
         return FASTSIG_ERR_UNSUPPORTED;
     }
     strcpy(buf, spec);
     for (lv = strtok_r(buf, ",", &save); lv != NULL; lv = strtok_r(NULL, ",", &save)) {
         char *slash = strchr(lv, '/');
         if (L == LMS_MAX_LEVELS)
-            return spec_why(spec, L, lv, "HSS has at most 8 levels");
+            return spec_why(spec, L, lv, "HSS has at most 8 levels", d);
         if (slash == NULL || strchr(slash + 1, '/') != NULL)
-            return spec_why(spec, L, lv, "not one 'LMS set/LM-OTS set'");
+            return spec_why(spec, L, lv, "not one 'LMS set/LM-OTS set'", d);
         *slash = '\0';
         if (lms_params_by_name(&lms[L], lv) != FASTSIG_OK)
-            return spec_why(spec, L, lv, "not an LMS set name (e.g. LMS_SHA256_M32_H10)");
+            return spec_why(spec, L, lv, "not an LMS set name (e.g. LMS_SHA256_M32_H10)", d);
         if (lmots_params_by_name(&ots[L], slash + 1) != FASTSIG_OK)
             return spec_why(spec, L, slash + 1,
-                            "not an LM-OTS set name (e.g. LMOTS_SHA256_N32_W4)");
+                            "not an LM-OTS set name (e.g. LMOTS_SHA256_N32_W4)", d);
         L++;
     }
     int err = fs_stateful_hss_new(L, lms, ots, &bad, &why, core);
     if (why != NULL) {
         snprintf(level, sizeof(level), "%s/%s", lms[bad].name, ots[bad].name);
-        return spec_why(spec, bad, level, why);
+        return spec_why(spec, bad, level, why, d);
     }
     return err;
 }
@@ -87,7 +88,7 @@ static int hss_gen(const FS_SIGALG *alg, const FS_GENOPTS *o, void **key)
     int err;
 
     if (o->mode != NULL || o->bits != 0
-        || parse_levels(o->param != NULL ? o->param : HSS_DEFAULT_PARAM, &core) != FASTSIG_OK)
+        || parse_levels(o->param != NULL ? o->param : HSS_DEFAULT_PARAM, &core, o->detail) != FASTSIG_OK)
         return FASTSIG_ERR_UNSUPPORTED;
     if ((x = hbsa_new(&fs_stateful_hss, core)) == NULL)
         return FASTSIG_ERR_NOMEM;
@@ -100,7 +101,7 @@ static int hss_gen(const FS_SIGALG *alg, const FS_GENOPTS *o, void **key)
         err = o->rng(o->rng_arg, seed, slen) ? FASTSIG_OK : FASTSIG_ERR_RNG;
     }
     if (err == FASTSIG_OK) /* a seed some key has is refused before the trees are built */
-        err = hbsa_seed_check(x, seed, slen);
+        err = hbsa_seed_check(x, seed, slen, o->detail);
     if (err == FASTSIG_OK)
         err = fs_stateful_hss_keygen(core, seed, slen,
                                      o->threads ? o->threads : hbsa_default_threads(),
@@ -110,9 +111,9 @@ static int hss_gen(const FS_SIGALG *alg, const FS_GENOPTS *o, void **key)
 }
 
 static int hss_priv_decode(const FS_SIGALG *alg, const unsigned char *in, size_t len,
-                           void **key)
+                           void **key, FS_ERRDETAIL *d)
 {
-    return hbsa_priv_decode(&fs_stateful_hss, in, len, key);
+    return hbsa_priv_decode(&fs_stateful_hss, in, len, key, d);
 }
 
 static int hss_pub_decode(const FS_SIGALG *alg, const unsigned char *in, size_t len,

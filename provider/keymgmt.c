@@ -212,6 +212,7 @@ static int km_get_params(void *keydata, OSSL_PARAM params[])
     void *core = fs_key_core(k);
     FS_KEYSIZES sz;
     FS_STATEINFO st;
+    FS_ERRDETAIL detail;
     int err;
 
     if (core == NULL) {
@@ -237,8 +238,10 @@ static int km_get_params(void *keydata, OSSL_PARAM params[])
             || OSSL_PARAM_locate(params, FASTSIG_PKEY_PARAM_REMAINING) != NULL
             || OSSL_PARAM_locate(params, FASTSIG_PKEY_PARAM_MAX) != NULL)) {
         /* Asked for state the key cannot vouch for: say why. */
+        detail.reason = 0;
+        st.detail = &detail;
         if ((err = ad->state(core, &st)) != FASTSIG_OK) {
-            FS_ERR(k->provctx, err);
+            FS_ERR_DETAIL(k->provctx, err, &detail);
             return 0;
         }
         if (!put_u64(params, FASTSIG_PKEY_PARAM_INDEX, st.index)
@@ -260,6 +263,7 @@ static int km_set_params(void *keydata, const OSSL_PARAM params[])
 {
     FS_KEY *k = keydata;
     void *core = fs_key_core(k);
+    FS_ERRDETAIL detail;
     int err;
 
     if (params == NULL || k->alg->ad->set_params == NULL)
@@ -268,8 +272,9 @@ static int km_set_params(void *keydata, const OSSL_PARAM params[])
         FS_ERR(k->provctx, FASTSIG_ERR_BAD_KEY);
         return 0;
     }
-    if ((err = k->alg->ad->set_params(core, params)) != FASTSIG_OK) {
-        FS_ERR(k->provctx, err);
+    detail.reason = 0;
+    if ((err = k->alg->ad->set_params(core, params, &detail)) != FASTSIG_OK) {
+        FS_ERR_DETAIL(k->provctx, err, &detail);
         return 0;
     }
     return 1;

@@ -190,8 +190,9 @@ static int gen_progress(void *arg, int potential, int iteration)
 void *fs_km_gen(void *genctx, OSSL_CALLBACK *cb, void *cbarg)
 {
     FS_GENCTX *g = genctx;
+    FS_ERRDETAIL detail = { 0 };
     FS_GENOPTS o = { g->bits, g->param, g->seed, g->seedlen, g->state,
-                     fs_rng_bytes, g->provctx, gen_progress, g, g->mode, g->threads };
+                     fs_rng_bytes, g->provctx, gen_progress, g, g->mode, g->threads, &detail };
     FS_KEY *k;
     void *core = NULL;
     int err;
@@ -203,7 +204,7 @@ void *fs_km_gen(void *genctx, OSSL_CALLBACK *cb, void *cbarg)
     g->cb = cb;
     g->cbarg = cbarg;
     if ((err = g->alg->ad->gen(g->alg, &o, &core)) != FASTSIG_OK) {
-        FS_ERR(g->provctx, err);
+        FS_ERR_DETAIL(g->provctx, err, &detail);
         return NULL;
     }
     if ((k = fs_key_new(g->provctx, g->alg)) == NULL) {

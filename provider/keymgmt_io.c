@@ -11,18 +11,20 @@
 #include "keymgmt.h"
 #include "fastsig_err.h"
 
-/* The raw encoding in octet-string param `name`, if present. */
-static int import_octets(const FS_SIGALG *alg, const OSSL_PARAM params[], const char *name,
-                         int (*dec)(const FS_SIGALG *, const unsigned char *, size_t, void **),
-                         void **core)
+/* The raw encoding in octet-string param PRIV_KEY (priv) or PUB_KEY, if
+ * present; a private key's refusal detail in d. */
+static int import_octets(const FS_SIGALG *alg, const OSSL_PARAM params[], int priv,
+                         void **core, FS_ERRDETAIL *d)
 {
-    const OSSL_PARAM *p = OSSL_PARAM_locate_const(params, name);
+    const OSSL_PARAM *p = OSSL_PARAM_locate_const(params, priv ? OSSL_PKEY_PARAM_PRIV_KEY
+                                                               : OSSL_PKEY_PARAM_PUB_KEY);
 
     if (p == NULL)
         return FASTSIG_OK;
     if (p->data_type != OSSL_PARAM_OCTET_STRING)
         return FASTSIG_ERR_BAD_PARAM;
-    return dec(alg, p->data, p->data_size, core);
+    return priv ? alg->ad->priv_decode(alg, p->data, p->data_size, core, d)
+                : alg->ad->pub_decode(alg, p->data, p->data_size, core);
 }
 
 int fs_km_import(void *keydata, int selection, const OSSL_PARAM params[])
@@ -30,16 +32,18 @@ int fs_km_import(void *keydata, int selection, const OSSL_PARAM params[])
     FS_KEY *k = keydata;
     const FS_ADAPTER *ad = k->alg->ad;
     void *core = NULL;
+    FS_ERRDETAIL detail;
     int err = FASTSIG_OK;
 
+    detail.reason = 0;
     if ((selection & OSSL_KEYMGMT_SELECT_KEYPAIR) == 0)
         return 1;
     if (ad->import != NULL)
         err = ad->import(k->alg, params, selection, &core);
     if (err == FASTSIG_OK && core == NULL && (selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY))
-        err = import_octets(k->alg, params, OSSL_PKEY_PARAM_PRIV_KEY, ad->priv_decode, &core);
+        err = import_octets(k->alg, params, 1, &core, &detail);
     if (err == FASTSIG_OK && core == NULL && (selection & OSSL_KEYMGMT_SELECT_PUBLIC_KEY))
-        err = import_octets(k->alg, params, OSSL_PKEY_PARAM_PUB_KEY, ad->pub_decode, &core);
+        err = import_octets(k->alg, params, 0, &core, &detail);
     if (err != FASTSIG_OK)
         goto fail;
     if (core == NULL) {
@@ -48,7 +52,7 @@ int fs_km_import(void *keydata, int selection, const OSSL_PARAM params[])
     }
     return fs_key_set_core(k, core);
 fail:
-    FS_ERR(k->provctx, err);
+    FS_ERR_DETAIL(k->provctx, err, &detail);
     return 0;
 }
 

@@ -23,25 +23,39 @@ void fs_raise(const FS_PROVCTX *ctx, int reason, const char *file, int line,
 #define FS_ERR_MSG(ctx, reason, ...) \
     fs_raise((ctx), (reason), OPENSSL_FILE, OPENSSL_LINE, OPENSSL_FUNC, __VA_ARGS__)
 const OSSL_ITEM *fs_reason_strings(void);
-/* What a state error was about: the file and the system's errno (0: none
- * that says more than the reason). Kept for this thread until the next
- * error is raised; a raise of the same reason without a message then says
- * "state file PATH: strerror(errno)". */
-void fs_err_state_detail(int reason, const char *path, int sys_errno);
-/* The same with the cause in words (for causes that are no errno). */
-void fs_err_state_why(int reason, const char *path, const char *why);
+/* The detail of one error ("state file PATH: why"), carried explicitly
+ * from the call that knows the path and cause (the state layer's
+ * fastsig_cause) to the raise that knows the provider context. reason: the
+ * error it belongs to (0: none); a raise of another reason ignores it. */
+#define FS_DETAIL_MAX 8704
+struct fs_errdetail {
+    int reason;
+    char text[FS_DETAIL_MAX];
+};
+typedef struct fs_errdetail FS_ERRDETAIL;
+/* Raises reason as fs_raise does, with d's text ("head: text" when fmt
+ * gives a head) when d is about reason. d may be NULL. */
+void fs_raise_detail(const FS_PROVCTX *ctx, int reason, const FS_ERRDETAIL *d,
+                     const char *file, int line, const char *func, const char *fmt, ...);
+#define FS_ERR_DETAIL(ctx, reason, d) \
+    fs_raise_detail((ctx), (reason), (d), OPENSSL_FILE, OPENSSL_LINE, OPENSSL_FUNC, NULL)
+#define FS_ERR_DETAIL_MSG(ctx, reason, d, ...) \
+    fs_raise_detail((ctx), (reason), (d), OPENSSL_FILE, OPENSSL_LINE, OPENSSL_FUNC, __VA_ARGS__)
+/* Fill d (NULL: nothing) for an error about a file: "WHAT PATH: why"; why
+ * NULL or "": the errno's text (sys_errno 0: none, "WHAT PATH"). */
+void fs_detail_file(FS_ERRDETAIL *d, int reason, const char *what, const char *path,
+                    int sys_errno, const char *why);
+/* The same for the state file ("state file PATH: ..."). */
+void fs_detail_state(FS_ERRDETAIL *d, int reason, const char *path, int sys_errno);
+void fs_detail_state_why(FS_ERRDETAIL *d, int reason, const char *path, const char *why);
 /* The same as a sentence: "state file PATH rest". */
-void fs_err_state_says(int reason, const char *path, const char *rest);
-/* The same for a file of another kind: "WHAT PATH: why" (why NULL: the
- * errno's text). */
-void fs_err_file_detail(int reason, const char *what, const char *path, int sys_errno,
-                        const char *why);
-/* The same for a file or directory crypto/state refused as open to other
- * users (FASTSIG_ERR_STATE_UNTRUSTED, the call's cause): "WHAT PATH: why"
- * with file_what or dir_what for the path it names. */
+void fs_detail_state_says(FS_ERRDETAIL *d, int reason, const char *path, const char *rest);
+/* A file or directory crypto/state refused as open to other users
+ * (FASTSIG_ERR_STATE_UNTRUSTED, the call's cause): "WHAT PATH: why" with
+ * file_what or dir_what for the path it names. */
 struct fastsig_cause;
-void fs_err_untrusted(const struct fastsig_cause *cause, const char *file_what,
-                      const char *dir_what);
+void fs_detail_untrusted(FS_ERRDETAIL *d, const struct fastsig_cause *cause,
+                         const char *file_what, const char *dir_what);
 
 /* Provider configuration read once at init (fastsig.c): the `state_dir`
  * key of the provider's section in openssl.cnf / provider.cnf, or NULL. */

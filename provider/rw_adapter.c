@@ -93,8 +93,9 @@ static int rw_pub_decode(const FS_SIGALG *alg, const unsigned char *in, size_t l
 }
 
 static int rw_priv_decode(const FS_SIGALG *alg, const unsigned char *in, size_t len,
-                          void **key)
+                          void **key, FS_ERRDETAIL *detail)
 {
+    (void)detail; /* an RW key names no file */
     return decode_with(rw_key_decode_private, in, len, key);
 }
 

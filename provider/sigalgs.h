@@ -30,6 +30,9 @@
 
 typedef struct fs_sigalg FS_SIGALG;
 typedef struct fs_adapter FS_ADAPTER;
+/* An error's detail (prov.h): the operations that can fail naming a file
+ * fill it, the glue raises it with their error. */
+typedef struct fs_errdetail FS_ERRDETAIL;
 
 /* Export collector (keymgmt.c): copies what it is given (OSSL_PARAM_BLD
  * only keeps pointers), wipes it after the export callback. */
@@ -60,6 +63,7 @@ typedef struct {
                                  * only by adapters that list it in gen_settable */
     unsigned threads;           /* "threads" (1..FS_GEN_MAX_THREADS), 0 = default;
                                  * refused by rows whose gen_settable lacks it */
+    FS_ERRDETAIL *detail;       /* the failure's detail (never NULL) */
 } FS_GENOPTS;
 #define FS_GEN_MAX_THREADS 64
 
@@ -73,6 +77,9 @@ typedef struct {
     /* stateful rows (hbs_keyparams.c) */
     uint64_t batch;     /* reservation block of this context; 0: the key's */
     int verify_after_sign; /* 1: verify before returning a signature */
+    /* a failed sign()'s detail: set by the glue around that one call only
+     * (NULL otherwise: a dupctx copy never shares it) */
+    FS_ERRDETAIL *detail;
 } FS_SIGOPTS;
 
 typedef struct {
@@ -87,6 +94,7 @@ typedef struct {
     uint64_t remaining; /* signatures left */
     uint64_t max;       /* total signatures of the key (2^h) */
     char why[4200];     /* unusable: the cause beyond the code ("" if none) */
+    FS_ERRDETAIL *detail; /* unusable: the error's detail (NULL: not wanted) */
 } FS_STATEINFO;
 
 struct fs_adapter {
@@ -105,7 +113,7 @@ struct fs_adapter {
      * sign() later fails with the state's error. */
     int (*priv_encode)(const void *key, unsigned char *out, size_t *len);
     int (*priv_decode)(const FS_SIGALG *alg, const unsigned char *in, size_t len,
-                       void **key);
+                       void **key, FS_ERRDETAIL *detail);
     /* Sign msg. Stateful: the core reserves and durably spends the index
      * inside this call. *siglen in: capacity. `prehashed` is 1 when a
      * one-shot EVP_PKEY_sign/verify follows a digest chosen with the
@@ -139,7 +147,7 @@ struct fs_adapter {
     const OSSL_PARAM *gettable;       /* entries added to the generic list */
     int (*get_params)(const void *key, OSSL_PARAM params[]);
     const OSSL_PARAM *settable;
-    int (*set_params)(void *key, const OSSL_PARAM params[]);
+    int (*set_params)(void *key, const OSSL_PARAM params[], FS_ERRDETAIL *detail);
     /* Import/export in the algorithm's own terms (e.g. RW's n, p, q, CRT):
      * import returns FASTSIG_OK with *key == NULL when it found none of its
      * params (the glue then tries PUB_KEY/PRIV_KEY octet strings). */
@@ -264,6 +272,6 @@ int fs_der_algorithm_id(OSSL_PARAM *p, const FS_SIGALG *alg);
 int fs_der_parse_spki(const FS_SIGALG *alg, const unsigned char *der, size_t len,
                       void **core);
 int fs_der_parse_p8(const FS_SIGALG *alg, const unsigned char *der, size_t len,
-                    void **core);
+                    void **core, FS_ERRDETAIL *detail);
 
 #endif

@@ -173,13 +173,19 @@ static int sig_verify_init(void *vctx, void *provkey, const OSSL_PARAM params[])
     return sig_init(vctx, provkey, params, 0);
 }
 
-/* 1 for FASTSIG_OK, else the error raised and 0 (OpenSSL's convention). */
-static int reported(const FS_SIGCTX *c, int err)
+/* 1 for FASTSIG_OK, else the error raised (with d's detail when it is
+ * about err) and 0 (OpenSSL's convention). */
+static int reported_with(const FS_SIGCTX *c, int err, const FS_ERRDETAIL *d)
 {
     if (err == FASTSIG_OK)
         return 1;
-    FS_ERR(c->provctx, err);
+    FS_ERR_DETAIL(c->provctx, err, d);
     return 0;
+}
+
+static int reported(const FS_SIGCTX *c, int err)
+{
+    return reported_with(c, err, NULL);
 }
 
 static int sign_data(FS_SIGCTX *c, int prehashed, unsigned char *sig, size_t *siglen,
@@ -187,6 +193,7 @@ static int sign_data(FS_SIGCTX *c, int prehashed, unsigned char *sig, size_t *si
 {
     void *core = fs_key_core(c->key);
     FS_KEYSIZES sz;
+    FS_ERRDETAIL detail;
     int err;
 
     if (core == NULL)
@@ -197,9 +204,13 @@ static int sign_data(FS_SIGCTX *c, int prehashed, unsigned char *sig, size_t *si
         return 1;
     }
     *siglen = sigsize;
-    if ((err = c->alg->ad->sign(core, &c->opts, prehashed, sig, siglen, tbs, tbslen)) != FASTSIG_OK)
+    detail.reason = 0;
+    c->opts.detail = &detail; /* this call's only: a dupctx copy must not share it */
+    err = c->alg->ad->sign(core, &c->opts, prehashed, sig, siglen, tbs, tbslen);
+    c->opts.detail = NULL;
+    if (err != FASTSIG_OK)
         *siglen = 0;
-    return reported(c, err);
+    return reported_with(c, err, &detail);
 }
 
 static int verify_data(FS_SIGCTX *c, int prehashed, const unsigned char *sig, size_t siglen,

@@ -2,7 +2,6 @@
  * making and freeing it over a core of the contract (crypto/stateful.h),
  * the private-key framing, taking an index and signing, the node cache
  * file's one lifecycle, the public key. */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <openssl/crypto.h>
@@ -109,7 +108,7 @@ int hbsa_gen_done(HBSA_KEY *x, int err, const FS_GENOPTS *o, void **key)
         o->progress(o->progress_arg, 3, 0);
         x->pk = x->ops->pk(x->core, &x->pklen);
         x->cache_read = 1; /* the core is the cache */
-        err = hbsa_state_new(x, o->state);
+        err = hbsa_state_new(x, o->state, o->detail);
     }
     if (err != FASTSIG_OK) {
         hbsa_free(x);
@@ -141,7 +140,7 @@ void hbsa_free(void *key)
 /* ---- private and public key encodings ---- */
 
 int hbsa_priv_split(const unsigned char *in, size_t len, size_t corelen, char **path,
-                    size_t *rangelen)
+                    size_t *rangelen, FS_ERRDETAIL *d)
 {
     size_t pl;
     if (len < corelen + 2)
@@ -156,7 +155,7 @@ int hbsa_priv_split(const unsigned char *in, size_t len, size_t corelen, char **
     if ((*path)[0] == '/')
         return FASTSIG_OK;
     /* relative: each working directory would give the key another state */
-    fs_err_state_why(FASTSIG_ERR_BAD_KEY, *path, "the key's state path is not absolute");
+    fs_detail_state_why(d, FASTSIG_ERR_BAD_KEY, *path, "the key's state path is not absolute");
     OPENSSL_free(*path);
     *path = NULL;
     return FASTSIG_ERR_BAD_KEY;
@@ -184,7 +183,7 @@ static int range_decode(HBSA_KEY *x, const unsigned char *in)
 }
 
 int hbsa_priv_decode(const fs_stateful_ops *ops, const unsigned char *in, size_t len,
-                     void **key)
+                     void **key, FS_ERRDETAIL *d)
 {
     size_t corelen = 0, rangelen = 0;
     void *core = NULL;
@@ -195,7 +194,7 @@ int hbsa_priv_decode(const fs_stateful_ops *ops, const unsigned char *in, size_t
         return err;
     if ((x = hbsa_new(ops, core)) == NULL)
         return FASTSIG_ERR_NOMEM;
-    err = hbsa_priv_split(in, len, corelen, &x->path, &rangelen);
+    err = hbsa_priv_split(in, len, corelen, &x->path, &rangelen, d);
     if (err == FASTSIG_OK && rangelen > 0)
         err = range_decode(x, in + len - rangelen); /* a shard's */
     if (err != FASTSIG_OK) {
@@ -293,6 +292,7 @@ int hbsa_sign(void *key, const FS_SIGOPTS *o, int prehashed, unsigned char *sig,
     /* a signature context's own block size, else the key's */
     uint64_t idx, batch = o != NULL && o->batch > 0 ? o->batch
                                                    : __atomic_load_n(&x->batch, __ATOMIC_RELAXED);
+    FS_ERRDETAIL *d = o != NULL ? o->detail : NULL;
     fastsig_state *st;
     fastsig_cause cause;
     int err = FASTSIG_OK;
@@ -304,14 +304,14 @@ int hbsa_sign(void *key, const FS_SIGOPTS *o, int prehashed, unsigned char *sig,
     hbsa_cache_read(x); /* once: the first signature */
     if ((err = x->ops->check(x->core)) != FASTSIG_OK)
         return err; /* a damaged key: nothing spent */
-    if ((st = hbsa_state_of(x, &err)) == NULL)
+    if ((st = hbsa_state_of(x, &err, d)) == NULL)
         return err;
     if ((err = fastsig_state_take_batch(st, batch, &idx, &cause)) != FASTSIG_OK)
-        return hbsa_state_error(x, err, &cause); /* WOTSP: OTS_USED once its index is spent */
+        return hbsa_state_error(x, err, &cause, d); /* WOTSP: OTS_USED once its index is spent */
     if ((err = x->ops->sign(x->core, idx, o != NULL && o->verify_after_sign, msg, msglen, sig,
                             need)) != FASTSIG_OK) {
         OPENSSL_cleanse(sig, need);
-        return hbsa_state_error(x, err, NULL); /* an index the core refuses names the file too */
+        return hbsa_state_error(x, err, NULL, d); /* an index the core refuses names the file too */
     }
     *siglen = need;
     return FASTSIG_OK;

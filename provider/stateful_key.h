@@ -85,27 +85,28 @@ int hbsa_seed(const FS_GENOPTS *o, const hbs_params *p, uint8_t *seed);
  * holds it) when the default directory's registry has it already: the same
  * seed under any parameter set of the kind would sign with the same
  * one-time keys. hbsa_state_new claims it. */
-int hbsa_seed_check(HBSA_KEY *x, const uint8_t *seed, size_t seedlen);
+int hbsa_seed_check(HBSA_KEY *x, const uint8_t *seed, size_t seedlen, FS_ERRDETAIL *d);
 /* After x->pk is set and hbsa_seed_check passed: the key id, the state path
  * (o->state, else the default directory), the key id and the seed
  * fingerprint registered with that path in the default directory's
  * registry (refused, naming the state, if either has one) and a new state
- * file of the key's index count, opened. */
-int hbsa_state_new(HBSA_KEY *x, const char *state_opt);
+ * file of the key's index count, opened; a refusal's detail in d. */
+int hbsa_state_new(HBSA_KEY *x, const char *state_opt, FS_ERRDETAIL *d);
 /* hbs_registry.c: the two claims of hbsa_state_new in the registry of the
- * default state directory dir (hbsa_register: the error noted, nothing
+ * default state directory dir (hbsa_register: the error's detail in d, nothing
  * left claimed on failure), and their withdrawal when no state was made. */
-int hbsa_register(const HBSA_KEY *x, const char *dir);
+int hbsa_register(const HBSA_KEY *x, const char *dir, FS_ERRDETAIL *d);
 void hbsa_unregister(const HBSA_KEY *x, const char *dir);
-/* The default state directory (made if missing), absolute and resolved. */
-int hbsa_default_state_dir(char *real, size_t len);
+/* The default state directory (made if missing), absolute and resolved; a
+ * failure's detail (naming the directory) in d. */
+int hbsa_default_state_dir(char *real, size_t len, FS_ERRDETAIL *d);
 /* Checks the framing of a private encoding whose core is corelen bytes and
  * copies out its state path (*path, allocated; a relative one is refused,
  * BAD_KEY naming it); *rangelen gets the length of what follows the path
- * (0 or HBSA_RANGE_LEN). */
+ * (0 or HBSA_RANGE_LEN). The refusal's detail in d. */
 #define HBSA_RANGE_LEN 17
 int hbsa_priv_split(const unsigned char *in, size_t len, size_t corelen, char **path,
-                    size_t *rangelen);
+                    size_t *rangelen, FS_ERRDETAIL *d);
 /* A private key of ops's kind: the core (ops->from_sk), the framing, the
  * range narrowed (ops->set_range; BAD_KEY for a range that is empty, past
  * the key's end or of a kind without shards). No file is opened here (a key
@@ -114,7 +115,7 @@ int hbsa_priv_split(const unsigned char *in, size_t len, size_t corelen, char **
  * at the first signature; a state that then fails to open refuses the
  * signature, the key still verifies. */
 int hbsa_priv_decode(const fs_stateful_ops *ops, const unsigned char *in, size_t len,
-                     void **key);
+                     void **key, FS_ERRDETAIL *d);
 /* A public key of ops's kind (ops->from_pk). */
 int hbsa_pub_decode(const fs_stateful_ops *ops, const unsigned char *in, size_t len,
                     void **key);
@@ -127,9 +128,10 @@ int hbsa_gen_done(HBSA_KEY *x, int err, const FS_GENOPTS *o, void **key);
  * refuses bytes that do not check and builds what it needs. */
 void hbsa_cache_read(HBSA_KEY *x);
 
-/* Notes x's state file and the cause beside a state error err (see
- * fs_err_state_detail) and returns err. */
-int hbsa_state_error(const HBSA_KEY *x, int err, const fastsig_cause *cause);
+/* Fills d with x's state file and the cause of a state error err (cause:
+ * the failing state call's, NULL: none) and returns err. */
+int hbsa_state_error(const HBSA_KEY *x, int err, const fastsig_cause *cause,
+                     FS_ERRDETAIL *d);
 /* STATE_MAX when a state file's max / next do not fit x's range (max must be
  * its end, next at least its first index), else FASTSIG_OK; hbsa_range_why
  * writes which (why: whylen bytes). */
@@ -140,17 +142,18 @@ void hbsa_range_why(const HBSA_KEY *x, uint64_t max, uint64_t next, char *why, s
  * OTS_USED. */
 void hbsa_state_why(const HBSA_KEY *x, int err, char *why, size_t whylen);
 /* x's state handle, opened read-write by the first caller (threads and
- * copies of x share it); NULL with *err set and the cause noted when the
+ * copies of x share it); NULL with *err set and its detail in d when the
  * state cannot be used. */
-fastsig_state *hbsa_state_of(HBSA_KEY *x, int *err);
+fastsig_state *hbsa_state_of(HBSA_KEY *x, int *err, FS_ERRDETAIL *d);
 
 /* hbs_shard.c: turns x (an XMSS, XMSS^MT or HSS private key with a usable
  * state) into a shard of itself: range "A-B" (indices A .. B-1, inside the state's
  * unspent part) or "+N" (the next N unspent ones) is carved from x's state
  * (fastsig_state_carve: the parent's state moves on first) into a new state
  * file, state_opt (a directory, or the file's path; NULL: beside the
- * parent's), and x then signs from that file, inside that range only. */
-int hbsa_shard(HBSA_KEY *x, const char *range, const char *state_opt);
+ * parent's), and x then signs from that file, inside that range only. A
+ * refusal's detail in d. */
+int hbsa_shard(HBSA_KEY *x, const char *range, const char *state_opt, FS_ERRDETAIL *d);
 /* The text form of x's range, "A-B" (out: at least 48 bytes). */
 void hbsa_range_text(const HBSA_KEY *x, char *out, size_t outlen);
 /* Indices of a bottom subtree: a shard starting at a multiple of it is
@@ -179,7 +182,7 @@ void hbsa_sigopts_default(const FS_SIGALG *alg, FS_SIGOPTS *o);
 int hbsa_ctx_set(FS_SIGOPTS *o, const OSSL_PARAM params[]);
 int hbsa_ctx_get(const FS_SIGOPTS *o, OSSL_PARAM params[]);
 int hbsa_get_params(const void *key, OSSL_PARAM params[]);
-int hbsa_set_params(void *key, const OSSL_PARAM params[]);
+int hbsa_set_params(void *key, const OSSL_PARAM params[], FS_ERRDETAIL *d);
 int hbsa_text(const void *key, int selection, BIO *out);
 extern const OSSL_PARAM hbsa_ctx_params[];
 extern const OSSL_PARAM hbsa_key_gettable[];

@@ -2,7 +2,6 @@
  * (stateful_key.h): where it lives, opening it at the first signature,
  * making it at key generation, the errors that name it, and what
  * `pkey -text` shows of it. */
-#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,7 +17,7 @@
 /* The default state directory (made if missing), absolute and resolved:
  * where keys without state: keep their states, and the key-id registry. A
  * failure names the directory. */
-int hbsa_default_state_dir(char *real, size_t len)
+int hbsa_default_state_dir(char *real, size_t len, FS_ERRDETAIL *d)
 {
     char dir[4096];
     fastsig_cause cause;
@@ -27,7 +26,7 @@ int hbsa_default_state_dir(char *real, size_t len)
         return err;
     if ((err = fastsig_state_make_dir(dir, &cause)) != FASTSIG_OK
         || (err = fastsig_state_resolve_dir(dir, real, len, &cause)) != FASTSIG_OK)
-        fs_err_file_detail(err, "state directory", dir, cause.sys_errno, NULL);
+        fs_detail_file(d, err, "state directory", dir, cause.sys_errno, NULL);
     return err;
 }
 
@@ -35,13 +34,13 @@ int hbsa_default_state_dir(char *real, size_t len)
  * working directory, and the same file from every one (a relative
  * FASTSIG_STATE_DIR or state_dir is resolved once, here: copies of a
  * directory of keys used from two places must not get two states). */
-static int state_path(HBSA_KEY *x, const char *opt)
+static int state_path(HBSA_KEY *x, const char *opt, FS_ERRDETAIL *d)
 {
     char buf[4096], dir[4096], real[4096];
     int err;
 
     if (opt == NULL || opt[0] == '\0') {
-        if ((err = hbsa_default_state_dir(real, sizeof(real))) != FASTSIG_OK
+        if ((err = hbsa_default_state_dir(real, sizeof(real), d)) != FASTSIG_OK
             || (err = fastsig_state_key_path(real, x->key_id, buf, sizeof(buf))) != FASTSIG_OK)
             return err;
     } else if (opt[0] == '/') {
@@ -75,41 +74,42 @@ static void rollback_why(const HBSA_KEY *x, char *why, size_t len)
                  "process already reserved)", next, mark);
 }
 
-/* Notes x's state file and the cause beside a state error (see
- * fs_err_state_detail) and returns err. The state call's cause (NULL: none)
+/* Fills d with x's state file and the cause of a state error and returns
+ * err. The state call's cause (NULL: none)
  * holds errno of the failing system call for these codes; for the others
  * (corrupt, another key's, not a regular file, ...) the reason says it all. */
-static int state_error(const HBSA_KEY *x, int err, const fastsig_cause *cause)
+static int state_error(const HBSA_KEY *x, int err, const fastsig_cause *cause,
+                       FS_ERRDETAIL *d)
 {
     int sys_errno = cause != NULL ? cause->sys_errno : 0;
     switch (err) {
     case FASTSIG_ERR_STATE_IO:
     case FASTSIG_ERR_STATE_MISSING:
     case FASTSIG_ERR_STATE_NO_DIR:
-        fs_err_state_detail(err, x->path, sys_errno);
+        fs_detail_state(d, err, x->path, sys_errno);
         break;
     case FASTSIG_ERR_STATE_CORRUPT:
     case FASTSIG_ERR_STATE_WRONG_KEY:
     case FASTSIG_ERR_STATE_EXISTS:
     case FASTSIG_ERR_STATE_NOT_FILE:
-        fs_err_state_detail(err, x->path, 0);
+        fs_detail_state(d, err, x->path, 0);
         break;
     case FASTSIG_ERR_STATE_UNTRUSTED:
         if (cause != NULL) /* the refused path and why are the cause's */
-            fs_err_untrusted(cause, "state file", "state directory");
+            fs_detail_untrusted(d, cause, "state file", "state directory");
         break;
     case FASTSIG_ERR_STATE_LOCKED: {
         unsigned ms = fastsig_state_lock_timeout();
         char why[96];
         snprintf(why, sizeof(why), "locked by another process (waited %u.%03u s)", ms / 1000,
                  ms % 1000);
-        fs_err_state_why(err, x->path, why);
+        fs_detail_state_why(d, err, x->path, why);
         break;
     }
     case FASTSIG_ERR_STATE_ROLLED_BACK: {
         char why[4352];
         rollback_why(x, why, sizeof(why));
-        fs_err_state_says(err, x->path, why);
+        fs_detail_state_says(d, err, x->path, why);
         break;
     }
     case FASTSIG_ERR_STATE_MAX:
@@ -117,16 +117,17 @@ static int state_error(const HBSA_KEY *x, int err, const fastsig_cause *cause)
     case FASTSIG_ERR_OTS_USED: {
         char why[128];
         hbsa_state_why(x, err, why, sizeof(why));
-        fs_err_state_why(err, x->path, why);
+        fs_detail_state_why(d, err, x->path, why);
         break;
     }
     }
     return err;
 }
 
-int hbsa_state_error(const HBSA_KEY *x, int err, const fastsig_cause *cause)
+int hbsa_state_error(const HBSA_KEY *x, int err, const fastsig_cause *cause,
+                     FS_ERRDETAIL *d)
 {
-    return state_error(x, err, cause);
+    return state_error(x, err, cause, d);
 }
 
 
@@ -180,7 +181,7 @@ static void open_state(HBSA_KEY *x, fastsig_cause *cause)
  * key object (and its copies, which share it) share one handle. A failed
  * open is tried again by the next signature (a lock held elsewhere may be
  * gone by then); NULL with the cause noted (state_error) when it fails. */
-fastsig_state *hbsa_state_of(HBSA_KEY *x, int *err)
+fastsig_state *hbsa_state_of(HBSA_KEY *x, int *err, FS_ERRDETAIL *d)
 {
     fastsig_state *st = __atomic_load_n(&x->st, __ATOMIC_ACQUIRE);
     if (st != NULL)
@@ -193,13 +194,13 @@ fastsig_state *hbsa_state_of(HBSA_KEY *x, int *err)
         fastsig_cause cause;
         open_state(x, &cause);
         if ((st = x->st) == NULL)
-            *err = state_error(x, x->st_err, &cause);
+            *err = state_error(x, x->st_err, &cause, d);
     }
     CRYPTO_THREAD_unlock(x->st_lock);
     return st;
 }
 
-int hbsa_state_new(HBSA_KEY *x, const char *state_opt)
+int hbsa_state_new(HBSA_KEY *x, const char *state_opt, FS_ERRDETAIL *d)
 {
     char dir[4096];
     struct stat sb;
@@ -208,9 +209,9 @@ int hbsa_state_new(HBSA_KEY *x, const char *state_opt)
     if (!x->seed_fp_set)
         return FASTSIG_ERR_INTERNAL; /* every kind checks its seed first */
     if ((err = hbs_key_id(x->pk, x->pklen, x->key_id)) != FASTSIG_OK
-        || (err = state_path(x, state_opt)) != FASTSIG_OK
-        || (err = hbsa_default_state_dir(dir, sizeof(dir))) != FASTSIG_OK
-        || (err = hbsa_register(x, dir)) != FASTSIG_OK)
+        || (err = state_path(x, state_opt, d)) != FASTSIG_OK
+        || (err = hbsa_default_state_dir(dir, sizeof(dir), d)) != FASTSIG_OK
+        || (err = hbsa_register(x, dir, d)) != FASTSIG_OK)
         return err;
     if ((err = fastsig_state_create(x->path, x->key_id, x->ops->max(x->core), 0, 0, &cause))
         != FASTSIG_OK) {
@@ -218,10 +219,10 @@ int hbsa_state_new(HBSA_KEY *x, const char *state_opt)
          * generation's): the key may be generated again */
         if (err == FASTSIG_ERR_STATE_EXISTS || lstat(x->path, &sb) != 0)
             hbsa_unregister(x, dir);
-        return state_error(x, err, &cause);
+        return state_error(x, err, &cause, d);
     }
     err = FASTSIG_OK;
-    return hbsa_state_of(x, &err) != NULL ? FASTSIG_OK : err;
+    return hbsa_state_of(x, &err, d) != NULL ? FASTSIG_OK : err;
 }
 
 /* Before the first signature the state is only looked at: read-only, the
@@ -254,7 +255,7 @@ int hbsa_state(const void *key, FS_STATEINFO *out)
     } else if (err == FASTSIG_OK) {
         out->max -= first;
     } else {
-        state_error(x, err, &cause);
+        state_error(x, err, &cause, out->detail);
     }
     return err;
 }

@@ -43,6 +43,7 @@ int fs_key_to_text(BIO *out, const FS_KEY *k, int selection)
         return 0;
     if (priv && (k->alg->flags & FS_SIGALG_STATEFUL) && ad->state != NULL) {
         st.why[0] = '\0';
+        st.detail = NULL; /* the text says the code and why only */
         if ((err = ad->state(core, &st)) == FASTSIG_OK)
             ok = BIO_printf(out, "state: index %" PRIu64 ", remaining %" PRIu64
                             " of %" PRIu64 " signatures\n", st.index, st.remaining, st.max);

@@ -48,7 +48,7 @@ static int gen(const FS_SIGALG *alg, const FS_GENOPTS *o, void **key)
         OPENSSL_cleanse(seed, sizeof(seed));
         return FASTSIG_ERR_NOMEM;
     }
-    if ((err = hbsa_seed_check(x, seed, 3 * (size_t)p->n)) == FASTSIG_OK)
+    if ((err = hbsa_seed_check(x, seed, 3 * (size_t)p->n, o->detail)) == FASTSIG_OK)
         err = fs_stateful_wotsp_keygen(core, seed, 3 * (size_t)p->n);
     OPENSSL_cleanse(seed, sizeof(seed));
     return hbsa_gen_done(x, err, o, key);
@@ -62,9 +62,10 @@ static int pub_decode(const FS_SIGALG *alg, const unsigned char *in, size_t len,
 /* A root that its seeds do not give still decodes: refused when the key is
  * asked to sign (before the index is spent), since OpenSSL's decoders drop
  * a decoder's reason and the signer's error keeps it. */
-static int priv_decode(const FS_SIGALG *alg, const unsigned char *in, size_t len, void **key)
+static int priv_decode(const FS_SIGALG *alg, const unsigned char *in, size_t len, void **key,
+                       FS_ERRDETAIL *d)
 {
-    return hbsa_priv_decode(&fs_stateful_wotsp, in, len, key);
+    return hbsa_priv_decode(&fs_stateful_wotsp, in, len, key, d);
 }
 
 static const OSSL_PARAM gen_settable[] = {

@@ -40,7 +40,7 @@ static int xmss_gen(const FS_SIGALG *alg, const FS_GENOPTS *o, void **key)
     int err;
 
     if (p == NULL)
-        fs_err_file_detail(FASTSIG_ERR_UNSUPPORTED, "parameter set", name, 0,
+        fs_detail_file(o->detail, FASTSIG_ERR_UNSUPPORTED, "parameter set", name, 0,
                            "not a name of this algorithm's sets");
     if (p == NULL || o->mode != NULL)
         return FASTSIG_ERR_UNSUPPORTED;
@@ -52,7 +52,7 @@ static int xmss_gen(const FS_SIGALG *alg, const FS_GENOPTS *o, void **key)
         return FASTSIG_ERR_NOMEM;
     }
     /* a seed some key has is refused before the trees are built */
-    if ((err = hbsa_seed_check(x, seed, 3 * (size_t)p->n)) == FASTSIG_OK)
+    if ((err = hbsa_seed_check(x, seed, 3 * (size_t)p->n, o->detail)) == FASTSIG_OK)
         err = fs_stateful_xmss_keygen(core, seed, 3 * (size_t)p->n,
                                       o->threads ? o->threads : hbsa_default_threads(),
                                       hbsa_progress, &pg);
@@ -61,9 +61,9 @@ static int xmss_gen(const FS_SIGALG *alg, const FS_GENOPTS *o, void **key)
 }
 
 static int xmss_priv_decode(const FS_SIGALG *alg, const unsigned char *in, size_t len,
-                            void **key)
+                            void **key, FS_ERRDETAIL *d)
 {
-    return hbsa_priv_decode(rows[alg->variant].ops, in, len, key);
+    return hbsa_priv_decode(rows[alg->variant].ops, in, len, key, d);
 }
 
 static int xmss_pub_decode(const FS_SIGALG *alg, const unsigned char *in, size_t len,

@@ -3,8 +3,12 @@
  * once, and its copies (EVP_PKEY_dup), share that one state handle (one
  * block, nothing burnt: the file's next equals the signatures made once the
  * key is freed), and decoding alone spends nothing. A key whose recorded
- * state path is relative is refused at decode. */
+ * state path is relative is refused at decode. A state error names its own
+ * key's file in the thread that signed, and no later error carries it. */
+#include <errno.h>
 #include <pthread.h>
+#include <stdio.h>
+#include <sys/stat.h>
 #include <string.h>
 #include <unistd.h>
 #include <openssl/err.h>
@@ -15,6 +19,7 @@
 #include "evp_fixture.h"
 #include "hbs_evp.h"
 #include "fastsig/provider.h"
+#include "fastsig_err.h"
 
 #define THREADS 4
 #define PER_THREAD 25
@@ -48,17 +53,25 @@ static void *signer(void *arg)
     return NULL;
 }
 
-static void threads_share_one_handle(void)
+/* A new key of alg decoded anew from its PEM (*state: its state path):
+ * its state not yet opened. */
+static EVP_PKEY *decoded_key(const char *alg, const char *param, char *state, size_t len)
 {
-    char state[600];
-    EVP_PKEY *k = gen_key(rows[row].alg, rows[row].param, NULL, NULL, state, sizeof(state));
+    EVP_PKEY *k = gen_key(alg, param, NULL, NULL, state, len), *d;
     CU_ASSERT_PTR_NOT_NULL_FATAL(k);
     char *pem = to_pem(k, 1);
     EVP_PKEY_free(k);
     CU_ASSERT_PTR_NOT_NULL_FATAL(pem);
+    d = from_pem(pem, 1);
+    OPENSSL_free(pem);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+    return d;
+}
 
-    shared_key = from_pem(pem, 1);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(shared_key);
+static void threads_share_one_handle(void)
+{
+    char state[600];
+    shared_key = decoded_key(rows[row].alg, rows[row].param, state, sizeof(state));
     CU_ASSERT_EQUAL(state_file_next(state), 0); /* decoding spent nothing */
     pthread_t t[THREADS];
     memset(seen, 0xff, sizeof(seen));
@@ -86,7 +99,6 @@ static void threads_share_one_handle(void)
     EVP_PKEY_free(shared_key);
     /* one handle, closed once: its unused block given back */
     CU_ASSERT_EQUAL(state_file_next(state), THREADS * PER_THREAD + 1);
-    OPENSSL_free(pem);
 }
 
 static void test_threads_share_one_handle(void)
@@ -175,6 +187,100 @@ static void test_relative_state_path_refused(void)
     }
 }
 
+/* Signs with k once; returns the last error's reason and copies its data
+ * ("" if none) to data; the queue cleared. siglen: the buffer offered (0:
+ * the size the key asks). */
+static int sign_error(EVP_PKEY *k, size_t siglen, char *data, size_t datalen)
+{
+    EVP_MD_CTX *m = EVP_MD_CTX_new();
+    unsigned char sig[8192];
+    size_t cap = 0;
+    const char *d = NULL;
+    int flags = 0;
+    unsigned long e = 0;
+
+    data[0] = '\0';
+    if (m != NULL && EVP_DigestSignInit_ex(m, NULL, NULL, libctx, NULL, k, NULL) > 0
+        && EVP_DigestSign(m, NULL, &cap, (const unsigned char *)"m", 1) > 0) {
+        cap = siglen != 0 ? siglen : cap < sizeof(sig) ? cap : sizeof(sig);
+        if (EVP_DigestSign(m, sig, &cap, (const unsigned char *)"m", 1) > 0)
+            cap = 0; /* signed: no error */
+    }
+    EVP_MD_CTX_free(m);
+    for (unsigned long x; (x = ERR_get_error_all(NULL, NULL, NULL, &d, &flags)) != 0; e = x)
+        snprintf(data, datalen, "%s", (flags & ERR_TXT_STRING) && d != NULL ? d : "");
+    return e == 0 ? 0 : ERR_GET_REASON(e);
+}
+
+/* A WOTSP key decoded anew whose state file is then removed (*state: its
+ * path): signing fails until the file is back. */
+static EVP_PKEY *key_without_state(char *state, size_t len)
+{
+    EVP_PKEY *d = decoded_key("WOTSP", NULL, state, len);
+    CU_ASSERT_EQUAL_FATAL(unlink(state), 0);
+    return d;
+}
+
+#define DETAIL_ROUNDS 200
+typedef struct {
+    EVP_PKEY *key;
+    int reason;       /* the error each signature must fail with */
+    char want[700];   /* its exact text */
+    int wrong;        /* rounds whose error was not exactly that */
+} DETAIL_SIGNER;
+
+static void *detail_signer(void *arg)
+{
+    DETAIL_SIGNER *s = arg;
+    char data[1024];
+    for (int i = 0; i < DETAIL_ROUNDS; i++)
+        if (sign_error(s->key, 0, data, sizeof(data)) != s->reason || strcmp(data, s->want) != 0)
+            s->wrong++;
+    return NULL;
+}
+
+/* Two threads, each signing with its own key whose state fails its own
+ * way (missing; a directory where the file was): every error names the
+ * thread's own file and reason, never the other's. */
+static void test_state_errors_stay_in_their_thread(void)
+{
+    DETAIL_SIGNER s[2];
+    char state[2][600];
+    pthread_t t[2];
+    memset(s, 0, sizeof(s));
+    for (int i = 0; i < 2; i++)
+        s[i].key = key_without_state(state[i], sizeof(state[i]));
+    CU_ASSERT_EQUAL_FATAL(mkdir(state[1], 0700), 0);
+    s[0].reason = FASTSIG_ERR_STATE_MISSING;
+    snprintf(s[0].want, sizeof(s[0].want), "state file %s: %s", state[0], strerror(ENOENT));
+    s[1].reason = FASTSIG_ERR_STATE_IO;
+    snprintf(s[1].want, sizeof(s[1].want), "state file %s: %s", state[1], strerror(EISDIR));
+    for (int i = 0; i < 2; i++)
+        CU_ASSERT_EQUAL_FATAL(pthread_create(&t[i], NULL, detail_signer, &s[i]), 0);
+    for (int i = 0; i < 2; i++)
+        pthread_join(t[i], NULL);
+    for (int i = 0; i < 2; i++) {
+        CU_ASSERT_EQUAL(s[i].wrong, 0);
+        EVP_PKEY_free(s[i].key);
+    }
+    rmdir(state[1]);
+}
+
+/* An error after a detailed one, in the same thread and with the same key:
+ * a too-short signature buffer says nothing of the state file. */
+static void test_no_stale_detail(void)
+{
+    char state[600], data[1024], want[700];
+    EVP_PKEY *k = key_without_state(state, sizeof(state));
+    snprintf(want, sizeof(want), "state file %s: %s", state, strerror(ENOENT));
+    CU_ASSERT_EQUAL(sign_error(k, 0, data, sizeof(data)), FASTSIG_ERR_STATE_MISSING);
+    CU_ASSERT_STRING_EQUAL(data, want);
+    CU_ASSERT_EQUAL(sign_error(k, 1, data, sizeof(data)), FASTSIG_ERR_BAD_LENGTH);
+    CU_ASSERT_PTR_NULL(strstr(data, "state file"));
+    CU_ASSERT_PTR_NULL(strstr(data, state));
+    EVP_PKEY_free(k);
+}
+
 int main(void)
 {
     static const fs_test tests[] = {
@@ -182,6 +288,9 @@ int main(void)
         { "threads and copies of a decoded key share the state it opens at the first signature",
           test_threads_share_one_handle },
         { "a key with a relative state path is refused", test_relative_state_path_refused },
+        { "each thread's state errors name its own key's file",
+          test_state_errors_stay_in_their_thread },
+        { "an error after a state error carries no stale detail", test_no_stale_detail },
         { "unload", hbs_unload },
         { NULL, NULL },
     };
