@@ -3,6 +3,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include "bytes.h"
 #include "fastsig_err.h"
 #include "secmem.h"
 #include "hbs/xmss.h"
@@ -127,7 +128,7 @@ int hbs_tree_row_of(int kind, const uint8_t *key, size_t len, const hbs_params *
 {
     if (len < 4)
         return FASTSIG_ERR_BAD_LENGTH;
-    *p = hbs_params_by_oid(kind, (uint32_t)hbs_get_be(key, 4));
+    *p = hbs_params_by_oid(kind, fs_load_be32(key));
     return *p == NULL || kind == HBS_KIND_WOTSP ? FASTSIG_ERR_BAD_KEY : FASTSIG_OK;
 }
 
@@ -143,7 +144,7 @@ int hbs_key_from_sk(int kind, const uint8_t *sk, size_t sklen, uint64_t *idx, hb
     if (sklen != hbs_sk_bytes(p))
         return FASTSIG_ERR_BAD_LENGTH;
     const uint8_t *s = sk + 4 + p->idx_bytes;
-    uint64_t i = hbs_get_be(sk + 4, p->idx_bytes);
+    uint64_t i = fs_load_be(sk + 4, p->idx_bytes);
     if (i > hbs_last_index(p) + (p->h < 64)) /* idx 2^h = exhausted, still a key */
         return FASTSIG_ERR_BAD_KEY;
     hbs_key *k;
@@ -164,7 +165,7 @@ int hbs_key_export_pk(const hbs_key *k, uint8_t *pk, size_t pklen)
     size_t n = k->p.n;
     if (pklen != hbs_pk_bytes(&k->p))
         return FASTSIG_ERR_BAD_LENGTH;
-    hbs_put_be(pk, 4, k->p.oid);
+    fs_store_be32(pk, k->p.oid);
     memcpy(pk + 4, k->root, n);
     memcpy(pk + 4 + n, k->pub_seed, n);
     return FASTSIG_OK;
@@ -180,9 +181,9 @@ int hbs_key_export_sk(const hbs_key *k, uint64_t idx, uint8_t *sk, size_t sklen)
         return FASTSIG_ERR_BAD_LENGTH;
     if (idx > hbs_last_index(p) + (p->h < 64))
         return FASTSIG_ERR_BAD_PARAM;
-    hbs_put_be(sk, 4, p->oid);
+    fs_store_be32(sk, p->oid);
     uint8_t *s = sk + 4;
-    hbs_put_be(s, p->idx_bytes, idx);
+    fs_store_be(s, p->idx_bytes, idx);
     s += p->idx_bytes;
     memcpy(s, k->sk_seed, n);
     memcpy(s + n, k->sk_prf, n);

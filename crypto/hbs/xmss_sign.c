@@ -2,6 +2,7 @@
  * are checked against the root (see xmss.h). */
 #include <pthread.h>
 #include <string.h>
+#include "bytes.h"
 #include "fastsig_err.h"
 #include "ctgrind.h"
 #include "hbs/xmss.h"
@@ -74,7 +75,7 @@ static int sign_locked(hbs_key *k, uint64_t idx, const uint8_t *msg, size_t msgl
     int rc = check_locked(k);
     if (rc != FASTSIG_OK)
         return rc;
-    hbs_put_be(s, p->idx_bytes, idx);
+    fs_store_be(s, p->idx_bytes, idx);
     s += p->idx_bytes;
     rc = hbs_prf_msg(&k->ctx, s, idx);
     if (rc == FASTSIG_OK)

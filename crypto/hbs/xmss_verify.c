@@ -1,4 +1,5 @@
 /* xmss_verify.c - XMSS / XMSS^MT verification (see xmss.h). */
+#include "bytes.h"
 #include "fastsig_err.h"
 #include "hbs/xmss.h"
 #include "hbs/hbs_key.h"
@@ -15,13 +16,13 @@ int hbs_verify_p(const hbs_params *p, const uint8_t *pk, size_t pklen, const uin
         return FASTSIG_ERR_BAD_PARAM;
     if (pklen != hbs_pk_bytes(p))
         return FASTSIG_ERR_BAD_LENGTH;
-    if (hbs_get_be(pk, 4) != p->oid)
+    if (fs_load_be32(pk) != p->oid)
         return FASTSIG_ERR_BAD_KEY;
     if (siglen != hbs_sig_bytes(p))
         return FASTSIG_ERR_BAD_SIGNATURE;
     const size_t n = p->n, wsig = hbs_wots_sig_bytes(p);
     const uint8_t *root = pk + 4;
-    uint64_t idx = hbs_get_be(sig, p->idx_bytes);
+    uint64_t idx = fs_load_be(sig, p->idx_bytes);
     if (idx > hbs_last_index(p))
         return FASTSIG_ERR_BAD_SIGNATURE;
     hbs_ctx c;

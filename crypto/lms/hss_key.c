@@ -2,9 +2,9 @@
  * range, sizes and public key, the levels' working data for the node cache,
  * freeing (see hss.h). */
 #include <stdlib.h>
+#include "bytes.h"
 #include "fastsig_err.h"
 #include "lms/hss_key.h"
-#include "lms/lms_chain.h"
 
 int hss_key_new(hss_key **out, unsigned L, const lms_params *lms, const lmots_params *ots,
                 unsigned threads)
@@ -94,7 +94,7 @@ size_t hss_sig_bytes(const hss_key *k)
 
 void hss_pub(const hss_key *k, uint8_t *pub)
 {
-    lms_put32(pub, k->L);
+    fs_store_be32(pub, k->L);
     lms_tree_pub(k->tree[0], pub + 4);
 }
 

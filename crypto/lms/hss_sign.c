@@ -1,9 +1,9 @@
 /* hss_sign.c - HSS signing at an index, then each level's next tree
  * prepared by its share (see hss.h). */
 #include <string.h>
+#include "bytes.h"
 #include "fastsig_err.h"
 #include "lms/hss_key.h"
-#include "lms/lms_chain.h"
 
 /* After a signature at g: each level's next tree gets the share of its
  * leaves that this point of the current tree's life calls for, so it is
@@ -49,7 +49,7 @@ int hss_sign(hss_key *k, uint64_t g, const uint8_t *msg, size_t mlen, uint8_t *s
     if (rc != FASTSIG_OK)
         return rc;
     uint8_t *p = sig;
-    lms_put32(p, k->L - 1);
+    fs_store_be32(p, k->L - 1);
     p += 4;
     for (unsigned i = 1; i < k->L; i++) {
         size_t sl = lms_sig_bytes(&k->lp[i - 1], &k->op[i - 1]);

@@ -1,15 +1,15 @@
 /* hss_verify.c - HSS verification: the levels side by side, and the
  * serial reference (see hss.h). */
 #include <string.h>
+#include "bytes.h"
 #include "fastsig_err.h"
 #include "lms/hss.h"
-#include "lms/lms_chain.h"
 
 /* The length of the LMS public key at pub (avail bytes). */
 static int pub_len(const uint8_t *pub, size_t avail, size_t *len)
 {
     lms_params lp;
-    if (avail < 4 || lms_params_get(&lp, lms_get32(pub)) != FASTSIG_OK ||
+    if (avail < 4 || lms_params_get(&lp, fs_load_be32(pub)) != FASTSIG_OK ||
         avail < lms_pub_bytes(&lp))
         return FASTSIG_ERR_BAD_SIGNATURE;
     *len = lms_pub_bytes(&lp);
@@ -22,9 +22,9 @@ static int check_outer(const uint8_t *pub, size_t publen, const uint8_t *msg, si
 {
     if (pub == NULL || sig == NULL || (msg == NULL && mlen))
         return FASTSIG_ERR_NULL_ARG;
-    if (publen < 4 || lms_get32(pub) < 1 || lms_get32(pub) > LMS_MAX_LEVELS)
+    if (publen < 4 || fs_load_be32(pub) < 1 || fs_load_be32(pub) > LMS_MAX_LEVELS)
         return FASTSIG_ERR_BAD_KEY;
-    if (siglen < 4 || lms_get32(sig) + 1 != lms_get32(pub))
+    if (siglen < 4 || fs_load_be32(sig) + 1 != fs_load_be32(pub))
         return FASTSIG_ERR_BAD_SIGNATURE;
     return FASTSIG_OK;
 }
@@ -54,7 +54,7 @@ int hss_verify(const uint8_t *pub, size_t publen, const uint8_t *msg, size_t mle
     int rc = check_outer(pub, publen, msg, mlen, sig, siglen);
     if (rc != FASTSIG_OK)
         return rc;
-    unsigned nspk = lms_get32(sig), parsed = 0;
+    unsigned nspk = fs_load_be32(sig), parsed = 0;
     lms_sig_view v[LMS_MAX_LEVELS];
     const uint8_t *lmsg[LMS_MAX_LEVELS];
     size_t lmlen[LMS_MAX_LEVELS];
@@ -97,7 +97,7 @@ int hss_verify_serial(const uint8_t *pub, size_t publen, const uint8_t *msg, siz
     int rc = check_outer(pub, publen, msg, mlen, sig, siglen);
     if (rc != FASTSIG_OK)
         return rc;
-    unsigned nspk = lms_get32(sig);
+    unsigned nspk = fs_load_be32(sig);
     const uint8_t *key = pub + 4, *p = sig + 4;
     size_t keylen = publen - 4, left = siglen - 4;
     for (unsigned i = 0; i <= nspk; i++) {
