@@ -9,7 +9,8 @@
 #include "stateful_key.h"
 #include "cpu.h"
 #include "fastsig_err.h"
-#include "hbs/hbs_hash.h" /* hbs_key_id, hbs_get_be */
+#include "bytes.h"
+#include "hbs/hbs_hash.h" /* hbs_key_id */
 #include "state/cachefile.h"
 
 HBSA_KEY *hbsa_new(const fs_stateful_ops *ops, void *core)
@@ -145,7 +146,7 @@ int hbsa_priv_split(const unsigned char *in, size_t len, size_t corelen, char **
     size_t pl;
     if (len < corelen + 2)
         return FASTSIG_ERR_BAD_KEY;
-    pl = (size_t)in[corelen] << 8 | in[corelen + 1];
+    pl = fs_load_be16(in + corelen);
     if ((len != corelen + 2 + pl && len != corelen + 2 + pl + HBSA_RANGE_LEN) || pl == 0
         || memchr(in + corelen + 2, 0, pl) != NULL)
         return FASTSIG_ERR_BAD_KEY;
@@ -165,15 +166,13 @@ int hbsa_priv_split(const unsigned char *in, size_t len, size_t corelen, char **
 static void range_encode(uint64_t first, uint64_t end, unsigned char *out)
 {
     out[0] = 1;
-    for (int i = 0; i < 8; i++) {
-        out[1 + i] = (unsigned char)(first >> (56 - 8 * i));
-        out[9 + i] = (unsigned char)(end >> (56 - 8 * i));
-    }
+    fs_store_be64(out + 1, first);
+    fs_store_be64(out + 9, end);
 }
 
 static int range_decode(HBSA_KEY *x, const unsigned char *in)
 {
-    uint64_t first = hbs_get_be(in + 1, 8), end = hbs_get_be(in + 9, 8);
+    uint64_t first = fs_load_be64(in + 1), end = fs_load_be64(in + 9);
     /* a kind without shards (a one-time key has nothing to share out) */
     if (in[0] != 1 || x->ops->set_range == NULL || first >= end
         || end > x->ops->max(x->core))
@@ -228,8 +227,7 @@ int hbsa_priv_encode(const void *key, unsigned char *out, size_t *len)
         err = FASTSIG_ERR_BAD_LENGTH;
     if (out != NULL && err == FASTSIG_OK) {
         memcpy(out, core, corelen);
-        out[corelen] = (unsigned char)(pl >> 8);
-        out[corelen + 1] = (unsigned char)pl;
+        fs_store_be16(out + corelen, (uint16_t)pl);
         memcpy(out + corelen + 2, x->path, pl);
         if (need > corelen + 2 + pl)
             range_encode(first, end, out + corelen + 2 + pl);

@@ -11,6 +11,7 @@
 
 #include <stdint.h>
 #include <string.h>
+#include "bytes.h"
 
 #define HBS_ADRS_BYTES 32
 enum { HBS_ADRS_OTS = 0, HBS_ADRS_LTREE = 1, HBS_ADRS_TREE = 2 };
@@ -21,10 +22,7 @@ typedef struct {
 
 static inline void hbs_adrs_word(hbs_adrs *a, unsigned word, uint32_t v)
 {
-    a->b[4 * word] = (uint8_t)(v >> 24);
-    a->b[4 * word + 1] = (uint8_t)(v >> 16);
-    a->b[4 * word + 2] = (uint8_t)(v >> 8);
-    a->b[4 * word + 3] = (uint8_t)v;
+    fs_store_be32(a->b + 4 * word, v);
 }
 
 static inline void hbs_adrs_init(hbs_adrs *a, uint32_t layer, uint64_t tree, uint32_t type)

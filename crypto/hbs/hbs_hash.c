@@ -1,5 +1,6 @@
 /* hbs_hash.c - see hbs_hash.h. */
 #include <string.h>
+#include "bytes.h"
 #include "fastsig_err.h"
 #include "hbs/hbs_hash.h"
 #include "ctgrind.h"
@@ -70,28 +71,12 @@ void hbs_ctx_clear(hbs_ctx *c)
     c->has_prf = 0;
 }
 
-void hbs_put_be(uint8_t *out, size_t len, uint64_t v)
-{
-    for (size_t i = 0; i < len; i++) {
-        size_t shift = 8 * (len - 1 - i);
-        out[i] = shift < 64 ? (uint8_t)(v >> shift) : 0;
-    }
-}
-
-uint64_t hbs_get_be(const uint8_t *in, size_t len)
-{
-    uint64_t v = 0;
-    for (size_t i = 0; i < len; i++)
-        v = v << 8 | in[i];
-    return v;
-}
-
 int hbs_prf_msg(const hbs_ctx *c, uint8_t *r, uint64_t idx)
 {
     uint8_t m[32];
     if (!c->has_prf)
         return FASTSIG_ERR_BAD_PARAM;
-    hbs_put_be(m, sizeof(m), idx);
+    fs_store_be(m, sizeof(m), idx);
     int rc = fs_hash_prf(&c->prf_sk, r, m, 1);
     FS_DECLASSIFY(r, c->p->n);   /* r is sent in the signature */
     return rc;
@@ -104,6 +89,6 @@ int hbs_hash_msg(const hbs_ctx *c, uint8_t *out, const uint8_t *r, const uint8_t
     size_t n = c->p->n;
     memcpy(key, r, n);
     memcpy(key + n, root, n);
-    hbs_put_be(key + 2 * n, n, idx);
+    fs_store_be(key + 2 * n, n, idx);
     return fs_hash_msg(&c->hp, out, key, msg, msglen);
 }

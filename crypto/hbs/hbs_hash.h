@@ -50,8 +50,4 @@ int hbs_key_id(const uint8_t *pk, size_t pklen, uint8_t id[FASTSIG_STATE_KEY_ID_
 int hbs_seed_fp(const hbs_params *p, const uint8_t *seed, size_t seedlen,
                 uint8_t fp[HBS_SEED_FP_LEN]);
 
-/* Big-endian toByte(v, len) for len <= 8 (more bytes: leading zeros). */
-void hbs_put_be(uint8_t *out, size_t len, uint64_t v);
-uint64_t hbs_get_be(const uint8_t *in, size_t len);
-
 #endif

@@ -1,5 +1,5 @@
 /* hbs_key.h - private: the XMSS / XMSS^MT key object and its per-layer node
- * cache, shared by xmss.c (signing) and treecache.c (cache bytes). */
+ * cache, shared by the xmss_*.c files and treecache.c (cache bytes). */
 #ifndef FASTSIG_HBS_KEY_H
 #define FASTSIG_HBS_KEY_H
 
@@ -8,6 +8,7 @@
 #include "hbs/hbs_hash.h"
 #include "hbs/params.h"
 #include "hbs/tree.h"
+#include "hbs/xmss.h"
 
 /* One layer's cache. Subtrees are numbered globally per layer: leaf g of
  * the layer (g = idx >> (tree_h * L)) is in bottom subtree g >> b. */
@@ -51,5 +52,35 @@ struct hbs_key {
     void *parg;
     uint64_t pdone, ptotal;
 };
+
+/* ---- layer geometry ------------------------------------------------------ */
+
+/* Bottom subtrees at layer L: 2^(h - t*L - b). */
+static inline uint64_t hbs_layer_subtrees(const hbs_params *p, unsigned L, unsigned b)
+{
+    return (uint64_t)1 << (p->h - p->tree_h * L - b);
+}
+
+static inline size_t hbs_sub_bytes(const hbs_key *k, unsigned b)
+{
+    return hbs_subtree_nodes(b) * k->p.n;
+}
+
+/* ---- between the xmss_*.c files ------------------------------------------ */
+
+/* xmss_key.c: a key from its seeds (root is filled by the caller); the
+ * XMSS / XMSS^MT row named by the oid in a key's first 4 bytes. */
+int hbs_key_new(const hbs_params *p, const uint8_t *sk_seed, const uint8_t *sk_prf,
+                const uint8_t *pub_seed, hbs_key **out);
+int hbs_tree_row_of(int kind, const uint8_t *key, size_t len, const hbs_params **p);
+
+/* xmss_cache.c: make layer L's cache hold what signing at its global leaf
+ * g needs; the root of layer L's current tree (the cache must hold it);
+ * after signing at idx, prepare layer L's next bottom subtree and, for a
+ * split layer, its next tree's top, a share at a time. */
+int hbs_ensure_layer(hbs_key *k, unsigned L, uint64_t g);
+const uint8_t *hbs_layer_root(const hbs_key *k, unsigned L);
+int hbs_advance_layer(hbs_key *k, unsigned L, uint64_t idx);
+int hbs_advance_top(hbs_key *k, unsigned L, uint64_t idx);
 
 #endif

@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 /* Where a simulated fault may damage bytes as they are made: a WOTS+
- * signature of a layer root (xmss.c), a signature hbs_sign or
+ * signature of a layer root (xmss_cache.c), a signature hbs_sign or
  * hbs_wotsp_sign returns. */
 enum hbs_fault_site { HBS_FAULT_ROOT_SIG = 1u, HBS_FAULT_SIG = 2u };
 

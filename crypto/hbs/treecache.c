@@ -17,6 +17,7 @@
  * (it would overwrite the good key's file with nodes of the damaged seed). */
 #include <stdlib.h>
 #include <string.h>
+#include "bytes.h"
 #include "fastsig_err.h"
 #include "hbs/hbs_key.h"
 #include "hbs/xmss.h"
@@ -87,20 +88,20 @@ int hbs_cache_export(hbs_key *k, uint8_t **out, size_t *outlen)
     o = put(o, "FSHC", 4);
     *o++ = 1;
     *o++ = k->p.kind;
-    hbs_put_be(o, 4, k->p.oid);
+    fs_store_be32(o, k->p.oid);
     o = put(o + 4, k->root, n);
     for (unsigned L = 0; L < k->p.d; L++) {
         const hbs_layer *ly = &k->layers[L];
         *o++ = (uint8_t)((ly->cur_ok ? 1 : 0) | (ly->top_ok ? 2 : 0) | (ly->sig_ok ? 4 : 0) |
                          (ly->next_sig_ok ? 8 : 0));
-        hbs_put_be(o, 8, ly->cur_sub);
-        hbs_put_be(o + 8, 8, ly->top_tree);
-        hbs_put_be(o + 16, 8, ly->next_sub);
-        hbs_put_be(o + 24, 4, ly->next_done);
-        hbs_put_be(o + 28, 8, ly->sig_tree);
-        hbs_put_be(o + 36, 8, ly->next_sig_tree);
-        hbs_put_be(o + 44, 8, ly->ntop_tree);
-        hbs_put_be(o + 52, 4, ly->ntop_done);
+        fs_store_be64(o, ly->cur_sub);
+        fs_store_be64(o + 8, ly->top_tree);
+        fs_store_be64(o + 16, ly->next_sub);
+        fs_store_be32(o + 24, ly->next_done);
+        fs_store_be64(o + 28, ly->sig_tree);
+        fs_store_be64(o + 36, ly->next_sig_tree);
+        fs_store_be64(o + 44, ly->ntop_tree);
+        fs_store_be32(o + 52, ly->ntop_done);
         o += LAYER_FIELDS - 1;
         o = put(o, ly->cur, hbs_subtree_nodes(ly->b) * n);
         if (ly->top != NULL)
@@ -136,10 +137,10 @@ static int layer_fields_ok(const hbs_key *k, unsigned L, const uint8_t *f)
     uint64_t subs = (uint64_t)1 << (span - ly->b), trees = (uint64_t)1 << (span - ly->t);
     if (f[0] & ~15u)
         return 0;
-    if (hbs_get_be(f + 1, 8) >= subs || hbs_get_be(f + 9, 8) >= trees ||
-        hbs_get_be(f + 17, 8) >= subs || hbs_get_be(f + 25, 4) > ((uint64_t)1 << ly->b) ||
-        hbs_get_be(f + 29, 8) >= trees || hbs_get_be(f + 37, 8) >= trees ||
-        hbs_get_be(f + 45, 8) >= trees || hbs_get_be(f + 53, 4) > ((uint64_t)1 << ly->t))
+    if (fs_load_be64(f + 1) >= subs || fs_load_be64(f + 9) >= trees ||
+        fs_load_be64(f + 17) >= subs || fs_load_be32(f + 25) > ((uint64_t)1 << ly->b) ||
+        fs_load_be64(f + 29) >= trees || fs_load_be64(f + 37) >= trees ||
+        fs_load_be64(f + 45) >= trees || fs_load_be32(f + 53) > ((uint64_t)1 << ly->t))
         return 0;
     if ((f[0] & 2) && ly->top == NULL)
         return 0;
@@ -163,7 +164,7 @@ int hbs_cache_import(hbs_key *k, const uint8_t *in, size_t inlen)
     for (size_t i = 0; i < n; i++)
         diff |= tag[i] ^ in[inlen - n + i];
     if (diff || memcmp(in, "FSHC\1", 5) != 0 || in[5] != k->p.kind ||
-        hbs_get_be(in + 6, 4) != k->p.oid || memcmp(in + HDR_BYTES, k->root, n) != 0)
+        fs_load_be32(in + 6) != k->p.oid || memcmp(in + HDR_BYTES, k->root, n) != 0)
         return FASTSIG_ERR_BAD_PARAM;
     const uint8_t *f = in + HDR_BYTES + n;
     for (unsigned L = 0; L < k->p.d; L++) {
@@ -180,14 +181,14 @@ int hbs_cache_import(hbs_key *k, const uint8_t *in, size_t inlen)
         ly->top_ok = (f[0] >> 1) & 1;
         ly->sig_ok = (f[0] >> 2) & 1;
         ly->next_sig_ok = (f[0] >> 3) & 1;
-        ly->cur_sub = hbs_get_be(f + 1, 8);
-        ly->top_tree = hbs_get_be(f + 9, 8);
-        ly->next_sub = hbs_get_be(f + 17, 8);
-        ly->next_done = (uint32_t)hbs_get_be(f + 25, 4);
-        ly->sig_tree = hbs_get_be(f + 29, 8);
-        ly->next_sig_tree = hbs_get_be(f + 37, 8);
-        ly->ntop_tree = hbs_get_be(f + 45, 8);
-        ly->ntop_done = ly->ntop != NULL ? (uint32_t)hbs_get_be(f + 53, 4) : 0;
+        ly->cur_sub = fs_load_be64(f + 1);
+        ly->top_tree = fs_load_be64(f + 9);
+        ly->next_sub = fs_load_be64(f + 17);
+        ly->next_done = fs_load_be32(f + 25);
+        ly->sig_tree = fs_load_be64(f + 29);
+        ly->next_sig_tree = fs_load_be64(f + 37);
+        ly->ntop_tree = fs_load_be64(f + 45);
+        ly->ntop_done = ly->ntop != NULL ? fs_load_be32(f + 53) : 0;
         f += LAYER_FIELDS;
         size_t nb = hbs_subtree_nodes(ly->b) * n;
         memcpy(ly->cur, f, nb);

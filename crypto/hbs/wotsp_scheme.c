@@ -1,6 +1,7 @@
 /* wotsp_scheme.c - see wotsp_scheme.h. */
 #include <stdlib.h>
 #include <string.h>
+#include "bytes.h"
 #include "ctgrind.h"
 #include "fastsig_err.h"
 #include "hbs/hbs_hash.h"
@@ -13,7 +14,7 @@ const hbs_params *hbs_wotsp_params_of(const uint8_t *key, size_t keylen)
 {
     if (key == NULL || keylen < 4)
         return NULL;
-    return hbs_params_by_oid(HBS_KIND_WOTSP, (uint32_t)hbs_get_be(key, 4));
+    return hbs_params_by_oid(HBS_KIND_WOTSP, fs_load_be32(key));
 }
 
 static void key_adrs(hbs_adrs *ots, hbs_adrs *lt)
@@ -52,11 +53,11 @@ int hbs_wotsp_keygen(const hbs_params *p, const uint8_t *seed, size_t seedlen, u
     hbs_ctx_clear(&c);
     if (rc != FASTSIG_OK)
         return rc;
-    hbs_put_be(sk, 4, p->oid);
+    fs_store_be32(sk, p->oid);
     memcpy(sk + 4, seed, 2 * n);
     memcpy(sk + 4 + 2 * n, root, n);
     memcpy(sk + 4 + 3 * n, seed + 2 * n, n);
-    hbs_put_be(pk, 4, p->oid);
+    fs_store_be32(pk, p->oid);
     memcpy(pk + 4, root, n);
     memcpy(pk + 4 + n, seed + 2 * n, n);
     return FASTSIG_OK;
@@ -95,7 +96,7 @@ int hbs_wotsp_pk_from_sk(const uint8_t *sk, size_t sklen, uint8_t *pk, size_t pk
         rc = FASTSIG_ERR_KEY_MISMATCH;
     if (rc != FASTSIG_OK)
         return rc;
-    hbs_put_be(pk, 4, p->oid);
+    fs_store_be32(pk, p->oid);
     memcpy(pk + 4, sk + 4 + 2 * n, 2 * n);
     return FASTSIG_OK;
 }
@@ -196,7 +197,7 @@ int hbs_wotsp_verify_cached(hbs_wotsp_verify_cache *cache, const uint8_t *pk, si
         return FASTSIG_ERR_BAD_LENGTH;
     /* the cache's row when it has one for this oid: no table search */
     const hbs_params *p = cache != NULL ? __atomic_load_n(&cache->p, __ATOMIC_ACQUIRE) : NULL;
-    if (p == NULL || p->oid != hbs_get_be(pk, 4)) {
+    if (p == NULL || p->oid != fs_load_be32(pk)) {
         if ((p = hbs_wotsp_params_of(pk, pklen)) == NULL)
             return FASTSIG_ERR_BAD_KEY;
         if (cache != NULL)

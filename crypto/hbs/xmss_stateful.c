@@ -5,6 +5,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include "bytes.h"
 #include "stateful_kinds.h"
 #include "fastsig_err.h"
 #include "hbs/hbs_hash.h"
@@ -35,7 +36,7 @@ static xmss_core *core_alloc(const hbs_params *p)
 /* A core of the row that the oid in a key's first 4 bytes names. */
 static xmss_core *core_new(int kind, const uint8_t *in, size_t len)
 {
-    return core_alloc(len < 4 ? NULL : hbs_params_by_oid(kind, (uint32_t)hbs_get_be(in, 4)));
+    return core_alloc(len < 4 ? NULL : hbs_params_by_oid(kind, fs_load_be32(in)));
 }
 
 static void x_free(void *core)

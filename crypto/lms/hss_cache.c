@@ -1,23 +1,13 @@
 /* hss_cache.c - see hss_cache.h. */
 #include <stdlib.h>
 #include <string.h>
+#include "bytes.h"
 #include "fastsig_err.h"
 #include "lms/hss_cache.h"
 #include "lms/lms_chain.h"
 
 #define HDR_BYTES(L) (6 + 8 * (size_t)(L))
 #define LEVEL_FIELDS 17
-
-static uint64_t get64(const uint8_t *p)
-{
-    return (uint64_t)lms_get32(p) << 32 | lms_get32(p + 4);
-}
-
-static void put64(uint8_t *p, uint64_t v)
-{
-    lms_put32(p, (uint32_t)(v >> 32));
-    lms_put32(p + 4, (uint32_t)v);
-}
 
 /* Constant time: a wrong tag tells nothing about the right one. */
 static int same(const uint8_t *a, const uint8_t *b, size_t n)
@@ -35,8 +25,8 @@ static int cache_tag(const lms_params *lp, const uint8_t *I, const uint8_t *seed
     const unsigned m = lp->m;
     uint8_t pre[23 + LMS_MAX_N], key[LMS_MAX_N];
     memcpy(pre, I, LMS_I_BYTES);
-    lms_put32(pre + 16, 0xffffffffu);
-    lms_put16(pre + 20, 0xfffc);
+    fs_store_be32(pre + 16, 0xffffffffu);
+    fs_store_be16(pre + 20, 0xfffc);
     pre[22] = 0xff;
     memcpy(pre + 23, seed, m);
     int rc = lms_hash_msg(lp->hash, m, key, pre, 23 + m, (const uint8_t *)label,
@@ -84,8 +74,8 @@ int hss_cache_export(hss_key *k, uint8_t **out, size_t *outlen)
     memcpy(o, "FSHS\1", 5);
     o[5] = (uint8_t)L;
     for (unsigned i = 0; i < L; i++) {
-        lms_put32(o + 6 + 8 * i, hss_level_lms(k, i)->type);
-        lms_put32(o + 10 + 8 * i, hss_level_ots(k, i)->type);
+        fs_store_be32(o + 6 + 8 * i, hss_level_lms(k, i)->type);
+        fs_store_be32(o + 10 + 8 * i, hss_level_ots(k, i)->type);
     }
     o += HDR_BYTES(L);
     hss_pub(k, o);
@@ -93,8 +83,8 @@ int hss_cache_export(hss_key *k, uint8_t **out, size_t *outlen)
     for (unsigned i = 0; i < L; i++) {
         const lms_tree *t = hss_level_tree(k, i), *nt = hss_level_next(k, i);
         o[0] = nt != NULL;
-        put64(o + 1, hss_level_index(k, i));
-        put64(o + 9, nt != NULL ? lms_tree_built(nt) : 0);
+        fs_store_be64(o + 1, hss_level_index(k, i));
+        fs_store_be64(o + 9, nt != NULL ? lms_tree_built(nt) : 0);
         o += LEVEL_FIELDS;
         size_t c = lms_tree_nodes(t, &nodes) * m;
         memcpy(o, nodes, c);
@@ -161,7 +151,7 @@ static int load_level(hss_key *k, unsigned i, const uint8_t *seed, const uint8_t
     const uint8_t *f = *in;
     if (*avail < LEVEL_FIELDS)
         return FASTSIG_ERR_BAD_PARAM;
-    const uint64_t t = get64(f + 1), built = get64(f + 9);
+    const uint64_t t = fs_load_be64(f + 1), built = fs_load_be64(f + 9);
     const lms_tree *parent = NULL, *nparent = NULL;
     if (i > 0) {
         const unsigned ph = hss_level_lms(k, i - 1)->h;
@@ -226,7 +216,7 @@ static int check_levels(hss_key *k, const uint8_t *pub)
             uint8_t ppub[8 + LMS_I_BYTES + LMS_MAX_N];
             lms_tree_pub(parent, ppub);
             lms_tree_pub(t, child);
-            if (lms_get32(sig) != (hss_level_index(k, i) & (((uint64_t)1 << pp->h) - 1)) ||
+            if (fs_load_be32(sig) != (hss_level_index(k, i) & (((uint64_t)1 << pp->h) - 1)) ||
                 lms_verify(ppub, lms_pub_bytes(pp), child, lms_pub_bytes(lp), sig,
                            lms_sig_bytes(pp, lms_tree_ots(parent))) != FASTSIG_OK)
                 rc = FASTSIG_ERR_BAD_PARAM;
@@ -256,7 +246,8 @@ int hss_cache_import(hss_key **out, unsigned L, const lms_params *lms,
         memcmp(in + HDR_BYTES(L), pub, hss_pub_bytes(k)) == 0)
         rc = FASTSIG_OK;
     for (unsigned i = 0; i < L && rc == FASTSIG_OK; i++)
-        if (lms_get32(in + 6 + 8 * i) != lms[i].type || lms_get32(in + 10 + 8 * i) != ots[i].type)
+        if (fs_load_be32(in + 6 + 8 * i) != lms[i].type ||
+            fs_load_be32(in + 10 + 8 * i) != ots[i].type)
             rc = FASTSIG_ERR_BAD_PARAM;
     const uint8_t *p = in + hdr;
     size_t avail = rc == FASTSIG_OK ? inlen - hdr - m : 0;

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "bytes.h"
 #include "stateful_kinds.h"
 #include "cpu.h"
 #include "fastsig_err.h"
@@ -43,17 +44,6 @@ typedef struct {
     uint64_t saved;          /* hss_cache_stamp at the last export / import */
     int dirty;               /* trees built or a new range since */
 } hss_sf;
-
-static uint32_t get_u32(const uint8_t *in)
-{
-    return (uint32_t)in[0] << 24 | (uint32_t)in[1] << 16 | (uint32_t)in[2] << 8 | in[3];
-}
-
-static void put_u32(uint8_t *out, uint32_t v)
-{
-    for (int i = 0; i < 4; i++)
-        out[i] = (uint8_t)(v >> (24 - 8 * i));
-}
 
 /* The sizes and name once the levels are filled in; why the levels may not
  * form one key (one hash family and n for all, each tree with its own
@@ -107,11 +97,12 @@ static void sf_free(void *core)
 static int levels_of(hss_sf *h, const uint8_t *in, size_t len)
 {
     unsigned bad;
-    if (len < 4 || (h->L = get_u32(in)) < 1 || h->L > LMS_MAX_LEVELS || len < 4 + 8 * (size_t)h->L)
+    if (len < 4 || (h->L = fs_load_be32(in)) < 1 || h->L > LMS_MAX_LEVELS ||
+        len < 4 + 8 * (size_t)h->L)
         return FASTSIG_ERR_BAD_KEY;
     for (unsigned i = 0; i < h->L; i++)
-        if (lms_params_get(&h->lms[i], get_u32(in + 4 + 8 * i)) != FASTSIG_OK
-            || lmots_params_get(&h->ots[i], get_u32(in + 8 + 8 * i)) != FASTSIG_OK)
+        if (lms_params_get(&h->lms[i], fs_load_be32(in + 4 + 8 * i)) != FASTSIG_OK
+            || lmots_params_get(&h->ots[i], fs_load_be32(in + 8 + 8 * i)) != FASTSIG_OK)
             return FASTSIG_ERR_BAD_KEY;
     return levels_done(h, &bad) == NULL ? FASTSIG_OK : FASTSIG_ERR_BAD_KEY;
 }
@@ -149,10 +140,10 @@ int fs_stateful_hss_keygen(void *core, const uint8_t *seed, size_t seedlen, unsi
                               progress, parg)) != FASTSIG_OK)
         return err;
     hss_pub(h->core, h->pk);
-    put_u32(h->sk, h->L);
+    fs_store_be32(h->sk, h->L);
     for (unsigned i = 0; i < h->L; i++) {
-        put_u32(h->sk + 4 + 8 * i, h->lms[i].type);
-        put_u32(h->sk + 8 + 8 * i, h->ots[i].type);
+        fs_store_be32(h->sk + 4 + 8 * i, h->lms[i].type);
+        fs_store_be32(h->sk + 8 + 8 * i, h->ots[i].type);
     }
     memcpy(I, seed + h->n, LMS_I_BYTES);
     memcpy(I + LMS_I_BYTES, seed, h->n);
@@ -194,7 +185,7 @@ static int from_pk(const uint8_t *in, size_t len, void **out)
 {
     hss_sf *h = sf_alloc();
     uint8_t top[12] = { 0, 0, 0, 1 };
-    unsigned L = len >= 4 ? get_u32(in) : 0;
+    unsigned L = len >= 4 ? fs_load_be32(in) : 0;
     if (h == NULL)
         return FASTSIG_ERR_NOMEM;
     if (len >= 12)

@@ -1,6 +1,7 @@
 /* lmots.c - see lmots.h. */
 #include <stdlib.h>
 #include <string.h>
+#include "bytes.h"
 #include "fastsig_err.h"
 #include "lms/lmots.h"
 #include "lms/lms_chain.h"
@@ -19,7 +20,8 @@ void lmots_digits(const lmots_params *op, const uint8_t *Q, uint8_t *a)
         sum += mask - a[i];
     }
     sum <<= op->ls;
-    uint8_t ck[2] = { (uint8_t)(sum >> 8), (uint8_t)sum };
+    uint8_t ck[2];
+    fs_store_be16(ck, (uint16_t)sum);
     for (unsigned i = u; i < op->p; i++) {
         unsigned bit = (i - u) * w;
         a[i] = (uint8_t)((ck[bit / 8] >> (8 - w - bit % 8)) & mask);
@@ -32,8 +34,8 @@ static int msg_digest(const lmots_params *op, const uint8_t *I, uint32_t q, cons
 {
     uint8_t pre[22 + LMS_MAX_N];
     memcpy(pre, I, LMS_I_BYTES);
-    lms_put32(pre + 16, q);
-    lms_put16(pre + 20, LMS_D_MESG);
+    fs_store_be32(pre + 16, q);
+    fs_store_be16(pre + 20, LMS_D_MESG);
     memcpy(pre + 22, C, op->n);
     return lms_hash_msg(op->hash, op->n, Q, pre, 22 + op->n, msg, mlen);
 }
@@ -94,7 +96,7 @@ int lmots_sign(const lmots_params *op, const uint8_t I[LMS_I_BYTES], const uint8
         lms_chain_job jb = { q, (uint16_t)i, 0xff, (uint16_t)(1u + a[i]) };
         jobs[i] = jb;
     }
-    lms_put32(sig, op->type);
+    fs_store_be32(sig, op->type);
     memcpy(sig + 4, C, op->n);
     return lms_chains(op, I, jobs, op->p, seed, 0, sig + 4 + op->n, 1);
 }
@@ -103,7 +105,7 @@ int lmots_ends_from_sig(const lmots_params *op, const uint8_t I[LMS_I_BYTES], ui
                         const uint8_t *sig, size_t siglen, const uint8_t *msg, size_t mlen,
                         uint8_t *z)
 {
-    if (siglen < 4 || lms_get32(sig) != op->type || siglen != lmots_sig_bytes(op))
+    if (siglen < 4 || fs_load_be32(sig) != op->type || siglen != lmots_sig_bytes(op))
         return FASTSIG_ERR_BAD_SIGNATURE;
     uint8_t Q[LMS_MAX_N], a[LMS_MAX_P];
     lms_chain_job jobs[LMS_MAX_P];
@@ -122,8 +124,8 @@ int lmots_ends_from_sig(const lmots_params *op, const uint8_t I[LMS_I_BYTES], ui
 void lmots_pblc_prefix(const uint8_t I[LMS_I_BYTES], uint32_t q, uint8_t pre[LMOTS_PBLC_PREFIX])
 {
     memcpy(pre, I, LMS_I_BYTES);
-    lms_put32(pre + 16, q);
-    lms_put16(pre + 20, LMS_D_PBLC);
+    fs_store_be32(pre + 16, q);
+    fs_store_be16(pre + 20, LMS_D_PBLC);
 }
 
 int lmots_pk_from_sig(const lmots_params *op, const uint8_t I[LMS_I_BYTES], uint32_t q,

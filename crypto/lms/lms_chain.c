@@ -1,5 +1,6 @@
 /* lms_chain.c - see lms_chain.h. */
 #include <string.h>
+#include "bytes.h"
 #include "fastsig_err.h"
 #include "lms/lms_chain.h"
 
@@ -22,8 +23,8 @@ int lms_chains_ref(const lmots_params *op, const uint8_t I[LMS_I_BYTES],
         if (jobs[c].steps > 256)
             return FASTSIG_ERR_BAD_PARAM;
         memcpy(b, I, LMS_I_BYTES);
-        lms_put32(b + 16, jobs[c].q);
-        lms_put16(b + 20, jobs[c].i);
+        fs_store_be32(b + 16, jobs[c].q);
+        fs_store_be16(b + 20, jobs[c].i);
         b[22] = jobs[c].j;
         memcpy(b + HDR, in + c * in_stride, op->n);
         for (unsigned s = 0; s < jobs[c].steps; s++, b[22]++) {

@@ -2,6 +2,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include "bytes.h"
 #include "ctgrind.h"
 #include "fastsig_err.h"
 #include "secmem.h"
@@ -46,8 +47,8 @@ static int leaves(const lms_tree *t, uint32_t first, size_t count, uint8_t *out)
     for (size_t l = 0; l < count && rc == FASTSIG_OK; l++) {
         uint8_t *d = in + l * len;
         memcpy(d, t->I, LMS_I_BYTES);
-        lms_put32(d + 16, ((uint32_t)1 << t->lp.h) + first + (uint32_t)l);
-        lms_put16(d + 20, LMS_D_LEAF);
+        fs_store_be32(d + 16, ((uint32_t)1 << t->lp.h) + first + (uint32_t)l);
+        fs_store_be16(d + 20, LMS_D_LEAF);
         memcpy(d + 22, out + l * m, m);
     }
     if (rc == FASTSIG_OK)
@@ -70,8 +71,8 @@ static int parents(const lms_tree *t, unsigned l, uint64_t x0, size_t count, con
     for (size_t k = 0; k < np; k++) {
         uint8_t *d = in + k * len;
         memcpy(d, t->I, LMS_I_BYTES);
-        lms_put32(d + 16, r0 + (uint32_t)k);
-        lms_put16(d + 20, LMS_D_INTR);
+        fs_store_be32(d + 16, r0 + (uint32_t)k);
+        fs_store_be16(d + 20, LMS_D_INTR);
         memcpy(d + 22, kids + 2 * k * m, 2 * m);
     }
     int rc = lms_hash_lanes(t->lp.hash, m, out, in, len, np);
@@ -300,8 +301,8 @@ const uint8_t *lms_tree_seed(const lms_tree *t)
 
 void lms_tree_pub(const lms_tree *t, uint8_t *pub)
 {
-    lms_put32(pub, t->lp.type);
-    lms_put32(pub + 4, t->op.type);
+    fs_store_be32(pub, t->lp.type);
+    fs_store_be32(pub + 4, t->op.type);
     memcpy(pub + 8, t->I, LMS_I_BYTES);
     memcpy(pub + 24, t->top + level_off(t->lp.h, t->cut, t->lp.h) * t->lp.m, t->lp.m);
 }
@@ -327,13 +328,13 @@ int lms_tree_sign(lms_tree *t, uint32_t q, const uint8_t *msg, size_t mlen, uint
     if (rc != FASTSIG_OK)
         return rc;
     FS_DECLASSIFY(C, t->op.n); /* C is sent in the signature */
-    lms_put32(sig, q);
+    fs_store_be32(sig, q);
     rc = lmots_sign(&t->op, t->I, t->seed, q, C, msg, mlen, sig + 4);
     explicit_bzero(C, sizeof(C));
     if (rc != FASTSIG_OK)
         return rc;
     uint8_t *p = sig + 4 + lmots_sig_bytes(&t->op);
-    lms_put32(p, t->lp.type);
+    fs_store_be32(p, t->lp.type);
     p += 4;
     for (unsigned l = 0; l < h; l++, p += m) {
         uint64_t x = (uint64_t)(q >> l) ^ 1;

@@ -2,10 +2,10 @@
  * or several side by side; see lms_tree.h. */
 #include <stdlib.h>
 #include <string.h>
+#include "bytes.h"
 #include "fastsig_err.h"
 #include "lms/lms_tree.h"
 #include "lms/lmots.h"
-#include "lms/lms_chain.h"
 
 /* Room for a node (22 + 2m bytes) and its padding (up to 2 blocks). */
 #define ROOM (3 * 168)
@@ -16,10 +16,10 @@ int lms_sig_len(const uint8_t *sig, size_t avail, size_t *len)
 {
     lmots_params op;
     lms_params lp;
-    if (avail < 8 || lmots_params_get(&op, lms_get32(sig + 4)) != FASTSIG_OK)
+    if (avail < 8 || lmots_params_get(&op, fs_load_be32(sig + 4)) != FASTSIG_OK)
         return FASTSIG_ERR_BAD_SIGNATURE;
     size_t at = 4 + lmots_sig_bytes(&op);
-    if (avail < at + 4 || lms_params_get(&lp, lms_get32(sig + at)) != FASTSIG_OK ||
+    if (avail < at + 4 || lms_params_get(&lp, fs_load_be32(sig + at)) != FASTSIG_OK ||
         avail < lms_sig_bytes(&lp, &op))
         return FASTSIG_ERR_BAD_SIGNATURE;
     *len = lms_sig_bytes(&lp, &op);
@@ -30,15 +30,15 @@ int lms_sig_parse(lms_sig_view *v, const uint8_t *pub, size_t publen, const uint
                   size_t siglen)
 {
     size_t len;
-    if (publen < 8 || lms_params_get(&v->lp, lms_get32(pub)) != FASTSIG_OK ||
-        lmots_params_get(&v->op, lms_get32(pub + 4)) != FASTSIG_OK ||
+    if (publen < 8 || lms_params_get(&v->lp, fs_load_be32(pub)) != FASTSIG_OK ||
+        lmots_params_get(&v->op, fs_load_be32(pub + 4)) != FASTSIG_OK ||
         publen != lms_pub_bytes(&v->lp) || !lms_pair_ok(&v->lp, &v->op))
         return FASTSIG_ERR_BAD_KEY;
     if (lms_sig_len(sig, siglen, &len) != FASTSIG_OK || len != siglen ||
-        lms_get32(sig + 4) != v->op.type ||
-        lms_get32(sig + 4 + lmots_sig_bytes(&v->op)) != v->lp.type)
+        fs_load_be32(sig + 4) != v->op.type ||
+        fs_load_be32(sig + 4 + lmots_sig_bytes(&v->op)) != v->lp.type)
         return FASTSIG_ERR_BAD_SIGNATURE;
-    v->q = lms_get32(sig);
+    v->q = fs_load_be32(sig);
     if (v->q >> v->lp.h)
         return FASTSIG_ERR_BAD_SIGNATURE;
     v->I = pub + 8;
@@ -128,10 +128,10 @@ int lms_roots(const lms_sig_view *v, const uint8_t *const msg[], const size_t ml
         uint8_t *lf = leaf + i * ROOM, *nd = node + i * ROOM;
         r[i] = ((uint32_t)1 << v[i].lp.h) + v[i].q;
         memcpy(lf, v[i].I, LMS_I_BYTES);
-        lms_put32(lf + 16, r[i]);
-        lms_put16(lf + 20, LMS_D_LEAF);
+        fs_store_be32(lf + 16, r[i]);
+        fs_store_be16(lf + 20, LMS_D_LEAF);
         memcpy(nd, v[i].I, LMS_I_BYTES);
-        lms_put16(nd + 20, LMS_D_INTR);
+        fs_store_be16(nd + 20, LMS_D_INTR);
         blocks[i] = fs_hash_pad(v[i].lp.hash, lf, 22 + m);
         nblocks[i] = fs_hash_pad(v[i].lp.hash, nd, 22 + 2 * (size_t)m);
         in[i] = lf;
@@ -152,7 +152,7 @@ int lms_roots(const lms_sig_view *v, const uint8_t *const msg[], const size_t ml
             memcpy(nd + 22 + (r[i] & 1) * m, dig + i * LMS_MAX_N, m);
             memcpy(nd + 22 + (r[i] & 1 ? 0 : m), v[i].path + (size_t)s * m, m);
             r[i] >>= 1;
-            lms_put32(nd + 16, r[i]);
+            fs_store_be32(nd + 16, r[i]);
             in[i] = nd;
             blocks[i] = nblocks[i];
         }

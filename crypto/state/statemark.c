@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include "bytes.h"
 #include "fastsig_err.h"
 #include "fileio.h"
 #include "registry.h"
@@ -40,10 +41,10 @@ static void encode(uint8_t rec[FS_MARK_LEN], const uint8_t *key_id, const char *
     memset(rec, 0, FS_MARK_LEN);
     memcpy(rec, mark_magic, 8);
     rec[8] = 1; /* version, u32 LE; 12..15 stay 0 */
-    fs_state_put64(rec + 16, mark);
-    fs_state_put64(rec + 24, path_crc(state_path));
+    fs_store_le64(rec + 16, mark);
+    fs_store_le64(rec + 24, path_crc(state_path));
     memcpy(rec + 32, key_id, FASTSIG_STATE_KEY_ID_LEN);
-    fs_state_put64(rec + 64, fs_state_crc64(rec, 64));
+    fs_store_le64(rec + 64, fs_state_crc64(rec, 64));
 }
 
 /* The mark the record at fd holds for key_id and state_path, 0 when it
@@ -53,7 +54,7 @@ static uint64_t decode_at(int fd, const uint8_t *key_id, const char *state_path)
     uint8_t rec[FS_MARK_LEN], want[FS_MARK_LEN];
     if (fs_file_read_all(fd, rec, sizeof(rec), 0) != (ssize_t)sizeof(rec))
         return 0;
-    uint64_t mark = fs_state_get64(rec + 16);
+    uint64_t mark = fs_load_le64(rec + 16);
     encode(want, key_id, state_path, mark); /* every other byte is fixed */
     return memcmp(rec, want, sizeof(rec)) == 0 ? mark : 0;
 }

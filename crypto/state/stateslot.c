@@ -1,5 +1,6 @@
 /* stateslot.c - encoding and validation of the state file's two slots. */
 #include <string.h>
+#include "bytes.h"
 #include "stateslot.h"
 
 static const uint8_t slot_magic[8] = { 'F', 'S', 'I', 'G', 'S', 'T', 'A', 'T' };
@@ -17,20 +18,6 @@ uint64_t fs_state_crc64(const uint8_t *p, size_t len)
     return ~crc;
 }
 
-void fs_state_put64(uint8_t *p, uint64_t v)
-{
-    for (int i = 0; i < 8; i++)
-        p[i] = (uint8_t)(v >> (8 * i));
-}
-
-uint64_t fs_state_get64(const uint8_t *p)
-{
-    uint64_t v = 0;
-    for (int i = 7; i >= 0; i--)
-        v = v << 8 | p[i];
-    return v;
-}
-
 static int all_zero(const uint8_t *p, size_t len)
 {
     uint8_t acc = 0;
@@ -44,25 +31,25 @@ void fs_state_slot_encode(const fs_state_slot *s, uint8_t out[FS_STATE_SLOT_LEN]
     memset(out, 0, FS_STATE_SLOT_LEN);
     memcpy(out, slot_magic, 8);
     out[8] = (uint8_t)FS_STATE_VERSION; /* u32 LE; flags (12..15) stay 0 */
-    fs_state_put64(out + 16, s->seq);
-    fs_state_put64(out + 24, s->max);
-    fs_state_put64(out + 32, s->next);
+    fs_store_le64(out + 16, s->seq);
+    fs_store_le64(out + 24, s->max);
+    fs_store_le64(out + 32, s->next);
     memcpy(out + 40, s->key_id, FASTSIG_STATE_KEY_ID_LEN);
-    fs_state_put64(out + 120, fs_state_crc64(out, 120));
+    fs_store_le64(out + 120, fs_state_crc64(out, 120));
 }
 
 int fs_state_slot_decode(const uint8_t in[FS_STATE_SLOT_LEN], fs_state_slot *s)
 {
     static const uint8_t version_flags[8] = { FS_STATE_VERSION, 0, 0, 0, 0, 0, 0, 0 };
-    if (fs_state_get64(in + 120) != fs_state_crc64(in, 120))
+    if (fs_load_le64(in + 120) != fs_state_crc64(in, 120))
         return -1;
     if (memcmp(in, slot_magic, 8) != 0 || memcmp(in + 8, version_flags, 8) != 0)
         return -1;
     if (!all_zero(in + 72, 48))
         return -1;
-    s->seq = fs_state_get64(in + 16);
-    s->max = fs_state_get64(in + 24);
-    s->next = fs_state_get64(in + 32);
+    s->seq = fs_load_le64(in + 16);
+    s->max = fs_load_le64(in + 24);
+    s->next = fs_load_le64(in + 32);
     memcpy(s->key_id, in + 40, FASTSIG_STATE_KEY_ID_LEN);
     if (s->max == 0 || s->max > FS_STATE_MAX_LIMIT || s->next > s->max)
         return -1;

@@ -39,9 +39,6 @@ typedef struct {
 
 /* CRC-64/XZ (ECMA-182 polynomial, reflected, init and xorout all ones). */
 uint64_t fs_state_crc64(const uint8_t *p, size_t len);
-/* Little-endian 64-bit fields of the records (also the registry's marks). */
-void fs_state_put64(uint8_t *p, uint64_t v);
-uint64_t fs_state_get64(const uint8_t *p);
 
 void fs_state_slot_encode(const fs_state_slot *s, uint8_t out[FS_STATE_SLOT_LEN]);
 /* 0 if the record is well formed (magic, version, flags, zero padding,

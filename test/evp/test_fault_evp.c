@@ -13,11 +13,11 @@
 #include <string.h>
 #include <openssl/err.h>
 #include <openssl/pem.h>
+#include "bytes.h"
 #include "hbs_evp.h"
 #include "evp_fixture.h"
 #include "fastsig/provider.h"
 #include "fastsig_err.h"
-#include "hbs/hbs_hash.h"
 
 static const struct {
     const char *alg, *param;
@@ -52,7 +52,7 @@ static unsigned char *priv_der(EVP_PKEY *k, const char *state, const hbs_params 
     OPENSSL_free(hdr);
     *len = (size_t)dl;
     *core = *len - strlen(state) - 2 - hbs_sk_bytes(p);
-    CU_ASSERT_EQUAL_FATAL(hbs_get_be(der + *core, 4), p->oid);
+    CU_ASSERT_EQUAL_FATAL(fs_load_be32(der + *core), p->oid);
     return der;
 }
 

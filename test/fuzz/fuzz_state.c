@@ -13,11 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "bytes.h"
 #include "fastsig_err.h"
 #include "state/statefile.h"
 #include "state/stateslot.h"
 #include "lms/hss_cache.h"
-#include "lms/lms_chain.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerInitialize(int *argc, char ***argv);
@@ -79,8 +79,8 @@ static void hss_cache_case(const uint8_t *data, size_t size)
     if (L < 1 || L > LMS_MAX_LEVELS || size < 6 + 8 * (size_t)L)
         return;
     for (unsigned i = 0; i < L; i++)
-        if (lms_params_get(&lp[i], lms_get32(data + 6 + 8 * i)) != FASTSIG_OK
-            || lmots_params_get(&op[i], lms_get32(data + 10 + 8 * i)) != FASTSIG_OK)
+        if (lms_params_get(&lp[i], fs_load_be32(data + 6 + 8 * i)) != FASTSIG_OK
+            || lmots_params_get(&op[i], fs_load_be32(data + 10 + 8 * i)) != FASTSIG_OK)
             return;
     size_t at = 6 + 8 * (size_t)L, publen = 4 + lms_pub_bytes(&lp[0]);
     if (size < at + publen + lp[0].m)

@@ -11,6 +11,7 @@
  * h/d = 10 sets and XMSS-SHA2_20_256 in full. */
 #include <stdlib.h>
 #include <string.h>
+#include "bytes.h"
 #include "testutil.h"
 #include "hbs_vec.h"
 #include "fastsig_err.h"
@@ -151,7 +152,7 @@ static void sign_and_attack(hbs_key *k, uint64_t idx)
     uint8_t *sig = malloc(len + 1);
     CU_ASSERT_EQUAL_FATAL(hbs_key_export_pk(k, pk, pkl), FASTSIG_OK);
     CU_ASSERT_EQUAL_FATAL(hbs_sign(k, idx, msg, sizeof(msg), sig, len), FASTSIG_OK);
-    CU_ASSERT_EQUAL(hbs_get_be(sig, p->idx_bytes), idx);
+    CU_ASSERT_EQUAL(fs_load_be(sig, p->idx_bytes), idx);
     CU_ASSERT_EQUAL(hbs_verify_p(p, pk, pkl, msg, sizeof(msg), sig, len), FASTSIG_OK);
     CU_ASSERT_EQUAL(hbs_verify_p(p, pk, pkl, msg, sizeof(msg) - 1, sig, len), FASTSIG_ERR_VERIFY);
     CU_ASSERT_EQUAL(hbs_verify_p(p, pk, pkl, msg, sizeof(msg), sig, len - 1),

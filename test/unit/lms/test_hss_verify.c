@@ -6,10 +6,10 @@
  * sets (valid under RFC 8554, though our keygen makes none). */
 #include <stdlib.h>
 #include <string.h>
+#include "bytes.h"
 #include "testutil.h"
 #include "fastsig_err.h"
 #include "lms/lms_params.h"
-#include "lms/lms_chain.h"
 #include "lms/lms_tree.h"
 #include "lms/hss.h"
 
@@ -130,7 +130,7 @@ static void mixed(unsigned L, const char *const sets[][2])
     }
     uint8_t *sig = malloc(sl), *p = sig + 4, pub[4 + 64];
     CU_ASSERT_PTR_NOT_NULL_FATAL(sig);
-    lms_put32(sig, L - 1);
+    fs_store_be32(sig, L - 1);
     for (unsigned i = 0; i < L; i++) {
         const lms_params *lp = lms_tree_lms(t[i]);
         uint32_t q = (uint32_t)(fs_test_rand64() % ((uint64_t)1 << lp->h));
@@ -147,7 +147,7 @@ static void mixed(unsigned L, const char *const sets[][2])
         }
     }
     CU_ASSERT_EQUAL_FATAL((size_t)(p - sig), sl);
-    lms_put32(pub, L);
+    fs_store_be32(pub, L);
     memcpy(pub + 4, pubs[0], pl[0]);
     agree_on_changes(pub, 4 + pl[0], sig, sl, msg, sizeof(msg), at, nat);
     free(sig);

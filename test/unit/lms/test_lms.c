@@ -5,6 +5,7 @@
  * tall trees (h = 15, 20, 25) at full height. */
 #include <stdlib.h>
 #include <string.h>
+#include "bytes.h"
 #include "testutil.h"
 #include "hbs_vec.h"
 #include "fastsig_err.h"
@@ -293,8 +294,8 @@ static void test_vectors_keygen(void)
         }
         lms_params lp;
         lmots_params op;
-        CU_ASSERT_EQUAL_FATAL(lms_params_get(&lp, lms_get32(v.pub + 4)), FASTSIG_OK);
-        CU_ASSERT_EQUAL_FATAL(lmots_params_get(&op, lms_get32(v.pub + 8)), FASTSIG_OK);
+        CU_ASSERT_EQUAL_FATAL(lms_params_get(&lp, fs_load_be32(v.pub + 4)), FASTSIG_OK);
+        CU_ASSERT_EQUAL_FATAL(lmots_params_get(&op, fs_load_be32(v.pub + 8)), FASTSIG_OK);
         CU_ASSERT_EQUAL(v.seedlen, lp.m);
         CU_ASSERT_EQUAL(v.Ilen, 16);
         hss_key *k = NULL;
@@ -313,7 +314,7 @@ static void test_vectors_keygen(void)
         uint8_t *sig = malloc(sl);
         const uint8_t *m = pl ? v.sig + 4 + sl : v.msg;
         size_t mlen = pl ? pl : v.msglen; /* every level has the same m */
-        CU_ASSERT_EQUAL(lms_tree_sign(t, lms_get32(v.sig + 4), m, mlen, sig), FASTSIG_OK);
+        CU_ASSERT_EQUAL(lms_tree_sign(t, fs_load_be32(v.sig + 4), m, mlen, sig), FASTSIG_OK);
         if (memcmp(sig, v.sig + 4, sl) != 0)
             fprintf(stderr, "%s: top signature differs\n", vec_files[i]);
         else
@@ -514,13 +515,13 @@ static void test_lms_refuses(void)
     uint8_t *sig = malloc(sl), *sig8 = malloc(sl8);
     CU_ASSERT_EQUAL_FATAL(lms_tree_sign(t, 7, msg, sizeof(msg), sig), FASTSIG_OK);
     CU_ASSERT_EQUAL(lms_verify(pub, sizeof(pub), msg, sizeof(msg), sig, sl), FASTSIG_OK);
-    lms_put32(sig, 7 + 32);
+    fs_store_be32(sig, 7 + 32);
     CU_ASSERT_EQUAL(lms_verify(pub, sizeof(pub), msg, sizeof(msg), sig, sl),
                     FASTSIG_ERR_BAD_SIGNATURE);
     fs_test_random(sig8, sl8);
-    lms_put32(sig8, 0);
-    lms_put32(sig8 + 4, op8.type);
-    lms_put32(sig8 + 4 + lmots_sig_bytes(&op8), lp.type);
+    fs_store_be32(sig8, 0);
+    fs_store_be32(sig8 + 4, op8.type);
+    fs_store_be32(sig8 + 4 + lmots_sig_bytes(&op8), lp.type);
     CU_ASSERT_EQUAL(lms_verify(pub, sizeof(pub), msg, sizeof(msg), sig8, sl8),
                     FASTSIG_ERR_BAD_SIGNATURE);
     free(sig);
