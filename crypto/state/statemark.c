@@ -48,15 +48,18 @@ static void encode(uint8_t rec[FS_MARK_LEN], const uint8_t *key_id, const char *
 }
 
 /* The mark the record at fd holds for key_id and state_path, 0 when it
- * holds none to be trusted (short, torn, another key's or path's). */
-static uint64_t decode_at(int fd, const uint8_t *key_id, const char *state_path)
+ * holds none to be trusted (short, torn, another key's or path's; *valid
+ * then 0). */
+static uint64_t decode_at(int fd, const uint8_t *key_id, const char *state_path, int *valid)
 {
     uint8_t rec[FS_MARK_LEN], want[FS_MARK_LEN];
+    *valid = 0;
     if (fs_file_read_all(fd, rec, sizeof(rec), 0) != (ssize_t)sizeof(rec))
         return 0;
     uint64_t mark = fs_load_le64(rec + 16);
     encode(want, key_id, state_path, mark); /* every other byte is fixed */
-    return memcmp(rec, want, sizeof(rec)) == 0 ? mark : 0;
+    *valid = memcmp(rec, want, sizeof(rec)) == 0;
+    return *valid ? mark : 0;
 }
 
 uint64_t fs_mark_read(const char *mark_path, const uint8_t key_id[FASTSIG_STATE_KEY_ID_LEN],
@@ -67,8 +70,9 @@ uint64_t fs_mark_read(const char *mark_path, const uint8_t key_id[FASTSIG_STATE_
     if (fd < 0)
         return errno = saved, 0;
     uint64_t mark = 0;
+    int valid;
     if (fs_file_lock(fd, F_RDLCK, 1) == 0) {
-        mark = decode_at(fd, key_id, state_path);
+        mark = decode_at(fd, key_id, state_path, &valid);
         fs_file_unlock(fd);
     }
     close(fd);
@@ -76,12 +80,16 @@ uint64_t fs_mark_read(const char *mark_path, const uint8_t key_id[FASTSIG_STATE_
     return mark <= max ? mark : 0; /* above every index: garbage */
 }
 
+enum mark_change { MARK_RAISE, MARK_LOWER, MARK_INIT };
+
 /* Opens and locks the mark file and writes `to` over a lower mark (raise)
- * or a higher one (lower, then fdatasync). */
+ * or over no valid record (init), or over a higher one (lower, then
+ * fdatasync). */
 static int change(const char *mark_path, const uint8_t *key_id, const char *state_path,
-                  uint64_t to, int raise)
+                  uint64_t to, enum mark_change how)
 {
     fastsig_cause c; /* the callers go on without a mark: the code is enough */
+    int raise = how != MARK_LOWER, valid;
     int fd = fs_file_open(mark_path, raise ? O_RDWR | O_CREAT : O_RDWR, 0600, &c);
     if (fd < 0)
         return !raise && c.sys_errno == ENOENT ? FASTSIG_OK : c.code;
@@ -89,8 +97,8 @@ static int change(const char *mark_path, const uint8_t *key_id, const char *stat
     if (fs_file_lock(fd, F_WRLCK, 1) != 0) {
         rc = fs_file_lock_failed(&c, mark_path);
     } else {
-        uint64_t mark = decode_at(fd, key_id, state_path);
-        if (raise ? mark < to : mark > to) {
+        uint64_t mark = decode_at(fd, key_id, state_path, &valid);
+        if (how == MARK_INIT ? !valid : raise ? mark < to : mark > to) {
             uint8_t rec[FS_MARK_LEN];
             encode(rec, key_id, state_path, to);
             /* a raise may lag (no sync); a lowering must last before the
@@ -110,11 +118,17 @@ static int change(const char *mark_path, const uint8_t *key_id, const char *stat
 int fs_mark_raise(const char *mark_path, const uint8_t key_id[FASTSIG_STATE_KEY_ID_LEN],
                   const char *state_path, uint64_t end)
 {
-    return change(mark_path, key_id, state_path, end, 1);
+    return change(mark_path, key_id, state_path, end, MARK_RAISE);
+}
+
+int fs_mark_init(const char *mark_path, const uint8_t key_id[FASTSIG_STATE_KEY_ID_LEN],
+                 const char *state_path)
+{
+    return change(mark_path, key_id, state_path, 0, MARK_INIT);
 }
 
 int fs_mark_lower(const char *mark_path, const uint8_t key_id[FASTSIG_STATE_KEY_ID_LEN],
                   const char *state_path, uint64_t to)
 {
-    return change(mark_path, key_id, state_path, to, 0);
+    return change(mark_path, key_id, state_path, to, MARK_LOWER);
 }

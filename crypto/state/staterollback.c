@@ -77,9 +77,11 @@ int fastsig_state_use_registry(fastsig_state *st, const char *state_dir, fastsig
         /* under the state's lock: a release lowers both under it */
         rc = fs_state_read_checked(st->fd, st->key_id, st->max, &cur, st->path, c);
         uint64_t mark = rc == FASTSIG_OK ? fs_mark_read(dup, st->key_id, st->path, st->max) : 0;
-        fs_file_unlock(st->fd);
         if (rc == FASTSIG_OK && cur.next < mark)
             rc = fs_state_poison(st, cur.next, mark, 1);
+        else if (rc == FASTSIG_OK)
+            fs_mark_init(dup, st->key_id, st->path); /* best effort, like a raise */
+        fs_file_unlock(st->fd);
     }
     if (rc == FASTSIG_OK || rc == FASTSIG_ERR_STATE_ROLLED_BACK)
         __atomic_store_n(&st->mark_path, dup, __ATOMIC_RELEASE);

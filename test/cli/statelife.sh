@@ -217,10 +217,16 @@ registry() {
         -pkeyopt "state:$d/x.state" -out "$d/x.pem"
     # a random key registers too
     local before
-    before=$(ls "$reg" | wc -l)
+    local marks
+    before=$(ls "$reg" | grep -vc '\.mark-')
+    marks=$(ls "$reg" | grep -c '\.mark-')
     check "$alg: genpkey with a random seed" openssl genpkey "${PROV[@]}" -algorithm "$alg" \
         -pkeyopt "param:$param" -pkeyopt "state:$d/r.state" -out "$d/r.pem"
-    check_eq "$alg: ... registers it (key id and seed)" "$(ls "$reg" | wc -l)" "$((before + 2))"
+    check_eq "$alg: ... registers it (key id and seed)" "$(ls "$reg" | grep -vc '\.mark-')" \
+        "$((before + 2))"
+    # its high-water mark file is made with its state, so that signing creates no file
+    check_eq "$alg: ... and makes its mark file" "$(ls "$reg" | grep -c '\.mark-')" \
+        "$((marks + 1))"
 }
 registry WOTSP WOTSP-SHA2_256 96
 registry XMSS XMSS-SHA2_10_256 96
