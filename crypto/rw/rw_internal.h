@@ -53,6 +53,18 @@ void rw_wipe(void *p, size_t len);
 
 /* n = p*q by mpn_sec_mul with scratch of its own, wiped (p, q secret). */
 int rw_modulus(mpz_t r, const mpz_t a, const mpz_t b);
+/* Wipes an mpz's limbs (allocated ones, not just the used ones). */
+void rw_mpz_wipe(mpz_t z);
+/* Declassifies a size (public: a check's outcome, the sizes of p and q). */
+size_t rw_public_size(size_t v);
+
+/* Key validation (rw_key.c): n alone; n, p, q without variable-time work on
+ * p and q; the signing self-test a private key passes at import. */
+int rw_check_public(const mpz_t n, unsigned min_bits);
+int rw_check_private(const mpz_t n, const mpz_t p, const mpz_t q, unsigned min_bits);
+int rw_key_self_test(const rw_key *k);
+/* Drops a key's private part (wiped). */
+void rw_key_clear_private(rw_key *k);
 
 /* Fills the derived private values (u, dp, dq, ap, aq, kid, bits) of a key
  * whose n, p, q (and prf) are set; no validation. */

@@ -1,0 +1,105 @@
+/* lanes_select.c - the lane engine's kernel selection: for every subset of
+ * the CPU features the hash kernels use, each family's kernels and its plan
+ * (the kernel for a group of each size, as cpu.c's picker chooses by the
+ * measured costs), built once; fs_hash_select publishes one. */
+#include <pthread.h>
+#include <string.h>
+#include "kernel_cost.h"
+#include "hash/keccak.h"
+#include "hash/lanes_select.h"
+
+static const family shapes[5] = {
+    [FS_HASH_SHA256] = { FS_SHA256_BLOCK, 4, 8, 8, { { 0 } }, { 0 } },
+    [FS_HASH_SHA512] = { FS_SHA512_BLOCK, 8, 8, 16, { { 0 } }, { 0 } },
+    [FS_HASH_SHAKE128] = { FS_SHAKE128_RATE, 8, 25, 0, { { 0 } }, { 0 } },
+    [FS_HASH_SHAKE256] = { FS_SHAKE256_RATE, 8, 25, 0, { { 0 } }, { 0 } },
+};
+
+static const fs_kernel_table *table_of(fs_hash_family f)
+{
+    return f == FS_HASH_SHA256 ? &fs_sha256_table
+           : f == FS_HASH_SHA512 ? &fs_sha512_table
+                                 : &fs_keccak_table;
+}
+
+/* Family f's kernels and plan under mask: for every group size, the row
+ * fs_kernel_choose picks (two-lane kernels left out: the engine splits
+ * batches by width; e.g. one H_msg on an AVX-512 machine runs on SHA-NI,
+ * not in 1 of 16 lanes). */
+static void build_family(family *fm, fs_hash_family f, unsigned mask)
+{
+    const fs_kernel_table *t = table_of(f);
+    *fm = shapes[f];
+    for (size_t i = 0; t->rows[i].name != NULL; i++) {
+        const fs_kernel *k = &t->rows[i];
+        fm->kernel[i] = (lane_kernel){ k->name, k->lanes, NULL, NULL, NULL };
+        if (f == FS_HASH_SHA256)
+            fm->kernel[i].sha256 = fs_sha256_fn(k);
+        else if (f == FS_HASH_SHA512)
+            fm->kernel[i].sha512 = fs_sha512_fn(k);
+        else
+            fm->kernel[i].keccak = k;
+    }
+    for (unsigned left = 1; left <= MAX_KERNEL_LANES; left++)
+        fm->plan[left] = &fm->kernel[fs_kernel_choose(t, mask, FS_KERNEL_PAIR, left) - t->rows];
+}
+
+static void build(selection *sel, unsigned mask)
+{
+    for (unsigned f = FS_HASH_SHA256; f <= FS_HASH_SHAKE256; f++)
+        build_family(&sel->fams[f], f, mask);
+    memset(sel->chain, 0, sizeof(sel->chain));
+    for (const fs_chain_kernel *k = fs_chain_kernels; k->name; k++)
+        if (!(k->flags & FS_KERNEL_TWIN) && (k->cpu & mask) == k->cpu && !sel->chain[k->kind])
+            sel->chain[k->kind] = k->fn;
+}
+
+/* The features the hash kernels depend on (a kernel table entry that needs
+ * another one must add it here); a selection exists for every subset of
+ * them, built once, so that switching is a pointer store. */
+static const unsigned hash_bits[] = { FS_CPU_SHANI, FS_CPU_AVX2, FS_CPU_AVX512 };
+#define NBITS (sizeof(hash_bits) / sizeof(hash_bits[0]))
+static selection selections[1u << NBITS];
+const selection *fs_lanes_current;
+static pthread_once_t built_once = PTHREAD_ONCE_INIT;
+
+static void build_all(void)
+{
+    for (unsigned i = 0; i < (1u << NBITS); i++) {
+        unsigned mask = 0;
+        for (unsigned b = 0; b < NBITS; b++)
+            mask |= (i >> b & 1) ? hash_bits[b] : 0;
+        build(&selections[i], mask);
+    }
+}
+
+const selection *fs_lanes_selection_for(unsigned mask)
+{
+    unsigned i = 0;
+    pthread_once(&built_once, build_all);
+    mask &= fs_cpu_features();
+    for (unsigned b = 0; b < NBITS; b++)
+        i |= (mask & hash_bits[b]) ? 1u << b : 0;
+    return &selections[i];
+}
+
+void fs_hash_select(unsigned mask)
+{
+    __atomic_store_n(&fs_lanes_current, fs_lanes_selection_for(mask), __ATOMIC_RELEASE);
+}
+
+const char *fs_hash_kernel_name(fs_hash_family f)
+{
+    const family *fm = ready(f);
+    return fm ? fm->plan[MAX_KERNEL_LANES]->name : "none";
+}
+
+unsigned fs_lanes_block(fs_hash_family f)
+{
+    return known(f) ? shapes[f].block : 0;
+}
+
+fs_chain_fn *fs_lanes_chain_kernel(fs_chain_kind kind)
+{
+    return selected()->chain[kind];
+}
