@@ -68,18 +68,17 @@ int hbsa_register(const HBSA_KEY *x, const char *dir, FS_ERRDETAIL *d)
 {
     char found[4096], entry[4096];
     fastsig_cause cause;
-    int err = fastsig_registry_claim(dir, x->key_id, x->path, found, sizeof(found), &cause);
-    if (err != FASTSIG_OK)
-        return fastsig_registry_entry_path(dir, x->key_id, entry, sizeof(entry)) == FASTSIG_OK
-               ? refused(err, &cause, entry, found, &key_entry, d) : err;
-    err = fastsig_registry_claim_as(SEED, dir, x->seed_fp, x->path, found, sizeof(found),
-                                    &cause);
+    fastsig_registry_kind which;
+    /* one file under both names: a key's entries cost one entry's fsyncs */
+    int err = fastsig_registry_claim_key(dir, x->key_id, x->seed_fp, x->path, found,
+                                         sizeof(found), &which, &cause);
     if (err == FASTSIG_OK)
         return err;
-    /* the seed was claimed since hbsa_seed_check: no state, no key id */
-    fastsig_registry_unclaim(dir, x->key_id, x->path);
-    return fastsig_registry_path_as(SEED, dir, x->seed_fp, entry, sizeof(entry)) == FASTSIG_OK
-           ? refused(err, &cause, entry, found, &seed_entry, d) : err;
+    /* a seed claimed since hbsa_seed_check is refused like a key id */
+    return fastsig_registry_path_as(which, dir, which == SEED ? x->seed_fp : x->key_id, entry,
+                                    sizeof(entry)) == FASTSIG_OK
+           ? refused(err, &cause, entry, found, which == SEED ? &seed_entry : &key_entry, d)
+           : err;
 }
 
 void hbsa_unregister(const HBSA_KEY *x, const char *dir)

@@ -131,32 +131,45 @@ static int write_temp(const char *entry, const char *line, char *tmp, size_t tmp
            ? c->code : fs_cause_set(c, FASTSIG_ERR_STATE_IO, entry, c->sys_errno);
 }
 
-/* Makes entry naming state_path (see fastsig_registry_claim). */
-static int claim_entry(const char *entry, const char *state_path, char *found, size_t foundlen,
-                       fastsig_cause *c)
+/* Makes the count entries naming state_path: one file (written to a
+ * temporary name, fsync'd) linked under each name without replacing, then
+ * one fsync of the registry directory, so a key's two entries cost what
+ * one did. An entry that exists already refuses the claim (*refused: its
+ * index; found: the state it names) and the names made before it are
+ * removed again. */
+static int claim_names(const char *const *entries, size_t count, const char *state_path,
+                       char *found, size_t foundlen, size_t *refused, fastsig_cause *c)
 {
     char tmp[PATH_MAX], line[PATH_MAX + 1];
     int rc;
+    *refused = 0;
     if (found != NULL && foundlen > 0)
         found[0] = '\0';
     if (state_path[0] != '/' || strchr(state_path, '\n') != NULL
         || (size_t)snprintf(line, sizeof(line), "%s\n", state_path) >= sizeof(line))
         return FASTSIG_ERR_BAD_PARAM;
-    if ((rc = registry_dir(entry, c)) != FASTSIG_OK
-        || (rc = write_temp(entry, line, tmp, sizeof(tmp), c)))
+    if ((rc = registry_dir(entries[0], c)) != FASTSIG_OK
+        || (rc = write_temp(entries[0], line, tmp, sizeof(tmp), c)))
         return rc;
-    if (fs_file_install(tmp, entry, 0) != 0) {
+    for (size_t i = 0; i < count; i++) {
+        if (link(tmp, entries[i]) == 0)
+            continue;
         int saved = errno;
+        *refused = i;
+        while (i-- > 0)
+            unlink(entries[i]);
         unlink(tmp);
         if (saved != EEXIST)
-            return fs_cause_set(c, FASTSIG_ERR_STATE_IO, entry, saved);
-        rc = first_state(entry, found, foundlen, c);
+            return fs_cause_set(c, FASTSIG_ERR_STATE_IO, entries[*refused], saved);
+        rc = first_state(entries[*refused], found, foundlen, c);
         return rc == FASTSIG_OK ? FASTSIG_ERR_STATE_REGISTERED : rc;
     }
-    if (fs_file_sync_dir_of(entry, c) != 0) {
+    unlink(tmp);
+    if (fs_file_sync_dir_of(entries[0], c) != 0) {
         /* not durable: a key must not believe in an entry a crash may undo */
-        unlink(entry);
-        return fs_cause_set(c, FASTSIG_ERR_STATE_IO, entry, c->sys_errno);
+        for (size_t i = 0; i < count; i++)
+            unlink(entries[i]);
+        return fs_cause_set(c, FASTSIG_ERR_STATE_IO, entries[0], c->sys_errno);
     }
     return FASTSIG_OK;
 }
@@ -193,8 +206,35 @@ int fastsig_registry_claim_as(fastsig_registry_kind kind, const char *state_dir,
     int rc = fastsig_registry_path_as(kind, state_dir, id, entry, sizeof(entry));
     if (rc != FASTSIG_OK)
         return rc;
-    rc = claim_entry(entry, state_path, found, foundlen, c);
+    const char *names[1] = { entry };
+    size_t refused;
+    rc = claim_names(names, 1, state_path, found, foundlen, &refused, c);
     return fs_cause_end(c, rc, entry, "registry entry", "registry directory");
+}
+
+int fastsig_registry_claim_key(const char *state_dir, const uint8_t key_id[FASTSIG_STATE_KEY_ID_LEN],
+                               const uint8_t fp[FASTSIG_REGISTRY_FP_LEN], const char *state_path,
+                               char *found, size_t foundlen, fastsig_registry_kind *refused,
+                               fastsig_cause *cause)
+{
+    char kentry[PATH_MAX], sentry[PATH_MAX];
+    fastsig_cause local, *c = fs_cause_start(cause, &local);
+    size_t which = 0;
+    if (state_path == NULL || refused == NULL)
+        return FASTSIG_ERR_NULL_ARG;
+    *refused = FASTSIG_REGISTRY_KEY_ID;
+    int rc = fastsig_registry_path_as(FASTSIG_REGISTRY_KEY_ID, state_dir, key_id, kentry,
+                                      sizeof(kentry));
+    if (rc == FASTSIG_OK)
+        rc = fastsig_registry_path_as(FASTSIG_REGISTRY_SEED, state_dir, fp, sentry,
+                                      sizeof(sentry));
+    if (rc != FASTSIG_OK)
+        return rc;
+    const char *names[2] = { kentry, sentry };
+    rc = claim_names(names, 2, state_path, found, foundlen, &which, c);
+    if (which == 1)
+        *refused = FASTSIG_REGISTRY_SEED;
+    return fs_cause_end(c, rc, names[which], "registry entry", "registry directory");
 }
 
 int fastsig_registry_claim(const char *state_dir, const uint8_t key_id[FASTSIG_STATE_KEY_ID_LEN],

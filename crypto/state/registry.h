@@ -61,6 +61,17 @@ int fastsig_registry_claim(const char *state_dir, const uint8_t key_id[FASTSIG_S
                            const char *state_path, char *found, size_t foundlen,
                            fastsig_cause *cause);
 
+/* A new key's two claims at once: key_id's entry and its seed fingerprint
+ * fp's entry, both naming state_path, as one file under two names (one
+ * fsync of its data, one of the registry directory: what one entry cost).
+ * STATE_REGISTERED when either has an entry already: *refused says which
+ * (found: the state it names), and nothing is left claimed. Withdrawn with
+ * fastsig_registry_unclaim and fastsig_registry_unclaim_as(SEED, ...). */
+int fastsig_registry_claim_key(const char *state_dir, const uint8_t key_id[FASTSIG_STATE_KEY_ID_LEN],
+                               const uint8_t fp[FASTSIG_REGISTRY_FP_LEN], const char *state_path,
+                               char *found, size_t foundlen, fastsig_registry_kind *refused,
+                               fastsig_cause *cause);
+
 /* Withdraws a claim whose state file was never made (the generation failed
  * after the claim): removes the entry only if it names state_path and
  * nothing else (FASTSIG_OK also when there is no entry). */

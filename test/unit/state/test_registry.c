@@ -314,6 +314,62 @@ static void test_registry_dir_writable_without_sticky_refused(void)
     CU_ASSERT_EQUAL(claim(dir, 12, "/s/b.state", found), FASTSIG_OK);
 }
 
+/* A new key's two entries at once (fastsig_registry_claim_key): one file
+ * under both names, so that they cost one entry's fsyncs; either name
+ * taken refuses the claim, says which, and leaves nothing claimed. */
+static int key_claim(const char *dir, unsigned ktag, unsigned stag, const char *state,
+                     char *found, fastsig_registry_kind *which)
+{
+    uint8_t id[FASTSIG_STATE_KEY_ID_LEN], fp[FASTSIG_REGISTRY_FP_LEN];
+    sf_key(id, ktag);
+    sf_key(fp, stag);
+    return fastsig_registry_claim_key(dir, id, fp, state, found, PATH_MAX, which, &claimed);
+}
+
+static int exists_as(const char *dir, fastsig_registry_kind kind, unsigned tag,
+                     struct stat *sb)
+{
+    char entry[PATH_MAX];
+    uint8_t id[FASTSIG_STATE_KEY_ID_LEN];
+    sf_key(id, tag);
+    CU_ASSERT_EQUAL_FATAL(fastsig_registry_path_as(kind, dir, id, entry, sizeof(entry)),
+                          FASTSIG_OK);
+    return lstat(entry, sb) == 0;
+}
+
+static void test_key_and_seed_claimed_as_one_file(void)
+{
+    char dir[PATH_MAX], found[PATH_MAX], buf[64];
+    struct stat k, f;
+    fastsig_registry_kind which;
+    fresh_dir(dir, "reg-pair");
+    CU_ASSERT_EQUAL(key_claim(dir, 20, 21, "/s/a.state", found, &which), FASTSIG_OK);
+    CU_ASSERT(exists_as(dir, FASTSIG_REGISTRY_KEY_ID, 20, &k)
+              && exists_as(dir, FASTSIG_REGISTRY_SEED, 21, &f));
+    CU_ASSERT(k.st_ino == f.st_ino && k.st_nlink == 2 && (k.st_mode & 0777) == 0600);
+    CU_ASSERT(entry_text(dir, 20, buf, sizeof(buf)) > 0 && strcmp(buf, "/s/a.state\n") == 0);
+    /* the seed taken: refused, naming its state; no key-id entry left */
+    CU_ASSERT_EQUAL(key_claim(dir, 22, 21, "/s/b.state", found, &which),
+                    FASTSIG_ERR_STATE_REGISTERED);
+    CU_ASSERT_EQUAL(which, FASTSIG_REGISTRY_SEED);
+    CU_ASSERT_STRING_EQUAL(found, "/s/a.state");
+    CU_ASSERT(!exists_as(dir, FASTSIG_REGISTRY_KEY_ID, 22, &k));
+    /* the key id taken: refused, and no seed entry made */
+    CU_ASSERT_EQUAL(key_claim(dir, 20, 23, "/s/c.state", found, &which),
+                    FASTSIG_ERR_STATE_REGISTERED);
+    CU_ASSERT_EQUAL(which, FASTSIG_REGISTRY_KEY_ID);
+    CU_ASSERT_STRING_EQUAL(found, "/s/a.state");
+    CU_ASSERT(!exists_as(dir, FASTSIG_REGISTRY_SEED, 23, &f));
+    /* withdrawn name by name */
+    CU_ASSERT_EQUAL(unclaim(dir, 20, "/s/a.state"), FASTSIG_OK);
+    uint8_t fp[FASTSIG_REGISTRY_FP_LEN];
+    sf_key(fp, 21);
+    CU_ASSERT_EQUAL(fastsig_registry_unclaim_as(FASTSIG_REGISTRY_SEED, dir, fp, "/s/a.state"),
+                    FASTSIG_OK);
+    CU_ASSERT(!exists_as(dir, FASTSIG_REGISTRY_KEY_ID, 20, &k)
+              && !exists_as(dir, FASTSIG_REGISTRY_SEED, 21, &f));
+}
+
 static enum fs_state_io_op fail_op;
 static int fail_hook(enum fs_state_io_op op)
 {
@@ -334,6 +390,9 @@ static void test_io_failures(void)
         fs_state_io_hook = fail_hook;
         CU_ASSERT_EQUAL(claim(dir, 8, "/s/a.state", found), FASTSIG_ERR_STATE_IO);
         CU_ASSERT_EQUAL(claimed.sys_errno, EIO);
+        fastsig_registry_kind which; /* a key's two names: neither is left */
+        CU_ASSERT_EQUAL(key_claim(dir, 8, 9, "/s/a.state", found, &which), FASTSIG_ERR_STATE_IO);
+        CU_ASSERT_EQUAL(claimed.sys_errno, EIO);
         fs_state_io_hook = NULL;
         CU_ASSERT_EQUAL(entry_text(dir, 8, buf, sizeof(buf)), 0);
         snprintf(cmd, sizeof(cmd), "test -z \"$(ls -A '%s/registry')\"", dir);
@@ -352,6 +411,8 @@ int main(void)
         { "links, FIFOs, directories and files refused", test_special_files },
         { "a lock held elsewhere: bounded wait", test_locked_entry },
         { "injected I/O failures leave no entry", test_io_failures },
+        { "a key's id and seed entries are claimed as one file, or not at all",
+          test_key_and_seed_claimed_as_one_file },
         { "one seed under another parameter set is refused: seed fingerprint entries",
           test_seed_fingerprint },
         { "a registry entry writable by others is refused",
