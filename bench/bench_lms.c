@@ -91,10 +91,10 @@ static void chain_kernel_rows(void)
     EVP_MD *sha = EVP_MD_fetch(bench_libctx(), "SHA256", "provider=default");
     if (sha == NULL)
         return;
-    for (const fs_chain_kernel *k = fs_chain_kernels; k->name; k++) {
-        if (k->kind != FS_CHAIN_LMOTS || !fs_cpu_allows(k->cpu))
+    for (const fs_kernel *k = fs_lmots_chain_kernels; k->name; k++) {
+        if (!fs_cpu_allows(k->cpu))
             continue;
-        struct kernel_job j = { .fn = k->fn };
+        struct kernel_job j = { .fn = fs_chain_fn_of(k) };
         bench_spec s = { "lms-chain-step", k->name, "ns", "EVP SHA-256 55 B", 0 };
         bench_compare(&s, run_kernel, &j, run_evp_step, sha);
     }

@@ -8,6 +8,7 @@
 #include "kernel_cost.h"
 #include "hash/keccak.h"
 #include "hash/sha256.h"
+#include "hash/sha256_chain.h"
 #include "hash/sha512.h"
 #include "rw/rw_internal.h"
 #include "rw/rw_keccak_dot.h"
@@ -54,7 +55,7 @@ void bench_print_plan(void)
     static const fs_kernel_table *const tables[] = {
         &fs_sha256_table, &fs_sha512_table, &fs_keccak_table, &tz_kernel_table,
         &rw_keccak_dot_table, &rw_powm2_table, &rw_check_table, &rw_residues_table,
-        &rw_from_be_table,
+        &rw_from_be_table, &fs_wots_chain_table, &fs_lmots_chain_table,
     };
     char cpu[64];
     printf("# kernels for %s\n", fs_cpu_names(fs_cpu_features(), cpu, sizeof(cpu)));

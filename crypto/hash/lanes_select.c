@@ -1,9 +1,9 @@
 /* lanes_select.c - the lane engine's kernel selection: for every subset of
  * the CPU features the hash kernels use, each family's kernels and its plan
  * (the kernel for a group of each size, as cpu.c's picker chooses by the
- * measured costs), built once; fs_hash_select publishes one. */
+ * measured costs), and the fused chain kernels of each kind, built once;
+ * fs_hash_select publishes one. */
 #include <pthread.h>
-#include <string.h>
 #include "kernel_cost.h"
 #include "hash/keccak.h"
 #include "hash/lanes_select.h"
@@ -48,10 +48,10 @@ static void build(selection *sel, unsigned mask)
 {
     for (unsigned f = FS_HASH_SHA256; f <= FS_HASH_SHAKE256; f++)
         build_family(&sel->fams[f], f, mask);
-    memset(sel->chain, 0, sizeof(sel->chain));
-    for (const fs_chain_kernel *k = fs_chain_kernels; k->name; k++)
-        if (!(k->flags & FS_KERNEL_TWIN) && (k->cpu & mask) == k->cpu && !sel->chain[k->kind])
-            sel->chain[k->kind] = k->fn;
+    for (unsigned kind = 0; kind < FS_CHAIN_KINDS; kind++) {
+        const fs_kernel *k = fs_kernel_choose(fs_chain_table(kind), mask, 0, FS_CHAIN_LANES);
+        sel->chain[kind] = k != NULL ? fs_chain_fn_of(k) : NULL;
+    }
 }
 
 /* The features the hash kernels depend on (a kernel table entry that needs

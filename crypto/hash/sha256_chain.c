@@ -3,6 +3,7 @@
  * compression on byte messages, and the table of chain kernels. */
 #include <string.h>
 #include "cpu.h"
+#include "kernel_cost.h"
 #include "hash/sha256.h"
 #include "hash/lanes.h"
 #include "hash/sha256_chain.h"
@@ -99,12 +100,26 @@ void fs_lms_chain_x16_portable(uint32_t x[8 * L], uint32_t qij[FS_CHAIN_MAX_WORD
     }
 }
 
-const fs_chain_kernel fs_chain_kernels[] = {
-    { "portable-x16-chain", FS_CHAIN_WOTS, fs_sha256_chain_x16_portable, 0, FS_KERNEL_TWIN },
-    { "portable-x16-lms-chain", FS_CHAIN_LMOTS, fs_lms_chain_x16_portable, 0, FS_KERNEL_TWIN },
+/* Static costs per lane-step (the twin runs one lane at a time). */
+const fs_kernel fs_wots_chain_kernels[] = {
+    { "portable-x16-chain", FS_KERNEL_FN(fs_sha256_chain_x16_portable), NULL, 16, 0,
+      FS_KERNEL_TWIN, 160 },
 #if defined(FASTSIG_HAVE_ASM)
-    { "avx512-x16-chain", FS_CHAIN_WOTS, fs_sha256_chain_x16_avx512, FS_CPU_AVX512, 0 },
-    { "avx512-x16-lms-chain", FS_CHAIN_LMOTS, fs_lms_chain_x16_avx512, FS_CPU_AVX512, 0 },
+    { "avx512-x16-chain", FS_KERNEL_FN(fs_sha256_chain_x16_avx512), NULL, 16, FS_CPU_AVX512, 0,
+      16 },
 #endif
-    { NULL, 0, NULL, 0, 0 },
+    FS_KERNEL_END,
 };
+
+const fs_kernel fs_lmots_chain_kernels[] = {
+    { "portable-x16-lms-chain", FS_KERNEL_FN(fs_lms_chain_x16_portable), NULL, 16, 0,
+      FS_KERNEL_TWIN, 60 },
+#if defined(FASTSIG_HAVE_ASM)
+    { "avx512-x16-lms-chain", FS_KERNEL_FN(fs_lms_chain_x16_avx512), NULL, 16, FS_CPU_AVX512, 0,
+      6 },
+#endif
+    FS_KERNEL_END,
+};
+
+FS_KERNEL_TABLE(fs_wots_chain_table, "wots-chain", fs_wots_chain_kernels, NULL);
+FS_KERNEL_TABLE(fs_lmots_chain_table, "lmots-chain", fs_lmots_chain_kernels, NULL);

@@ -1,7 +1,7 @@
 /* sha256_chain.h - fused SHA-256 chain kernels: 16 chains kept in words
  * across steps, each call running `steps` steps of every lane (the chain
- * walker, chain_walk.h, runs them on full 16-lane groups). Two rows of one
- * kernel type, which differ in what a step computes:
+ * walker, chain_walk.h, runs them on full 16-lane groups). Two kinds of one
+ * kernel type, fs_chain_fn, which differ in what a step computes:
  *
  * FS_CHAIN_WOTS, WOTS+ with n = pad = 32 (RFC 8391 section 3.1.2):
  *   words: ADRS words 0..6 (word 6, the hash address, is the step's and is
@@ -24,6 +24,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "kernel_cost.h"
 
 #define FS_CHAIN_LANES 16
 /* Most lane words a kernel keeps per chain (WOTS+: ADRS words 0..6). */
@@ -41,17 +42,25 @@ fs_chain_fn fs_sha256_chain_x16_portable, fs_lms_chain_x16_portable;
 fs_chain_fn fs_sha256_chain_x16_avx512, fs_lms_chain_x16_avx512;
 #endif
 
-typedef struct {
-    const char *name;   /* "portable-x16-chain", "avx512-x16-lms-chain", ... */
-    fs_chain_kind kind; /* the step it computes */
-    fs_chain_fn *fn;
-    unsigned cpu;       /* FS_CPU_* bits it needs */
-    unsigned flags;     /* FS_KERNEL_* (cpu.h) */
-} fs_chain_kernel;
+/* The kernels, one fs_kernel table (cpu.h, kernel_cost.h) per kind: its
+ * portable twin first (FS_KERNEL_TWIN: tests and benchmarks only), then the
+ * asm row; lanes 16, static costs (no trial). The lane engine takes, per
+ * kind, fs_kernel_choose's row for a full group under its CPU mask
+ * (fs_lanes_chain_kernel): none on a path without AVX-512. */
+extern const fs_kernel fs_wots_chain_kernels[], fs_lmots_chain_kernels[];
+extern const fs_kernel_table fs_wots_chain_table;  /* "wots-chain" */
+extern const fs_kernel_table fs_lmots_chain_table; /* "lmots-chain" */
 
-/* Every kernel built in (each row's twin first); ends with { NULL }. The
- * lane engine's selection takes, per kind, the first that is no twin and
- * that its CPU mask allows (fs_lanes_chain_kernel). */
-extern const fs_chain_kernel fs_chain_kernels[];
+/* A row's kernel, through its real type. */
+static inline fs_chain_fn *fs_chain_fn_of(const fs_kernel *k)
+{
+    return (fs_chain_fn *)k->fn;
+}
+
+/* The table of a kind's kernels. */
+static inline const fs_kernel_table *fs_chain_table(fs_chain_kind kind)
+{
+    return kind == FS_CHAIN_WOTS ? &fs_wots_chain_table : &fs_lmots_chain_table;
+}
 
 #endif

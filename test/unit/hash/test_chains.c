@@ -1,33 +1,22 @@
-/* test_chains.c - the fused WOTS+ chain kernel (sha256_chain.h) against its
- * portable twin, and the fused chain walk (chains.h) against the
- * lane walk: random chain values, ADRS, starts and lengths (zero-length
- * chains, tails, counts past the sort limit, lengths past the sort buckets,
- * in == out, hash addresses up to UINT32_MAX). The asm kernel is skipped
- * when this CPU path lacks AVX-512; the walk runs with the twin anyway. */
+/* test_chains.c - every fused WOTS+ chain kernel of the table
+ * (sha256_chain.h, fs_wots_chain_kernels) that this CPU path allows, the
+ * portable twin included, against the twin, and the fused chain walk
+ * (chains.h) on each of them against the lane walk: random chain values,
+ * ADRS, starts and lengths (zero-length chains, tails, counts past the sort
+ * limit, lengths past the sort buckets, in == out, hash addresses up to
+ * UINT32_MAX). The asm row is skipped when this CPU path lacks AVX-512. */
 #include <stdlib.h>
 #include <string.h>
 #include "cpu.h"
 #include "hash/chains.h"
 #include "hash/sha256_chain.h"
+#include "kernel_path.h"
 #include "testutil.h"
 
 enum { L = FS_CHAIN_LANES };
 
-static fs_chain_fn *asm_kernel(void)
+static void kernel_vs_twin(fs_chain_fn *k)
 {
-#if defined(FASTSIG_HAVE_ASM)
-    if (fs_cpu_features() & FS_CPU_AVX512)
-        return fs_sha256_chain_x16_avx512;
-#endif
-    printf("\n  (asm chain kernel skipped: no AVX-512 on this CPU path) ");
-    return NULL;
-}
-
-static void test_kernel_vs_twin(void)
-{
-    fs_chain_fn *k = asm_kernel();
-    if (k == NULL)
-        return;
     static const size_t steps[] = { 0, 1, 2, 3, 15 };
     for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
         uint32_t x[8 * L], a[7 * L], mid[8], x2[8 * L], a2[7 * L];
@@ -92,24 +81,29 @@ static void walk_all(fs_chain_fn *k)
     }
 }
 
-static void test_walk_twin(void)
+static void test_kernels(void)
 {
-    walk_all(fs_sha256_chain_x16_portable);
+    int ran = 0;
+    for (const fs_kernel *k = fs_wots_chain_kernels; k->name; k++)
+        if (kernel_on_path("wots-chain", k->name, k->cpu)) {
+            kernel_vs_twin(fs_chain_fn_of(k));
+            ran++;
+        }
+    CU_ASSERT(ran >= 1); /* the twin runs on every path */
 }
 
-static void test_walk_asm(void)
+static void test_walks(void)
 {
-    fs_chain_fn *k = asm_kernel();
-    if (k != NULL)
-        walk_all(k);
+    for (const fs_kernel *k = fs_wots_chain_kernels; k->name; k++)
+        if (kernel_on_path("wots-chain", k->name, k->cpu))
+            walk_all(fs_chain_fn_of(k));
 }
 
 int main(void)
 {
     const fs_test tests[] = {
-        { "asm chain kernel vs portable twin", test_kernel_vs_twin },
-        { "fused walk (twin) vs lane walk", test_walk_twin },
-        { "fused walk (asm) vs lane walk", test_walk_asm },
+        { "kernels vs portable twin", test_kernels },
+        { "fused walk (on each kernel) vs lane walk", test_walks },
         { NULL, NULL },
     };
     const fs_suite suites[] = { { "fused WOTS+ chains", tests }, { NULL, NULL } };

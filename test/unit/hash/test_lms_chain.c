@@ -1,5 +1,5 @@
 /* test_lms_chain.c - every fused LM-OTS chain kernel of the table
- * (sha256_chain.h, kind FS_CHAIN_LMOTS) that this CPU path allows, the portable twin
+ * (sha256_chain.h, fs_lmots_chain_kernels) that this CPU path allows, the portable twin
  * included, against the one-chain-at-a-time walk lms_chains_ref: random
  * chain values, q, i and j, for n = 32 and 24; 0, 1, 2, 15, 255 and 256
  * steps; j wrapping past 0xff, and the secret-derivation start j = 0xff;
@@ -32,7 +32,7 @@ static void lane_ref(const lmots_params *o, const uint8_t Ib[16], const uint32_t
     CU_ASSERT_EQUAL(lms_chains_ref(o, Ib, &job, 1, in, 0, out), FASTSIG_OK);
 }
 
-static void one_kernel(const fs_chain_kernel *k, const char *ots_name)
+static void one_kernel(fs_chain_fn *fn, const char *ots_name)
 {
     static const unsigned steps[] = { 0, 1, 2, 15, 255, 256 };
     lmots_params o;
@@ -59,8 +59,8 @@ static void one_kernel(const fs_chain_kernel *k, const char *ots_name)
         memcpy(q0, qij, sizeof(qij));
         /* the walk in two calls: what a call leaves is the next one's start */
         unsigned first = steps[t] / 3;
-        k->fn(x, qij, Iw, first, o.n);
-        k->fn(x, qij, Iw, steps[t] - first, o.n);
+        fn(x, qij, Iw, first, o.n);
+        fn(x, qij, Iw, steps[t] - first, o.n);
         for (unsigned l = 0; l < L; l++) {
             uint8_t got[32];
             for (unsigned w = 0; w < o.n / 4; w++)
@@ -78,11 +78,11 @@ static void one_kernel(const fs_chain_kernel *k, const char *ots_name)
 static void test_kernels(void)
 {
     int ran = 0;
-    for (const fs_chain_kernel *k = fs_chain_kernels; k->name; k++) {
-        if (k->kind != FS_CHAIN_LMOTS || !kernel_on_path("lms-chain", k->name, k->cpu))
+    for (const fs_kernel *k = fs_lmots_chain_kernels; k->name; k++) {
+        if (!kernel_on_path("lms-chain", k->name, k->cpu))
             continue;
-        one_kernel(k, "LMOTS_SHA256_N32_W4");
-        one_kernel(k, "LMOTS_SHA256_N24_W4");
+        one_kernel(fs_chain_fn_of(k), "LMOTS_SHA256_N32_W4");
+        one_kernel(fs_chain_fn_of(k), "LMOTS_SHA256_N24_W4");
         ran++;
     }
     CU_ASSERT(ran >= 1); /* the twin runs on every path */
@@ -132,9 +132,9 @@ static void walk_all(fs_chain_fn *fn)
 static void test_walks(void)
 {
     walk_all(NULL);
-    for (const fs_chain_kernel *k = fs_chain_kernels; k->name; k++)
-        if (k->kind == FS_CHAIN_LMOTS && kernel_on_path("lms-chain", k->name, k->cpu))
-            walk_all(k->fn);
+    for (const fs_kernel *k = fs_lmots_chain_kernels; k->name; k++)
+        if (kernel_on_path("lms-chain", k->name, k->cpu))
+            walk_all(fs_chain_fn_of(k));
 }
 
 /* The engine picks a kernel exactly when the CPU path has one; none on the
@@ -144,9 +144,9 @@ static void test_selection(void)
     for (unsigned kind = 0; kind < FS_CHAIN_KINDS; kind++) {
         fs_chain_fn *sel = fs_lanes_chain_kernel(kind);
         fs_chain_fn *want = NULL;
-        for (const fs_chain_kernel *k = fs_chain_kernels; k->name && want == NULL; k++)
-            if (k->kind == kind && !(k->flags & FS_KERNEL_TWIN) && fs_cpu_allows(k->cpu))
-                want = k->fn;
+        for (const fs_kernel *k = fs_chain_table(kind)->rows; k->name && want == NULL; k++)
+            if (!(k->flags & FS_KERNEL_TWIN) && fs_cpu_allows(k->cpu))
+                want = fs_chain_fn_of(k);
         CU_ASSERT(sel == want);
         fs_hash_select(0);
         CU_ASSERT(fs_lanes_chain_kernel(kind) == NULL);

@@ -10,7 +10,9 @@
 #include "kernel_cost.h"
 #include "hash/hash.h"
 #include "hash/keccak.h"
+#include "hash/lanes.h"
 #include "hash/sha256.h"
+#include "hash/sha256_chain.h"
 #include "hash/sha512.h"
 #include "rw/rw_internal.h"
 #include "rw/rw_keccak_dot.h"
@@ -20,7 +22,7 @@
 static const fs_kernel_table *const tables[] = {
     &fs_sha256_table, &fs_sha512_table,  &fs_keccak_table,    &tz_kernel_table,
     &rw_keccak_dot_table, &rw_powm2_table, &rw_check_table, &rw_residues_table,
-    &rw_from_be_table,
+    &rw_from_be_table, &fs_wots_chain_table, &fs_lmots_chain_table,
 };
 #define NTABLES (sizeof(tables) / sizeof(tables[0]))
 
@@ -41,8 +43,8 @@ static size_t nrows(const fs_kernel_table *t)
 }
 
 /* Each table names its rows once, fits the cost array, and has a portable
- * row that is no twin (so every mask has a choice but rw-keccak-dot's,
- * whose callers keep another path). */
+ * row that is no twin (so every mask has a choice but rw-keccak-dot's and
+ * the fused chain tables', whose callers keep another path). */
 static void test_tables(void)
 {
     for (size_t i = 0; i < NTABLES; i++) {
@@ -54,7 +56,7 @@ static void test_tables(void)
             for (size_t b = a + 1; b < n; b++)
                 CU_ASSERT(strcmp(t->rows[a].name, t->rows[b].name) != 0);
         }
-        if (t != &rw_keccak_dot_table)
+        if (t != &rw_keccak_dot_table && t != &fs_wots_chain_table && t != &fs_lmots_chain_table)
             CU_ASSERT_PTR_NOT_NULL(fs_kernel_pick(t->rows, NULL, 0, 0, 1));
     }
 }
@@ -185,6 +187,40 @@ static void test_calibration(void)
     CU_ASSERT(fs_kernel_calibration_ns() > 0 || env != NULL);
 }
 
+/* The fused chain tables: every row this CPU path allows, the twin
+ * included, against the kind's twin (the first row) on random lanes, and
+ * the lane engine's kernel of each kind is the picker's row for a full
+ * group (none without AVX-512). */
+static void test_chain_tables(void)
+{
+    enum { L = FS_CHAIN_LANES, W = FS_CHAIN_MAX_WORDS };
+    unsigned have = fs_cpu_features();
+    for (unsigned kind = 0; kind < FS_CHAIN_KINDS; kind++) {
+        const fs_kernel_table *t = fs_chain_table(kind);
+        CU_ASSERT_FATAL(t->rows[0].name != NULL && (t->rows[0].flags & FS_KERNEL_TWIN));
+        for (const fs_kernel *k = t->rows; k->name; k++) {
+            if (!fs_cpu_allows(k->cpu))
+                continue;
+            for (size_t steps = 0; steps < 4; steps++) {
+                uint32_t x[8 * L], w[W * L], key[8], x2[8 * L], w2[W * L];
+                fs_test_random((uint8_t *)x, sizeof(x));
+                fs_test_random((uint8_t *)w, sizeof(w));
+                fs_test_random((uint8_t *)key, sizeof(key));
+                for (unsigned l = 0; kind == FS_CHAIN_LMOTS && l < L; l++)
+                    w[L + l] &= 0xffffff00u; /* i << 16 | j << 8: low byte zero */
+                memcpy(x2, x, sizeof(x));
+                memcpy(w2, w, sizeof(w));
+                fs_chain_fn_of(k)(x, w, key, steps, 32);
+                fs_chain_fn_of(&t->rows[0])(x2, w2, key, steps, 32);
+                CU_ASSERT(memcmp(x, x2, sizeof(x)) == 0 && memcmp(w, w2, sizeof(w)) == 0);
+            }
+        }
+        const fs_kernel *c = fs_kernel_choose(t, have, 0, L);
+        CU_ASSERT(fs_lanes_chain_kernel((fs_chain_kind)kind) == (c ? fs_chain_fn_of(c) : NULL));
+        CU_ASSERT_EQUAL(c != NULL, (have & FS_CPU_AVX512) != 0);
+    }
+}
+
 int main(void)
 {
     static const fs_test tests[] = {
@@ -193,6 +229,7 @@ int main(void)
         { "FASTSIG_CPU narrows every primitive", test_narrowed },
         { "a cost override picks what it says", test_override },
         { "the calibration measures and picks usable rows only", test_calibration },
+        { "the fused chain tables: rows vs twins, the engine's pick", test_chain_tables },
         { NULL, NULL },
     };
     return fs_cu_run("kernels", tests);
