@@ -1,6 +1,7 @@
 /* chain_walk.c - the chain walker's tail (chain_walk.h): the chains a
  * fused walk leaves in its lanes, finished on the row's block walk. */
 #include <string.h>
+#include "bytes.h"
 #include "fastsig_err.h"
 #include "hash/chain_walk.h"
 #include "hash/lanes.h"
@@ -32,7 +33,7 @@ int fs_chain_finish_tail(const fs_chain_walk *w, const fs_chain_list *cl, const 
         if (left[l] == 0)
             continue;
         for (unsigned k = 0; k < n / 4; k++)
-            fs_be32_store(tin + t * n + 4 * k, x[k * L + l]);
+            fs_store_be32(tin + t * n + 4 * k, x[k * L + l]);
         for (unsigned k = 0; k < ts.words; k++)
             ts.w[t][k] = lw[k * L + l];
         ts.steps[t] = left[l];

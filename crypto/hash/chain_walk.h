@@ -19,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include "bytes.h"
 #include "hash/lanes.h"
 #include "hash/sha256_chain.h"
 
@@ -118,7 +119,7 @@ FS_CHAIN_INLINE int fs_chain_refill_lane(const fs_chain_list *cl, fs_chain_load_
         chain[l] = c;
         left[l] = steps;
         for (unsigned k = 0; k < n / 4; k++)
-            x[k * FS_CHAIN_LANES + l] = fs_be32_load(src + 4 * k);
+            x[k * FS_CHAIN_LANES + l] = fs_load_be32(src + 4 * k);
         return 1;
     }
     return 0;
@@ -164,7 +165,7 @@ FS_CHAIN_INLINE int fs_chain_walk_fused_n(fs_chain_fn *fn, const fs_chain_walk *
         for (uint32_t m = refill; m != 0; m &= m - 1) {
             unsigned l = (unsigned)__builtin_ctz(m);
             for (unsigned j = 0; j < n / 4; j++)
-                fs_be32_store(cl->out + chain[l] * n + 4 * j, x[j * L + l]);
+                fs_store_be32(cl->out + chain[l] * n + 4 * j, x[j * L + l]);
         }
     }
     int rc = fs_chain_finish_tail(w, cl, x, lw, left, chain);

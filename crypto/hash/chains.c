@@ -3,6 +3,7 @@
  * caller's ADRS and start), its fused kernel, and its block walk, the lane
  * walk, any parameters on the lane engine's kernels. */
 #include <string.h>
+#include "bytes.h"
 #include "fastsig_err.h"
 #include "hash/chains.h"
 #include "hash/hash_internal.h"
@@ -153,7 +154,7 @@ static uint32_t wots_load(const void *src, size_t c, uint32_t *w, size_t wstride
 {
     const wots_src *ws = src;
     for (unsigned i = 0; w != NULL && i < FS_ADRS_HASH; i++)
-        w[i * wstride] = fs_be32_load(ws->adrs + c * FS_HASH_ADRS_BYTES + 4 * i);
+        w[i * wstride] = fs_load_be32(ws->adrs + c * FS_HASH_ADRS_BYTES + 4 * i);
     if (w != NULL)
         w[FS_ADRS_HASH * wstride] = ws->start ? ws->start[c] : 0;
     return ws->steps[c];

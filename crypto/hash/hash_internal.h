@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "bytes.h"
 #include "hash/hash.h"
 #include "hash/lanes.h"
 
@@ -16,7 +17,7 @@ enum { FS_ADRS_HASH = 6, FS_ADRS_KEYMASK = 7 };
 
 static inline void fs_adrs_set_word(uint8_t *adrs, unsigned word, uint32_t v)
 {
-    fs_be32_store(adrs + 4 * word, v);
+    fs_store_be32(adrs + 4 * word, v);
 }
 
 /* FASTSIG_OK when s, in and out are set and lanes is in range (hash.h). */

@@ -2,21 +2,15 @@
  * lane-interleaved states (word i of lane l at st[i*lanes + l]), and the
  * incremental one-state SHAKE (fs_shake_ctx). */
 #include <string.h>
+#include "bytes.h"
 #include "hash/keccak.h"
-
-static inline uint64_t load64_le(const uint8_t *p)
-{
-    return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24 |
-           (uint64_t)p[4] << 32 | (uint64_t)p[5] << 40 | (uint64_t)p[6] << 48 |
-           (uint64_t)p[7] << 56;
-}
 
 /* Xors len (< rate allowed) bytes into the start of lane l's block. */
 static void xor_bytes(uint64_t *st, unsigned n, unsigned l, const uint8_t *src, size_t len)
 {
     size_t w = 0;
     for (; 8 * w + 8 <= len; w++)
-        st[w * n + l] ^= load64_le(src + 8 * w);
+        st[w * n + l] ^= fs_load_le64(src + 8 * w);
     for (size_t i = 8 * w; i < len; i++)
         st[(i / 8) * n + l] ^= (uint64_t)src[i] << (8 * (i % 8));
 }
@@ -99,7 +93,7 @@ void fs_shake_absorb(fs_shake_ctx *x, const void *in, size_t len)
         if (x->pos == 0) { /* whole words while aligned to the block */
             while (len >= rate) {
                 for (size_t w = 0; w < rate / 8; w++)
-                    x->st[w] ^= load64_le(p + 8 * w);
+                    x->st[w] ^= fs_load_le64(p + 8 * w);
                 fs_keccakf1600(x->st);
                 p += rate;
                 len -= rate;
@@ -135,9 +129,7 @@ void fs_shake_squeeze(fs_shake_ctx *x, uint8_t *out, size_t len)
         if (x->pos % 8 == 0 && n >= 8) { /* whole words (the state is little-endian) */
             n &= ~(size_t)7;
             for (size_t w = 0; w < n / 8; w++) {
-                uint64_t v = x->st[x->pos / 8 + w];
-                for (int b = 0; b < 8; b++)
-                    out[8 * w + (size_t)b] = (uint8_t)(v >> (8 * b));
+                fs_store_le64(out + 8 * w, x->st[x->pos / 8 + w]);
             }
         } else {
             n = 1;

@@ -7,6 +7,7 @@
  * planned when the selection was built.
  * Whole input blocks are read in place; only the padded tail is copied. */
 #include <string.h>
+#include "bytes.h"
 #include "hash/keccak.h"
 #include "hash/lanes_select.h"
 
@@ -160,8 +161,7 @@ static size_t pad_template(const family *fm, uint8_t *tail, size_t rem, uint64_t
     }
     tail[rem] = 0x80;
     uint64_t bits = total * 8;
-    for (unsigned i = 0; i < 8; i++)
-        tail[nb * fm->block - 1 - i] = (uint8_t)(bits >> (8 * i));
+    fs_store_be64(tail + nb * fm->block - 8, bits);
     return nb;
 }
 

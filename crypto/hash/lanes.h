@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "bytes.h"
 #include "hash/hash.h"
 #include "hash/sha256_chain.h"
 
@@ -30,18 +31,16 @@ static inline void fs_copy(void *dst, const void *src, size_t len)
         *d++ = *s++;
 }
 
-/* Big-endian 32-bit words (SHA-2 words, ADRS words) from and to bytes. */
+/* Old names of fs_load_be32 / fs_store_be32 (bytes.h), kept only for
+ * sha256_chain.c and test_lms_chain.c until they move to bytes.h. */
 static inline uint32_t fs_be32_load(const uint8_t *p)
 {
-    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+    return fs_load_be32(p);
 }
 
 static inline void fs_be32_store(uint8_t *p, uint32_t v)
 {
-    p[0] = (uint8_t)(v >> 24);
-    p[1] = (uint8_t)(v >> 16);
-    p[2] = (uint8_t)(v >> 8);
-    p[3] = (uint8_t)v;
+    fs_store_be32(p, v);
 }
 
 /* Block (rate) bytes of a family; 0 for an unknown one. */

@@ -4,6 +4,7 @@
  * engine's kernels. */
 #include <stdlib.h>
 #include <string.h>
+#include "bytes.h"
 #include "fastsig_err.h"
 #include "hash/chains.h"
 #include "hash/lanes.h"
@@ -23,8 +24,8 @@ static void put_step(uint8_t *b, const uint8_t *I, const uint32_t w[2], const ui
                      unsigned n)
 {
     memcpy(b, I, FS_HASH_LMOTS_I_BYTES);
-    fs_be32_store(b + 16, w[0]);
-    fs_be32_store(b + 20, w[1]); /* i, j and a zero byte val overwrites */
+    fs_store_be32(b + 16, w[0]);
+    fs_store_be32(b + 20, w[1]); /* i, j and a zero byte val overwrites */
     memcpy(b + HDR, val, n);
 }
 
@@ -125,7 +126,7 @@ int fs_lmots_chains_walk(fs_chain_fn *fn, const fs_hash_params *p,
 {
     uint32_t Iw[8] = { 0 };
     for (unsigned k = 0; k < 4; k++)
-        Iw[k] = fs_be32_load(I + 4 * k);
+        Iw[k] = fs_load_be32(I + 4 * k);
     lmots_ctx ctx = { p->family, I };
     const fs_chain_list cl = { count, in, in_stride, out, lmots_load, jobs };
     fs_chain_walk w = { &lmots_row, &ctx, Iw, p->n, secret };

@@ -1,5 +1,6 @@
 /* sha256.c - portable SHA-256 compression (one lane, and the transposed twins
  * of the asm kernels), its constants and the table of built-in kernels. */
+#include "bytes.h"
 #include "cpu.h"
 #include "hash/sha256.h"
 
@@ -23,16 +24,11 @@ static inline uint32_t ror32(uint32_t v, unsigned n)
     return (v >> n) | (v << (32 - n));
 }
 
-static inline uint32_t load32_be(const uint8_t *p)
-{
-    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | (uint32_t)p[3];
-}
-
 #define SHA2_WORD uint32_t
 #define SHA2_ROUNDS 64
 #define SHA2_K fs_sha256_k
 #define SHA2_BLOCK FS_SHA256_BLOCK
-#define SHA2_LOAD load32_be
+#define SHA2_LOAD fs_load_be32
 #define SHA2_BSIG0(x) (ror32(x, 2) ^ ror32(x, 13) ^ ror32(x, 22))
 #define SHA2_BSIG1(x) (ror32(x, 6) ^ ror32(x, 11) ^ ror32(x, 25))
 #define SHA2_SSIG0(x) (ror32(x, 7) ^ ror32(x, 18) ^ ((x) >> 3))

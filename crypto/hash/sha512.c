@@ -1,5 +1,6 @@
 /* sha512.c - portable SHA-512 compression (one lane, and the transposed twins
  * of the asm kernels), its constants and the table of built-in kernels. */
+#include "bytes.h"
 #include "cpu.h"
 #include "hash/sha512.h"
 
@@ -36,18 +37,11 @@ static inline uint64_t ror64(uint64_t v, unsigned n)
     return (v >> n) | (v << (64 - n));
 }
 
-static inline uint64_t load64_be(const uint8_t *p)
-{
-    return (uint64_t)p[0] << 56 | (uint64_t)p[1] << 48 | (uint64_t)p[2] << 40 |
-           (uint64_t)p[3] << 32 | (uint64_t)p[4] << 24 | (uint64_t)p[5] << 16 |
-           (uint64_t)p[6] << 8 | (uint64_t)p[7];
-}
-
 #define SHA2_WORD uint64_t
 #define SHA2_ROUNDS 80
 #define SHA2_K fs_sha512_k
 #define SHA2_BLOCK FS_SHA512_BLOCK
-#define SHA2_LOAD load64_be
+#define SHA2_LOAD fs_load_be64
 #define SHA2_BSIG0(x) (ror64(x, 28) ^ ror64(x, 34) ^ ror64(x, 39))
 #define SHA2_BSIG1(x) (ror64(x, 14) ^ ror64(x, 18) ^ ror64(x, 41))
 #define SHA2_SSIG0(x) (ror64(x, 1) ^ ror64(x, 8) ^ ((x) >> 7))

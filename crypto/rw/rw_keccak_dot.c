@@ -1,6 +1,7 @@
 /* rw_keccak_dot.c - the portable twin of the stitched two-lane permutation
  * (rw_keccak_dot.h), the kernel table and its dispatch. */
 #include "cpu.h"
+#include "bytes.h"
 #include "hash/keccak.h"
 #include "rw/rw_keccak_dot.h"
 
@@ -12,9 +13,7 @@ void rw_keccakf1600_x2_dot_portable(uint64_t st[25 * 2], rw_keccak_dot_job *job)
             unsigned __int128 lo = 0;   /* the low 128 bits */
             uint64_t top = 0;
             for (int i = 0; i < RW_KECCAK_DOT_LEN; i++) {
-                uint64_t x = 0;
-                for (int b = 0; b < 8; b++)
-                    x = x << 8 | job->x[m][8 * i + b];
+                uint64_t x = fs_load_be64(job->x[m] + 8 * i);
                 unsigned __int128 t = lo + (unsigned __int128)x * job->w[m][i][q];
                 top += t < lo;
                 lo = t;

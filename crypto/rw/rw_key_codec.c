@@ -2,6 +2,7 @@
  * compact public/private encodings (see rw.h). */
 #include <stdlib.h>
 #include <string.h>
+#include "bytes.h"
 #include "fastsig_err.h"
 #include "hash/keccak.h"
 #include "rw/rw_internal.h"
@@ -169,7 +170,7 @@ static int get_field(const uint8_t *in, size_t inlen, size_t *pos, const uint8_t
 {
     if (inlen - *pos < 2)
         return FASTSIG_ERR_BAD_KEY;
-    size_t len = (size_t)in[*pos] << 8 | in[*pos + 1];
+    size_t len = fs_load_be16(in + *pos);
     *pos += 2;
     if (len == 0 || inlen - *pos < len || in[*pos] == 0)
         return FASTSIG_ERR_BAD_KEY;

@@ -3,6 +3,7 @@
  * SHAKE256 lanes on crypto/hash's multi-lane Keccak kernels, and IEEE 1363
  * EMSA2. */
 #include <string.h>
+#include "bytes.h"
 #include "fastsig_err.h"
 #include "cpu.h"
 #include "hash/keccak.h"
@@ -27,16 +28,6 @@ int rw_randomizer_bit(const rw_key *k, const uint8_t *msg, size_t msglen)
 /* ---- the full-domain hash, as parallel SHAKE256 lanes -------------------- */
 
 #define RATE FS_SHAKE256_RATE
-
-static inline uint64_t load64_le(const uint8_t *p)
-{
-    uint64_t v;
-    memcpy(&v, p, 8);
-#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    v = __builtin_bswap64(v);
-#endif
-    return v;
-}
 
 /* The lanes' sponge: every lane absorbs the same stream, xored straight into
  * the interleaved state (no staging copies); pos is the byte position in the
@@ -75,13 +66,13 @@ static void xor_words(lane_sponge *z, size_t w0, const uint8_t *src, size_t word
     uint64_t *w = z->st + w0 * n;
     if (n == 2) {
         for (size_t i = 0; i < words; i++) {
-            uint64_t v = load64_le(src + 8 * i);
+            uint64_t v = fs_load_le64(src + 8 * i);
             *(pair64 *)(w + 2 * i) ^= (pair64){ v, v };
         }
         return;
     }
     for (size_t i = 0; i < words; i++) {
-        uint64_t v = load64_le(src + 8 * i);
+        uint64_t v = fs_load_le64(src + 8 * i);
         for (unsigned l = 0; l < z->used; l++)
             w[i * n + l] ^= v;
     }
@@ -204,14 +195,14 @@ one_block_pairs(const rw_key *k, int r, const uint8_t *msg, size_t msglen, uint6
 {
     uint64_t kw[4];
     for (int i = 0; i < 4; i++)
-        kw[i] = load64_le(k->kid + 8 * i);
+        kw[i] = fs_load_le64(k->kid + 8 * i);
     /* "FASTSIG-RW-H-v1" is 15 bytes: the kid starts at byte 15 */
-    uint64_t p1 = (load64_le((const uint8_t *)PREFIX_DOM + 8) & ((1ULL << 56) - 1)) | kw[0] << 56;
+    uint64_t p1 = (fs_load_le64((const uint8_t *)PREFIX_DOM + 8) & ((1ULL << 56) - 1)) | kw[0] << 56;
     __m512i pre = _mm512_set_epi64((int64_t)(kw[3] >> 8 | (uint64_t)(uint8_t)r << 56),
                                    (int64_t)(kw[2] >> 8 | kw[3] << 56),
                                    (int64_t)(kw[1] >> 8 | kw[2] << 56),
                                    (int64_t)(kw[0] >> 8 | kw[1] << 56), (int64_t)p1,
-                                   (int64_t)load64_le((const uint8_t *)PREFIX_DOM), 0, 0);
+                                   (int64_t)fs_load_le64((const uint8_t *)PREFIX_DOM), 0, 0);
     size_t n0 = msglen < 64 ? msglen : 64;
     __m512i m0 = _mm512_maskz_loadu_epi8(n0 == 64 ? ~0ULL : (1ULL << n0) - 1, msg);
     __m512i m1 = msglen > 64 ? _mm512_maskz_loadu_epi8((1ULL << (msglen - 64)) - 1, msg + 64)

@@ -1,6 +1,7 @@
 /* rw_verify.c - verification of the three formats. All inputs are public:
  * plain (variable-time) GMP mpn arithmetic. */
 #include <string.h>
+#include "bytes.h"
 #include "fastsig_err.h"
 #include "rw/rw_msg.h"
 #include "rw/rw_sig.h"
@@ -103,13 +104,6 @@ static int parse_s(const rw_key *k, const uint8_t *in, mp_limb_t *s)
     return 1;                             /* s == n >> 1 */
 }
 
-static uint64_t be64(const uint8_t *p)
-{
-    uint64_t v;
-    memcpy(&v, p, 8);
-    return __builtin_bswap64(v);
-}
-
 /* The range checks of the expanded form, on s || kq as sent by a key with
  * nbytes = 8 limbs(n) (word j is limb nn-1-j): 0 < s <= n >> 1, kq < n. */
 static int ranges_ok_be(const rw_key *k, const uint8_t *sig)
@@ -120,7 +114,7 @@ static int ranges_ok_be(const rw_key *k, const uint8_t *sig)
     uint64_t any = 0;
     for (size_t j = 0; j < nn; j++) {
         size_t i = nn - 1 - j;
-        uint64_t sw = be64(sig + 8 * j), kw = be64(sig + nb + 8 * j), half = half_limb(N, i, nn);
+        uint64_t sw = fs_load_be64(sig + 8 * j), kw = fs_load_be64(sig + nb + 8 * j), half = half_limb(N, i, nn);
         any |= sw;
         if (s_cmp == 0 && sw != half)
             s_cmp = sw < half ? -1 : 1;

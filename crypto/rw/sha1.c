@@ -1,6 +1,7 @@
 /* sha1.c - portable SHA-1 (FIPS 180-4), only for the IEEE 1363 EMSA2(SHA-1)
  * interop profile (the Crypto++ vectors). Nothing else in fastsig uses it. */
 #include <string.h>
+#include "bytes.h"
 #include "rw/rw_hash.h"
 
 static uint32_t rol(uint32_t v, unsigned n) { return v << n | v >> (32 - n); }
@@ -9,8 +10,7 @@ static void sha1_block(uint32_t h[5], const uint8_t *b)
 {
     uint32_t w[80];
     for (int i = 0; i < 16; i++)
-        w[i] = (uint32_t)b[4 * i] << 24 | (uint32_t)b[4 * i + 1] << 16 |
-               (uint32_t)b[4 * i + 2] << 8 | b[4 * i + 3];
+        w[i] = fs_load_be32(b + 4 * i);
     for (int i = 16; i < 80; i++)
         w[i] = rol(w[i - 3] ^ w[i - 8] ^ w[i - 14] ^ w[i - 16], 1);
     uint32_t a = h[0], bb = h[1], c = h[2], d = h[3], e = h[4];
@@ -37,14 +37,9 @@ void rw_sha1(uint8_t out[RW_SHA1_BYTES], const uint8_t *in, size_t len)
     memcpy(tail, in + full, rest);
     tail[rest] = 0x80;
     uint64_t bits = (uint64_t)len * 8;
-    for (int i = 0; i < 8; i++)
-        tail[tl - 1 - i] = (uint8_t)(bits >> (8 * i));
+    fs_store_be64(tail + tl - 8, bits);
     for (size_t off = 0; off < tl; off += 64)
         sha1_block(h, tail + off);
-    for (int i = 0; i < 5; i++) {
-        out[4 * i] = (uint8_t)(h[i] >> 24);
-        out[4 * i + 1] = (uint8_t)(h[i] >> 16);
-        out[4 * i + 2] = (uint8_t)(h[i] >> 8);
-        out[4 * i + 3] = (uint8_t)h[i];
-    }
+    for (int i = 0; i < 5; i++)
+        fs_store_be32(out + 4 * i, h[i]);
 }
