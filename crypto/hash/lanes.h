@@ -31,18 +31,6 @@ static inline void fs_copy(void *dst, const void *src, size_t len)
         *d++ = *s++;
 }
 
-/* Old names of fs_load_be32 / fs_store_be32 (bytes.h), kept only for
- * sha256_chain.c and test_lms_chain.c until they move to bytes.h. */
-static inline uint32_t fs_be32_load(const uint8_t *p)
-{
-    return fs_load_be32(p);
-}
-
-static inline void fs_be32_store(uint8_t *p, uint32_t v)
-{
-    fs_store_be32(p, v);
-}
-
 /* Block (rate) bytes of a family; 0 for an unknown one. */
 unsigned fs_lanes_block(fs_hash_family f);
 /* The current selection's fused chain kernel of a kind (sha256_chain.h),

@@ -2,6 +2,7 @@
  * (sha256_chain.h): the same steps, lane by lane, through the one-lane
  * compression on byte messages, and the table of chain kernels. */
 #include <string.h>
+#include "bytes.h"
 #include "cpu.h"
 #include "kernel_cost.h"
 #include "hash/sha256.h"
@@ -13,7 +14,7 @@ static void last_block(uint8_t blk[64], const uint32_t w[8])
 {
     memset(blk, 0, 64);
     for (unsigned i = 0; i < 8; i++)
-        fs_be32_store(blk + 4 * i, w[i]);
+        fs_store_be32(blk + 4 * i, w[i]);
     blk[32] = 0x80;
     blk[62] = 768 >> 8;
 }
@@ -51,7 +52,7 @@ void fs_sha256_chain_x16_portable(uint32_t x[8 * L], uint32_t adrs[FS_CHAIN_MAX_
             memcpy(h, fs_sha256_iv, sizeof(h));
             memset(blk, 0, 32); /* toByte(0, 32) || KEY */
             for (unsigned i = 0; i < 8; i++)
-                fs_be32_store(blk + 32 + 4 * i, key[i]);
+                fs_store_be32(blk + 32 + 4 * i, key[i]);
             fs_sha256_compress_x1(h, in, 1);
             last_block(blk, m);
             fs_sha256_compress_x1(h, in, 1);
@@ -75,13 +76,13 @@ void fs_lms_chain_x16_portable(uint32_t x[8 * L], uint32_t qij[FS_CHAIN_MAX_WORD
         uint32_t h[8];
         memset(blk, 0, sizeof(blk));
         for (unsigned k = 0; k < 4; k++)
-            fs_be32_store(blk + 4 * k, I[k]);
-        fs_be32_store(blk + 16, qij[l]);
+            fs_store_be32(blk + 4 * k, I[k]);
+        fs_store_be32(blk + 16, qij[l]);
         blk[20] = (uint8_t)(qij[L + l] >> 24);
         blk[21] = (uint8_t)(qij[L + l] >> 16);
         uint8_t j = (uint8_t)(qij[L + l] >> 8);
         for (unsigned k = 0; k < n / 4; k++)
-            fs_be32_store(blk + HDR + 4 * k, x[k * L + l]);
+            fs_store_be32(blk + HDR + 4 * k, x[k * L + l]);
         blk[HDR + n] = 0x80;
         blk[62] = (uint8_t)(((HDR + n) * 8) >> 8);
         blk[63] = (uint8_t)((HDR + n) * 8);
@@ -90,10 +91,10 @@ void fs_lms_chain_x16_portable(uint32_t x[8 * L], uint32_t qij[FS_CHAIN_MAX_WORD
             memcpy(h, fs_sha256_iv, sizeof(h));
             fs_sha256_compress_x1(h, in, 1);
             for (unsigned k = 0; k < n / 4; k++)
-                fs_be32_store(blk + HDR + 4 * k, h[k]);
+                fs_store_be32(blk + HDR + 4 * k, h[k]);
         }
         for (unsigned k = 0; k < n / 4; k++)
-            x[k * L + l] = fs_be32_load(blk + HDR + 4 * k);
+            x[k * L + l] = fs_load_be32(blk + HDR + 4 * k);
         qij[L + l] = (qij[L + l] & 0xffff00ffu) | (uint32_t)j << 8;
         explicit_bzero(blk, sizeof(blk));
         explicit_bzero(h, sizeof(h));

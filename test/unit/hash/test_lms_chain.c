@@ -9,6 +9,7 @@
  * zero-step chains, a shared start (in_stride 0) and in == out. */
 #include <stdlib.h>
 #include <string.h>
+#include "bytes.h"
 #include "cpu.h"
 #include "fastsig_err.h"
 #include "hash/chains.h"
@@ -26,7 +27,7 @@ static void lane_ref(const lmots_params *o, const uint8_t Ib[16], const uint32_t
 {
     uint8_t in[32];
     for (unsigned k = 0; k < o->n / 4; k++)
-        fs_be32_store(in + 4 * k, x[k * L + l]);
+        fs_store_be32(in + 4 * k, x[k * L + l]);
     lms_chain_job job = { qij[l], (uint16_t)(qij[L + l] >> 16), (uint8_t)(qij[L + l] >> 8),
                           (uint16_t)steps };
     CU_ASSERT_EQUAL(lms_chains_ref(o, Ib, &job, 1, in, 0, out), FASTSIG_OK);
@@ -42,7 +43,7 @@ static void one_kernel(fs_chain_fn *fn, const char *ots_name)
         uint32_t Iw[8] = { 0 }, x[8 * L], qij[FS_CHAIN_MAX_WORDS * L], x0[8 * L];
         fs_test_random(Ib, sizeof(Ib));
         for (unsigned w = 0; w < 4; w++)
-            Iw[w] = fs_be32_load(Ib + 4 * w);
+            Iw[w] = fs_load_be32(Ib + 4 * w);
         fs_test_random((uint8_t *)x, sizeof(x));
         fs_test_random((uint8_t *)qij, sizeof(qij));
         for (unsigned l = 0; l < L; l++) {
@@ -64,7 +65,7 @@ static void one_kernel(fs_chain_fn *fn, const char *ots_name)
         for (unsigned l = 0; l < L; l++) {
             uint8_t got[32];
             for (unsigned w = 0; w < o.n / 4; w++)
-                fs_be32_store(got + 4 * w, x[w * L + l]);
+                fs_store_be32(got + 4 * w, x[w * L + l]);
             CU_ASSERT(memcmp(got, want[l], o.n) == 0);
             CU_ASSERT_EQUAL(qij[l], q0[l]); /* q kept */
             CU_ASSERT_EQUAL(qij[L + l],
