@@ -6,12 +6,13 @@
 #      (suite ct: signing under valgrind memcheck, test/ct)
 #   4. a clang build of the libFuzzer targets (test/fuzz): each runs for a bounded time
 #      (FASTSIG_FUZZ_SECONDS, default 30; 600 under FASTSIG_SOAK) and counts as one test
-#   5. a release build against OpenSSL 3.5 (scripts/openssl35.sh builds it from Debian's source
-#      package into a cache on first use): the unit, evp and cli suites with that openssl
+#   5. release builds against OpenSSL 3.5 and 3.6, the latter twice: as Debian builds it (LMS off)
+#      and with enable-lms (scripts/openssl.sh builds each from Debian's source package into a
+#      cache on first use): the unit, evp and cli suites with that openssl
 # Ends with one line per OpenSSL version, then the summary line "fastsig: N passed, N failed".
 # FASTSIG_SOAK=1 adds the long soak tests (see README), with meson's per-test timeouts x20.
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
-fs_install_missing make perl valgrind
+fs_install_missing make perl valgrind ccache
 
 pass=0
 fail=0
@@ -95,22 +96,31 @@ else
     fail=$((fail + ${#fuzz_bins[@]}))
 fi
 
-pass30=$pass
-fail30=$fail
+summary=("OpenSSL 3.0: $pass passed, $fail failed")
 
-echo "== OpenSSL 3.5"
-if ossl35=$(bash scripts/openssl35.sh | tail -n 1) && [ -x "$ossl35/bin/openssl" ]; then
-    echo "== build (release, against $("$ossl35/bin/openssl" version))"
-    fs_build "$ROOT/build-openssl35" -Dpkg_config_path="$ossl35/lib/pkgconfig"
-    PATH=$ossl35/bin:$PATH run_suites "$ROOT/build-openssl35" "tests (release build, OpenSSL 3.5)" \
-        --suite unit --suite evp --suite cli
-else
-    echo "error: no OpenSSL 3.5 to test against (scripts/openssl35.sh failed, see above)" >&2
-    fail=$((fail + 1))
-fi
+# other_openssl SERIES [VARIANT]: a release build against that OpenSSL (scripts/openssl.sh builds it
+# into its cache on first use), its unit, evp and cli suites, and a summary line of its own.
+other_openssl() {
+    local series=$1 variant=${2:-} prefix label dir pass0=$pass fail0=$fail
+    label="OpenSSL $series${variant:+ ($variant)}"
+    dir=$ROOT/build-openssl${series//./}${variant:+-$variant}
+    echo "== $label"
+    if prefix=$(bash scripts/openssl.sh "$series" $variant | tail -n 1) && [ -x "$prefix/bin/openssl" ]; then
+        echo "== build (release, against $("$prefix/bin/openssl" version))"
+        fs_build "$dir" -Dpkg_config_path="$prefix/lib/pkgconfig"
+        PATH=$prefix/bin:$PATH run_suites "$dir" "tests (release build, $label)" \
+            --suite unit --suite evp --suite cli
+    else
+        echo "error: no $label to test against (scripts/openssl.sh failed, see above)" >&2
+        fail=$((fail + 1))
+    fi
+    summary+=("$label: $((pass - pass0)) passed, $((fail - fail0)) failed")
+}
+other_openssl 3.5
+other_openssl 3.6       # as Debian builds it: LMS off
+other_openssl 3.6 lms   # enable-lms: OpenSSL's own LMS verifier beside fastsig's HSS/LMS
 
 echo
-echo "OpenSSL 3.0: $pass30 passed, $fail30 failed"
-echo "OpenSSL 3.5: $((pass - pass30)) passed, $((fail - fail30)) failed"
+printf '%s\n' "${summary[@]}"
 echo "fastsig: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
