@@ -41,7 +41,7 @@ static void build_tables(void)
         for (int k = 0; k < FSP_ENC_KINDS; k++)
             encoders[ne++] = (OSSL_ALGORITHM){ a->names, fsp_encoder_props[k],
                                                fsp_encoder_dispatch[k], a->description };
-        for (int k = 0; k < FSP_DEC_KINDS; k++)
+        for (int k = 0; k < FSP_DEC_KINDS && !(a->flags & FSP_SIGALG_OID_OF_ANOTHER); k++)
             decoders[nd++] = (OSSL_ALGORITHM){ a->names, fsp_decoder_props[k],
                                                fsp_decoder_dispatch[k][i], a->description };
     }

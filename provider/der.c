@@ -53,7 +53,9 @@ static int encode_raw(const FSP_KEY *k, int priv, unsigned char **out, size_t *l
     *out = NULL;
     if (core == NULL || (priv && !k->alg->ad->has_private(core)))
         return FASTSIG_ERR_BAD_KEY;
-    enc = priv ? k->alg->ad->priv_encode : k->alg->ad->pub_encode;
+    enc = priv                          ? k->alg->ad->priv_encode
+          : k->alg->ad->spki_encode != NULL ? k->alg->ad->spki_encode
+                                            : k->alg->ad->pub_encode;
     if ((err = enc(core, NULL, len)) != FASTSIG_OK)
         return err;
     if ((*out = OPENSSL_secure_malloc(*len ? *len : 1)) == NULL)

@@ -1,4 +1,4 @@
-/* hss_adapter.c - the HSS row's adapter (alias LMS): crypto/lms HSS keys
+/* hss_adapter.c - the HSS row's adapter (and the LMS row's, lms_adapter.c): crypto/lms HSS keys
  * behind the stateful contract (lms/hss_stateful.c) in the key object of
  * the stateful rows (stateful_key.h), so that the state file, its locking,
  * reservation blocks, exhaustion and node cache are XMSS's.

@@ -34,6 +34,8 @@ int fsp_register_objects(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in
             return 0;
     for (size_t i = 0; i < fsp_nsigalgs; i++) {
         const FSP_SIGALG *a = &fsp_sigalgs[i];
+        if (a->flags & FSP_SIGALG_OID_OF_ANOTHER)
+            continue; /* its row of record registers the OID */
         if (!obj_create(handle, a->oid, a->name, a->ln)
             || !add_sigid(handle, a->oid, a->md, a->oid))
             return 0;

@@ -24,9 +24,13 @@ const FSP_SIGALG fsp_sigalgs[] = {
     FSP_SIGALG_ROW(FASTSIG_SIG_XMSSMT, "id-alg-xmssmt-hashsig", FSP_OID_XMSSMT, FSP_SIGALG_STATEFUL,
                   FSP_XMSSMT_VARIANT, &fsp_xmssmt_adapter,
                   "XMSS^MT stateful hash-based signatures (RFC 8391, RFC 9802)"),
-    FSP_SIGALG_ROW_ALIAS(FASTSIG_SIG_HSS, FASTSIG_SIG_LMS, "id-alg-hss-lms-hashsig", FSP_OID_HSS,
-                        FSP_SIGALG_STATEFUL, 0, &fsp_hss_adapter,
-                        "LMS / HSS stateful hash-based signatures (RFC 8554, SP 800-208)"),
+    FSP_SIGALG_ROW(FASTSIG_SIG_HSS, "id-alg-hss-lms-hashsig", FSP_OID_HSS, FSP_SIGALG_STATEFUL, 0,
+                   &fsp_hss_adapter, "HSS / LMS stateful hash-based signatures (RFC 8554, SP 800-208)"),
+    /* OpenSSL 3.6's name for one LMS tree (its default provider verifies it):
+     * the raw RFC 8554 LMS public key and signature, keys written as HSS
+     * keys of one level (doc/design.md, "LMS beside OpenSSL 3.6") */
+    FSP_SIGALG_ROW_NAME_ONLY(FASTSIG_SIG_LMS, FSP_OID_HSS, FSP_SIGALG_STATEFUL, 0, &fsp_lms_adapter,
+                             "LMS, one tree (RFC 8554 section 5), as OpenSSL 3.6 names it"),
 };
 const size_t fsp_nsigalgs = sizeof(fsp_sigalgs) / sizeof(fsp_sigalgs[0]);
 _Static_assert(sizeof(fsp_sigalgs) / sizeof(fsp_sigalgs[0]) <= FSP_MAX_SIGALGS,

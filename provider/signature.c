@@ -375,9 +375,16 @@ static int sig_get_ctx_params(void *vctx, OSSL_PARAM params[])
     FSP_SIGCTX *c = vctx;
     OSSL_PARAM *p;
 
-    if ((p = OSSL_PARAM_locate(params, OSSL_SIGNATURE_PARAM_ALGORITHM_ID)) != NULL
-        && !fsp_der_algorithm_id(p, c->alg))
-        return 0;
+    if ((p = OSSL_PARAM_locate(params, OSSL_SIGNATURE_PARAM_ALGORITHM_ID)) != NULL) {
+        if (c->alg->flags & FSP_SIGALG_OID_OF_ANOTHER) {
+            /* its signatures are not the OID's (the LMS row's lack HSS's u32str(0)) */
+            FSP_ERR_MSG(c->provctx, FASTSIG_ERR_UNSUPPORTED,
+                        "%s keys sign no certificate or CMS message (HSS keys do)", c->alg->name);
+            return 0;
+        }
+        if (!fsp_der_algorithm_id(p, c->alg))
+            return 0;
+    }
     if (c->alg->ad->ctx_get != NULL && c->alg->ad->ctx_get(&c->opts, params) != FASTSIG_OK)
         return 0;
     return 1;

@@ -25,7 +25,9 @@
 #define FASTSIG_SIG_XMSS     "XMSS"     /* 1.3.6.1.5.5.7.6.34 (RFC 9802) */
 #define FASTSIG_SIG_XMSSMT   "XMSSMT"   /* 1.3.6.1.5.5.7.6.35 (RFC 9802) */
 #define FASTSIG_SIG_HSS      "HSS"      /* 1.2.840.113549.1.9.16.3.17 (RFC 8554, RFC 9802) */
-#define FASTSIG_SIG_LMS      "LMS"      /* alias of HSS: an L = 1 HSS key is an LMS key */
+/* One LMS tree, by OpenSSL 3.6's name for it: the raw RFC 8554 LMS public key
+ * and signature; its key files are HSS keys of one level. */
+#define FASTSIG_SIG_LMS      "LMS"
 
 /* Key-generation parameters (EVP_PKEY_CTX_set_params / -pkeyopt). */
 #define FASTSIG_PKEY_PARAM_BITS  "bits"  /* size_t: RW modulus size */

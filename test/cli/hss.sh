@@ -34,8 +34,12 @@ check "HSS: pkey -text prints the levels" grep -qxF "levels: 1 (total height 10)
 check_eq "HSS: pkey -text prints index and remaining" "$(grep '^state:' "$d/k.txt")" \
     "state: index 0, remaining 1024 of 1024 signatures"
 L2="LMS_SHA256_M32_H10/LMOTS_SHA256_N32_W8,LMS_SHA256_M32_H5/LMOTS_SHA256_N32_W4"
-check "LMS (alias): genpkey -pkeyopt param: two levels" openssl genpkey "${PROV[@]}" \
-    -algorithm LMS -pkeyopt "param:$L2" -pkeyopt "state:$d/l2.state" -out "$d/l2.pem"
+check "HSS: genpkey -pkeyopt param: two levels" openssl genpkey "${PROV[@]}" \
+    -algorithm HSS -pkeyopt "param:$L2" -pkeyopt "state:$d/l2.state" -out "$d/l2.pem"
+check_fails "LMS: genpkey refuses two levels (an HSS key)" openssl genpkey "${PROV[@]}" \
+    -algorithm LMS -pkeyopt "param:$L2" -pkeyopt "state:$d/l2lms.state"
+cp "$WORK/err" "$WORK/prev.err"
+check "LMS: ... saying so" grep -q "LMS is one tree" "$WORK/prev.err"
 openssl pkey "${PROV[@]}" -in "$d/l2.pem" -noout -text >"$d/l2.txt" 2>&1
 check "HSS: pkey -text names both levels" grep -qxF "parameter set: $L2" "$d/l2.txt"
 check "HSS: ... level 1 on its own line" \

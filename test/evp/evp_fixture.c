@@ -17,6 +17,11 @@ const char *evp_module_dir(void)
 
 void evp_load(int with_default)
 {
+    evp_load_order(with_default, 0);
+}
+
+void evp_load_order(int with_default, int default_first)
+{
     /* The default state directory holds the key-id registry: a scratch one,
      * so that a run leaves the user's alone and the next run can generate
      * the same known-answer keys again. */
@@ -28,11 +33,13 @@ void evp_load(int with_default)
     libctx = OSSL_LIB_CTX_new();
     CU_ASSERT_PTR_NOT_NULL_FATAL(libctx);
     CU_ASSERT(OSSL_PROVIDER_set_default_search_path(libctx, evp_module_dir()));
+    if (with_default && default_first)
+        CU_ASSERT_PTR_NOT_NULL_FATAL(prov_default = OSSL_PROVIDER_load(libctx, "default"));
     prov_fastsig = OSSL_PROVIDER_load(libctx, FASTSIG_PROVIDER_NAME);
     if (prov_fastsig == NULL)
         fprintf(stderr, "could not load fastsig from %s\n", evp_module_dir());
     CU_ASSERT_PTR_NOT_NULL_FATAL(prov_fastsig);
-    if (with_default)
+    if (with_default && !default_first)
         CU_ASSERT_PTR_NOT_NULL_FATAL(prov_default = OSSL_PROVIDER_load(libctx, "default"));
 }
 

@@ -19,6 +19,9 @@ const char *evp_module_dir(void);
  * $FASTSIG_STATE_DIR (hence the key-id registry) at a scratch folder that
  * evp_unload removes. */
 void evp_load(int with_default);
+/* The same, the default provider loaded before fastsig when default_first
+ * (a fetch without a property query takes the first provider's algorithm). */
+void evp_load_order(int with_default, int default_first);
 /* A stateful key's signatures left (its "remaining" parameter), 0 if none. */
 uint64_t evp_remaining(EVP_PKEY *k);
 /* Unloads the providers (asserting each unload) and frees libctx. */

@@ -94,7 +94,7 @@ static void test_kat(void)
 /* A raw RFC 8554 HSS public key as another implementation hands it over. */
 static EVP_PKEY *import_pub(const unsigned char *pub, size_t len)
 {
-    EVP_PKEY_CTX *c = EVP_PKEY_CTX_new_from_name(libctx, FASTSIG_SIG_LMS, NULL);
+    EVP_PKEY_CTX *c = EVP_PKEY_CTX_new_from_name(libctx, FASTSIG_SIG_HSS, NULL);
     EVP_PKEY *k = NULL;
     OSSL_PARAM p[] = { OSSL_PARAM_construct_octet_string(OSSL_PKEY_PARAM_PUB_KEY,
                                                          (void *)pub, len),
