@@ -85,8 +85,10 @@ static int get_text(FSP_GENCTX *g, const OSSL_PARAM params[], const char *name, 
         return 0;
     }
     if ((*dst)[0] == '\0') {
-        FSP_ERR_MSG(g->provctx, FASTSIG_ERR_BAD_PARAM, "%s is empty (data_size 0? it counts the "
-                    "string's bytes)", name);
+        FSP_ERR_MSG(g->provctx, FASTSIG_ERR_BAD_PARAM, "%s is empty (from C: the size of an "
+                    "OSSL_PARAM_utf8_string is the string's length, not 0)", name);
+        OPENSSL_free(*dst);
+        *dst = NULL;
         return 0;
     }
     return 1;
