@@ -105,7 +105,9 @@ int stateful_abs_path(const char *opt, char *buf, size_t len);
  * (o->state, else the default directory), the key id and the seed
  * fingerprint registered with that path in the default directory's
  * registry (refused, naming the state, if either has one) and a new state
- * file of the key's index count, opened; a refusal's detail in d. */
+ * file of the key's index count, opened (the same key generated again: the
+ * state the registry names for it, stateful_regen_same_key); a refusal's
+ * detail in d. */
 int stateful_state_new(STATEFUL_KEY *x, const char *state_opt, FSP_ERRDETAIL *d);
 /* stateful_registry.c: the two claims of stateful_state_new in the registry of the
  * default state directory dir (stateful_register: the error's detail in d, nothing

@@ -30,10 +30,6 @@ int stateful_default_state_dir(char *real, size_t len, FSP_ERRDETAIL *d)
     return err;
 }
 
-/* The state path stored in the key: absolute, so the key works from any
- * working directory, and the same file from every one (a relative
- * FASTSIG_STATE_DIR or state_dir is resolved once, here: copies of a
- * directory of keys used from two places must not get two states). */
 int stateful_abs_path(const char *opt, char *buf, size_t len)
 {
     char dir[4096];
@@ -48,6 +44,10 @@ int stateful_abs_path(const char *opt, char *buf, size_t len)
     return FASTSIG_OK;
 }
 
+/* The state path stored in the key: absolute, so the key works from any
+ * working directory, and the same file from every one (a relative
+ * FASTSIG_STATE_DIR or state_dir is resolved once, here: copies of a
+ * directory of keys used from two places must not get two states). */
 static int state_path(STATEFUL_KEY *x, const char *opt, FSP_ERRDETAIL *d)
 {
     char buf[4096], real[4096];
@@ -220,20 +220,20 @@ int stateful_state_new(STATEFUL_KEY *x, const char *state_opt, FSP_ERRDETAIL *d)
         || (err = state_path(x, state_opt, d)) != FASTSIG_OK
         || (err = stateful_default_state_dir(dir, sizeof(dir), d)) != FASTSIG_OK)
         return err;
-    if (stateful_regen_same_key(x, dir))
-        goto open; /* the same key again: its one state (stateful_regen.c) */
-    if ((err = stateful_register(x, dir, d)) != FASTSIG_OK)
-        return err;
-    if ((err = fastsig_state_create(x->path, x->key_id, x->ops->max(x->core), 0, 0, &cause))
-        != FASTSIG_OK) {
-        /* no state was made (a file already at the path is not this
-         * generation's): the key may be generated again */
-        if (err == FASTSIG_ERR_STATE_EXISTS || lstat(x->path, &sb) != 0)
-            stateful_unregister(x, dir);
-        return err == FASTSIG_ERR_STATE_EXISTS ? stateful_regen_exists(x, d)
-                                               : state_error(x, err, &cause, d);
+    /* the same key again finds its one state there (stateful_regen.c) */
+    if (!stateful_regen_same_key(x, dir)) {
+        if ((err = stateful_register(x, dir, d)) != FASTSIG_OK)
+            return err;
+        err = fastsig_state_create(x->path, x->key_id, x->ops->max(x->core), 0, 0, &cause);
+        if (err != FASTSIG_OK) {
+            /* no state was made (a file already at the path is not this
+             * generation's): the key may be generated again */
+            if (err == FASTSIG_ERR_STATE_EXISTS || lstat(x->path, &sb) != 0)
+                stateful_unregister(x, dir);
+            return err == FASTSIG_ERR_STATE_EXISTS ? stateful_regen_exists(x, d)
+                                                   : state_error(x, err, &cause, d);
+        }
     }
-open:
     err = FASTSIG_OK;
     return stateful_state_of(x, &err, d) != NULL ? FASTSIG_OK : err;
 }
