@@ -91,12 +91,13 @@ int stateful_seed(const FSP_GENOPTS *o, const xmss_params *p, uint8_t *seed);
 int stateful_seed_check(STATEFUL_KEY *x, const uint8_t *seed, size_t seedlen,
                         const char *state_opt, FSP_ERRDETAIL *d);
 /* stateful_regen.c: a key generated again. may_hold: the registry's state
- * found (of the seed) exists and is where a key generated with state_opt in
- * the default directory dir may keep its state. same_key: x->path is the
+ * found (of the seed) is a state of x's size and is where a key generated
+ * with state_opt in the default directory dir may keep its state. same_key: x->path is the
  * state the registry names for x's key id, and it is x's (x takes it over).
  * exists: the refusal of a state path whose file exists (STATE_EXISTS), its
  * detail saying whose state it holds and what to do. */
-int stateful_regen_may_hold(const char *state_opt, const char *dir, const char *found);
+int stateful_regen_may_hold(const STATEFUL_KEY *x, const char *state_opt, const char *dir,
+                            const char *found);
 int stateful_regen_same_key(const STATEFUL_KEY *x, const char *dir);
 int stateful_regen_exists(const STATEFUL_KEY *x, FSP_ERRDETAIL *d);
 /* opt made absolute against the working directory (BAD_PARAM: too long). */

@@ -7,18 +7,29 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 #include "prov.h"
 #include "stateful_key.h"
 #include "state/registry.h"
 #include "fastsig_err.h"
 
-int stateful_regen_may_hold(const char *state_opt, const char *dir, const char *found)
+/* path's state file read into *in: the newer of its valid slots, or -1
+ * (unreadable, or no valid slot: not a state file). */
+static int newer_slot(const char *path, fastsig_state_info *in)
+{
+    if (fastsig_state_inspect(path, in, NULL) != FASTSIG_OK || !(in->valid[0] || in->valid[1]))
+        return -1;
+    return in->valid[1] && (!in->valid[0] || in->seq[1] > in->seq[0]);
+}
+
+int stateful_regen_may_hold(const STATEFUL_KEY *x, const char *state_opt, const char *dir,
+                            const char *found)
 {
     char path[4096];
-    struct stat sb;
     size_t n = strlen(dir);
-    if (found[0] == '\0' || lstat(found, &sb) != 0)
+    fastsig_state_info in;
+    int s = found[0] != '\0' ? newer_slot(found, &in) : -1;
+    /* a state of another size is another key's: refused before the trees are built */
+    if (s < 0 || in.max[s] != x->ops->max(x->core))
         return 0;
     if (state_opt == NULL) /* the default path, <dir>/<key id>.state: the key id is not known yet */
         return strncmp(found, dir, n) == 0 && found[n] == '/' && strchr(found + n + 1, '/') == NULL;
@@ -41,13 +52,12 @@ int stateful_regen_exists(const STATEFUL_KEY *x, FSP_ERRDETAIL *d)
 {
     fastsig_state_info in;
     char why[512];
-    int s;
-    if (fastsig_state_inspect(x->path, &in, NULL) != FASTSIG_OK || !(in.valid[0] || in.valid[1])) {
+    int s = newer_slot(x->path, &in);
+    if (s < 0) {
         fsp_detail_state_why(d, FASTSIG_ERR_STATE_EXISTS, x->path,
                              "not a state file: choose another state path");
         return FASTSIG_ERR_STATE_EXISTS;
     }
-    s = in.valid[1] && (!in.valid[0] || in.seq[1] > in.seq[0]); /* the newer slot */
     if (memcmp(in.key_id[s], x->key_id, sizeof(x->key_id)) == 0)
         snprintf(why, sizeof(why), "this key's state (index %" PRIu64 " of %" PRIu64 "): use the "
                  "key file saved with it", in.next[s], in.max[s]);

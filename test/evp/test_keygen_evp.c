@@ -161,6 +161,66 @@ static void test_run_again_default_path(void)
     check_run_again(FASTSIG_SIG_HSS, "LMS_SHA256_M32_H5/LMOTS_SHA256_N32_W4", lms_seed, 1);
 }
 
+static int progress_calls;
+static int count_progress(EVP_PKEY_CTX *ctx)
+{
+    (void)ctx;
+    progress_calls++;
+    return 1;
+}
+
+/* The seed of a key whose state is at path, under set: refused, naming that
+ * state; trees_built: whether the generation got as far as building them. */
+static void expect_seed_refused(const char *alg, const char *set, const char *seedhex,
+                                const char *path, int *trees_built)
+{
+    EVP_PKEY_CTX *c = EVP_PKEY_CTX_new_from_name(libctx, alg, NULL);
+    EVP_PKEY *k = NULL;
+    char want[800];
+    OSSL_PARAM p[] = {
+        OSSL_PARAM_construct_utf8_string(FASTSIG_PKEY_PARAM_PARAM, (char *)set, 0),
+        OSSL_PARAM_construct_utf8_string(FASTSIG_PKEY_PARAM_SEED, (char *)seedhex, 0),
+        OSSL_PARAM_construct_utf8_string(FASTSIG_PKEY_PARAM_STATE, (char *)path, 0),
+        OSSL_PARAM_END,
+    };
+    progress_calls = 0;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    EVP_PKEY_CTX_set_cb(c, count_progress);
+    CU_ASSERT(EVP_PKEY_keygen_init(c) > 0 && EVP_PKEY_CTX_set_params(c, p));
+    CU_ASSERT(EVP_PKEY_generate(c, &k) <= 0);
+    snprintf(want, sizeof(want), "state file %s: holds this seed's one-time keys", path);
+    const char *data = NULL;
+    int flags = 0;
+    ERR_peek_last_error_data(&data, &flags);
+    CU_ASSERT(data != NULL && strstr(data, want) != NULL);
+    ERR_clear_error();
+    *trees_built = progress_calls > 0;
+    EVP_PKEY_free(k);
+    EVP_PKEY_CTX_free(c);
+}
+
+/* The same seed at the first key's state path under another set is another
+ * key: refused, the state untouched; a set of another size before its trees
+ * are built (the state's size tells), one of the same size once its key id
+ * is known. */
+static void test_same_path_other_set(void)
+{
+    char state[600];
+    int built = -1;
+    new_state_path(state, sizeof(state));
+    EVP_PKEY *a = run(FASTSIG_SIG_HSS, "LMS_SHA256_M32_H5/LMOTS_SHA256_N32_W8", lms_seed, state);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+    EVP_PKEY_free(a);
+    uint64_t before = state_file_next(state);
+    expect_seed_refused(FASTSIG_SIG_HSS, "LMS_SHA256_M32_H10/LMOTS_SHA256_N32_W8", lms_seed, state,
+                        &built);
+    CU_ASSERT_EQUAL(built, 0); /* 1024 indices, the state holds 32 */
+    expect_seed_refused(FASTSIG_SIG_HSS, "LMS_SHA256_M32_H5/LMOTS_SHA256_N32_W4", lms_seed, state,
+                        &built);
+    CU_ASSERT_EQUAL(built, 1); /* 32 too: told apart by the key id */
+    CU_ASSERT_EQUAL(state_file_next(state), before);
+}
+
 /* A random key never takes a file at its path, used or not. */
 static void test_random_key_existing_state(void)
 {
@@ -195,6 +255,7 @@ int main(void)
         { "XMSS: the same seed and state path again takes the state over", test_run_again_xmss },
         { "the same seed in the default directory again takes its state over",
           test_run_again_default_path },
+        { "the same seed at the same path under another set: refused", test_same_path_other_set },
         { "a random key at an existing state path: refused, saying whose state",
           test_random_key_existing_state },
         { "unload", stateful_unload },
