@@ -51,7 +51,7 @@
 /* Stateful keys: the state file path (UTF-8; relative: to the working
  * directory), recorded absolute in the key; default <key id>.state in the
  * default state directory. An existing file is refused (it holds another
- * key's state) unless it is this same key's. Also a key parameter
+ * key's state) unless it is this same key's registered one. Also a key parameter
  * (EVP_PKEY_get_params, private key): the absolute path. */
 #define FASTSIG_PKEY_PARAM_STATE "state"
 /* WOTSP: the Winternitz parameter, w16 (default), w4, w256 (UTF-8). */
