@@ -48,14 +48,14 @@ static int lms_row_gen(const FSP_SIGALG *alg, const FSP_GENOPTS *o, void **key)
 }
 
 static int lms_row_priv_decode(const FSP_SIGALG *alg, const unsigned char *in, size_t len,
-                           void **key, FSP_ERRDETAIL *d)
+                               void **key, FSP_ERRDETAIL *d)
 {
     return only_one_level(fsp_hss_adapter.priv_decode(alg, in, len, key, d), key);
 }
 
 /* The raw LMS public key (OpenSSL 3.6's), or the HSS one of one level. */
 static int lms_row_pub_decode(const FSP_SIGALG *alg, const unsigned char *in, size_t len,
-                          void **key)
+                              void **key)
 {
     unsigned char hss[HSS_PREFIX + 8 + 16 + LMS_MAX_N];
 
@@ -86,7 +86,7 @@ static int lms_row_pub_encode(const void *key, unsigned char *out, size_t *len)
 
 /* The HSS signature of one level, less its u32str(0). */
 static int lms_row_sign(void *key, const FSP_SIGOPTS *o, int prehashed, unsigned char *sig,
-                    size_t *siglen, const unsigned char *msg, size_t msglen)
+                        size_t *siglen, const unsigned char *msg, size_t msglen)
 {
     STATEFUL_KEY *x = key;
     size_t need = x->ops->sig_bytes(x->core), len = need;
