@@ -13,7 +13,7 @@
 #include <sys/wait.h>
 #include <openssl/pem.h>
 #include "bench.h"
-#include "bench_hbs.h"
+#include "bench_stateful.h"
 
 extern char **environ;
 
@@ -106,7 +106,7 @@ int bench_cli_rows(const char *op, const char *variant, const char *keyfile,
     for (size_t b = 0; ok && b < nbases; b++) {
         bench_spec s = { op, variant, "ms", bases[b].name, 0 };
         if (bench_selected(s.op, s.variant))
-            bench_hbs_report_series(&s, ours, theirs[b], n);
+            bench_stateful_report_series(&s, ours, theirs[b], n);
     }
     free(ours);
     for (size_t b = 0; b < nbases; b++)

@@ -1,27 +1,27 @@
 /* bench_fault.c - what the fault and damaged-key checks cost, in the cores
  * (no provider, no state I/O), each beside the same work without the check:
- *   hbs-load-check      hbs_key_from_sk + hbs_cache_import + hbs_key_check
+ *   hbs-load-check      xmss_key_from_sk + xmss_cache_import + xmss_key_check
  *                       beside the load alone (the check with the node cache:
  *                       one leaf and its path);
- *   hbs-sign-verified   hbs_sign_verified beside hbs_sign on one key,
+ *   hbs-sign-verified   xmss_sign_verified beside xmss_sign on one key,
  *                       consecutive indices (verify-after-sign);
- *   wotsp-load-check    hbs_wotsp_pk_from_sk (the WOTS+ key check at decode)
+ *   wotsp-load-check    xmss_wotsp_pk_from_sk (the WOTS+ key check at decode)
  *                       beside a WOTS+ signature;
- *   wotsp-sign-verified hbs_wotsp_sign_verified beside hbs_wotsp_sign.
+ *   wotsp-sign-verified xmss_wotsp_sign_verified beside xmss_wotsp_sign.
  * The "speedup" column is then the check's price: plain time / checked time. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "bench.h"
-#include "hbs/params.h"
-#include "hbs/wotsp_scheme.h"
-#include "hbs/xmss.h"
+#include "xmss/params.h"
+#include "xmss/wotsp_scheme.h"
+#include "xmss/xmss.h"
 
 static const unsigned char msg[64] = "fastsig-bench: a 64-byte message signed by every row, 0123456";
 
 struct load_job {
-    const hbs_params *p;
-    uint8_t sk[4 + 8 + 4 * HBS_MAX_N];
+    const xmss_params *p;
+    uint8_t sk[4 + 8 + 4 * XMSS_MAX_N];
     uint8_t *cache;
     size_t clen;
     int check;
@@ -31,17 +31,17 @@ static void run_load(void *arg, size_t iters)
 {
     struct load_job *j = arg;
     for (size_t i = 0; i < iters; i++) {
-        hbs_key *k = NULL;
-        if (hbs_key_from_sk(j->p->kind, j->sk, hbs_sk_bytes(j->p), NULL, &k) != 0
-            || hbs_cache_import(k, j->cache, j->clen) != 0
-            || (j->check && hbs_key_check(k) != 0))
+        xmss_key *k = NULL;
+        if (xmss_key_from_sk(j->p->kind, j->sk, xmss_sk_bytes(j->p), NULL, &k) != 0
+            || xmss_cache_import(k, j->cache, j->clen) != 0
+            || (j->check && xmss_key_check(k) != 0))
             fprintf(stderr, "bench: key load failed\n");
-        hbs_key_free(k);
+        xmss_key_free(k);
     }
 }
 
 struct sign_job {
-    hbs_key *k;
+    xmss_key *k;
     uint64_t *idx; /* shared by both sides: every signature a new index */
     uint8_t *sig;
     size_t siglen;
@@ -52,9 +52,9 @@ static void run_sign(void *arg, size_t iters)
 {
     struct sign_job *j = arg;
     for (size_t i = 0; i < iters; i++) {
-        uint64_t idx = (*j->idx)++ & hbs_last_index(hbs_key_params(j->k)); /* h = 10 wraps */
-        int rc = j->verify ? hbs_sign_verified(j->k, idx, msg, sizeof(msg), j->sig, j->siglen)
-                           : hbs_sign(j->k, idx, msg, sizeof(msg), j->sig, j->siglen);
+        uint64_t idx = (*j->idx)++ & xmss_last_index(xmss_key_params(j->k)); /* h = 10 wraps */
+        int rc = j->verify ? xmss_sign_verified(j->k, idx, msg, sizeof(msg), j->sig, j->siglen)
+                           : xmss_sign(j->k, idx, msg, sizeof(msg), j->sig, j->siglen);
         if (rc != 0)
             fprintf(stderr, "bench: sign at %llu failed\n", (unsigned long long)idx);
     }
@@ -62,9 +62,9 @@ static void run_sign(void *arg, size_t iters)
 
 static void tree_rows(const char *set)
 {
-    const hbs_params *p = hbs_params_by_name(set);
-    uint8_t seed[3 * HBS_MAX_N];
-    hbs_key *k = NULL;
+    const xmss_params *p = xmss_params_by_name(set);
+    uint8_t seed[3 * XMSS_MAX_N];
+    xmss_key *k = NULL;
     uint64_t idx = 0;
     int sel_load = bench_selected("hbs-load-check", set);
     int sel_sign = bench_selected("hbs-sign-verified", set);
@@ -73,15 +73,15 @@ static void tree_rows(const char *set)
     for (size_t i = 0; i < sizeof(seed); i++)
         seed[i] = (uint8_t)(5 * i + 3);
     fprintf(stderr, "[bench] fault %s: key generation ...\n", set);
-    if (hbs_keygen(p, seed, 3u * p->n, 2, NULL, NULL, &k) != 0) {
+    if (xmss_keygen(p, seed, 3u * p->n, 2, NULL, NULL, &k) != 0) {
         fprintf(stderr, "bench: keygen %s failed\n", set);
         return;
     }
     struct load_job lj = { p, { 0 }, NULL, 0, 1 }, lb;
-    struct sign_job sj = { k, &idx, malloc(hbs_sig_bytes(p)), hbs_sig_bytes(p), 1 }, sb;
+    struct sign_job sj = { k, &idx, malloc(xmss_sig_bytes(p)), xmss_sig_bytes(p), 1 }, sb;
     run_sign(&sj, 1); /* the cache a signer leaves behind */
-    if (hbs_key_export_sk(k, idx, lj.sk, hbs_sk_bytes(p)) != 0
-        || hbs_cache_export(k, &lj.cache, &lj.clen) != 0)
+    if (xmss_key_export_sk(k, idx, lj.sk, xmss_sk_bytes(p)) != 0
+        || xmss_cache_export(k, &lj.cache, &lj.clen) != 0)
         fprintf(stderr, "bench: export %s failed\n", set);
     lb = lj;
     lb.check = 0;
@@ -92,17 +92,17 @@ static void tree_rows(const char *set)
         bench_compare(&s, run_load, &lj, run_load, &lb);
     }
     if (sel_sign) {
-        bench_spec s = { "hbs-sign-verified", set, "us", "hbs_sign", 0 };
+        bench_spec s = { "hbs-sign-verified", set, "us", "xmss_sign", 0 };
         bench_compare(&s, run_sign, &sj, run_sign, &sb);
     }
     free(lj.cache);
     free(sj.sig);
-    hbs_key_free(k);
+    xmss_key_free(k);
 }
 
 struct wotsp_job {
-    const hbs_params *p;
-    uint8_t sk[4 + 4 * HBS_MAX_N], pk[4 + 2 * HBS_MAX_N], *sig;
+    const xmss_params *p;
+    uint8_t sk[4 + 4 * XMSS_MAX_N], pk[4 + 2 * XMSS_MAX_N], *sig;
     int verify;
 };
 
@@ -110,7 +110,7 @@ static void run_wotsp_check(void *arg, size_t iters)
 {
     struct wotsp_job *j = arg;
     for (size_t i = 0; i < iters; i++)
-        if (hbs_wotsp_pk_from_sk(j->sk, hbs_sk_bytes(j->p), j->pk, hbs_pk_bytes(j->p)) != 0)
+        if (xmss_wotsp_pk_from_sk(j->sk, xmss_sk_bytes(j->p), j->pk, xmss_pk_bytes(j->p)) != 0)
             fprintf(stderr, "bench: WOTS+ key check failed\n");
 }
 
@@ -118,24 +118,24 @@ static void run_wotsp_check(void *arg, size_t iters)
 static void run_wotsp_sign(void *arg, size_t iters)
 {
     struct wotsp_job *j = arg;
-    size_t sl = hbs_sig_bytes(j->p), kl = hbs_sk_bytes(j->p);
+    size_t sl = xmss_sig_bytes(j->p), kl = xmss_sk_bytes(j->p);
     for (size_t i = 0; i < iters; i++)
-        if ((j->verify ? hbs_wotsp_sign_verified(j->sk, kl, msg, sizeof(msg), j->sig, sl)
-                       : hbs_wotsp_sign(j->sk, kl, msg, sizeof(msg), j->sig, sl)) != 0)
+        if ((j->verify ? xmss_wotsp_sign_verified(j->sk, kl, msg, sizeof(msg), j->sig, sl)
+                       : xmss_wotsp_sign(j->sk, kl, msg, sizeof(msg), j->sig, sl)) != 0)
             fprintf(stderr, "bench: WOTS+ sign failed\n");
 }
 
 static void wotsp_rows(const char *set)
 {
-    struct wotsp_job j = { hbs_params_by_name(set), { 0 }, { 0 }, NULL, 1 }, b;
-    uint8_t seed[3 * HBS_MAX_N];
+    struct wotsp_job j = { xmss_params_by_name(set), { 0 }, { 0 }, NULL, 1 }, b;
+    uint8_t seed[3 * XMSS_MAX_N];
     if (j.p == NULL)
         return;
     for (size_t i = 0; i < sizeof(seed); i++)
         seed[i] = (uint8_t)(5 * i + 3);
-    j.sig = malloc(hbs_sig_bytes(j.p));
-    if (hbs_wotsp_keygen(j.p, seed, 3u * j.p->n, j.sk, hbs_sk_bytes(j.p), j.pk,
-                         hbs_pk_bytes(j.p)) != 0)
+    j.sig = malloc(xmss_sig_bytes(j.p));
+    if (xmss_wotsp_keygen(j.p, seed, 3u * j.p->n, j.sk, xmss_sk_bytes(j.p), j.pk,
+                         xmss_pk_bytes(j.p)) != 0)
         fprintf(stderr, "bench: WOTS+ keygen failed\n");
     b = j;
     b.verify = 0;

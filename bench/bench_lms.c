@@ -9,7 +9,7 @@
 #include <string.h>
 #include <openssl/evp.h>
 #include "bench.h"
-#include "bench_hbs.h"
+#include "bench_stateful.h"
 #include "cpu.h"
 #include "hash/sha256_chain.h"
 #include "lms/hss.h"
@@ -62,7 +62,7 @@ static void run_ed_keygen(void *arg, size_t iters)
 {
     (void)arg;
     for (size_t i = 0; i < iters; i++)
-        EVP_PKEY_free(bench_hbs_base_keygen("ED25519"));
+        EVP_PKEY_free(bench_stateful_base_keygen("ED25519"));
 }
 
 /* ---- the fused chain kernels: one repetition is one lane-step ---------- */
@@ -112,8 +112,8 @@ static void bench_lms(void)
         { "hss", "L=2 H10/H10 W4", { "LMS_SHA256_M32_H10", "LMS_SHA256_M32_H10" },
           { "LMOTS_SHA256_N32_W4", "LMOTS_SHA256_N32_W4" }, 2 },
     };
-    EVP_PKEY *ed = bench_hbs_base_keygen("ED25519");
-    void *edv = ed != NULL ? bench_hbs_verify_job(ed, NULL) : NULL;
+    EVP_PKEY *ed = bench_stateful_base_keygen("ED25519");
+    void *edv = ed != NULL ? bench_stateful_verify_job(ed, NULL) : NULL;
     if (edv == NULL) {
         fprintf(stderr, "bench: lms set-up failed\n");
         EVP_PKEY_free(ed);
@@ -141,10 +141,10 @@ static void bench_lms(void)
             bench_compare(&ks, run_keygen, &j, run_ed_keygen, NULL);
             snprintf(op, sizeof(op), "%s-sign", sets[s].prefix);
             bench_spec ss = { op, sets[s].variant, "us", "Ed25519", 0 };
-            bench_compare(&ss, run_sign, &j, bench_hbs_run_sign, ed);
+            bench_compare(&ss, run_sign, &j, bench_stateful_run_sign, ed);
             snprintf(op, sizeof(op), "%s-verify", sets[s].prefix);
             bench_spec vs = { op, sets[s].variant, "us", "Ed25519", 0 };
-            bench_compare(&vs, run_verify, &j, bench_hbs_run_verify, edv);
+            bench_compare(&vs, run_verify, &j, bench_stateful_run_verify, edv);
         }
         free(j.sig);
         hss_key_free(j.k);

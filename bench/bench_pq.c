@@ -7,7 +7,7 @@
 #include <openssl/err.h>
 #include <openssl/evp.h>
 #include "bench.h"
-#include "bench_hbs.h"
+#include "bench_stateful.h"
 
 static const char *const baselines[] = { "ML-DSA-44", "SLH-DSA-SHA2-128s", "SLH-DSA-SHA2-128f" };
 #define NBASE (sizeof(baselines) / sizeof(baselines[0]))
@@ -18,7 +18,7 @@ static void sign_rows(const char *op, const char *set, EVP_PKEY *k, size_t iters
 {
     for (size_t b = 0; b < NBASE; b++) {
         bench_spec s = { op, set, "us", baselines[b], 0 };
-        bench_hbs_compare_fixed(&s, bench_hbs_run_sign, k, iters, bench_hbs_run_sign, base[b]);
+        bench_stateful_compare_fixed(&s, bench_stateful_run_sign, k, iters, bench_stateful_run_sign, base[b]);
     }
 }
 
@@ -26,7 +26,7 @@ static void verify_rows(const char *op, const char *set, EVP_PKEY *k, EVP_PKEY *
 {
     for (size_t b = 0; b < NBASE; b++) {
         bench_spec s = { op, set, "us", baselines[b], 0 };
-        bench_hbs_verify_row(&s, k, base[b], NULL);
+        bench_stateful_verify_row(&s, k, base[b], NULL);
     }
 }
 
@@ -47,21 +47,21 @@ static void bench_pq(void)
         return;
 
     for (size_t b = 0; b < NBASE; b++)
-        have += (base[b] = bench_hbs_base_keygen(baselines[b])) != NULL;
+        have += (base[b] = bench_stateful_base_keygen(baselines[b])) != NULL;
     ERR_clear_error();
     if (have != NBASE) {
         fprintf(stderr, "[bench] pq: this OpenSSL has no ML-DSA / SLH-DSA (3.5 and later do); "
                         "no rows\n");
         goto done;
     }
-    if (!bench_hbs_tmpdir(dir, sizeof(dir)))
+    if (!bench_stateful_tmpdir(dir, sizeof(dir)))
         goto done;
-    if ((k = bench_hbs_keygen("XMSS", "XMSS-SHA2_10_256", NULL, dir, 0)) != NULL) {
+    if ((k = bench_stateful_keygen("XMSS", "XMSS-SHA2_10_256", NULL, dir, 0)) != NULL) {
         sign_rows("pq-xmss-sign", "XMSS-SHA2_10_256", k, 16, base);
         verify_rows("pq-xmss-verify", "XMSS-SHA2_10_256", k, base);
         EVP_PKEY_free(k);
     }
-    if ((k = bench_hbs_keygen("XMSSMT", "XMSSMT-SHA2_20/4_256", NULL, dir, 0)) != NULL) {
+    if ((k = bench_stateful_keygen("XMSSMT", "XMSSMT-SHA2_20/4_256", NULL, dir, 0)) != NULL) {
         sign_rows("pq-xmssmt-sign", "XMSSMT-SHA2_20/4_256", k, 16, base);
         verify_rows("pq-xmssmt-verify", "XMSSMT-SHA2_20/4_256", k, base);
         EVP_PKEY_free(k);
@@ -70,7 +70,7 @@ static void bench_pq(void)
         verify_rows("pq-rw-verify", "RW-2048", k, base);
         EVP_PKEY_free(k);
     }
-    bench_hbs_rmdir(dir);
+    bench_stateful_rmdir(dir);
 done:
     for (size_t b = 0; b < NBASE; b++)
         EVP_PKEY_free(base[b]);

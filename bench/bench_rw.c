@@ -17,7 +17,7 @@
 #include <openssl/params.h>
 #include <openssl/rsa.h>
 #include "bench.h"
-#include "bench_hbs.h"
+#include "bench_stateful.h"
 
 #define MSG_LEN 64
 static unsigned char msg[MSG_LEN];

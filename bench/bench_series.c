@@ -12,7 +12,7 @@
 #include <linux/magic.h>
 #include <openssl/evp.h>
 #include "bench.h"
-#include "bench_hbs.h"
+#include "bench_stateful.h"
 
 #define ROUNDS 11
 
@@ -23,7 +23,7 @@ static double timed(bench_fn fn, void *arg)
     return bench_now_ns() - t0;
 }
 
-int bench_hbs_compare_fixed(const bench_spec *s, bench_fn fn, void *arg, size_t iters, bench_fn base,
+int bench_stateful_compare_fixed(const bench_spec *s, bench_fn fn, void *arg, size_t iters, bench_fn base,
                             void *base_arg)
 {
     if (!bench_selected(s->op, s->variant))
@@ -59,25 +59,25 @@ int bench_hbs_compare_fixed(const bench_spec *s, bench_fn fn, void *arg, size_t 
     return 1;
 }
 
-void bench_hbs_sign_series(EVP_PKEY *const *keys, size_t per_key, size_t n,
-                           const bench_hbs_base *bases, size_t nbases, double *ours,
+void bench_stateful_sign_series(EVP_PKEY *const *keys, size_t per_key, size_t n,
+                           const bench_stateful_base *bases, size_t nbases, double *ours,
                            double *const *theirs)
 {
     for (size_t b = 0; b < nbases; b++)
-        bench_hbs_run_sign_md(bases[b].key, bases[b].md, 1); /* warm-up */
+        bench_stateful_run_sign_md(bases[b].key, bases[b].md, 1); /* warm-up */
     for (size_t i = 0; i < n; i++) {
         double t0 = bench_now_ns();
-        bench_hbs_run_sign(keys[i / per_key], 1);
+        bench_stateful_run_sign(keys[i / per_key], 1);
         ours[i] = bench_now_ns() - t0;
         for (size_t b = 0; b < nbases; b++) {
             t0 = bench_now_ns();
-            bench_hbs_run_sign_md(bases[b].key, bases[b].md, 1);
+            bench_stateful_run_sign_md(bases[b].key, bases[b].md, 1);
             theirs[b][i] = bench_now_ns() - t0;
         }
     }
 }
 
-void bench_hbs_report_series(const bench_spec *s, const double *ours, const double *theirs,
+void bench_stateful_report_series(const bench_spec *s, const double *ours, const double *theirs,
                              size_t n)
 {
     bench_tail o, b;
@@ -99,11 +99,11 @@ static void dump_series(const char *op, const char *variant, const double *ours,
         return;
     for (size_t i = 0; i < n; i++)
         fprintf(f, "%s\t%s\t%zu\t%zu\t%.0f\t%.0f\n", op, variant, i / per_key,
-                i % per_key + BENCH_HBS_OPENERS, ours[i], theirs[i]);
+                i % per_key + BENCH_XMSS_OPENERS, ours[i], theirs[i]);
     fclose(f);
 }
 
-void bench_hbs_sign_rows(const char *prefix, const char *variant, EVP_PKEY *const *keys,
+void bench_stateful_sign_rows(const char *prefix, const char *variant, EVP_PKEY *const *keys,
                          size_t nkeys, size_t per_key, size_t boundary, EVP_PKEY *ed)
 {
     char op[3][48];
@@ -113,38 +113,38 @@ void bench_hbs_sign_rows(const char *prefix, const char *variant, EVP_PKEY *cons
     bench_spec ms = { op[0], variant, "us", "Ed25519", 0 }, ws = { op[1], variant, "us", "Ed25519", 0 },
                bs = { op[2], variant, "us", "Ed25519", 0 };
     int msel = bench_selected(ms.op, variant), wsel = bench_selected(ws.op, variant),
-        bsel = boundary > BENCH_HBS_OPENERS && boundary - BENCH_HBS_OPENERS < per_key && bench_selected(bs.op, variant);
+        bsel = boundary > BENCH_XMSS_OPENERS && boundary - BENCH_XMSS_OPENERS < per_key && bench_selected(bs.op, variant);
     size_t n = nkeys * per_key, worst_at = 0;
     if (!msel && !wsel && !bsel)
         return;
     double *ours = calloc(n, sizeof(double)), *theirs = calloc(n, sizeof(double));
-    bench_hbs_base base = { "Ed25519", ed, NULL };
+    bench_stateful_base base = { "Ed25519", ed, NULL };
     if (ours != NULL && theirs != NULL) {
         for (size_t k = 0; k < nkeys; k++)
-            bench_hbs_run_sign(keys[k], BENCH_HBS_OPENERS);
+            bench_stateful_run_sign(keys[k], BENCH_XMSS_OPENERS);
         fprintf(stderr, "[bench] %s %s (%zu signatures) ...\n", ms.op, variant, n);
-        bench_hbs_sign_series(keys, per_key, n, &base, 1, ours, &theirs);
+        bench_stateful_sign_series(keys, per_key, n, &base, 1, ours, &theirs);
         double worst = 0, ed_worst = 0;
         for (size_t i = 0; i < n; i++) {
             if (ours[i] > worst)
-                worst = ours[i], worst_at = i % per_key + BENCH_HBS_OPENERS;
+                worst = ours[i], worst_at = i % per_key + BENCH_XMSS_OPENERS;
             ed_worst = theirs[i] > ed_worst ? theirs[i] : ed_worst;
         }
         fprintf(stderr, "[bench] %s %s: slowest signature at index %zu (boundary %zu)\n", ms.op,
                 variant, worst_at, boundary);
         dump_series(ms.op, variant, ours, theirs, n, per_key);
         if (msel)
-            bench_hbs_report_series(&ms, ours, theirs, n);
+            bench_stateful_report_series(&ms, ours, theirs, n);
         if (wsel)
             bench_report(&ws, worst, ed_worst);
         if (bsel)
-            bench_report(&bs, ours[boundary - BENCH_HBS_OPENERS], theirs[boundary - BENCH_HBS_OPENERS]);
+            bench_report(&bs, ours[boundary - BENCH_XMSS_OPENERS], theirs[boundary - BENCH_XMSS_OPENERS]);
     }
     free(ours);
     free(theirs);
 }
 
-int bench_hbs_tmpdir(char *dir, size_t len)
+int bench_stateful_tmpdir(char *dir, size_t len)
 {
     /* $TMPDIR, else /var/tmp: /tmp is a tmpfs on many systems, whose
      * fdatasync costs nothing */

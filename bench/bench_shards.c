@@ -18,7 +18,7 @@
 #include <openssl/params.h>
 #include <openssl/pem.h>
 #include "bench.h"
-#include "bench_hbs.h"
+#include "bench_stateful.h"
 #include "fastsig/provider.h"
 
 #define SET "XMSSMT-SHA2_20/4_256"
@@ -56,10 +56,10 @@ static double run_signers(const char *pem, int nproc)
         if (k == NULL || (pid[i] = fork()) < 0)
             return -1;
         if (pid[i] == 0) {
-            bench_hbs_run_sign(k, 1); /* the shard's state open, its cache warm */
+            bench_stateful_run_sign(k, 1); /* the shard's state open, its cache warm */
             if (write(ready[1], &c, 1) != 1 || read(go[0], &c, 1) != 1)
                 _exit(1);
-            bench_hbs_run_sign(k, SIGS);
+            bench_stateful_run_sign(k, SIGS);
             _exit(0);
         }
         EVP_PKEY_free(k); /* the parent's copy: the child has its own */
@@ -85,10 +85,10 @@ static void bench_shards(void)
     BIO *b;
     long len;
 
-    if (!bench_selected(s.op, s.variant) || !bench_hbs_tmpdir(dir, sizeof(dir)))
+    if (!bench_selected(s.op, s.variant) || !bench_stateful_tmpdir(dir, sizeof(dir)))
         return;
     fprintf(stderr, "[bench] %s %s (2 x %d signatures) ...\n", s.op, s.variant, SIGS);
-    if ((k = bench_hbs_keygen("XMSSMT", SET, NULL, dir, 0)) != NULL
+    if ((k = bench_stateful_keygen("XMSSMT", SET, NULL, dir, 0)) != NULL
         && (b = BIO_new(BIO_s_mem())) != NULL) {
         if (PEM_write_bio_PrivateKey(b, k, NULL, NULL, 0, NULL, NULL) == 1
             && (len = BIO_get_mem_data(b, &pem)) > 0 && (pem = strndup(pem, (size_t)len)) != NULL) {
@@ -100,7 +100,7 @@ static void bench_shards(void)
         BIO_free(b);
     }
     EVP_PKEY_free(k);
-    bench_hbs_rmdir(dir);
+    bench_stateful_rmdir(dir);
 }
 
 BENCH_GROUP(shards, bench_shards)

@@ -2,7 +2,7 @@
  * (reserve a block of 1, 16, 64, 256), per index handed out (reservations of
  * those sizes, amortized), and a one-signature run (open, take, close: one
  * fdatasync), each beside an Ed25519 signature measured in the same run. The state file lives in
- * $TMPDIR (default /var/tmp, see bench_hbs_tmpdir): the figures are that
+ * $TMPDIR (default /var/tmp, see bench_stateful_tmpdir): the figures are that
  * filesystem's fdatasync. */
 #include <limits.h>
 #include <stdio.h>
@@ -11,7 +11,7 @@
 #include <unistd.h>
 #include <openssl/evp.h>
 #include "bench.h"
-#include "bench_hbs.h"
+#include "bench_stateful.h"
 #include "fastsig_err.h"
 #include "state/statefile.h"
 
@@ -122,7 +122,7 @@ static void bench_state(void)
     }
     if (!any)
         return;
-    if (!bench_hbs_tmpdir(dir, sizeof(dir)))
+    if (!bench_stateful_tmpdir(dir, sizeof(dir)))
         return;
     snprintf(path, sizeof(path), "%s/bench.state", dir);
     uint8_t id[FASTSIG_STATE_KEY_ID_LEN] = { 0x5a };

@@ -5,7 +5,7 @@
  * -sign` per signature, bench_cli.c: the cache file is loaded, one index
  * reserved, the cache written back when the signature changed it), verify.
  *
- * Also the helpers the WOTSP and XMSS^MT groups share (bench_hbs_*).
+ * Also the helpers the WOTSP and XMSS^MT groups share (bench_stateful_*).
  *
  * Signing consumes indices, so a stateful row cannot let bench_compare
  * calibrate (it would exhaust an h=10 key). XMSS-SHA2_16_256 key generation
@@ -20,14 +20,14 @@
 #include "bench.h"
 #include "fastsig/provider.h"
 
-#include "bench_hbs.h"
+#include "bench_stateful.h"
 
 #define MSG_LEN 64
 #define SIG_CAP 65536 /* XMSSMT-SHA2_60/12_256: 27.7 KB */
 #define ROUNDS 11
 static const unsigned char msg[MSG_LEN] = "fastsig-bench: a 64-byte message signed by every row, 0123456";
 
-EVP_PKEY *bench_hbs_keygen(const char *alg, const char *param, const char *mode, const char *dir,
+EVP_PKEY *bench_stateful_keygen(const char *alg, const char *param, const char *mode, const char *dir,
                            unsigned threads)
 {
     static unsigned seq;
@@ -57,7 +57,7 @@ EVP_PKEY *bench_hbs_keygen(const char *alg, const char *param, const char *mode,
 }
 
 /* "ED25519" or "RSA" (2048 bits) from OpenSSL's default provider. */
-EVP_PKEY *bench_hbs_base_keygen(const char *alg)
+EVP_PKEY *bench_stateful_base_keygen(const char *alg)
 {
     if (strcmp(alg, "RSA") == 0)
         return EVP_PKEY_Q_keygen(bench_libctx(), "provider=default", "RSA", (size_t)2048);
@@ -65,15 +65,15 @@ EVP_PKEY *bench_hbs_base_keygen(const char *alg)
 }
 
 /* Median of n key generations; dir NULL: an OpenSSL baseline key. */
-double bench_hbs_keygen_ns(const char *alg, const char *param, const char *mode, const char *dir,
+double bench_stateful_keygen_ns(const char *alg, const char *param, const char *mode, const char *dir,
                            unsigned threads, int n)
 {
     double t[64];
     n = n > 64 ? 64 : n;
     for (int i = 0; i < n; i++) {
         double t0 = bench_now_ns();
-        EVP_PKEY *k = dir ? bench_hbs_keygen(alg, param, mode, dir, threads)
-                          : bench_hbs_base_keygen(alg);
+        EVP_PKEY *k = dir ? bench_stateful_keygen(alg, param, mode, dir, threads)
+                          : bench_stateful_base_keygen(alg);
         t[i] = bench_now_ns() - t0;
         EVP_PKEY_free(k);
     }
@@ -95,18 +95,18 @@ static void sign_with(EVP_PKEY *key, const char *md, size_t iters)
     }
 }
 
-void bench_hbs_run_sign_md(EVP_PKEY *key, const char *md, size_t iters)
+void bench_stateful_run_sign_md(EVP_PKEY *key, const char *md, size_t iters)
 {
     sign_with(key, md, iters);
 }
 
 /* One EVP_DigestSignInit + EVP_DigestSign per repetition. */
-void bench_hbs_run_sign(void *key, size_t iters)
+void bench_stateful_run_sign(void *key, size_t iters)
 {
     sign_with(key, NULL, iters);
 }
 
-void bench_hbs_run_sign_sha256(void *key, size_t iters)
+void bench_stateful_run_sign_sha256(void *key, size_t iters)
 {
     sign_with(key, "SHA256", iters);
 }
@@ -119,7 +119,7 @@ struct verify_job {
 };
 
 /* A job holding one signature of msg by key (free with free()). */
-void *bench_hbs_verify_job(EVP_PKEY *key, const char *md)
+void *bench_stateful_verify_job(EVP_PKEY *key, const char *md)
 {
     struct verify_job *j = calloc(1, sizeof(*j));
     EVP_MD_CTX *m = EVP_MD_CTX_new();
@@ -136,7 +136,7 @@ void *bench_hbs_verify_job(EVP_PKEY *key, const char *md)
 }
 
 /* One EVP_DigestVerifyInit + EVP_DigestVerify per repetition. */
-void bench_hbs_run_verify(void *job, size_t iters)
+void bench_stateful_run_verify(void *job, size_t iters)
 {
     struct verify_job *j = job;
     for (size_t i = 0; i < iters; i++) {
@@ -149,19 +149,19 @@ void bench_hbs_run_verify(void *job, size_t iters)
 }
 
 /* A verify row: key's signature of msg against base's (base_md: RSA's). */
-int bench_hbs_verify_row(const bench_spec *s, EVP_PKEY *key, EVP_PKEY *base, const char *base_md)
+int bench_stateful_verify_row(const bench_spec *s, EVP_PKEY *key, EVP_PKEY *base, const char *base_md)
 {
     if (!bench_selected(s->op, s->variant))
         return 0;
-    void *vj = bench_hbs_verify_job(key, NULL), *bj = bench_hbs_verify_job(base, base_md);
-    int r = bench_compare(s, bench_hbs_run_verify, vj, bench_hbs_run_verify, bj);
+    void *vj = bench_stateful_verify_job(key, NULL), *bj = bench_stateful_verify_job(base, base_md);
+    int r = bench_compare(s, bench_stateful_run_verify, vj, bench_stateful_run_verify, bj);
     free(vj);
     free(bj);
     return r;
 }
 
 /* Per-operation median of ROUNDS blocks of iters repetitions. */
-double bench_hbs_op_ns(bench_fn fn, void *arg, size_t iters)
+double bench_stateful_op_ns(bench_fn fn, void *arg, size_t iters)
 {
     double t[ROUNDS];
     fn(arg, 1); /* warm-up */
@@ -173,7 +173,7 @@ double bench_hbs_op_ns(bench_fn fn, void *arg, size_t iters)
     return bench_median(t, ROUNDS);
 }
 
-void bench_hbs_rmdir(const char *dir)
+void bench_stateful_rmdir(const char *dir)
 {
     char cmd[600];
     snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
@@ -195,10 +195,10 @@ static void keygen_rows(const char *set, const char *dir, const char *v1, const 
         return;
     fprintf(stderr, "[bench] xmss-keygen %s 1 and 2 threads ...\n", set);
     for (int r = 0; r < 5; r++) {
-        t1[r] = sel1 ? bench_hbs_keygen_ns("XMSS", set, NULL, dir, 1, 1) : 0;
-        t2[r] = sel2 ? bench_hbs_keygen_ns("XMSS", set, NULL, dir, 2, 1) : 0;
+        t1[r] = sel1 ? bench_stateful_keygen_ns("XMSS", set, NULL, dir, 1, 1) : 0;
+        t2[r] = sel2 ? bench_stateful_keygen_ns("XMSS", set, NULL, dir, 2, 1) : 0;
     }
-    double rsa = bench_hbs_keygen_ns("RSA", NULL, NULL, NULL, 0, 5);
+    double rsa = bench_stateful_keygen_ns("RSA", NULL, NULL, NULL, 0, 5);
     if (sel1)
         bench_report(&s1, bench_median(t1, 5), rsa);
     if (sel2)
@@ -212,7 +212,7 @@ static void keygen_rows(const char *set, const char *dir, const char *v1, const 
  * signs once reserves exactly one index) come before the series: what a
  * process start costs is the xmss-sign-cli row's. */
 #define SERIES 2000
-#define OPENERS BENCH_HBS_OPENERS
+#define OPENERS BENCH_XMSS_OPENERS
 #define CLI_PROCESSES 21
 
 static void sign_rows(const char *variant, EVP_PKEY *const *keys, size_t nkeys, size_t per_key,
@@ -220,7 +220,7 @@ static void sign_rows(const char *variant, EVP_PKEY *const *keys, size_t nkeys, 
 {
     bench_spec spec[2] = { { "xmss-sign", variant, "us", "Ed25519", 0 },
                            { "xmss-sign", variant, "us", "RSA-2048", 0 } };
-    bench_hbs_base all[2] = { { "Ed25519", ed, NULL }, { "RSA-2048", rsa, "SHA256" } }, bases[2];
+    bench_stateful_base all[2] = { { "Ed25519", ed, NULL }, { "RSA-2048", rsa, "SHA256" } }, bases[2];
     const bench_spec *row[2];
     size_t nb = 0, n = nkeys * per_key;
     for (int b = 0; b < 2; b++)
@@ -232,11 +232,11 @@ static void sign_rows(const char *variant, EVP_PKEY *const *keys, size_t nkeys, 
                                                              calloc(n, sizeof(double)) };
     if (nb > 0 && ours != NULL && theirs[0] != NULL && theirs[1] != NULL) {
         for (size_t k = 0; k < nkeys; k++)
-            bench_hbs_run_sign(keys[k], OPENERS);
+            bench_stateful_run_sign(keys[k], OPENERS);
         fprintf(stderr, "[bench] xmss-sign %s (%zu signatures) ...\n", variant, n);
-        bench_hbs_sign_series(keys, per_key, n, bases, nb, ours, theirs);
+        bench_stateful_sign_series(keys, per_key, n, bases, nb, ours, theirs);
         for (size_t b = 0; b < nb; b++)
-            bench_hbs_report_series(row[b], ours, theirs[b], n);
+            bench_stateful_report_series(row[b], ours, theirs[b], n);
     }
     free(ours);
     free(theirs[0]);
@@ -280,9 +280,9 @@ static void bench_xmss_set(const char *set, int tall, const char *dir, EVP_PKEY 
      * keygen figure */
     bench_spec ks = { "xmss-keygen", v, "ms", "RSA-2048", 0 };
     double t0 = bench_now_ns();
-    EVP_PKEY *k = bench_hbs_keygen("XMSS", set, NULL, dir, 2);
+    EVP_PKEY *k = bench_stateful_keygen("XMSS", set, NULL, dir, 2);
     if (kg_sel && tall && k != NULL)
-        bench_report(&ks, bench_now_ns() - t0, bench_hbs_keygen_ns("RSA", NULL, NULL, NULL, 0, 5));
+        bench_report(&ks, bench_now_ns() - t0, bench_stateful_keygen_ns("RSA", NULL, NULL, NULL, 0, 5));
     if (!rows || k == NULL) {
         EVP_PKEY_free(k);
         return;
@@ -293,20 +293,20 @@ static void bench_xmss_set(const char *set, int tall, const char *dir, EVP_PKEY 
     if (!tall && sign_sel) {
         nkeys = 2;
         per_key = 1024 - OPENERS;
-        keys[0] = bench_hbs_keygen("XMSS", set, NULL, dir, 2);
-        keys[1] = bench_hbs_keygen("XMSS", set, NULL, dir, 2);
+        keys[0] = bench_stateful_keygen("XMSS", set, NULL, dir, 2);
+        keys[1] = bench_stateful_keygen("XMSS", set, NULL, dir, 2);
     }
     if (sign_sel && keys[0] != NULL && (nkeys == 1 || keys[1] != NULL))
         sign_rows(vb, keys, nkeys, per_key, ed, rsa);
     if (!tall && cli_sel)
-        cli = bench_hbs_keygen("XMSS", set, NULL, dir, 2);
+        cli = bench_stateful_keygen("XMSS", set, NULL, dir, 2);
     if (cli != NULL)
         cli_rows(vb, cli, dir, ed, rsa);
 
     bench_spec ve = { "xmss-verify", set, "us", "Ed25519", 0 };
-    bench_hbs_verify_row(&ve, k, ed, NULL);
+    bench_stateful_verify_row(&ve, k, ed, NULL);
     bench_spec vr = { "xmss-verify", set, "us", "RSA-2048", 0 };
-    bench_hbs_verify_row(&vr, k, rsa, "SHA256");
+    bench_stateful_verify_row(&vr, k, rsa, "SHA256");
     if (keys[0] != k) {
         EVP_PKEY_free(keys[0]);
         EVP_PKEY_free(keys[1]);
@@ -330,16 +330,16 @@ static void bench_xmss(void)
                bench_selected("xmss-sign", vb) || bench_selected("xmss-sign-cli", vb) ||
                bench_selected("xmss-verify", sets[s]);
     }
-    if (!any || !bench_hbs_tmpdir(dir, sizeof(dir))) /* no RSA keygen for nothing */
+    if (!any || !bench_stateful_tmpdir(dir, sizeof(dir))) /* no RSA keygen for nothing */
         return;
-    EVP_PKEY *ed = bench_hbs_base_keygen("ED25519"), *rsa = bench_hbs_base_keygen("RSA");
+    EVP_PKEY *ed = bench_stateful_base_keygen("ED25519"), *rsa = bench_stateful_base_keygen("RSA");
     if (ed != NULL && rsa != NULL) {
         bench_xmss_set(sets[0], 0, dir, ed, rsa);
         bench_xmss_set(sets[1], 1, dir, ed, rsa);
     }
     EVP_PKEY_free(ed);
     EVP_PKEY_free(rsa);
-    bench_hbs_rmdir(dir);
+    bench_stateful_rmdir(dir);
 }
 
 BENCH_GROUP(xmss, bench_xmss)

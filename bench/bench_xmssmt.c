@@ -21,7 +21,7 @@
 #include <openssl/evp.h>
 #include "bench.h"
 
-#include "bench_hbs.h"
+#include "bench_stateful.h"
 
 #define SERIES 2048
 
@@ -34,16 +34,16 @@ static void bench_xmssmt(void)
         { "XMSSMT-SHA2_60/12_256", 5 },
     };
     char dir[512];
-    if (!bench_hbs_tmpdir(dir, sizeof(dir)))
+    if (!bench_stateful_tmpdir(dir, sizeof(dir)))
         return;
-    EVP_PKEY *ed = bench_hbs_base_keygen("ED25519");
+    EVP_PKEY *ed = bench_stateful_base_keygen("ED25519");
     for (size_t s = 0; ed != NULL && s < sizeof(sets) / sizeof(sets[0]); s++) {
         const char *set = sets[s].name;
         bench_spec ks = { "xmssmt-keygen", set, "ms", "Ed25519", 0 };
         if (bench_selected(ks.op, ks.variant)) {
             fprintf(stderr, "[bench] xmssmt-keygen %s ...\n", set);
-            double ours = bench_hbs_keygen_ns("XMSSMT", set, NULL, dir, 0, 3);
-            bench_report(&ks, ours, bench_hbs_keygen_ns("ED25519", NULL, NULL, NULL, 0, 15));
+            double ours = bench_stateful_keygen_ns("XMSSMT", set, NULL, dir, 0, 3);
+            bench_report(&ks, ours, bench_stateful_keygen_ns("ED25519", NULL, NULL, NULL, 0, 15));
         }
         int sign_sel = bench_selected("xmssmt-sign", set) || bench_selected("xmssmt-sign-worst", set)
                        || bench_selected("xmssmt-sign-boundary", set);
@@ -51,17 +51,17 @@ static void bench_xmssmt(void)
         int verify_sel = bench_selected(vs.op, vs.variant);
         if (!sign_sel && !verify_sel)
             continue;
-        EVP_PKEY *k = bench_hbs_keygen("XMSSMT", set, NULL, dir, 0);
+        EVP_PKEY *k = bench_stateful_keygen("XMSSMT", set, NULL, dir, 0);
         if (k == NULL)
             continue;
         size_t sub = (size_t)1 << sets[s].subtree_h;
         if (sign_sel)
-            bench_hbs_sign_rows("xmssmt", set, &k, 1, sub + 8 > SERIES ? sub + 8 : SERIES, sub, ed);
-        bench_hbs_verify_row(&vs, k, ed, NULL);
+            bench_stateful_sign_rows("xmssmt", set, &k, 1, sub + 8 > SERIES ? sub + 8 : SERIES, sub, ed);
+        bench_stateful_verify_row(&vs, k, ed, NULL);
         EVP_PKEY_free(k);
     }
     EVP_PKEY_free(ed);
-    bench_hbs_rmdir(dir);
+    bench_stateful_rmdir(dir);
 }
 
 BENCH_GROUP(xmssmt, bench_xmssmt)

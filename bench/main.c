@@ -9,7 +9,7 @@
 #include <openssl/provider.h>
 #include "bench.h"
 #include "bench_internal.h"
-#include "bench_hbs.h"
+#include "bench_stateful.h"
 
 #define MAX_GROUPS 32
 static struct {
@@ -96,7 +96,7 @@ int main(int argc, char **argv)
      * directory, not the user's, unless the caller chose one. */
     char regdir[4096] = "";
     if (getenv("FASTSIG_STATE_DIR") == NULL) {
-        if (!bench_hbs_tmpdir(regdir, sizeof(regdir)))
+        if (!bench_stateful_tmpdir(regdir, sizeof(regdir)))
             return 1;
         setenv("FASTSIG_STATE_DIR", regdir, 1);
     }
@@ -109,6 +109,6 @@ int main(int argc, char **argv)
     }
     OSSL_LIB_CTX_free(libctx);
     if (regdir[0] != '\0')
-        bench_hbs_rmdir(regdir);
+        bench_stateful_rmdir(regdir);
     return ok ? 0 : 1;
 }

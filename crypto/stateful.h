@@ -1,5 +1,5 @@
 /* stateful.h - the one contract every stateful signing core implements
- * (XMSS and XMSS^MT: hbs/xmss_stateful.c; WOTS+: hbs/wotsp_stateful.c;
+ * (XMSS and XMSS^MT: xmss/xmss_stateful.c; WOTS+: xmss/wotsp_stateful.c;
  * LMS/HSS: lms/hss_stateful.c), so that the provider holds `ops + core`
  * and asks no key what kind it is.
  *

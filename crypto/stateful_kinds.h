@@ -7,18 +7,18 @@
 #define FASTSIG_STATEFUL_KINDS_H
 
 #include "stateful.h"
-#include "hbs/params.h"
-#include "hbs/tree.h"
+#include "xmss/params.h"
+#include "xmss/tree.h"
 #include "lms/lms_params.h"
 #include "lms/lms_tree.h"
 
 /* XMSS / XMSS^MT (ops fs_stateful_xmss / _xmssmt by p->kind): seed is 3n
- * bytes, threads as hbs_keygen. */
-int fs_stateful_xmss_new(const hbs_params *p, void **core);
+ * bytes, threads as xmss_keygen. */
+int fs_stateful_xmss_new(const xmss_params *p, void **core);
 int fs_stateful_xmss_keygen(void *core, const uint8_t *seed, size_t seedlen, unsigned threads,
-                            hbs_progress_fn progress, void *parg);
+                            xmss_progress_fn progress, void *parg);
 /* WOTS+ (fs_stateful_wotsp). */
-int fs_stateful_wotsp_new(const hbs_params *p, void **core);
+int fs_stateful_wotsp_new(const xmss_params *p, void **core);
 int fs_stateful_wotsp_keygen(void *core, const uint8_t *seed, size_t seedlen);
 /* HSS (fs_stateful_hss): the levels top first. FASTSIG_ERR_UNSUPPORTED when
  * they may not form one key, *bad the level and *why the reason. seed is

@@ -11,18 +11,18 @@
 #include "sigalgs.h"
 #include "fastsig/provider.h"
 
-#define FS_PROPS "provider=" FASTSIG_PROVIDER_NAME
+#define FSP_PROPS "provider=" FASTSIG_PROVIDER_NAME
 
 static const OSSL_ALGORITHM digests[] = {
-    { FASTSIG_MD_TZ ":TILLICH-ZEMOR:" FS_OID_TZ, FS_PROPS, fs_tz_digest_functions,
+    { FASTSIG_MD_TZ ":TILLICH-ZEMOR:" FSP_OID_TZ, FSP_PROPS, fsp_tz_digest_functions,
       "Tillich-Zemor hash (SL2 over GF(2^127)); NOT collision resistant" },
     { NULL, NULL, NULL, NULL }
 };
 
-static OSSL_ALGORITHM keymgmt[FS_MAX_SIGALGS + 1];
-static OSSL_ALGORITHM signature[FS_MAX_SIGALGS + 1];
-static OSSL_ALGORITHM encoders[FS_MAX_SIGALGS * FS_ENC_KINDS + 1];
-static OSSL_ALGORITHM decoders[FS_MAX_SIGALGS * FS_DEC_KINDS + 1];
+static OSSL_ALGORITHM keymgmt[FSP_MAX_SIGALGS + 1];
+static OSSL_ALGORITHM signature[FSP_MAX_SIGALGS + 1];
+static OSSL_ALGORITHM encoders[FSP_MAX_SIGALGS * FSP_ENC_KINDS + 1];
+static OSSL_ALGORITHM decoders[FSP_MAX_SIGALGS * FSP_DEC_KINDS + 1];
 static CRYPTO_ONCE once = CRYPTO_ONCE_STATIC_INIT;
 static int built;
 
@@ -30,25 +30,25 @@ static void build_tables(void)
 {
     size_t nk = 0, ne = 0, nd = 0;
 
-    if (!fs_keymgmt_init() || !fs_signature_init())
+    if (!fsp_keymgmt_init() || !fsp_signature_init())
         return;
-    for (size_t i = 0; i < fs_nsigalgs; i++) {
-        const FS_SIGALG *a = &fs_sigalgs[i];
-        keymgmt[nk] = (OSSL_ALGORITHM){ a->names, FS_PROPS, fs_keymgmt_dispatch[i],
+    for (size_t i = 0; i < fsp_nsigalgs; i++) {
+        const FSP_SIGALG *a = &fsp_sigalgs[i];
+        keymgmt[nk] = (OSSL_ALGORITHM){ a->names, FSP_PROPS, fsp_keymgmt_dispatch[i],
                                         a->description };
-        signature[nk++] = (OSSL_ALGORITHM){ a->names, FS_PROPS, fs_signature_dispatch[i],
+        signature[nk++] = (OSSL_ALGORITHM){ a->names, FSP_PROPS, fsp_signature_dispatch[i],
                                             a->description };
-        for (int k = 0; k < FS_ENC_KINDS; k++)
-            encoders[ne++] = (OSSL_ALGORITHM){ a->names, fs_encoder_props[k],
-                                               fs_encoder_dispatch[k], a->description };
-        for (int k = 0; k < FS_DEC_KINDS; k++)
-            decoders[nd++] = (OSSL_ALGORITHM){ a->names, fs_decoder_props[k],
-                                               fs_decoder_dispatch[k][i], a->description };
+        for (int k = 0; k < FSP_ENC_KINDS; k++)
+            encoders[ne++] = (OSSL_ALGORITHM){ a->names, fsp_encoder_props[k],
+                                               fsp_encoder_dispatch[k], a->description };
+        for (int k = 0; k < FSP_DEC_KINDS; k++)
+            decoders[nd++] = (OSSL_ALGORITHM){ a->names, fsp_decoder_props[k],
+                                               fsp_decoder_dispatch[k][i], a->description };
     }
     built = 1;
 }
 
-const OSSL_ALGORITHM *fs_query_algorithms(int operation_id)
+const OSSL_ALGORITHM *fsp_query_algorithms(int operation_id)
 {
     if (operation_id == OSSL_OP_DIGEST)
         return digests;

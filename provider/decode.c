@@ -12,22 +12,22 @@
 #include "sigalgs.h"
 #include "fastsig_err.h"
 
-#define FS_DEC_MAX_INPUT (1u << 20) /* no key structure of ours comes near */
+#define FSP_DEC_MAX_INPUT (1u << 20) /* no key structure of ours comes near */
 
 typedef struct {
-    FS_PROVCTX *provctx;
-    const FS_SIGALG *alg;
+    FSP_PROVCTX *provctx;
+    const FSP_SIGALG *alg;
     int kind;
-} FS_DECCTX;
+} FSP_DECCTX;
 
-const char *const fs_decoder_props[FS_DEC_KINDS] = {
-    [FS_DEC_PKI] = "provider=fastsig,input=der,structure=PrivateKeyInfo",
-    [FS_DEC_SPKI] = "provider=fastsig,input=der,structure=SubjectPublicKeyInfo",
+const char *const fsp_decoder_props[FSP_DEC_KINDS] = {
+    [FSP_DEC_PKI] = "provider=fastsig,input=der,structure=PrivateKeyInfo",
+    [FSP_DEC_SPKI] = "provider=fastsig,input=der,structure=SubjectPublicKeyInfo",
 };
 
-static void *dec_newctx(void *provctx, const FS_SIGALG *alg, int kind)
+static void *dec_newctx(void *provctx, const FSP_SIGALG *alg, int kind)
 {
-    FS_DECCTX *c = OPENSSL_zalloc(sizeof(*c));
+    FSP_DECCTX *c = OPENSSL_zalloc(sizeof(*c));
     if (c == NULL)
         return NULL;
     c->provctx = provctx;
@@ -41,7 +41,7 @@ static void dec_freectx(void *vctx)
     OPENSSL_free(vctx);
 }
 
-/* Reads all of in (at most FS_DEC_MAX_INPUT bytes); NULL when empty or too long. */
+/* Reads all of in (at most FSP_DEC_MAX_INPUT bytes); NULL when empty or too long. */
 static unsigned char *read_all(BIO *in, size_t *len)
 {
     size_t cap = 4096;
@@ -52,7 +52,7 @@ static unsigned char *read_all(BIO *in, size_t *len)
     while (buf != NULL && (n = BIO_read(in, buf + *len, (int)(cap - *len))) > 0) {
         *len += (size_t)n;
         if (*len == cap) {
-            if (cap >= FS_DEC_MAX_INPUT || (nb = OPENSSL_realloc(buf, cap * 2)) == NULL) {
+            if (cap >= FSP_DEC_MAX_INPUT || (nb = OPENSSL_realloc(buf, cap * 2)) == NULL) {
                 OPENSSL_clear_free(buf, cap);
                 return NULL;
             }
@@ -71,14 +71,14 @@ static int dec_decode(void *vctx, OSSL_CORE_BIO *cin, int selection,
                       OSSL_CALLBACK *data_cb, void *data_cbarg,
                       OSSL_PASSPHRASE_CALLBACK *pw_cb, void *pw_cbarg)
 {
-    FS_DECCTX *c = vctx;
+    FSP_DECCTX *c = vctx;
     BIO *in = BIO_new_from_core_bio(c->provctx->libctx, cin);
     unsigned char *der = NULL;
     size_t len = 0;
     void *core = NULL;
-    FS_KEY *k = NULL;
+    FSP_KEY *k = NULL;
     OSSL_PARAM params[4];
-    FS_ERRDETAIL detail; /* a refused key's state path and why */
+    FSP_ERRDETAIL detail; /* a refused key's state path and why */
     int objtype = OSSL_OBJECT_PKEY, err, ok;
 
     if (in == NULL)
@@ -88,21 +88,21 @@ static int dec_decode(void *vctx, OSSL_CORE_BIO *cin, int selection,
     if (der == NULL)
         return 1; /* nothing of ours: empty-handed */
     detail.reason = 0;
-    err = c->kind == FS_DEC_PKI ? fs_der_parse_p8(c->alg, der, len, &core, &detail)
-                                : fs_der_parse_spki(c->alg, der, len, &core);
+    err = c->kind == FSP_DEC_PKI ? fsp_der_parse_p8(c->alg, der, len, &core, &detail)
+                                : fsp_der_parse_spki(c->alg, der, len, &core);
     OPENSSL_clear_free(der, len);
-    if (err == FS_NOT_MINE)
+    if (err == FSP_NOT_MINE)
         return 1;
     if (err != FASTSIG_OK) {
-        FS_ERR_DETAIL_MSG(c->provctx, err, &detail, "decoding a %s key", c->alg->name);
+        FSP_ERR_DETAIL_MSG(c->provctx, err, &detail, "decoding a %s key", c->alg->name);
         return 0;
     }
-    if ((k = fs_key_new(c->provctx, c->alg)) == NULL) {
+    if ((k = fsp_key_new(c->provctx, c->alg)) == NULL) {
         c->alg->ad->free(core);
         return 0;
     }
-    if (!fs_key_set_core(k, core)) {
-        fs_key_free(k);
+    if (!fsp_key_set_core(k, core)) {
+        fsp_key_free(k);
         return 0;
     }
     params[0] = OSSL_PARAM_construct_int(OSSL_OBJECT_PARAM_TYPE, &objtype);
@@ -111,7 +111,7 @@ static int dec_decode(void *vctx, OSSL_CORE_BIO *cin, int selection,
     params[2] = OSSL_PARAM_construct_octet_string(OSSL_OBJECT_PARAM_REFERENCE, &k, sizeof(k));
     params[3] = OSSL_PARAM_construct_end();
     ok = data_cb(params, data_cbarg);
-    fs_key_free(k); /* NULL when our keymgmt's load took it */
+    fsp_key_free(k); /* NULL when our keymgmt's load took it */
     return ok;
 }
 
@@ -140,11 +140,11 @@ static int dec_does_spki(void *provctx, int selection)
 #define SLOT_FNS(i)                                                               \
     static void *dec_newctx_pki_##i(void *provctx)                                \
     {                                                                             \
-        return dec_newctx(provctx, &fs_sigalgs[i], FS_DEC_PKI);                   \
+        return dec_newctx(provctx, &fsp_sigalgs[i], FSP_DEC_PKI);                   \
     }                                                                             \
     static void *dec_newctx_spki_##i(void *provctx)                               \
     {                                                                             \
-        return dec_newctx(provctx, &fs_sigalgs[i], FS_DEC_SPKI);                  \
+        return dec_newctx(provctx, &fsp_sigalgs[i], FSP_DEC_SPKI);                  \
     }                                                                             \
     static const OSSL_DISPATCH dec_pki_##i[] = {                                  \
         { OSSL_FUNC_DECODER_NEWCTX, (void (*)(void))dec_newctx_pki_##i },         \
@@ -162,11 +162,11 @@ static int dec_does_spki(void *provctx, int selection)
     { OSSL_FUNC_DECODER_DECODE, (void (*)(void))dec_decode },                     \
     { 0, NULL }
 
-FS_FOR_EACH_SLOT(SLOT_FNS)
+FSP_FOR_EACH_SLOT(SLOT_FNS)
 
 #define PKI_REF(i) dec_pki_##i,
 #define SPKI_REF(i) dec_spki_##i,
-const OSSL_DISPATCH *const fs_decoder_dispatch[FS_DEC_KINDS][FS_MAX_SIGALGS] = {
-    [FS_DEC_PKI] = { FS_FOR_EACH_SLOT(PKI_REF) },
-    [FS_DEC_SPKI] = { FS_FOR_EACH_SLOT(SPKI_REF) },
+const OSSL_DISPATCH *const fsp_decoder_dispatch[FSP_DEC_KINDS][FSP_MAX_SIGALGS] = {
+    [FSP_DEC_PKI] = { FSP_FOR_EACH_SLOT(PKI_REF) },
+    [FSP_DEC_SPKI] = { FSP_FOR_EACH_SLOT(SPKI_REF) },
 };

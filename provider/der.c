@@ -15,15 +15,15 @@
 typedef struct {
     X509_ALGOR *alg;
     ASN1_BIT_STRING *key;
-} FS_SPKI;
+} FSP_SPKI;
 
-ASN1_SEQUENCE(FS_SPKI) = {
-    ASN1_SIMPLE(FS_SPKI, alg, X509_ALGOR),
-    ASN1_SIMPLE(FS_SPKI, key, ASN1_BIT_STRING)
-} static_ASN1_SEQUENCE_END(FS_SPKI)
+ASN1_SEQUENCE(FSP_SPKI) = {
+    ASN1_SIMPLE(FSP_SPKI, alg, X509_ALGOR),
+    ASN1_SIMPLE(FSP_SPKI, key, ASN1_BIT_STRING)
+} static_ASN1_SEQUENCE_END(FSP_SPKI)
 
 /* 1 if a names alg's OID with absent parameters. */
-static int algor_is(const X509_ALGOR *a, const FS_SIGALG *alg)
+static int algor_is(const X509_ALGOR *a, const FSP_SIGALG *alg)
 {
     const ASN1_OBJECT *obj;
     const void *pval;
@@ -44,9 +44,9 @@ static int algor_params_absent(const X509_ALGOR *a)
     return ptype == V_ASN1_UNDEF;
 }
 
-static int encode_raw(const FS_KEY *k, int priv, unsigned char **out, size_t *len)
+static int encode_raw(const FSP_KEY *k, int priv, unsigned char **out, size_t *len)
 {
-    void *core = fs_key_core(k);
+    void *core = fsp_key_core(k);
     int (*enc)(const void *, unsigned char *, size_t *);
     int err;
 
@@ -65,9 +65,9 @@ static int encode_raw(const FS_KEY *k, int priv, unsigned char **out, size_t *le
     return err;
 }
 
-int fs_der_spki(const FS_KEY *k, unsigned char **der, size_t *len)
+int fsp_der_spki(const FSP_KEY *k, unsigned char **der, size_t *len)
 {
-    FS_SPKI *s = (FS_SPKI *)ASN1_item_new(ASN1_ITEM_rptr(FS_SPKI));
+    FSP_SPKI *s = (FSP_SPKI *)ASN1_item_new(ASN1_ITEM_rptr(FSP_SPKI));
     ASN1_OBJECT *oid = OBJ_txt2obj(k->alg->oid, 1);
     unsigned char *pub = NULL;
     size_t publen = 0;
@@ -84,7 +84,7 @@ int fs_der_spki(const FS_KEY *k, unsigned char **der, size_t *len)
         goto done;
     s->key->flags &= ~(ASN1_STRING_FLAG_BITS_LEFT | 0x07);
     s->key->flags |= ASN1_STRING_FLAG_BITS_LEFT; /* exactly 0 unused bits */
-    if ((n = ASN1_item_i2d((ASN1_VALUE *)s, der, ASN1_ITEM_rptr(FS_SPKI))) <= 0)
+    if ((n = ASN1_item_i2d((ASN1_VALUE *)s, der, ASN1_ITEM_rptr(FSP_SPKI))) <= 0)
         goto done;
     *len = (size_t)n;
     err = FASTSIG_OK;
@@ -92,11 +92,11 @@ done:
     if (pub != NULL)
         OPENSSL_secure_clear_free(pub, publen ? publen : 1);
     ASN1_OBJECT_free(oid);
-    ASN1_item_free((ASN1_VALUE *)s, ASN1_ITEM_rptr(FS_SPKI));
+    ASN1_item_free((ASN1_VALUE *)s, ASN1_ITEM_rptr(FSP_SPKI));
     return err;
 }
 
-int fs_der_p8(const FS_KEY *k, PKCS8_PRIV_KEY_INFO **p8)
+int fsp_der_p8(const FSP_KEY *k, PKCS8_PRIV_KEY_INFO **p8)
 {
     ASN1_OBJECT *oid = OBJ_txt2obj(k->alg->oid, 1);
     unsigned char *priv = NULL, *owned;
@@ -128,32 +128,32 @@ fail:
     return err;
 }
 
-int fs_der_parse_spki(const FS_SIGALG *alg, const unsigned char *der, size_t len,
+int fsp_der_parse_spki(const FSP_SIGALG *alg, const unsigned char *der, size_t len,
                       void **core)
 {
     const unsigned char *p = der;
-    FS_SPKI *s;
+    FSP_SPKI *s;
     int err;
 
     *core = NULL;
     if (len > LONG_MAX)
-        return FS_NOT_MINE;
-    s = (FS_SPKI *)ASN1_item_d2i(NULL, &p, (long)len, ASN1_ITEM_rptr(FS_SPKI));
+        return FSP_NOT_MINE;
+    s = (FSP_SPKI *)ASN1_item_d2i(NULL, &p, (long)len, ASN1_ITEM_rptr(FSP_SPKI));
     if (s == NULL)
-        return FS_NOT_MINE;
+        return FSP_NOT_MINE;
     if (!algor_is(s->alg, alg))
-        err = FS_NOT_MINE;
+        err = FSP_NOT_MINE;
     else if ((size_t)(p - der) != len || !algor_params_absent(s->alg)
              || (s->key->flags & 0x07) != 0)
         err = FASTSIG_ERR_BAD_KEY;
     else
         err = alg->ad->pub_decode(alg, s->key->data, (size_t)s->key->length, core);
-    ASN1_item_free((ASN1_VALUE *)s, ASN1_ITEM_rptr(FS_SPKI));
+    ASN1_item_free((ASN1_VALUE *)s, ASN1_ITEM_rptr(FSP_SPKI));
     return err;
 }
 
-int fs_der_parse_p8(const FS_SIGALG *alg, const unsigned char *der, size_t len,
-                    void **core, FS_ERRDETAIL *detail)
+int fsp_der_parse_p8(const FSP_SIGALG *alg, const unsigned char *der, size_t len,
+                    void **core, FSP_ERRDETAIL *detail)
 {
     const unsigned char *p = der, *pk;
     PKCS8_PRIV_KEY_INFO *p8;
@@ -163,11 +163,11 @@ int fs_der_parse_p8(const FS_SIGALG *alg, const unsigned char *der, size_t len,
 
     *core = NULL;
     if (len > LONG_MAX)
-        return FS_NOT_MINE;
+        return FSP_NOT_MINE;
     if ((p8 = d2i_PKCS8_PRIV_KEY_INFO(NULL, &p, (long)len)) == NULL)
-        return FS_NOT_MINE;
+        return FSP_NOT_MINE;
     if (!PKCS8_pkey_get0(&obj, &pk, &pklen, &palg, p8) || !algor_is(palg, alg))
-        err = FS_NOT_MINE;
+        err = FSP_NOT_MINE;
     else if ((size_t)(p - der) != len || !algor_params_absent(palg) || pklen < 0)
         err = FASTSIG_ERR_BAD_KEY;
     else
@@ -177,7 +177,7 @@ int fs_der_parse_p8(const FS_SIGALG *alg, const unsigned char *der, size_t len,
 }
 
 /* DER AlgorithmIdentifier: the row's OID, parameters absent (RFC 9802). */
-int fs_der_algorithm_id(OSSL_PARAM *p, const FS_SIGALG *alg)
+int fsp_der_algorithm_id(OSSL_PARAM *p, const FSP_SIGALG *alg)
 {
     X509_ALGOR *a = X509_ALGOR_new();
     ASN1_OBJECT *oid = OBJ_txt2obj(alg->oid, 1);

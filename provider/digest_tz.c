@@ -8,13 +8,13 @@
 #include "fastsig_err.h"
 
 typedef struct {
-    FS_PROVCTX *provctx;
+    FSP_PROVCTX *provctx;
     tz_ctx tz;
-} FS_TZ_CTX;
+} FSP_TZ_CTX;
 
 static void *tz_newctx(void *provctx)
 {
-    FS_TZ_CTX *c = OPENSSL_zalloc(sizeof(*c));
+    FSP_TZ_CTX *c = OPENSSL_zalloc(sizeof(*c));
     if (c == NULL)
         return NULL;
     c->provctx = provctx;
@@ -24,12 +24,12 @@ static void *tz_newctx(void *provctx)
 
 static void tz_freectx(void *vctx)
 {
-    OPENSSL_clear_free(vctx, sizeof(FS_TZ_CTX));
+    OPENSSL_clear_free(vctx, sizeof(FSP_TZ_CTX));
 }
 
 static void *tz_dupctx(void *vctx)
 {
-    FS_TZ_CTX *src = vctx, *dst = OPENSSL_malloc(sizeof(*dst));
+    FSP_TZ_CTX *src = vctx, *dst = OPENSSL_malloc(sizeof(*dst));
     if (dst != NULL)
         *dst = *src;
     return dst;
@@ -39,23 +39,23 @@ static int tz_set_ctx_params(void *vctx, const OSSL_PARAM params[]);
 
 static int tz_dinit(void *vctx, const OSSL_PARAM params[])
 {
-    FS_TZ_CTX *c = vctx;
+    FSP_TZ_CTX *c = vctx;
     tz_init(&c->tz);
     return tz_set_ctx_params(c, params);
 }
 
 static int tz_dupdate(void *vctx, const unsigned char *in, size_t inl)
 {
-    FS_TZ_CTX *c = vctx;
+    FSP_TZ_CTX *c = vctx;
     tz_update(&c->tz, in, inl);
     return 1;
 }
 
 static int tz_dfinal(void *vctx, unsigned char *out, size_t *outl, size_t outsz)
 {
-    FS_TZ_CTX *c = vctx;
+    FSP_TZ_CTX *c = vctx;
     if (outsz < TZ_DIGEST_SIZE) {
-        FS_ERR(c->provctx, FASTSIG_ERR_BAD_LENGTH);
+        FSP_ERR(c->provctx, FASTSIG_ERR_BAD_LENGTH);
         return 0;
     }
     tz_final(&c->tz, out);
@@ -67,7 +67,7 @@ static int tz_oneshot(void *provctx, const unsigned char *in, size_t inl,
                       unsigned char *out, size_t *outl, size_t outsz)
 {
     if (outsz < TZ_DIGEST_SIZE) {
-        FS_ERR(provctx, FASTSIG_ERR_BAD_LENGTH);
+        FSP_ERR(provctx, FASTSIG_ERR_BAD_LENGTH);
         return 0;
     }
     tz_hash(in, inl, out);
@@ -131,7 +131,7 @@ static const OSSL_PARAM *tz_gettable_ctx_params(void *vctx, void *provctx)
 
 static int tz_set_ctx_params(void *vctx, const OSSL_PARAM params[])
 {
-    FS_TZ_CTX *c = vctx;
+    FSP_TZ_CTX *c = vctx;
     const OSSL_PARAM *p;
     const void *v;
     size_t len;
@@ -141,16 +141,16 @@ static int tz_set_ctx_params(void *vctx, const OSSL_PARAM params[])
     if (p == NULL)
         return 1;
     if (!OSSL_PARAM_get_octet_string_ptr(p, &v, &len)) {
-        FS_ERR(c->provctx, FASTSIG_ERR_BAD_PARAM);
+        FSP_ERR(c->provctx, FASTSIG_ERR_BAD_PARAM);
         return 0;
     }
     if (len != TZ_DIGEST_SIZE) {
-        FS_ERR(c->provctx, FASTSIG_ERR_BAD_LENGTH);
+        FSP_ERR(c->provctx, FASTSIG_ERR_BAD_LENGTH);
         return 0;
     }
     int err = tz_ctx_set_digest(&c->tz, v); /* checks bit 127; ctx unchanged on error */
     if (err != FASTSIG_OK) {
-        FS_ERR(c->provctx, err);
+        FSP_ERR(c->provctx, err);
         return 0;
     }
     return 1;
@@ -158,7 +158,7 @@ static int tz_set_ctx_params(void *vctx, const OSSL_PARAM params[])
 
 static int tz_get_ctx_params(void *vctx, OSSL_PARAM params[])
 {
-    FS_TZ_CTX *c = vctx;
+    FSP_TZ_CTX *c = vctx;
     OSSL_PARAM *p = OSSL_PARAM_locate(params, FASTSIG_DIGEST_PARAM_TZ_STATE);
     if (p != NULL) {
         uint8_t d[TZ_DIGEST_SIZE];
@@ -169,7 +169,7 @@ static int tz_get_ctx_params(void *vctx, OSSL_PARAM params[])
     return 1;
 }
 
-const OSSL_DISPATCH fs_tz_digest_functions[] = {
+const OSSL_DISPATCH fsp_tz_digest_functions[] = {
     { OSSL_FUNC_DIGEST_NEWCTX, (void (*)(void))tz_newctx },
     { OSSL_FUNC_DIGEST_INIT, (void (*)(void))tz_dinit },
     { OSSL_FUNC_DIGEST_UPDATE, (void (*)(void))tz_dupdate },

@@ -14,36 +14,36 @@
 #include "fastsig_err.h"
 
 typedef struct {
-    FS_PROVCTX *provctx;
+    FSP_PROVCTX *provctx;
     int kind;
     EVP_CIPHER *cipher;   /* set: PKCS#8 output is encrypted */
     int cipher_asked;     /* a cipher was named (even if unusable) */
     char *propq;
-} FS_ENCCTX;
+} FSP_ENCCTX;
 
-const char *const fs_encoder_props[FS_ENC_KINDS] = {
-    [FS_ENC_PKI_DER] = "provider=fastsig,output=der,structure=PrivateKeyInfo",
-    [FS_ENC_PKI_PEM] = "provider=fastsig,output=pem,structure=PrivateKeyInfo",
-    [FS_ENC_EPKI_DER] = "provider=fastsig,output=der,structure=EncryptedPrivateKeyInfo",
-    [FS_ENC_EPKI_PEM] = "provider=fastsig,output=pem,structure=EncryptedPrivateKeyInfo",
-    [FS_ENC_SPKI_DER] = "provider=fastsig,output=der,structure=SubjectPublicKeyInfo",
-    [FS_ENC_SPKI_PEM] = "provider=fastsig,output=pem,structure=SubjectPublicKeyInfo",
-    [FS_ENC_TEXT] = "provider=fastsig,output=text",
+const char *const fsp_encoder_props[FSP_ENC_KINDS] = {
+    [FSP_ENC_PKI_DER] = "provider=fastsig,output=der,structure=PrivateKeyInfo",
+    [FSP_ENC_PKI_PEM] = "provider=fastsig,output=pem,structure=PrivateKeyInfo",
+    [FSP_ENC_EPKI_DER] = "provider=fastsig,output=der,structure=EncryptedPrivateKeyInfo",
+    [FSP_ENC_EPKI_PEM] = "provider=fastsig,output=pem,structure=EncryptedPrivateKeyInfo",
+    [FSP_ENC_SPKI_DER] = "provider=fastsig,output=der,structure=SubjectPublicKeyInfo",
+    [FSP_ENC_SPKI_PEM] = "provider=fastsig,output=pem,structure=SubjectPublicKeyInfo",
+    [FSP_ENC_TEXT] = "provider=fastsig,output=text",
 };
 
 static int is_private_kind(int kind)
 {
-    return kind <= FS_ENC_EPKI_PEM;
+    return kind <= FSP_ENC_EPKI_PEM;
 }
 
 static int is_pem_kind(int kind)
 {
-    return kind == FS_ENC_PKI_PEM || kind == FS_ENC_EPKI_PEM || kind == FS_ENC_SPKI_PEM;
+    return kind == FSP_ENC_PKI_PEM || kind == FSP_ENC_EPKI_PEM || kind == FSP_ENC_SPKI_PEM;
 }
 
 static void *enc_newctx(void *provctx, int kind)
 {
-    FS_ENCCTX *c = OPENSSL_zalloc(sizeof(*c));
+    FSP_ENCCTX *c = OPENSSL_zalloc(sizeof(*c));
     if (c == NULL)
         return NULL;
     c->provctx = provctx;
@@ -53,7 +53,7 @@ static void *enc_newctx(void *provctx, int kind)
 
 static void enc_freectx(void *vctx)
 {
-    FS_ENCCTX *c = vctx;
+    FSP_ENCCTX *c = vctx;
     if (c == NULL)
         return;
     EVP_CIPHER_free(c->cipher);
@@ -74,7 +74,7 @@ static const OSSL_PARAM *enc_settable_ctx_params(void *provctx)
 
 static int enc_set_ctx_params(void *vctx, const OSSL_PARAM params[])
 {
-    FS_ENCCTX *c = vctx;
+    FSP_ENCCTX *c = vctx;
     const OSSL_PARAM *p;
     const char *name = NULL;
 
@@ -95,7 +95,7 @@ static int enc_set_ctx_params(void *vctx, const OSSL_PARAM params[])
         c->cipher_asked = name != NULL;
         if (name != NULL
             && (c->cipher = EVP_CIPHER_fetch(c->provctx->libctx, name, c->propq)) == NULL) {
-            FS_ERR_MSG(c->provctx, FASTSIG_ERR_UNSUPPORTED, "cipher %s", name);
+            FSP_ERR_MSG(c->provctx, FASTSIG_ERR_UNSUPPORTED, "cipher %s", name);
             return 0;
         }
     }
@@ -116,7 +116,7 @@ static int selection_ok(int selection, int mask)
     return 0;
 }
 
-static X509_SIG *encrypt_p8(FS_ENCCTX *c, PKCS8_PRIV_KEY_INFO *p8,
+static X509_SIG *encrypt_p8(FSP_ENCCTX *c, PKCS8_PRIV_KEY_INFO *p8,
                             OSSL_PASSPHRASE_CALLBACK *cb, void *cbarg)
 {
     char pass[1024];
@@ -124,32 +124,32 @@ static X509_SIG *encrypt_p8(FS_ENCCTX *c, PKCS8_PRIV_KEY_INFO *p8,
     X509_SIG *e = NULL;
 
     if (cb == NULL || !cb(pass, sizeof(pass), &passlen, NULL, cbarg)) {
-        FS_ERR_MSG(c->provctx, FASTSIG_ERR_BAD_PARAM, "no passphrase for the encrypted key");
+        FSP_ERR_MSG(c->provctx, FASTSIG_ERR_BAD_PARAM, "no passphrase for the encrypted key");
         return NULL;
     }
     e = PKCS8_encrypt_ex(-1, c->cipher, pass, (int)passlen, NULL, 0, 0, p8,
                          c->provctx->libctx, c->propq);
     OPENSSL_cleanse(pass, sizeof(pass));
     if (e == NULL)
-        FS_ERR_MSG(c->provctx, FASTSIG_ERR_INTERNAL, "PKCS#8 encryption failed");
+        FSP_ERR_MSG(c->provctx, FASTSIG_ERR_INTERNAL, "PKCS#8 encryption failed");
     return e;
 }
 
-static int write_private(FS_ENCCTX *c, BIO *out, const FS_KEY *k,
+static int write_private(FSP_ENCCTX *c, BIO *out, const FSP_KEY *k,
                          OSSL_PASSPHRASE_CALLBACK *cb, void *cbarg)
 {
-    int encrypted = c->kind == FS_ENC_EPKI_DER || c->kind == FS_ENC_EPKI_PEM
+    int encrypted = c->kind == FSP_ENC_EPKI_DER || c->kind == FSP_ENC_EPKI_PEM
                     || c->cipher_asked;
     int pem = is_pem_kind(c->kind), ok = 0, err;
     PKCS8_PRIV_KEY_INFO *p8 = NULL;
     X509_SIG *e = NULL;
 
     if (encrypted && c->cipher == NULL) { /* asked for, not usable: write nothing */
-        FS_ERR_MSG(c->provctx, FASTSIG_ERR_BAD_PARAM, "encryption asked for but no cipher");
+        FSP_ERR_MSG(c->provctx, FASTSIG_ERR_BAD_PARAM, "encryption asked for but no cipher");
         return 0;
     }
-    if ((err = fs_der_p8(k, &p8)) != FASTSIG_OK) {
-        FS_ERR(c->provctx, err);
+    if ((err = fsp_der_p8(k, &p8)) != FASTSIG_OK) {
+        FSP_ERR(c->provctx, err);
         return 0;
     }
     if (encrypted) {
@@ -164,14 +164,14 @@ static int write_private(FS_ENCCTX *c, BIO *out, const FS_KEY *k,
     return ok > 0;
 }
 
-static int write_public(FS_ENCCTX *c, BIO *out, const FS_KEY *k)
+static int write_public(FSP_ENCCTX *c, BIO *out, const FSP_KEY *k)
 {
     unsigned char *der = NULL;
     size_t len = 0;
     int ok, err;
 
-    if ((err = fs_der_spki(k, &der, &len)) != FASTSIG_OK) {
-        FS_ERR(c->provctx, err);
+    if ((err = fsp_der_spki(k, &der, &len)) != FASTSIG_OK) {
+        FSP_ERR(c->provctx, err);
         return 0;
     }
     ok = is_pem_kind(c->kind) ? PEM_write_bio(out, PEM_STRING_PUBLIC, "", der, (long)len) > 0
@@ -184,19 +184,19 @@ static int enc_encode(void *vctx, OSSL_CORE_BIO *cout, const void *obj_raw,
                       const OSSL_PARAM obj_abstract[], int selection,
                       OSSL_PASSPHRASE_CALLBACK *cb, void *cbarg)
 {
-    FS_ENCCTX *c = vctx;
-    const FS_KEY *k = obj_raw;
+    FSP_ENCCTX *c = vctx;
+    const FSP_KEY *k = obj_raw;
     BIO *out;
     int ok = 0;
 
-    if (k == NULL || fs_key_core(k) == NULL) { /* only our own key objects */
-        FS_ERR(c->provctx, FASTSIG_ERR_BAD_KEY);
+    if (k == NULL || fsp_key_core(k) == NULL) { /* only our own key objects */
+        FSP_ERR(c->provctx, FASTSIG_ERR_BAD_KEY);
         return 0;
     }
     if ((out = BIO_new_from_core_bio(c->provctx->libctx, cout)) == NULL)
         return 0;
-    if (c->kind == FS_ENC_TEXT)
-        ok = fs_key_to_text(out, k, selection);
+    if (c->kind == FSP_ENC_TEXT)
+        ok = fsp_key_to_text(out, k, selection);
     else if (is_private_kind(c->kind))
         ok = write_private(c, out, k, cb, cbarg);
     else
@@ -228,20 +228,20 @@ static int enc_encode(void *vctx, OSSL_CORE_BIO *cout, const void *obj_raw,
 
 #define PRIV OSSL_KEYMGMT_SELECT_PRIVATE_KEY
 #define PUB OSSL_KEYMGMT_SELECT_PUBLIC_KEY
-KIND_FNS(FS_ENC_PKI_DER, PRIV)
-KIND_FNS(FS_ENC_PKI_PEM, PRIV)
-KIND_FNS(FS_ENC_EPKI_DER, PRIV)
-KIND_FNS(FS_ENC_EPKI_PEM, PRIV)
-KIND_FNS(FS_ENC_SPKI_DER, PUB)
-KIND_FNS(FS_ENC_SPKI_PEM, PUB)
-KIND_FNS(FS_ENC_TEXT, PRIV | PUB)
+KIND_FNS(FSP_ENC_PKI_DER, PRIV)
+KIND_FNS(FSP_ENC_PKI_PEM, PRIV)
+KIND_FNS(FSP_ENC_EPKI_DER, PRIV)
+KIND_FNS(FSP_ENC_EPKI_PEM, PRIV)
+KIND_FNS(FSP_ENC_SPKI_DER, PUB)
+KIND_FNS(FSP_ENC_SPKI_PEM, PUB)
+KIND_FNS(FSP_ENC_TEXT, PRIV | PUB)
 
-const OSSL_DISPATCH *const fs_encoder_dispatch[FS_ENC_KINDS] = {
-    [FS_ENC_PKI_DER] = enc_fns_FS_ENC_PKI_DER,
-    [FS_ENC_PKI_PEM] = enc_fns_FS_ENC_PKI_PEM,
-    [FS_ENC_EPKI_DER] = enc_fns_FS_ENC_EPKI_DER,
-    [FS_ENC_EPKI_PEM] = enc_fns_FS_ENC_EPKI_PEM,
-    [FS_ENC_SPKI_DER] = enc_fns_FS_ENC_SPKI_DER,
-    [FS_ENC_SPKI_PEM] = enc_fns_FS_ENC_SPKI_PEM,
-    [FS_ENC_TEXT] = enc_fns_FS_ENC_TEXT,
+const OSSL_DISPATCH *const fsp_encoder_dispatch[FSP_ENC_KINDS] = {
+    [FSP_ENC_PKI_DER] = enc_fns_FSP_ENC_PKI_DER,
+    [FSP_ENC_PKI_PEM] = enc_fns_FSP_ENC_PKI_PEM,
+    [FSP_ENC_EPKI_DER] = enc_fns_FSP_ENC_EPKI_DER,
+    [FSP_ENC_EPKI_PEM] = enc_fns_FSP_ENC_EPKI_PEM,
+    [FSP_ENC_SPKI_DER] = enc_fns_FSP_ENC_SPKI_DER,
+    [FSP_ENC_SPKI_PEM] = enc_fns_FSP_ENC_SPKI_PEM,
+    [FSP_ENC_TEXT] = enc_fns_FSP_ENC_TEXT,
 };

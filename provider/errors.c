@@ -10,7 +10,7 @@ static OSSL_FUNC_core_new_error_fn *c_new_error;
 static OSSL_FUNC_core_set_error_debug_fn *c_set_error_debug;
 static OSSL_FUNC_core_vset_error_fn *c_vset_error;
 
-void fs_err_init(const OSSL_DISPATCH *in)
+void fsp_err_init(const OSSL_DISPATCH *in)
 {
     for (; in->function_id != 0; in++) {
         switch (in->function_id) {
@@ -30,7 +30,7 @@ void fs_err_init(const OSSL_DISPATCH *in)
 /* A detail is written where the failing call's cause is known and read by
  * the raise of its error further up: "WHAT PATH: why" (or "WHAT PATH why"
  * for a sentence). Only the raise of the same reason shows it. */
-static void detail_set(FS_ERRDETAIL *d, int reason, const char *what, const char *path,
+static void detail_set(FSP_ERRDETAIL *d, int reason, const char *what, const char *path,
                        const char *sep, const char *why)
 {
     if (d == NULL)
@@ -43,7 +43,7 @@ static void detail_set(FS_ERRDETAIL *d, int reason, const char *what, const char
         snprintf(d->text, sizeof(d->text), "%s %s", what, path != NULL ? path : "?");
 }
 
-void fs_detail_file(FS_ERRDETAIL *d, int reason, const char *what, const char *path,
+void fsp_detail_file(FSP_ERRDETAIL *d, int reason, const char *what, const char *path,
                     int sys_errno, const char *why)
 {
     if (why == NULL || why[0] == '\0')
@@ -51,30 +51,30 @@ void fs_detail_file(FS_ERRDETAIL *d, int reason, const char *what, const char *p
     detail_set(d, reason, what, path, ": ", why);
 }
 
-void fs_detail_untrusted(FS_ERRDETAIL *d, const fastsig_cause *cause, const char *file_what,
+void fsp_detail_untrusted(FSP_ERRDETAIL *d, const fastsig_cause *cause, const char *file_what,
                          const char *dir_what)
 {
-    fs_detail_file(d, cause->code, cause->is_dir ? dir_what : file_what, cause->path, 0,
+    fsp_detail_file(d, cause->code, cause->is_dir ? dir_what : file_what, cause->path, 0,
                    cause->why);
 }
 
-void fs_detail_state(FS_ERRDETAIL *d, int reason, const char *path, int sys_errno)
+void fsp_detail_state(FSP_ERRDETAIL *d, int reason, const char *path, int sys_errno)
 {
-    fs_detail_file(d, reason, "state file", path, sys_errno, NULL);
+    fsp_detail_file(d, reason, "state file", path, sys_errno, NULL);
 }
 
-void fs_detail_state_why(FS_ERRDETAIL *d, int reason, const char *path, const char *why)
+void fsp_detail_state_why(FSP_ERRDETAIL *d, int reason, const char *path, const char *why)
 {
-    fs_detail_file(d, reason, "state file", path, 0, why);
+    fsp_detail_file(d, reason, "state file", path, 0, why);
 }
 
-void fs_detail_state_says(FS_ERRDETAIL *d, int reason, const char *path, const char *rest)
+void fsp_detail_state_says(FSP_ERRDETAIL *d, int reason, const char *path, const char *rest)
 {
     detail_set(d, reason, "state file", path, " ", rest != NULL && rest[0] ? rest : NULL);
 }
 
 /* c_vset_error takes a va_list only: this passes the detail through one. */
-static void set_error(const FS_PROVCTX *ctx, int reason, const char *fmt, ...)
+static void set_error(const FSP_PROVCTX *ctx, int reason, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -84,7 +84,7 @@ static void set_error(const FS_PROVCTX *ctx, int reason, const char *fmt, ...)
 
 /* One new error: fmt's text, or d's text after it ("head: detail") when d
  * belongs to this reason. */
-static void raise_with(const FS_PROVCTX *ctx, int reason, const FS_ERRDETAIL *d,
+static void raise_with(const FSP_PROVCTX *ctx, int reason, const FSP_ERRDETAIL *d,
                        const char *file, int line, const char *func, const char *fmt,
                        va_list ap)
 {
@@ -105,7 +105,7 @@ static void raise_with(const FS_PROVCTX *ctx, int reason, const FS_ERRDETAIL *d,
     set_error(ctx, reason, "%s%s", head, d->text);
 }
 
-void fs_raise(const FS_PROVCTX *ctx, int reason, const char *file, int line,
+void fsp_raise(const FSP_PROVCTX *ctx, int reason, const char *file, int line,
               const char *func, const char *fmt, ...)
 {
     va_list ap;
@@ -114,7 +114,7 @@ void fs_raise(const FS_PROVCTX *ctx, int reason, const char *file, int line,
     va_end(ap);
 }
 
-void fs_raise_detail(const FS_PROVCTX *ctx, int reason, const FS_ERRDETAIL *d,
+void fsp_raise_detail(const FSP_PROVCTX *ctx, int reason, const FSP_ERRDETAIL *d,
                      const char *file, int line, const char *func, const char *fmt, ...)
 {
     va_list ap;
@@ -124,13 +124,13 @@ void fs_raise_detail(const FS_PROVCTX *ctx, int reason, const FS_ERRDETAIL *d,
 }
 
 static const OSSL_ITEM reason_strings[] = {
-#define FS_REASON_ROW(name, num, text) { num, (void *)text },
-    FASTSIG_ERROR_LIST(FS_REASON_ROW)
-#undef FS_REASON_ROW
+#define FSP_REASON_ROW(name, num, text) { num, (void *)text },
+    FASTSIG_ERROR_LIST(FSP_REASON_ROW)
+#undef FSP_REASON_ROW
     { 0, NULL }
 };
 
-const OSSL_ITEM *fs_reason_strings(void)
+const OSSL_ITEM *fsp_reason_strings(void)
 {
     return reason_strings;
 }

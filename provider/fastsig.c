@@ -23,12 +23,12 @@ static const OSSL_PARAM gettable_params[] = {
     OSSL_PARAM_END
 };
 
-static const OSSL_PARAM *fs_gettable_params(void *provctx)
+static const OSSL_PARAM *fsp_gettable_params(void *provctx)
 {
     return gettable_params;
 }
 
-static int fs_get_params(void *provctx, OSSL_PARAM params[])
+static int fsp_get_params(void *provctx, OSSL_PARAM params[])
 {
     OSSL_PARAM *p;
 
@@ -51,7 +51,7 @@ static int fs_get_params(void *provctx, OSSL_PARAM params[])
  * directory of stateful keys after $FASTSIG_STATE_DIR (crypto/state). */
 static char config_state_dir[4096];
 
-const char *fs_config_state_dir(void)
+const char *fsp_config_state_dir(void)
 {
     return config_state_dir[0] != '\0' ? config_state_dir : NULL;
 }
@@ -67,12 +67,12 @@ static int set_lock_timeout(const OSSL_CORE_HANDLE *handle, const char *cnf)
                                                       : "state_lock_timeout";
     const char *text = env != NULL && env[0] != '\0' ? env : cnf;
     unsigned ms;
-    FS_PROVCTX at_init = { handle, NULL };
+    FSP_PROVCTX at_init = { handle, NULL };
 
     if (text == NULL)
         return 1;
     if (fastsig_state_parse_timeout(text, &ms) != FASTSIG_OK) {
-        FS_ERR_MSG(&at_init, FASTSIG_ERR_BAD_PARAM,
+        FSP_ERR_MSG(&at_init, FASTSIG_ERR_BAD_PARAM,
                    "%s=%s: not a number of seconds from 0 to %u (e.g. 5 or 0.25)", what, text,
                    FASTSIG_STATE_LOCK_TIMEOUT_MAX_S);
         return 0;
@@ -100,20 +100,20 @@ static int read_config(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in)
     return set_lock_timeout(handle, timeout);
 }
 
-static const OSSL_ALGORITHM *fs_query(void *provctx, int operation_id, int *no_cache)
+static const OSSL_ALGORITHM *fsp_query(void *provctx, int operation_id, int *no_cache)
 {
     *no_cache = 0;
-    return fs_query_algorithms(operation_id);
+    return fsp_query_algorithms(operation_id);
 }
 
-static const OSSL_ITEM *fs_get_reason_strings(void *provctx)
+static const OSSL_ITEM *fsp_get_reason_strings(void *provctx)
 {
-    return fs_reason_strings();
+    return fsp_reason_strings();
 }
 
-static void fs_teardown(void *provctx)
+static void fsp_teardown(void *provctx)
 {
-    FS_PROVCTX *ctx = provctx;
+    FSP_PROVCTX *ctx = provctx;
     if (ctx == NULL)
         return;
     OSSL_LIB_CTX_free(ctx->libctx);
@@ -121,11 +121,11 @@ static void fs_teardown(void *provctx)
 }
 
 static const OSSL_DISPATCH provider_functions[] = {
-    { OSSL_FUNC_PROVIDER_TEARDOWN, (void (*)(void))fs_teardown },
-    { OSSL_FUNC_PROVIDER_GETTABLE_PARAMS, (void (*)(void))fs_gettable_params },
-    { OSSL_FUNC_PROVIDER_GET_PARAMS, (void (*)(void))fs_get_params },
-    { OSSL_FUNC_PROVIDER_QUERY_OPERATION, (void (*)(void))fs_query },
-    { OSSL_FUNC_PROVIDER_GET_REASON_STRINGS, (void (*)(void))fs_get_reason_strings },
+    { OSSL_FUNC_PROVIDER_TEARDOWN, (void (*)(void))fsp_teardown },
+    { OSSL_FUNC_PROVIDER_GETTABLE_PARAMS, (void (*)(void))fsp_gettable_params },
+    { OSSL_FUNC_PROVIDER_GET_PARAMS, (void (*)(void))fsp_get_params },
+    { OSSL_FUNC_PROVIDER_QUERY_OPERATION, (void (*)(void))fsp_query },
+    { OSSL_FUNC_PROVIDER_GET_REASON_STRINGS, (void (*)(void))fsp_get_reason_strings },
     { 0, NULL }
 };
 
@@ -134,10 +134,10 @@ __attribute__((visibility("default")))
 int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
                        const OSSL_DISPATCH **out, void **provctx)
 {
-    FS_PROVCTX *ctx;
+    FSP_PROVCTX *ctx;
 
-    fs_err_init(in);
-    if (!read_config(handle, in) || !fs_register_objects(handle, in))
+    fsp_err_init(in);
+    if (!read_config(handle, in) || !fsp_register_objects(handle, in))
         return 0;
     ctx = OPENSSL_zalloc(sizeof(*ctx));
     if (ctx == NULL)

@@ -30,16 +30,16 @@
 /* Fills d with why level i of a param: spec was refused, for the error the
  * generation raises: FASTSIG_ERR_UNSUPPORTED. */
 static int spec_why(const char *spec, unsigned i, const char *level, const char *why,
-                    FS_ERRDETAIL *d)
+                    FSP_ERRDETAIL *d)
 {
     char msg[512];
     snprintf(msg, sizeof(msg), "level %u (%s): %s", i + 1, level, why);
-    fs_detail_file(d, FASTSIG_ERR_UNSUPPORTED, "parameter set", spec, 0, msg);
+    fsp_detail_file(d, FASTSIG_ERR_UNSUPPORTED, "parameter set", spec, 0, msg);
     return FASTSIG_ERR_UNSUPPORTED;
 }
 
 /* The param: syntax above into an empty core of those levels. */
-static int parse_levels(const char *spec, void **core, FS_ERRDETAIL *d)
+static int parse_levels(const char *spec, void **core, FSP_ERRDETAIL *d)
 {
     char buf[HSS_SPEC_MAX], *save = NULL, *lv, level[64];
     lms_params lms[LMS_MAX_LEVELS];
@@ -52,7 +52,7 @@ static int parse_levels(const char *spec, void **core, FS_ERRDETAIL *d)
                           ? "an empty level (levels are joined by one ',')"
                           : NULL;
     if (why != NULL) {
-        fs_detail_file(d, FASTSIG_ERR_UNSUPPORTED, "parameter set", spec, 0, why);
+        fsp_detail_file(d, FASTSIG_ERR_UNSUPPORTED, "parameter set", spec, 0, why);
         return FASTSIG_ERR_UNSUPPORTED;
     }
     strcpy(buf, spec);
@@ -78,11 +78,11 @@ static int parse_levels(const char *spec, void **core, FS_ERRDETAIL *d)
     return err;
 }
 
-static int hss_gen(const FS_SIGALG *alg, const FS_GENOPTS *o, void **key)
+static int hss_gen(const FSP_SIGALG *alg, const FSP_GENOPTS *o, void **key)
 {
-    HBSA_PROGRESS pg = { o, 0 };
+    STATEFUL_PROGRESS pg = { o, 0 };
     uint8_t seed[LMS_MAX_N + LMS_I_BYTES];
-    HBSA_KEY *x;
+    STATEFUL_KEY *x;
     void *core;
     size_t slen;
     int err;
@@ -90,7 +90,7 @@ static int hss_gen(const FS_SIGALG *alg, const FS_GENOPTS *o, void **key)
     if (o->mode != NULL || o->bits != 0
         || parse_levels(o->param != NULL ? o->param : HSS_DEFAULT_PARAM, &core, o->detail) != FASTSIG_OK)
         return FASTSIG_ERR_UNSUPPORTED;
-    if ((x = hbsa_new(&fs_stateful_hss, core)) == NULL)
+    if ((x = stateful_new(&fs_stateful_hss, core)) == NULL)
         return FASTSIG_ERR_NOMEM;
     slen = x->ops->n(core) + LMS_I_BYTES;
     if (o->seed != NULL) {
@@ -101,25 +101,25 @@ static int hss_gen(const FS_SIGALG *alg, const FS_GENOPTS *o, void **key)
         err = o->rng(o->rng_arg, seed, slen) ? FASTSIG_OK : FASTSIG_ERR_RNG;
     }
     if (err == FASTSIG_OK) /* a seed some key has is refused before the trees are built */
-        err = hbsa_seed_check(x, seed, slen, o->detail);
+        err = stateful_seed_check(x, seed, slen, o->detail);
     if (err == FASTSIG_OK)
         err = fs_stateful_hss_keygen(core, seed, slen,
-                                     o->threads ? o->threads : hbsa_default_threads(),
-                                     hbsa_progress, &pg);
+                                     o->threads ? o->threads : stateful_default_threads(),
+                                     stateful_progress, &pg);
     OPENSSL_cleanse(seed, sizeof(seed));
-    return hbsa_gen_done(x, err, o, key);
+    return stateful_gen_done(x, err, o, key);
 }
 
-static int hss_priv_decode(const FS_SIGALG *alg, const unsigned char *in, size_t len,
-                           void **key, FS_ERRDETAIL *d)
+static int hss_priv_decode(const FSP_SIGALG *alg, const unsigned char *in, size_t len,
+                           void **key, FSP_ERRDETAIL *d)
 {
-    return hbsa_priv_decode(&fs_stateful_hss, in, len, key, d);
+    return stateful_priv_decode(&fs_stateful_hss, in, len, key, d);
 }
 
-static int hss_pub_decode(const FS_SIGALG *alg, const unsigned char *in, size_t len,
+static int hss_pub_decode(const FSP_SIGALG *alg, const unsigned char *in, size_t len,
                           void **key)
 {
-    return hbsa_pub_decode(&fs_stateful_hss, in, len, key);
+    return stateful_pub_decode(&fs_stateful_hss, in, len, key);
 }
 
 static const OSSL_PARAM gen_settable[] = {
@@ -127,7 +127,7 @@ static const OSSL_PARAM gen_settable[] = {
     OSSL_PARAM_END
 };
 
-const FS_ADAPTER fs_hss_adapter = {
+const FSP_ADAPTER fsp_hss_adapter = {
     .gen = hss_gen, .pub_decode = hss_pub_decode, .priv_decode = hss_priv_decode,
-    .gen_settable = gen_settable, HBSA_COMMON_HOOKS
+    .gen_settable = gen_settable, STATEFUL_COMMON_HOOKS
 };

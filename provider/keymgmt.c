@@ -2,8 +2,8 @@
  * signature algorithm: a descriptor row (sigalgs.h) plus its adapter. This
  * file: key objects, their parameters, the dispatch tables; generation in
  * keymgmt_gen.c, import/export in keymgmt_io.c.
- * Per-row entry points are generated for each slot by FS_FOR_EACH_SLOT;
- * everything else works on FS_KEY, which names its row. */
+ * Per-row entry points are generated for each slot by FSP_FOR_EACH_SLOT;
+ * everything else works on FSP_KEY, which names its row. */
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,8 +43,8 @@ static const OSSL_PARAM generic_keytypes[] = {
 
 static const OSSL_PARAM empty_params[] = { OSSL_PARAM_END };
 
-static OSSL_PARAM gettable[FS_MAX_SIGALGS][FS_KM_PARAMS_CAP];
-static OSSL_PARAM keytypes[FS_MAX_SIGALGS][FS_KM_PARAMS_CAP];
+static OSSL_PARAM gettable[FSP_MAX_SIGALGS][FSP_KM_PARAMS_CAP];
+static OSSL_PARAM keytypes[FSP_MAX_SIGALGS][FSP_KM_PARAMS_CAP];
 
 /* dst gets a's entries then b's (either may be NULL), END-terminated. */
 static int merge(OSSL_PARAM *dst, size_t cap, const OSSL_PARAM *a, const OSSL_PARAM *b)
@@ -60,10 +60,10 @@ static int merge(OSSL_PARAM *dst, size_t cap, const OSSL_PARAM *a, const OSSL_PA
     return 1;
 }
 
-int fs_params_merge_rows(OSSL_PARAM *dst, size_t cap, const OSSL_PARAM *generic, size_t list)
+int fsp_params_merge_rows(OSSL_PARAM *dst, size_t cap, const OSSL_PARAM *generic, size_t list)
 {
-    for (size_t i = 0; i < fs_nsigalgs; i++) {
-        const char *ad = (const char *)fs_sigalgs[i].ad;
+    for (size_t i = 0; i < fsp_nsigalgs; i++) {
+        const char *ad = (const char *)fsp_sigalgs[i].ad;
         const OSSL_PARAM *own = *(const OSSL_PARAM *const *)(ad + list);
         if (!merge(dst + i * cap, cap, generic, own))
             return 0;
@@ -71,37 +71,37 @@ int fs_params_merge_rows(OSSL_PARAM *dst, size_t cap, const OSSL_PARAM *generic,
     return 1;
 }
 
-int fs_keymgmt_init(void)
+int fsp_keymgmt_init(void)
 {
-    return fs_params_merge_rows(gettable[0], FS_KM_PARAMS_CAP, generic_gettable,
-                                offsetof(FS_ADAPTER, gettable))
-           && fs_params_merge_rows(keytypes[0], FS_KM_PARAMS_CAP, generic_keytypes,
-                                   offsetof(FS_ADAPTER, import_types))
-           && fs_km_gen_tables_init();
+    return fsp_params_merge_rows(gettable[0], FSP_KM_PARAMS_CAP, generic_gettable,
+                                offsetof(FSP_ADAPTER, gettable))
+           && fsp_params_merge_rows(keytypes[0], FSP_KM_PARAMS_CAP, generic_keytypes,
+                                   offsetof(FSP_ADAPTER, import_types))
+           && fsp_km_gen_tables_init();
 }
 
 /* ---- key objects ---- */
 
 static void km_free(void *keydata)
 {
-    fs_key_free(keydata);
+    fsp_key_free(keydata);
 }
 
 static int km_has(const void *keydata, int selection)
 {
-    const FS_KEY *k = keydata;
+    const FSP_KEY *k = keydata;
     if (k == NULL)
         return 0;
     if ((selection & OSSL_KEYMGMT_SELECT_KEYPAIR) == 0)
         return 1; /* no domain parameters: nothing else to have */
-    if ((selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) && !fs_key_has_private(k))
+    if ((selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) && !fsp_key_has_private(k))
         return 0;
-    return fs_key_core(k) != NULL;
+    return fsp_key_core(k) != NULL;
 }
 
 static int km_match(const void *keydata1, const void *keydata2, int selection)
 {
-    const FS_KEY *a = keydata1, *b = keydata2;
+    const FSP_KEY *a = keydata1, *b = keydata2;
     unsigned char *pa = NULL, *pb = NULL;
     size_t la = 0, lb = 0;
     int ok;
@@ -111,7 +111,7 @@ static int km_match(const void *keydata1, const void *keydata2, int selection)
     if ((selection & OSSL_KEYMGMT_SELECT_KEYPAIR) == 0)
         return 1;
     /* The public key is derivable from either half: comparing it decides. */
-    ok = fs_key_pub(a, &pa, &la) == FASTSIG_OK && fs_key_pub(b, &pb, &lb) == FASTSIG_OK
+    ok = fsp_key_pub(a, &pa, &la) == FASTSIG_OK && fsp_key_pub(b, &pb, &lb) == FASTSIG_OK
          && la == lb && CRYPTO_memcmp(pa, pb, la) == 0;
     OPENSSL_free(pa);
     OPENSSL_free(pb);
@@ -120,20 +120,20 @@ static int km_match(const void *keydata1, const void *keydata2, int selection)
 
 static int km_validate(const void *keydata, int selection, int checktype)
 {
-    const FS_KEY *k = keydata;
-    void *core = fs_key_core(k);
+    const FSP_KEY *k = keydata;
+    void *core = fsp_key_core(k);
     int want_priv = (selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) != 0;
     int err;
 
     if ((selection & OSSL_KEYMGMT_SELECT_KEYPAIR) == 0)
         return 1;
     if (core == NULL || (want_priv && !k->alg->ad->has_private(core))) {
-        FS_ERR(k->provctx, FASTSIG_ERR_BAD_KEY);
+        FSP_ERR(k->provctx, FASTSIG_ERR_BAD_KEY);
         return 0;
     }
     if (k->alg->ad->check != NULL
         && (err = k->alg->ad->check(core, want_priv)) != FASTSIG_OK) {
-        FS_ERR(k->provctx, err);
+        FSP_ERR(k->provctx, err);
         return 0;
     }
     return 1;
@@ -141,28 +141,28 @@ static int km_validate(const void *keydata, int selection, int checktype)
 
 static void *km_dup(const void *keydata, int selection)
 {
-    const FS_KEY *k = keydata;
-    FS_KEY *c;
+    const FSP_KEY *k = keydata;
+    FSP_KEY *c;
     unsigned char *pub = NULL;
     size_t len = 0;
     void *core = NULL;
     int err;
 
     /* A copy that keeps the private half shares the core key (one state). */
-    if ((selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) || !fs_key_has_private(k)
+    if ((selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) || !fsp_key_has_private(k)
         || (selection & OSSL_KEYMGMT_SELECT_PUBLIC_KEY) == 0)
-        return fs_key_share(k);
-    if ((err = fs_key_pub(k, &pub, &len)) != FASTSIG_OK
+        return fsp_key_share(k);
+    if ((err = fsp_key_pub(k, &pub, &len)) != FASTSIG_OK
         || (err = k->alg->ad->pub_decode(k->alg, pub, len, &core)) != FASTSIG_OK) {
         OPENSSL_free(pub);
-        FS_ERR(k->provctx, err);
+        FSP_ERR(k->provctx, err);
         return NULL;
     }
     OPENSSL_free(pub);
-    if ((c = fs_key_new(k->provctx, k->alg)) == NULL || !fs_key_set_core(c, core)) {
+    if ((c = fsp_key_new(k->provctx, k->alg)) == NULL || !fsp_key_set_core(c, core)) {
         if (c == NULL)
             k->alg->ad->free(core);
-        fs_key_free(c);
+        fsp_key_free(c);
         return NULL;
     }
     return c;
@@ -170,11 +170,11 @@ static void *km_dup(const void *keydata, int selection)
 
 /* ---- key parameters ---- */
 
-static int set_encoded(OSSL_PARAM *p, const FS_KEY *k)
+static int set_encoded(OSSL_PARAM *p, const FSP_KEY *k)
 {
     unsigned char *pub = NULL;
     size_t len = 0;
-    int ok = fs_key_pub(k, &pub, &len) == FASTSIG_OK
+    int ok = fsp_key_pub(k, &pub, &len) == FASTSIG_OK
              && OSSL_PARAM_set_octet_string(p, pub, len);
     OPENSSL_free(pub);
     return ok;
@@ -199,7 +199,7 @@ static int put_utf8(OSSL_PARAM params[], const char *name, const char *v)
     return p == NULL || v == NULL || OSSL_PARAM_set_utf8_string(p, v);
 }
 
-static int put_pub(OSSL_PARAM params[], const char *name, const FS_KEY *k)
+static int put_pub(OSSL_PARAM params[], const char *name, const FSP_KEY *k)
 {
     OSSL_PARAM *p = OSSL_PARAM_locate(params, name);
     return p == NULL || set_encoded(p, k);
@@ -207,16 +207,16 @@ static int put_pub(OSSL_PARAM params[], const char *name, const FS_KEY *k)
 
 static int km_get_params(void *keydata, OSSL_PARAM params[])
 {
-    FS_KEY *k = keydata;
-    const FS_ADAPTER *ad = k->alg->ad;
-    void *core = fs_key_core(k);
-    FS_KEYSIZES sz;
-    FS_STATEINFO st;
-    FS_ERRDETAIL detail;
+    FSP_KEY *k = keydata;
+    const FSP_ADAPTER *ad = k->alg->ad;
+    void *core = fsp_key_core(k);
+    FSP_KEYSIZES sz;
+    FSP_STATEINFO st;
+    FSP_ERRDETAIL detail;
     int err;
 
     if (core == NULL) {
-        FS_ERR(k->provctx, FASTSIG_ERR_BAD_KEY);
+        FSP_ERR(k->provctx, FASTSIG_ERR_BAD_KEY);
         return 0;
     }
     ad->sizes(core, &sz);
@@ -233,7 +233,7 @@ static int km_get_params(void *keydata, OSSL_PARAM params[])
         || !put_utf8(params, FASTSIG_PKEY_PARAM_PARAM,
                      ad->param_name != NULL ? ad->param_name(core) : NULL))
         goto bad_param;
-    if ((k->alg->flags & FS_SIGALG_STATEFUL) && ad->state != NULL
+    if ((k->alg->flags & FSP_SIGALG_STATEFUL) && ad->state != NULL
         && (OSSL_PARAM_locate(params, FASTSIG_PKEY_PARAM_INDEX) != NULL
             || OSSL_PARAM_locate(params, FASTSIG_PKEY_PARAM_REMAINING) != NULL
             || OSSL_PARAM_locate(params, FASTSIG_PKEY_PARAM_MAX) != NULL)) {
@@ -241,7 +241,7 @@ static int km_get_params(void *keydata, OSSL_PARAM params[])
         detail.reason = 0;
         st.detail = &detail;
         if ((err = ad->state(core, &st)) != FASTSIG_OK) {
-            FS_ERR_DETAIL(k->provctx, err, &detail);
+            FSP_ERR_DETAIL(k->provctx, err, &detail);
             return 0;
         }
         if (!put_u64(params, FASTSIG_PKEY_PARAM_INDEX, st.index)
@@ -250,31 +250,31 @@ static int km_get_params(void *keydata, OSSL_PARAM params[])
             goto bad_param;
     }
     if (ad->get_params != NULL && (err = ad->get_params(core, params)) != FASTSIG_OK) {
-        FS_ERR(k->provctx, err);
+        FSP_ERR(k->provctx, err);
         return 0;
     }
     return 1;
 bad_param:
-    FS_ERR(k->provctx, FASTSIG_ERR_BAD_PARAM);
+    FSP_ERR(k->provctx, FASTSIG_ERR_BAD_PARAM);
     return 0;
 }
 
 static int km_set_params(void *keydata, const OSSL_PARAM params[])
 {
-    FS_KEY *k = keydata;
-    void *core = fs_key_core(k);
-    FS_ERRDETAIL detail;
+    FSP_KEY *k = keydata;
+    void *core = fsp_key_core(k);
+    FSP_ERRDETAIL detail;
     int err;
 
     if (params == NULL || k->alg->ad->set_params == NULL)
         return 1;
     if (core == NULL) {
-        FS_ERR(k->provctx, FASTSIG_ERR_BAD_KEY);
+        FSP_ERR(k->provctx, FASTSIG_ERR_BAD_KEY);
         return 0;
     }
     detail.reason = 0;
     if ((err = k->alg->ad->set_params(core, params, &detail)) != FASTSIG_OK) {
-        FS_ERR_DETAIL(k->provctx, err, &detail);
+        FSP_ERR_DETAIL(k->provctx, err, &detail);
         return 0;
     }
     return 1;
@@ -282,11 +282,11 @@ static int km_set_params(void *keydata, const OSSL_PARAM params[])
 
 static void *km_load(const void *reference, size_t reference_sz)
 {
-    FS_KEY *k;
+    FSP_KEY *k;
     if (reference == NULL || reference_sz != sizeof(k))
         return NULL;
-    k = *(FS_KEY *const *)reference;
-    *(FS_KEY **)reference = NULL;
+    k = *(FSP_KEY *const *)reference;
+    *(FSP_KEY **)reference = NULL;
     return k;
 }
 
@@ -295,11 +295,11 @@ static void *km_load(const void *reference, size_t reference_sz)
 #define SLOT_FNS(i)                                                             \
     static void *km_new_##i(void *provctx)                                      \
     {                                                                           \
-        return fs_key_new(provctx, &fs_sigalgs[i]);                             \
+        return fsp_key_new(provctx, &fsp_sigalgs[i]);                             \
     }                                                                           \
     static void *gen_init_##i(void *provctx, int selection, const OSSL_PARAM p[]) \
     {                                                                           \
-        return fs_km_gen_init(provctx, selection, p, &fs_sigalgs[i]);                 \
+        return fsp_km_gen_init(provctx, selection, p, &fsp_sigalgs[i]);                 \
     }                                                                           \
     static const OSSL_PARAM *km_types_##i(int selection)                        \
     {                                                                           \
@@ -311,8 +311,8 @@ static void *km_load(const void *reference, size_t reference_sz)
     }                                                                           \
     static const OSSL_PARAM *km_settable_##i(void *provctx)                     \
     {                                                                           \
-        return (i) < fs_nsigalgs && fs_sigalgs[i].ad->settable != NULL          \
-               ? fs_sigalgs[i].ad->settable : empty_params;                     \
+        return (i) < fsp_nsigalgs && fsp_sigalgs[i].ad->settable != NULL          \
+               ? fsp_sigalgs[i].ad->settable : empty_params;                     \
     }                                                                           \
     static const OSSL_DISPATCH km_fns_##i[] = {                                 \
         { OSSL_FUNC_KEYMGMT_NEW, (void (*)(void))km_new_##i },                  \
@@ -331,19 +331,19 @@ static void *km_load(const void *reference, size_t reference_sz)
     { OSSL_FUNC_KEYMGMT_MATCH, (void (*)(void))km_match },                      \
     { OSSL_FUNC_KEYMGMT_VALIDATE, (void (*)(void))km_validate },                \
     { OSSL_FUNC_KEYMGMT_DUP, (void (*)(void))km_dup },                          \
-    { OSSL_FUNC_KEYMGMT_IMPORT, (void (*)(void))fs_km_import },                    \
-    { OSSL_FUNC_KEYMGMT_EXPORT, (void (*)(void))fs_km_export },                    \
+    { OSSL_FUNC_KEYMGMT_IMPORT, (void (*)(void))fsp_km_import },                    \
+    { OSSL_FUNC_KEYMGMT_EXPORT, (void (*)(void))fsp_km_export },                    \
     { OSSL_FUNC_KEYMGMT_GET_PARAMS, (void (*)(void))km_get_params },            \
     { OSSL_FUNC_KEYMGMT_SET_PARAMS, (void (*)(void))km_set_params },            \
     { OSSL_FUNC_KEYMGMT_LOAD, (void (*)(void))km_load },                        \
-    { OSSL_FUNC_KEYMGMT_GEN_SET_PARAMS, (void (*)(void))fs_km_gen_set_params },       \
-    { OSSL_FUNC_KEYMGMT_GEN_SETTABLE_PARAMS, (void (*)(void))fs_km_gen_settable }, \
-    { OSSL_FUNC_KEYMGMT_GEN, (void (*)(void))fs_km_gen },                             \
-    { OSSL_FUNC_KEYMGMT_GEN_CLEANUP, (void (*)(void))fs_km_gen_cleanup },
+    { OSSL_FUNC_KEYMGMT_GEN_SET_PARAMS, (void (*)(void))fsp_km_gen_set_params },       \
+    { OSSL_FUNC_KEYMGMT_GEN_SETTABLE_PARAMS, (void (*)(void))fsp_km_gen_settable }, \
+    { OSSL_FUNC_KEYMGMT_GEN, (void (*)(void))fsp_km_gen },                             \
+    { OSSL_FUNC_KEYMGMT_GEN_CLEANUP, (void (*)(void))fsp_km_gen_cleanup },
 
-FS_FOR_EACH_SLOT(SLOT_FNS)
+FSP_FOR_EACH_SLOT(SLOT_FNS)
 
 #define SLOT_REF(i) km_fns_##i,
-const OSSL_DISPATCH *const fs_keymgmt_dispatch[FS_MAX_SIGALGS] = {
-    FS_FOR_EACH_SLOT(SLOT_REF)
+const OSSL_DISPATCH *const fsp_keymgmt_dispatch[FSP_MAX_SIGALGS] = {
+    FSP_FOR_EACH_SLOT(SLOT_REF)
 };

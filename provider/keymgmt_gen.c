@@ -21,17 +21,17 @@ static const OSSL_PARAM generic_gen_settable[] = {
     OSSL_PARAM_utf8_string(FASTSIG_PKEY_PARAM_STATE, NULL, 0),
     OSSL_PARAM_END
 };
-static OSSL_PARAM gen_settable[FS_MAX_SIGALGS][FS_KM_PARAMS_CAP];
+static OSSL_PARAM gen_settable[FSP_MAX_SIGALGS][FSP_KM_PARAMS_CAP];
 
-int fs_km_gen_tables_init(void)
+int fsp_km_gen_tables_init(void)
 {
-    return fs_params_merge_rows(gen_settable[0], FS_KM_PARAMS_CAP, generic_gen_settable,
-                                offsetof(FS_ADAPTER, gen_settable));
+    return fsp_params_merge_rows(gen_settable[0], FSP_KM_PARAMS_CAP, generic_gen_settable,
+                                offsetof(FSP_ADAPTER, gen_settable));
 }
 
 typedef struct {
-    FS_PROVCTX *provctx;
-    const FS_SIGALG *alg;
+    FSP_PROVCTX *provctx;
+    const FSP_SIGALG *alg;
     int selection;
     size_t bits;
     char *param, *state, *mode;
@@ -40,11 +40,11 @@ typedef struct {
     unsigned threads;
     OSSL_CALLBACK *cb;
     void *cbarg;
-} FS_GENCTX;
+} FSP_GENCTX;
 
-/* "threads": an unsigned integer or decimal text, 1..FS_GEN_MAX_THREADS,
+/* "threads": an unsigned integer or decimal text, 1..FSP_GEN_MAX_THREADS,
  * only for rows whose adapter offers it. */
-static int get_threads(FS_GENCTX *g, const OSSL_PARAM *p)
+static int get_threads(FSP_GENCTX *g, const OSSL_PARAM *p)
 {
     const char *s = p->data;
     char *end = NULL;
@@ -52,7 +52,7 @@ static int get_threads(FS_GENCTX *g, const OSSL_PARAM *p)
     int ok;
 
     if (OSSL_PARAM_locate_const(g->alg->ad->gen_settable, FASTSIG_PKEY_PARAM_THREADS) == NULL) {
-        FS_ERR_MSG(g->provctx, FASTSIG_ERR_UNSUPPORTED, "%s key generation has no threads option",
+        FSP_ERR_MSG(g->provctx, FASTSIG_ERR_UNSUPPORTED, "%s key generation has no threads option",
                    g->alg->name);
         return 0;
     }
@@ -60,9 +60,9 @@ static int get_threads(FS_GENCTX *g, const OSSL_PARAM *p)
         ok = s != NULL && s[0] >= '0' && s[0] <= '9' && (v = strtoull(s, &end, 10), *end == '\0');
     else
         ok = OSSL_PARAM_get_uint64(p, &v);
-    if (!ok || v < 1 || v > FS_GEN_MAX_THREADS) {
-        FS_ERR_MSG(g->provctx, FASTSIG_ERR_BAD_PARAM, "threads: a whole number from 1 to %d",
-                   FS_GEN_MAX_THREADS);
+    if (!ok || v < 1 || v > FSP_GEN_MAX_THREADS) {
+        FSP_ERR_MSG(g->provctx, FASTSIG_ERR_BAD_PARAM, "threads: a whole number from 1 to %d",
+                   FSP_GEN_MAX_THREADS);
         return 0;
     }
     g->threads = (unsigned)v;
@@ -82,7 +82,7 @@ static int get_text(const OSSL_PARAM params[], const char *name, char **dst)
 
 /* The "seed" option (octets or hex) into g->seed, a secmem.h buffer: it
  * is the private key. */
-static int get_seed(FS_GENCTX *g, const OSSL_PARAM *p)
+static int get_seed(FSP_GENCTX *g, const OSSL_PARAM *p)
 {
     const void *raw = NULL;
     const char *hex = p->data;
@@ -109,9 +109,9 @@ static int get_seed(FS_GENCTX *g, const OSSL_PARAM *p)
     return FASTSIG_OK;
 }
 
-int fs_km_gen_set_params(void *genctx, const OSSL_PARAM params[])
+int fsp_km_gen_set_params(void *genctx, const OSSL_PARAM params[])
 {
-    FS_GENCTX *g = genctx;
+    FSP_GENCTX *g = genctx;
     const OSSL_PARAM *p;
     int err = FASTSIG_ERR_BAD_PARAM;
 
@@ -142,29 +142,29 @@ int fs_km_gen_set_params(void *genctx, const OSSL_PARAM params[])
         goto fail;
     return 1;
 fail:
-    FS_ERR(g->provctx, err);
+    FSP_ERR(g->provctx, err);
     return 0;
 }
 
-void *fs_km_gen_init(void *provctx, int selection, const OSSL_PARAM params[],
-                     const FS_SIGALG *alg)
+void *fsp_km_gen_init(void *provctx, int selection, const OSSL_PARAM params[],
+                     const FSP_SIGALG *alg)
 {
-    FS_GENCTX *g = OPENSSL_zalloc(sizeof(*g));
+    FSP_GENCTX *g = OPENSSL_zalloc(sizeof(*g));
     if (g == NULL)
         return NULL;
     g->provctx = provctx;
     g->alg = alg;
     g->selection = selection;
-    if (!fs_km_gen_set_params(g, params)) {
+    if (!fsp_km_gen_set_params(g, params)) {
         OPENSSL_free(g);
         return NULL;
     }
     return g;
 }
 
-void fs_km_gen_cleanup(void *genctx)
+void fsp_km_gen_cleanup(void *genctx)
 {
-    FS_GENCTX *g = genctx;
+    FSP_GENCTX *g = genctx;
     if (g == NULL)
         return;
     OPENSSL_free(g->param);
@@ -176,7 +176,7 @@ void fs_km_gen_cleanup(void *genctx)
 
 static int gen_progress(void *arg, int potential, int iteration)
 {
-    FS_GENCTX *g = arg;
+    FSP_GENCTX *g = arg;
     OSSL_PARAM p[3];
 
     if (g->cb == NULL)
@@ -187,41 +187,41 @@ static int gen_progress(void *arg, int potential, int iteration)
     return g->cb(p, g->cbarg);
 }
 
-void *fs_km_gen(void *genctx, OSSL_CALLBACK *cb, void *cbarg)
+void *fsp_km_gen(void *genctx, OSSL_CALLBACK *cb, void *cbarg)
 {
-    FS_GENCTX *g = genctx;
-    FS_ERRDETAIL detail = { 0 };
-    FS_GENOPTS o = { g->bits, g->param, g->seed, g->seedlen, g->state,
-                     fs_rng_bytes, g->provctx, gen_progress, g, g->mode, g->threads, &detail };
-    FS_KEY *k;
+    FSP_GENCTX *g = genctx;
+    FSP_ERRDETAIL detail = { 0 };
+    FSP_GENOPTS o = { g->bits, g->param, g->seed, g->seedlen, g->state,
+                     fsp_rng_bytes, g->provctx, gen_progress, g, g->mode, g->threads, &detail };
+    FSP_KEY *k;
     void *core = NULL;
     int err;
 
     if ((g->selection & OSSL_KEYMGMT_SELECT_KEYPAIR) == 0) {
-        FS_ERR(g->provctx, FASTSIG_ERR_UNSUPPORTED); /* no domain parameters */
+        FSP_ERR(g->provctx, FASTSIG_ERR_UNSUPPORTED); /* no domain parameters */
         return NULL;
     }
     g->cb = cb;
     g->cbarg = cbarg;
     if ((err = g->alg->ad->gen(g->alg, &o, &core)) != FASTSIG_OK) {
-        FS_ERR_DETAIL(g->provctx, err, &detail);
+        FSP_ERR_DETAIL(g->provctx, err, &detail);
         return NULL;
     }
-    if ((k = fs_key_new(g->provctx, g->alg)) == NULL) {
+    if ((k = fsp_key_new(g->provctx, g->alg)) == NULL) {
         g->alg->ad->free(core);
         return NULL;
     }
-    if (!fs_key_set_core(k, core)) {
-        fs_key_free(k);
+    if (!fsp_key_set_core(k, core)) {
+        fsp_key_free(k);
         return NULL;
     }
     return k;
 }
 
-/* reference: the FS_KEY * a decoder of this provider made; ownership moves. */
+/* reference: the FSP_KEY * a decoder of this provider made; ownership moves. */
 
-const OSSL_PARAM *fs_km_gen_settable(void *genctx, void *provctx)
+const OSSL_PARAM *fsp_km_gen_settable(void *genctx, void *provctx)
 {
-    FS_GENCTX *g = genctx;
-    return g != NULL ? gen_settable[g->alg - fs_sigalgs] : generic_gen_settable;
+    FSP_GENCTX *g = genctx;
+    return g != NULL ? gen_settable[g->alg - fsp_sigalgs] : generic_gen_settable;
 }

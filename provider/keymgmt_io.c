@@ -13,8 +13,8 @@
 
 /* The raw encoding in octet-string param PRIV_KEY (priv) or PUB_KEY, if
  * present; a private key's refusal detail in d. */
-static int import_octets(const FS_SIGALG *alg, const OSSL_PARAM params[], int priv,
-                         void **core, FS_ERRDETAIL *d)
+static int import_octets(const FSP_SIGALG *alg, const OSSL_PARAM params[], int priv,
+                         void **core, FSP_ERRDETAIL *d)
 {
     const OSSL_PARAM *p = OSSL_PARAM_locate_const(params, priv ? OSSL_PKEY_PARAM_PRIV_KEY
                                                                : OSSL_PKEY_PARAM_PUB_KEY);
@@ -27,12 +27,12 @@ static int import_octets(const FS_SIGALG *alg, const OSSL_PARAM params[], int pr
                 : alg->ad->pub_decode(alg, p->data, p->data_size, core);
 }
 
-int fs_km_import(void *keydata, int selection, const OSSL_PARAM params[])
+int fsp_km_import(void *keydata, int selection, const OSSL_PARAM params[])
 {
-    FS_KEY *k = keydata;
-    const FS_ADAPTER *ad = k->alg->ad;
+    FSP_KEY *k = keydata;
+    const FSP_ADAPTER *ad = k->alg->ad;
     void *core = NULL;
-    FS_ERRDETAIL detail;
+    FSP_ERRDETAIL detail;
     int err = FASTSIG_OK;
 
     detail.reason = 0;
@@ -50,15 +50,15 @@ int fs_km_import(void *keydata, int selection, const OSSL_PARAM params[])
         err = FASTSIG_ERR_BAD_KEY;
         goto fail;
     }
-    return fs_key_set_core(k, core);
+    return fsp_key_set_core(k, core);
 fail:
-    FS_ERR_DETAIL(k->provctx, err, &detail);
+    FSP_ERR_DETAIL(k->provctx, err, &detail);
     return 0;
 }
 
 #define EXPORT_MAX 16
 
-struct fs_export {
+struct fsp_export {
     OSSL_PARAM_BLD *bld;
     void *mem[EXPORT_MAX];
     size_t len[EXPORT_MAX];
@@ -66,7 +66,7 @@ struct fs_export {
     size_t nmem, nbn;
 };
 
-int fs_export_octets(FS_EXPORT *x, const char *name, const unsigned char *b, size_t len)
+int fsp_export_octets(FSP_EXPORT *x, const char *name, const unsigned char *b, size_t len)
 {
     unsigned char *c;
 
@@ -79,7 +79,7 @@ int fs_export_octets(FS_EXPORT *x, const char *name, const unsigned char *b, siz
                                                                     : FASTSIG_ERR_NOMEM;
 }
 
-int fs_export_bn(FS_EXPORT *x, const char *name, const unsigned char *be, size_t len)
+int fsp_export_bn(FSP_EXPORT *x, const char *name, const unsigned char *be, size_t len)
 {
     BIGNUM *bn;
 
@@ -90,7 +90,7 @@ int fs_export_bn(FS_EXPORT *x, const char *name, const unsigned char *be, size_t
            ? FASTSIG_OK : FASTSIG_ERR_NOMEM;
 }
 
-static void export_clear(FS_EXPORT *x)
+static void export_clear(FSP_EXPORT *x)
 {
     for (size_t i = 0; i < x->nmem; i++)
         OPENSSL_secure_clear_free(x->mem[i], x->len[i]);
@@ -99,7 +99,7 @@ static void export_clear(FS_EXPORT *x)
     OSSL_PARAM_BLD_free(x->bld);
 }
 
-static int export_encoding(FS_EXPORT *x, const char *name, const void *core,
+static int export_encoding(FSP_EXPORT *x, const char *name, const void *core,
                            int (*enc)(const void *, unsigned char *, size_t *))
 {
     unsigned char *buf = NULL;
@@ -111,26 +111,26 @@ static int export_encoding(FS_EXPORT *x, const char *name, const void *core,
     if ((buf = OPENSSL_secure_malloc(len ? len : 1)) == NULL)
         return FASTSIG_ERR_NOMEM;
     if ((err = enc(core, buf, &len)) == FASTSIG_OK)
-        err = fs_export_octets(x, name, buf, len);
+        err = fsp_export_octets(x, name, buf, len);
     OPENSSL_secure_clear_free(buf, len ? len : 1);
     return err;
 }
 
-int fs_km_export(void *keydata, int selection, OSSL_CALLBACK *cb, void *cbarg)
+int fsp_km_export(void *keydata, int selection, OSSL_CALLBACK *cb, void *cbarg)
 {
-    FS_KEY *k = keydata;
-    const FS_ADAPTER *ad = k->alg->ad;
-    void *core = fs_key_core(k);
-    FS_EXPORT x = { 0 };
+    FSP_KEY *k = keydata;
+    const FSP_ADAPTER *ad = k->alg->ad;
+    void *core = fsp_key_core(k);
+    FSP_EXPORT x = { 0 };
     OSSL_PARAM *params = NULL;
     int err = FASTSIG_OK, ok = 0;
 
     if (core == NULL) {
-        FS_ERR(k->provctx, FASTSIG_ERR_BAD_KEY);
+        FSP_ERR(k->provctx, FASTSIG_ERR_BAD_KEY);
         return 0;
     }
     if ((x.bld = OSSL_PARAM_BLD_new()) == NULL) {
-        FS_ERR(k->provctx, FASTSIG_ERR_NOMEM);
+        FSP_ERR(k->provctx, FASTSIG_ERR_NOMEM);
         return 0;
     }
     if (selection & OSSL_KEYMGMT_SELECT_KEYPAIR)
@@ -143,7 +143,7 @@ int fs_km_export(void *keydata, int selection, OSSL_CALLBACK *cb, void *cbarg)
     if (err == FASTSIG_OK && (params = OSSL_PARAM_BLD_to_param(x.bld)) == NULL)
         err = FASTSIG_ERR_NOMEM;
     if (err != FASTSIG_OK)
-        FS_ERR(k->provctx, err);
+        FSP_ERR(k->provctx, err);
     else
         ok = cb(params, cbarg);
     /* OSSL_PARAM_free clears only the secure part (the BIGNUMs): the

@@ -7,16 +7,16 @@
 #include "oids.h"
 #include "sigalgs.h"
 
-struct fs_object {
+struct fsp_object {
     const char *oid, *sn, *ln;
 };
 
 /* Objects that are not signature algorithms. */
-static const struct fs_object objects[] = {
-    { FS_OID_TZ, "TZ", "Tillich-Zemor" },
+static const struct fsp_object objects[] = {
+    { FSP_OID_TZ, "TZ", "Tillich-Zemor" },
 };
 
-int fs_register_objects(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in)
+int fsp_register_objects(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in)
 {
     OSSL_FUNC_core_obj_create_fn *obj_create = NULL;
     OSSL_FUNC_core_obj_add_sigid_fn *add_sigid = NULL;
@@ -32,8 +32,8 @@ int fs_register_objects(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in)
     for (size_t i = 0; i < sizeof(objects) / sizeof(objects[0]); i++)
         if (!obj_create(handle, objects[i].oid, objects[i].sn, objects[i].ln))
             return 0;
-    for (size_t i = 0; i < fs_nsigalgs; i++) {
-        const FS_SIGALG *a = &fs_sigalgs[i];
+    for (size_t i = 0; i < fsp_nsigalgs; i++) {
+        const FSP_SIGALG *a = &fsp_sigalgs[i];
         if (!obj_create(handle, a->oid, a->name, a->ln)
             || !add_sigid(handle, a->oid, a->md, a->oid))
             return 0;

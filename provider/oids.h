@@ -6,14 +6,14 @@
 #ifndef FASTSIG_OIDS_H
 #define FASTSIG_OIDS_H
 
-#define FS_OID_ARC    "2.25.77497230020247565797983039438780865004"
-#define FS_OID_WOTSP  FS_OID_ARC ".1"
-#define FS_OID_RW     FS_OID_ARC ".2"
-#define FS_OID_RW_P1363 FS_OID_RW ".1" /* IEEE 1363 IFSP-RW/EMSA2 profile */
-#define FS_OID_TZ     FS_OID_ARC ".3"
+#define FSP_OID_ARC    "2.25.77497230020247565797983039438780865004"
+#define FSP_OID_WOTSP  FSP_OID_ARC ".1"
+#define FSP_OID_RW     FSP_OID_ARC ".2"
+#define FSP_OID_RW_P1363 FSP_OID_RW ".1" /* IEEE 1363 IFSP-RW/EMSA2 profile */
+#define FSP_OID_TZ     FSP_OID_ARC ".3"
 
-#define FS_OID_XMSS   "1.3.6.1.5.5.7.6.34" /* id-alg-xmss-hashsig, RFC 9802 */
-#define FS_OID_XMSSMT "1.3.6.1.5.5.7.6.35" /* id-alg-xmssmt-hashsig, RFC 9802 */
-#define FS_OID_HSS    "1.2.840.113549.1.9.16.3.17" /* id-alg-hss-lms-hashsig, RFC 9708 / 9802 */
+#define FSP_OID_XMSS   "1.3.6.1.5.5.7.6.34" /* id-alg-xmss-hashsig, RFC 9802 */
+#define FSP_OID_XMSSMT "1.3.6.1.5.5.7.6.35" /* id-alg-xmssmt-hashsig, RFC 9802 */
+#define FSP_OID_HSS    "1.2.840.113549.1.9.16.3.17" /* id-alg-hss-lms-hashsig, RFC 9708 / 9802 */
 
 #endif

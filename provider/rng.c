@@ -4,8 +4,8 @@
 #include "prov.h"
 #include "sigalgs.h"
 
-int fs_rng_bytes(void *provctx, unsigned char *out, size_t len)
+int fsp_rng_bytes(void *provctx, unsigned char *out, size_t len)
 {
-    FS_PROVCTX *c = provctx;
+    FSP_PROVCTX *c = provctx;
     return RAND_priv_bytes_ex(c != NULL ? c->libctx : NULL, out, len, 0) == 1;
 }

@@ -2,7 +2,7 @@
  * rows "RW" (variant 0: compact / expanded) and "RW-P1363" (variant 1:
  * IEEE 1363 EMSA2 with SHA-1 or SHA-256) share this adapter and one key type.
  *
- * Signature-context options: FS_SIGOPTS.rw_*. RW verification picks compact or expanded from the
+ * Signature-context options: FSP_SIGOPTS.rw_*. RW verification picks compact or expanded from the
  * signature length (both are exact lengths), so X.509 verification needs no
  * context parameter. Import/export parameters: "n" (public); "p", "q" and,
  * on export, the CRT values "u", "dp", "dq" (BIGNUMs) and "prf" (octets). */
@@ -19,7 +19,7 @@
 #include "rw/rw.h"
 
 
-static int rw_gen(const FS_SIGALG *alg, const FS_GENOPTS *o, void **key)
+static int rw_gen(const FSP_SIGALG *alg, const FSP_GENOPTS *o, void **key)
 {
     rw_key *k;
     int err;
@@ -53,7 +53,7 @@ static int rw_has_private(const void *key)
     return rw_key_has_private(key);
 }
 
-static void rw_sizes(const void *key, FS_KEYSIZES *out)
+static void rw_sizes(const void *key, FSP_KEYSIZES *out)
 {
     out->bits = (int)rw_key_bits(key);
     out->security_bits = rw_key_security_bits(key);
@@ -86,38 +86,38 @@ static int decode_with(int (*dec)(rw_key *, const uint8_t *, size_t),
     return FASTSIG_OK;
 }
 
-static int rw_pub_decode(const FS_SIGALG *alg, const unsigned char *in, size_t len,
+static int rw_pub_decode(const FSP_SIGALG *alg, const unsigned char *in, size_t len,
                          void **key)
 {
     return decode_with(rw_key_decode_public, in, len, key);
 }
 
-static int rw_priv_decode(const FS_SIGALG *alg, const unsigned char *in, size_t len,
-                          void **key, FS_ERRDETAIL *detail)
+static int rw_priv_decode(const FSP_SIGALG *alg, const unsigned char *in, size_t len,
+                          void **key, FSP_ERRDETAIL *detail)
 {
     (void)detail; /* an RW key names no file */
     return decode_with(rw_key_decode_private, in, len, key);
 }
 
 /* EVP_PKEY_sign after a digest was chosen hands RW-P1363 the digest H(M). */
-static unsigned rw_flags(const FS_SIGOPTS *o, int prehashed)
+static unsigned rw_flags(const FSP_SIGOPTS *o, int prehashed)
 {
     return o->rw_flags | (prehashed ? RW_SIGN_PREHASHED : 0u);
 }
 
-static int rw_do_sign(void *key, const FS_SIGOPTS *o, int prehashed, unsigned char *sig,
+static int rw_do_sign(void *key, const FSP_SIGOPTS *o, int prehashed, unsigned char *sig,
                       size_t *siglen, const unsigned char *msg, size_t msglen)
 {
     return rw_sign(key, o->rw_format, rw_flags(o, prehashed), msg, msglen, sig, siglen);
 }
 
-static int rw_do_verify(const void *key, const FS_SIGOPTS *o, int prehashed,
+static int rw_do_verify(const void *key, const FSP_SIGOPTS *o, int prehashed,
                         const unsigned char *sig, size_t siglen, const unsigned char *msg,
                         size_t msglen)
 {
     int format = o->rw_format;
 
-    if (o->rw_variant == FS_RW_VARIANT)
+    if (o->rw_variant == FSP_RW_VARIANT)
         format = siglen == rw_sig_len(key, RW_FMT_EXPANDED) ? RW_FMT_EXPANDED : RW_FMT_COMPACT;
     return rw_verify(key, format, rw_flags(o, prehashed), msg, msglen, sig, siglen);
 }
@@ -129,16 +129,16 @@ static int rw_check(const void *key, int want_private)
 
 /* ---- signature-context options ---- */
 
-static void rw_sigopts_default(const FS_SIGALG *alg, FS_SIGOPTS *o)
+static void rw_sigopts_default(const FSP_SIGALG *alg, FSP_SIGOPTS *o)
 {
     memset(o, 0, sizeof(*o));
     o->rw_variant = alg->variant;
-    o->rw_format = alg->variant == FS_RW_P1363_VARIANT ? RW_FMT_P1363_SHA256 : RW_FMT_COMPACT;
+    o->rw_format = alg->variant == FSP_RW_P1363_VARIANT ? RW_FMT_P1363_SHA256 : RW_FMT_COMPACT;
 }
 
-static int rw_ctx_digest(FS_SIGOPTS *o, const char *mdname)
+static int rw_ctx_digest(FSP_SIGOPTS *o, const char *mdname)
 {
-    if (o->rw_variant != FS_RW_P1363_VARIANT)
+    if (o->rw_variant != FSP_RW_P1363_VARIANT)
         return FASTSIG_ERR_UNSUPPORTED; /* RW hashes the message itself */
     if (OPENSSL_strcasecmp(mdname, "SHA1") == 0 || OPENSSL_strcasecmp(mdname, "SHA-1") == 0)
         o->rw_format = RW_FMT_P1363_SHA1;
@@ -158,13 +158,13 @@ static const OSSL_PARAM rw_ctx_params[] = {
     OSSL_PARAM_END
 };
 
-static int rw_ctx_set(FS_SIGOPTS *o, const OSSL_PARAM params[])
+static int rw_ctx_set(FSP_SIGOPTS *o, const OSSL_PARAM params[])
 {
     const OSSL_PARAM *p;
     const char *s;
 
     if ((p = OSSL_PARAM_locate_const(params, FASTSIG_SIG_PARAM_RW_FORMAT)) != NULL) {
-        if (!OSSL_PARAM_get_utf8_string_ptr(p, &s) || o->rw_variant != FS_RW_VARIANT)
+        if (!OSSL_PARAM_get_utf8_string_ptr(p, &s) || o->rw_variant != FSP_RW_VARIANT)
             return FASTSIG_ERR_BAD_PARAM;
         if (strcmp(s, "compact") == 0)
             o->rw_format = RW_FMT_COMPACT;
@@ -191,7 +191,7 @@ static int rw_ctx_set(FS_SIGOPTS *o, const OSSL_PARAM params[])
     return FASTSIG_OK;
 }
 
-static int rw_ctx_get(const FS_SIGOPTS *o, OSSL_PARAM params[])
+static int rw_ctx_get(const FSP_SIGOPTS *o, OSSL_PARAM params[])
 {
     OSSL_PARAM *p;
     int f = o->rw_format;
@@ -205,7 +205,7 @@ static int rw_ctx_get(const FS_SIGOPTS *o, OSSL_PARAM params[])
                                               ? "probabilistic" : "exact"))
         return FASTSIG_ERR_BAD_PARAM;
     if ((p = OSSL_PARAM_locate(params, OSSL_SIGNATURE_PARAM_DIGEST)) != NULL
-        && o->rw_variant == FS_RW_P1363_VARIANT
+        && o->rw_variant == FSP_RW_P1363_VARIANT
         && !OSSL_PARAM_set_utf8_string(p, f == RW_FMT_P1363_SHA1 ? "SHA1" : "SHA256"))
         return FASTSIG_ERR_BAD_PARAM;
     return FASTSIG_OK;
@@ -254,7 +254,7 @@ static unsigned char *param_bytes(const OSSL_PARAM params[], const char *name, s
     return out;
 }
 
-static int rw_import(const FS_SIGALG *alg, const OSSL_PARAM params[], int selection,
+static int rw_import(const FSP_SIGALG *alg, const OSSL_PARAM params[], int selection,
                      void **key)
 {
     size_t nl, pl, ql, prfl = 0;
@@ -311,7 +311,7 @@ static int comp_bytes(const void *key, int comp, unsigned char **out, size_t *le
     return err;
 }
 
-static int rw_export(const void *key, int selection, FS_EXPORT *x)
+static int rw_export(const void *key, int selection, FSP_EXPORT *x)
 {
     int priv = (selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) && rw_key_has_private(key);
     size_t ncomp = priv ? sizeof(comps) / sizeof(comps[0]) : 1;
@@ -322,13 +322,13 @@ static int rw_export(const void *key, int selection, FS_EXPORT *x)
     for (size_t i = 0; i < ncomp && err == FASTSIG_OK; i++) {
         if ((err = comp_bytes(key, comps[i].comp, &b, &len)) != FASTSIG_OK)
             return err;
-        err = fs_export_bn(x, comps[i].name, b, len);
+        err = fsp_export_bn(x, comps[i].name, b, len);
         OPENSSL_secure_clear_free(b, len ? len : 1);
     }
     if (err == FASTSIG_OK && priv) {
         if ((err = comp_bytes(key, RW_COMP_PRF, &b, &len)) != FASTSIG_OK)
             return err;
-        err = fs_export_octets(x, "prf", b, len);
+        err = fsp_export_octets(x, "prf", b, len);
         OPENSSL_secure_clear_free(b, len ? len : 1);
     }
     return err;
@@ -348,7 +348,7 @@ static int rw_text(const void *key, int selection, BIO *out)
     for (size_t i = 0; i < nrows; i++) {
         if ((err = comp_bytes(key, rows[i].comp, &b, &len)) != FASTSIG_OK)
             return err;
-        ok = fs_text_hex(out, rows[i].label, b, len);
+        ok = fsp_text_hex(out, rows[i].label, b, len);
         OPENSSL_secure_clear_free(b, len ? len : 1);
         if (!ok)
             return FASTSIG_ERR_INTERNAL;
@@ -356,7 +356,7 @@ static int rw_text(const void *key, int selection, BIO *out)
     return FASTSIG_OK;
 }
 
-const FS_ADAPTER fs_rw_adapter = {
+const FSP_ADAPTER fsp_rw_adapter = {
     .gen = rw_gen,
     .free = rw_free,
     .has_private = rw_has_private,

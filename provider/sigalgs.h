@@ -3,8 +3,8 @@
  * encode.c, decode.c) reaches a crypto core.
  *
  * How an algorithm plugs in:
- *   1. a row in fs_sigalgs[] (sigalgs.c): names, OID, flags, adapter, variant;
- *   2. an adapter file provider/<alg>_adapter.c defining one FS_ADAPTER
+ *   1. a row in fsp_sigalgs[] (sigalgs.c): names, OID, flags, adapter, variant;
+ *   2. an adapter file provider/<alg>_adapter.c defining one FSP_ADAPTER
  *      (a handful of functions translating between the core's C API and
  *      the byte strings / OSSL_PARAMs below).
  * Nothing else: keymgmt, signature, PKCS#8/SPKI/text encoders, decoders,
@@ -28,25 +28,25 @@
 #include <openssl/types.h>
 #include <openssl/param_build.h>
 
-typedef struct fs_sigalg FS_SIGALG;
-typedef struct fs_adapter FS_ADAPTER;
+typedef struct fsp_sigalg FSP_SIGALG;
+typedef struct fsp_adapter FSP_ADAPTER;
 /* An error's detail (prov.h): the operations that can fail naming a file
  * fill it, the glue raises it with their error. */
-typedef struct fs_errdetail FS_ERRDETAIL;
+typedef struct fsp_errdetail FSP_ERRDETAIL;
 
 /* Export collector (keymgmt.c): copies what it is given (OSSL_PARAM_BLD
  * only keeps pointers), wipes it after the export callback. */
-typedef struct fs_export FS_EXPORT;
-int fs_export_octets(FS_EXPORT *x, const char *name, const unsigned char *b, size_t len);
+typedef struct fsp_export FSP_EXPORT;
+int fsp_export_octets(FSP_EXPORT *x, const char *name, const unsigned char *b, size_t len);
 /* An unsigned big-endian integer, exported as a BIGNUM. */
-int fs_export_bn(FS_EXPORT *x, const char *name, const unsigned char *be, size_t len);
+int fsp_export_bn(FSP_EXPORT *x, const char *name, const unsigned char *be, size_t len);
 
 /* Randomness for the cores (provider/rng.c: OpenSSL's private DRBG of the
  * provider's library context). Returns 1 on success, 0 on failure (the
  * RAND_bytes contract, which crypto/rw's rw_rand_fn shares). */
-typedef int (*fs_rng_fn)(void *arg, unsigned char *out, size_t len);
+typedef int (*fsp_rng_fn)(void *arg, unsigned char *out, size_t len);
 /* Key-generation progress: returns 0 when the application asks to stop. */
-typedef int (*fs_progress_fn)(void *arg, int potential, int iteration);
+typedef int (*fsp_progress_fn)(void *arg, int potential, int iteration);
 
 /* What the generic keygen collected (`-pkeyopt name:value`). */
 typedef struct {
@@ -55,38 +55,38 @@ typedef struct {
     const unsigned char *seed;  /* "seed" (hex): deterministic key, NULL = RNG */
     size_t seedlen;
     const char *state;          /* "state": state file path, NULL = default */
-    fs_rng_fn rng;              /* never NULL */
+    fsp_rng_fn rng;              /* never NULL */
     void *rng_arg;
-    fs_progress_fn progress;    /* never NULL (a no-op when nobody listens) */
+    fsp_progress_fn progress;    /* never NULL (a no-op when nobody listens) */
     void *progress_arg;
     const char *mode;           /* "mode" (e.g. WOTSP w4), NULL = default; offered
                                  * only by adapters that list it in gen_settable */
-    unsigned threads;           /* "threads" (1..FS_GEN_MAX_THREADS), 0 = default;
+    unsigned threads;           /* "threads" (1..FSP_GEN_MAX_THREADS), 0 = default;
                                  * refused by rows whose gen_settable lacks it */
-    FS_ERRDETAIL *detail;       /* the failure's detail (never NULL) */
-} FS_GENOPTS;
-#define FS_GEN_MAX_THREADS 64
+    FSP_ERRDETAIL *detail;       /* the failure's detail (never NULL) */
+} FSP_GENOPTS;
+#define FSP_GEN_MAX_THREADS 64
 
 /* Signature-context options: plain data so that dupctx is a copy. Each
  * adapter reads and writes its own fields only. */
 typedef struct {
     /* RW rows (rw_adapter.c) */
-    int rw_variant;     /* the row's FS_SIGALG.variant: RW or RW-P1363 */
+    int rw_variant;     /* the row's FSP_SIGALG.variant: RW or RW-P1363 */
     int rw_format;      /* rw_format (rw.h): encoding, and the digest for P1363 */
     unsigned rw_flags;  /* RW_VERIFY_PROBABILISTIC or 0 */
-    /* stateful rows (hbs_keyparams.c) */
+    /* stateful rows (stateful_params.c) */
     uint64_t batch;     /* reservation block of this context; 0: the key's */
     int verify_after_sign; /* 1: verify before returning a signature */
     /* a failed sign()'s detail: set by the glue around that one call only
      * (NULL otherwise: a dupctx copy never shares it) */
-    FS_ERRDETAIL *detail;
-} FS_SIGOPTS;
+    FSP_ERRDETAIL *detail;
+} FSP_SIGOPTS;
 
 typedef struct {
     int bits;           /* OSSL_PKEY_PARAM_BITS */
     int security_bits;  /* OSSL_PKEY_PARAM_SECURITY_BITS */
     size_t max_sig;     /* OSSL_PKEY_PARAM_MAX_SIZE: an upper bound (3.0 verify reads it) */
-} FS_KEYSIZES;
+} FSP_KEYSIZES;
 
 /* Stateful keys: 64-bit end to end (XMSS^MT h=60). */
 typedef struct {
@@ -94,67 +94,67 @@ typedef struct {
     uint64_t remaining; /* signatures left */
     uint64_t max;       /* total signatures of the key (2^h) */
     char why[4200];     /* unusable: the cause beyond the code ("" if none) */
-    FS_ERRDETAIL *detail; /* unusable: the error's detail (NULL: not wanted) */
-} FS_STATEINFO;
+    FSP_ERRDETAIL *detail; /* unusable: the error's detail (NULL: not wanted) */
+} FSP_STATEINFO;
 
-struct fs_adapter {
+struct fsp_adapter {
     /* --- required --------------------------------------------------- */
-    int (*gen)(const FS_SIGALG *alg, const FS_GENOPTS *o, void **key);
+    int (*gen)(const FSP_SIGALG *alg, const FSP_GENOPTS *o, void **key);
     void (*free)(void *key);
     int (*has_private)(const void *key);
-    void (*sizes)(const void *key, FS_KEYSIZES *out);
+    void (*sizes)(const void *key, FSP_KEYSIZES *out);
     /* Raw public key: the SubjectPublicKeyInfo BIT STRING (RFC 9802 style). */
     int (*pub_encode)(const void *key, unsigned char *out, size_t *len);
-    int (*pub_decode)(const FS_SIGALG *alg, const unsigned char *in, size_t len,
+    int (*pub_decode)(const FSP_SIGALG *alg, const unsigned char *in, size_t len,
                       void **key);
     /* Raw private key: the PKCS#8 privateKey OCTET STRING contents. A
      * stateful key's decode opens (or references) its state; if the state is
      * unusable it still returns the key (verify and public export work) and
      * sign() later fails with the state's error. */
     int (*priv_encode)(const void *key, unsigned char *out, size_t *len);
-    int (*priv_decode)(const FS_SIGALG *alg, const unsigned char *in, size_t len,
-                       void **key, FS_ERRDETAIL *detail);
+    int (*priv_decode)(const FSP_SIGALG *alg, const unsigned char *in, size_t len,
+                       void **key, FSP_ERRDETAIL *detail);
     /* Sign msg. Stateful: the core reserves and durably spends the index
      * inside this call. *siglen in: capacity. `prehashed` is 1 when a
      * one-shot EVP_PKEY_sign/verify follows a digest chosen with the
      * "digest" context parameter (adapters with ctx_digest only): msg is
      * that digest, as OpenSSL's API means it; 0 otherwise (digest-sign and
      * every other adapter), where msg is the whole message. */
-    int (*sign)(void *key, const FS_SIGOPTS *o, int prehashed, unsigned char *sig,
+    int (*sign)(void *key, const FSP_SIGOPTS *o, int prehashed, unsigned char *sig,
                 size_t *siglen, const unsigned char *msg, size_t msglen);
-    int (*verify)(const void *key, const FS_SIGOPTS *o, int prehashed,
+    int (*verify)(const void *key, const FSP_SIGOPTS *o, int prehashed,
                   const unsigned char *sig, size_t siglen, const unsigned char *msg,
                   size_t msglen);
 
     /* --- optional (NULL: generic behaviour) --------------------------- */
     const char *(*param_name)(const void *key);   /* printed, "param" key param */
     int (*check)(const void *key, int want_private); /* keymgmt validate */
-    /* FS_SIGALG_STATEFUL rows: index/remaining/max; an error code when the
+    /* FSP_SIGALG_STATEFUL rows: index/remaining/max; an error code when the
      * state is unusable (text prints it, signing refuses). */
-    int (*state)(const void *key, FS_STATEINFO *out);
+    int (*state)(const void *key, FSP_STATEINFO *out);
     /* Signature-context options. */
-    void (*sigopts_default)(const FS_SIGALG *alg, FS_SIGOPTS *o);
+    void (*sigopts_default)(const FSP_SIGALG *alg, FSP_SIGOPTS *o);
     const OSSL_PARAM *ctx_settable;
-    int (*ctx_set)(FS_SIGOPTS *o, const OSSL_PARAM params[]);
+    int (*ctx_set)(FSP_SIGOPTS *o, const OSSL_PARAM params[]);
     /* Digest named at digest-sign/verify init (e.g. `dgst -sha1 -sign`);
      * NULL hook: only none is accepted (the message is signed whole). */
-    int (*ctx_digest)(FS_SIGOPTS *o, const char *mdname);
+    int (*ctx_digest)(FSP_SIGOPTS *o, const char *mdname);
     const OSSL_PARAM *ctx_gettable;
-    int (*ctx_get)(const FS_SIGOPTS *o, OSSL_PARAM params[]);
+    int (*ctx_get)(const FSP_SIGOPTS *o, OSSL_PARAM params[]);
     /* Lists marked "added" are appended to the generic ones by the glue.
      * Extra key parameters beyond the generic ones (PUB_KEY/PRIV_KEY octet
      * strings, bits, security-bits, max-size, param, index/remaining/max). */
     const OSSL_PARAM *gettable;       /* entries added to the generic list */
     int (*get_params)(const void *key, OSSL_PARAM params[]);
     const OSSL_PARAM *settable;
-    int (*set_params)(void *key, const OSSL_PARAM params[], FS_ERRDETAIL *detail);
+    int (*set_params)(void *key, const OSSL_PARAM params[], FSP_ERRDETAIL *detail);
     /* Import/export in the algorithm's own terms (e.g. RW's n, p, q, CRT):
      * import returns FASTSIG_OK with *key == NULL when it found none of its
      * params (the glue then tries PUB_KEY/PRIV_KEY octet strings). */
     const OSSL_PARAM *import_types;   /* entries added to the generic list */
-    int (*import)(const FS_SIGALG *alg, const OSSL_PARAM params[], int selection,
+    int (*import)(const FSP_SIGALG *alg, const OSSL_PARAM params[], int selection,
                   void **key);
-    int (*export)(const void *key, int selection, FS_EXPORT *x);
+    int (*export)(const void *key, int selection, FSP_EXPORT *x);
     /* Extra generation parameters (generic: bits, param, seed, state). */
     const OSSL_PARAM *gen_settable;   /* entries added to the generic list */
     /* Algorithm-specific lines of `openssl pkey -text` after the generic
@@ -163,17 +163,17 @@ struct fs_adapter {
 };
 
 /* Row flags. */
-#define FS_SIGALG_STATEFUL 0x1u  /* has index/remaining/max; sign spends state */
+#define FSP_SIGALG_STATEFUL 0x1u  /* has index/remaining/max; sign spends state */
 
-struct fs_sigalg {
+struct fsp_sigalg {
     const char *name;         /* OpenSSL algorithm name, also the OID's short name */
     const char *ln;           /* the OID's long name */
     const char *oid;          /* key OID == signature OID (params absent) */
-    const char *names;        /* full name list: name:ln:oid (FS_SIGALG_ROW builds it) */
+    const char *names;        /* full name list: name:ln:oid (FSP_SIGALG_ROW builds it) */
     const char *description;
     unsigned flags;
     int variant;              /* adapter-private, e.g. RW vs RW-P1363 */
-    const FS_ADAPTER *ad;     /* required: a missing adapter fails the link */
+    const FSP_ADAPTER *ad;     /* required: a missing adapter fails the link */
     /* Digest-then-sign rows (RW-P1363): the digest a signature takes unless
      * one is named, reported as the key's DEFAULT_DIGEST and registered with
      * the OID (X.509 and CMS find the algorithm by digest and key). NULL: the
@@ -182,96 +182,96 @@ struct fs_sigalg {
     const char *md;
 };
 
-/* FS_SIGALG.variant of the rows that share an adapter. */
-enum { FS_RW_VARIANT = 0, FS_RW_P1363_VARIANT = 1 };    /* rw_adapter.c */
-enum { FS_XMSS_VARIANT = 0, FS_XMSSMT_VARIANT = 1 };    /* xmss_adapter.c */
+/* FSP_SIGALG.variant of the rows that share an adapter. */
+enum { FSP_RW_VARIANT = 0, FSP_RW_P1363_VARIANT = 1 };    /* rw_adapter.c */
+enum { FSP_XMSS_VARIANT = 0, FSP_XMSSMT_VARIANT = 1 };    /* xmss_adapter.c */
 
-#define FS_SIGALG_ROW_MD(name, ln, oid, flags, variant, adapter, md, desc) \
+#define FSP_SIGALG_ROW_MD(name, ln, oid, flags, variant, adapter, md, desc) \
     { name, ln, oid, name ":" ln ":" oid, desc, flags, variant, adapter, md }
-#define FS_SIGALG_ROW(name, ln, oid, flags, variant, adapter, desc) \
-    FS_SIGALG_ROW_MD(name, ln, oid, flags, variant, adapter, NULL, desc)
+#define FSP_SIGALG_ROW(name, ln, oid, flags, variant, adapter, desc) \
+    FSP_SIGALG_ROW_MD(name, ln, oid, flags, variant, adapter, NULL, desc)
 /* A row with a second algorithm name (fetchable by either). */
-#define FS_SIGALG_ROW_ALIAS(name, alias, ln, oid, flags, variant, adapter, desc) \
+#define FSP_SIGALG_ROW_ALIAS(name, alias, ln, oid, flags, variant, adapter, desc) \
     { name, ln, oid, name ":" alias ":" ln ":" oid, desc, flags, variant, adapter, NULL }
 
 /* The table and its size. */
-#define FS_MAX_SIGALGS 16
-extern const FS_SIGALG fs_sigalgs[];
-extern const size_t fs_nsigalgs;
+#define FSP_MAX_SIGALGS 16
+extern const FSP_SIGALG fsp_sigalgs[];
+extern const size_t fsp_nsigalgs;
 
 /* Adapters (provider/<alg>_adapter.c). */
-extern const FS_ADAPTER fs_rw_adapter;
-extern const FS_ADAPTER fs_wotsp_adapter;
-extern const FS_ADAPTER fs_xmss_adapter;
-extern const FS_ADAPTER fs_xmssmt_adapter;
-extern const FS_ADAPTER fs_hss_adapter;
+extern const FSP_ADAPTER fsp_rw_adapter;
+extern const FSP_ADAPTER fsp_wotsp_adapter;
+extern const FSP_ADAPTER fsp_xmss_adapter;
+extern const FSP_ADAPTER fsp_xmssmt_adapter;
+extern const FSP_ADAPTER fsp_hss_adapter;
 
 /* Per-slot dispatch tables, generated by the generic glue (slot = row index). */
-extern const OSSL_DISPATCH *const fs_keymgmt_dispatch[FS_MAX_SIGALGS];
-extern const OSSL_DISPATCH *const fs_signature_dispatch[FS_MAX_SIGALGS];
+extern const OSSL_DISPATCH *const fsp_keymgmt_dispatch[FSP_MAX_SIGALGS];
+extern const OSSL_DISPATCH *const fsp_signature_dispatch[FSP_MAX_SIGALGS];
 /* Encoders need no slot (the key names its row); kinds below. */
-enum { FS_ENC_PKI_DER, FS_ENC_PKI_PEM, FS_ENC_EPKI_DER, FS_ENC_EPKI_PEM,
-       FS_ENC_SPKI_DER, FS_ENC_SPKI_PEM, FS_ENC_TEXT, FS_ENC_KINDS };
-extern const OSSL_DISPATCH *const fs_encoder_dispatch[FS_ENC_KINDS];
-extern const char *const fs_encoder_props[FS_ENC_KINDS];
+enum { FSP_ENC_PKI_DER, FSP_ENC_PKI_PEM, FSP_ENC_EPKI_DER, FSP_ENC_EPKI_PEM,
+       FSP_ENC_SPKI_DER, FSP_ENC_SPKI_PEM, FSP_ENC_TEXT, FSP_ENC_KINDS };
+extern const OSSL_DISPATCH *const fsp_encoder_dispatch[FSP_ENC_KINDS];
+extern const char *const fsp_encoder_props[FSP_ENC_KINDS];
 /* Decoders: one per slot and structure. */
-enum { FS_DEC_PKI, FS_DEC_SPKI, FS_DEC_KINDS };
-extern const OSSL_DISPATCH *const fs_decoder_dispatch[FS_DEC_KINDS][FS_MAX_SIGALGS];
-extern const char *const fs_decoder_props[FS_DEC_KINDS];
+enum { FSP_DEC_PKI, FSP_DEC_SPKI, FSP_DEC_KINDS };
+extern const OSSL_DISPATCH *const fsp_decoder_dispatch[FSP_DEC_KINDS][FSP_MAX_SIGALGS];
+extern const char *const fsp_decoder_props[FSP_DEC_KINDS];
 
 /* Build the per-slot parameter lists (generic + adapter entries) once,
  * before the tables are handed out (algs.c). */
-int fs_keymgmt_init(void);
-int fs_signature_init(void);
+int fsp_keymgmt_init(void);
+int fsp_signature_init(void);
 /* For every row i: the parameter list dst + i * cap gets generic's entries
- * then those of the row adapter's list at byte offset `list` of FS_ADAPTER
- * (e.g. offsetof(FS_ADAPTER, gettable); NULL there adds none). */
-int fs_params_merge_rows(OSSL_PARAM *dst, size_t cap, const OSSL_PARAM *generic, size_t list);
+ * then those of the row adapter's list at byte offset `list` of FSP_ADAPTER
+ * (e.g. offsetof(FSP_ADAPTER, gettable); NULL there adds none). */
+int fsp_params_merge_rows(OSSL_PARAM *dst, size_t cap, const OSSL_PARAM *generic, size_t list);
 
 /* Calls X(slot) for every slot: the glue's per-row entry points. */
-#define FS_FOR_EACH_SLOT(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7) \
+#define FSP_FOR_EACH_SLOT(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7) \
     X(8) X(9) X(10) X(11) X(12) X(13) X(14) X(15)
 
 /* The key object every glue file shares: a row plus a reference-counted
  * core key (shared by copies, so one state per key). */
-typedef struct fs_coreref FS_COREREF;
+typedef struct fsp_coreref FSP_COREREF;
 typedef struct {
-    const FS_SIGALG *alg;
-    void *provctx;        /* FS_PROVCTX */
-    FS_COREREF *ref;      /* NULL until generated, imported or decoded */
-} FS_KEY;
-FS_KEY *fs_key_new(void *provctx, const FS_SIGALG *alg);
-void fs_key_free(FS_KEY *k);
+    const FSP_SIGALG *alg;
+    void *provctx;        /* FSP_PROVCTX */
+    FSP_COREREF *ref;      /* NULL until generated, imported or decoded */
+} FSP_KEY;
+FSP_KEY *fsp_key_new(void *provctx, const FSP_SIGALG *alg);
+void fsp_key_free(FSP_KEY *k);
 /* Takes ownership of core (freed with alg->ad->free on failure). */
-int fs_key_set_core(FS_KEY *k, void *core);
-/* A new FS_KEY sharing k's core key. */
-FS_KEY *fs_key_share(const FS_KEY *k);
-void *fs_key_core(const FS_KEY *k);          /* NULL for an empty key */
-int fs_key_has_private(const FS_KEY *k);
+int fsp_key_set_core(FSP_KEY *k, void *core);
+/* A new FSP_KEY sharing k's core key. */
+FSP_KEY *fsp_key_share(const FSP_KEY *k);
+void *fsp_key_core(const FSP_KEY *k);          /* NULL for an empty key */
+int fsp_key_has_private(const FSP_KEY *k);
 /* Raw public key bytes, allocated (OPENSSL_free); FASTSIG_OK or a code. */
-int fs_key_pub(const FS_KEY *k, unsigned char **out, size_t *len);
+int fsp_key_pub(const FSP_KEY *k, unsigned char **out, size_t *len);
 
-/* RNG for the cores (rng.c): arg is the FS_PROVCTX; an fs_rng_fn. */
-int fs_rng_bytes(void *provctx, unsigned char *out, size_t len);
+/* RNG for the cores (rng.c): arg is the FSP_PROVCTX; an fsp_rng_fn. */
+int fsp_rng_bytes(void *provctx, unsigned char *out, size_t len);
 
 /* Text helpers for adapters' text hooks (text.c): "label:" then the bytes as
  * colon-separated hex, 15 per line, indented like OpenSSL's own output. */
-int fs_text_hex(BIO *out, const char *label, const unsigned char *b, size_t len);
+int fsp_text_hex(BIO *out, const char *label, const unsigned char *b, size_t len);
 /* The whole `-text` output of a key (text.c). */
-int fs_key_to_text(BIO *out, const FS_KEY *k, int selection);
+int fsp_key_to_text(BIO *out, const FSP_KEY *k, int selection);
 
 /* DER of the two structures (der.c): key OID, parameters absent. */
-int fs_der_spki(const FS_KEY *k, unsigned char **der, size_t *len);
-int fs_der_p8(const FS_KEY *k, PKCS8_PRIV_KEY_INFO **p8);
+int fsp_der_spki(const FSP_KEY *k, unsigned char **der, size_t *len);
+int fsp_der_p8(const FSP_KEY *k, PKCS8_PRIV_KEY_INFO **p8);
 /* The signature AlgorithmIdentifier (the row's OID, parameters absent) into p. */
-int fs_der_algorithm_id(OSSL_PARAM *p, const FS_SIGALG *alg);
-/* Parse for one row. FS_NOT_MINE: not this row's structure or OID (not an
+int fsp_der_algorithm_id(OSSL_PARAM *p, const FSP_SIGALG *alg);
+/* Parse for one row. FSP_NOT_MINE: not this row's structure or OID (not an
  * error: the next decoder tries); else FASTSIG_OK or a code. Exact DER:
  * no trailing bytes. */
-#define FS_NOT_MINE (-1)
-int fs_der_parse_spki(const FS_SIGALG *alg, const unsigned char *der, size_t len,
+#define FSP_NOT_MINE (-1)
+int fsp_der_parse_spki(const FSP_SIGALG *alg, const unsigned char *der, size_t len,
                       void **core);
-int fs_der_parse_p8(const FS_SIGALG *alg, const unsigned char *der, size_t len,
-                    void **core, FS_ERRDETAIL *detail);
+int fsp_der_parse_p8(const FSP_SIGALG *alg, const unsigned char *der, size_t len,
+                    void **core, FSP_ERRDETAIL *detail);
 
 #endif

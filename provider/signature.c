@@ -18,45 +18,45 @@
 #define PARAMS_CAP 16
 
 typedef struct {
-    FS_PROVCTX *provctx;
-    const FS_SIGALG *alg;   /* the slot this context was made for */
-    FS_KEY *key;            /* shares the core key of the EVP_PKEY */
-    FS_SIGOPTS opts;
+    FSP_PROVCTX *provctx;
+    const FSP_SIGALG *alg;   /* the slot this context was made for */
+    FSP_KEY *key;            /* shares the core key of the EVP_PKEY */
+    FSP_SIGOPTS opts;
     unsigned char *msg;     /* streaming: the message so far */
     size_t msglen, msgcap;
     int digest_param; /* a "digest" ctx param was accepted: one-shot data is prehashed */
     int message;      /* initialised for message signing: one-shot data is the message */
     unsigned char *sig; /* verify_message_final's signature ("signature" ctx param) */
     size_t siglen;
-} FS_SIGCTX;
+} FSP_SIGCTX;
 
 static const OSSL_PARAM generic_gettable[] = {
     OSSL_PARAM_octet_string(OSSL_SIGNATURE_PARAM_ALGORITHM_ID, NULL, 0),
     OSSL_PARAM_END
 };
 #ifdef OSSL_FUNC_SIGNATURE_SIGN_MESSAGE_INIT
-#define FS_HAVE_MESSAGE_API 1 /* OpenSSL 3.5 headers */
+#define FSP_HAVE_MESSAGE_API 1 /* OpenSSL 3.5 headers */
 #endif
 static const OSSL_PARAM generic_settable[] = {
-#ifdef FS_HAVE_MESSAGE_API
+#ifdef FSP_HAVE_MESSAGE_API
     OSSL_PARAM_octet_string(OSSL_SIGNATURE_PARAM_SIGNATURE, NULL, 0),
 #endif
     OSSL_PARAM_END
 };
-static OSSL_PARAM ctx_gettable[FS_MAX_SIGALGS][PARAMS_CAP];
-static OSSL_PARAM ctx_settable[FS_MAX_SIGALGS][PARAMS_CAP];
+static OSSL_PARAM ctx_gettable[FSP_MAX_SIGALGS][PARAMS_CAP];
+static OSSL_PARAM ctx_settable[FSP_MAX_SIGALGS][PARAMS_CAP];
 
-int fs_signature_init(void)
+int fsp_signature_init(void)
 {
-    return fs_params_merge_rows(ctx_gettable[0], PARAMS_CAP, generic_gettable,
-                                offsetof(FS_ADAPTER, ctx_gettable))
-           && fs_params_merge_rows(ctx_settable[0], PARAMS_CAP, generic_settable,
-                                   offsetof(FS_ADAPTER, ctx_settable));
+    return fsp_params_merge_rows(ctx_gettable[0], PARAMS_CAP, generic_gettable,
+                                offsetof(FSP_ADAPTER, ctx_gettable))
+           && fsp_params_merge_rows(ctx_settable[0], PARAMS_CAP, generic_settable,
+                                   offsetof(FSP_ADAPTER, ctx_settable));
 }
 
-static void *sig_newctx(void *provctx, const FS_SIGALG *alg)
+static void *sig_newctx(void *provctx, const FSP_SIGALG *alg)
 {
-    FS_SIGCTX *c = OPENSSL_zalloc(sizeof(*c));
+    FSP_SIGCTX *c = OPENSSL_zalloc(sizeof(*c));
     if (c == NULL)
         return NULL;
     c->provctx = provctx;
@@ -68,10 +68,10 @@ static void *sig_newctx(void *provctx, const FS_SIGALG *alg)
 
 static void sig_freectx(void *vctx)
 {
-    FS_SIGCTX *c = vctx;
+    FSP_SIGCTX *c = vctx;
     if (c == NULL)
         return;
-    fs_key_free(c->key);
+    fsp_key_free(c->key);
     OPENSSL_clear_free(c->msg, c->msgcap);
     OPENSSL_free(c->sig);
     OPENSSL_free(c);
@@ -79,13 +79,13 @@ static void sig_freectx(void *vctx)
 
 static void *sig_dupctx(void *vctx)
 {
-    FS_SIGCTX *src = vctx, *c = OPENSSL_memdup(src, sizeof(*src));
+    FSP_SIGCTX *src = vctx, *c = OPENSSL_memdup(src, sizeof(*src));
     if (c == NULL)
         return NULL;
     c->key = NULL;
     c->msg = NULL;
     c->sig = NULL;
-    if ((src->key != NULL && (c->key = fs_key_share(src->key)) == NULL)
+    if ((src->key != NULL && (c->key = fsp_key_share(src->key)) == NULL)
         || (src->msgcap != 0 && (c->msg = OPENSSL_memdup(src->msg, src->msgcap)) == NULL)
         || (src->sig != NULL && (c->sig = OPENSSL_memdup(src->sig, src->siglen)) == NULL)) {
         sig_freectx(c);
@@ -96,19 +96,19 @@ static void *sig_dupctx(void *vctx)
 
 static int sig_set_ctx_params(void *vctx, const OSSL_PARAM params[])
 {
-    FS_SIGCTX *c = vctx;
+    FSP_SIGCTX *c = vctx;
     const OSSL_PARAM *p;
     int err;
 
     if (params == NULL)
         return 1;
-#ifdef FS_HAVE_MESSAGE_API
+#ifdef FSP_HAVE_MESSAGE_API
     if ((p = OSSL_PARAM_locate_const(params, OSSL_SIGNATURE_PARAM_SIGNATURE)) != NULL) {
         OPENSSL_free(c->sig);
         c->sig = NULL;
         c->siglen = 0;
         if (!OSSL_PARAM_get_octet_string(p, (void **)&c->sig, 0, &c->siglen)) {
-            FS_ERR(c->provctx, FASTSIG_ERR_BAD_PARAM);
+            FSP_ERR(c->provctx, FASTSIG_ERR_BAD_PARAM);
             return 0;
         }
     }
@@ -119,10 +119,10 @@ static int sig_set_ctx_params(void *vctx, const OSSL_PARAM params[])
         const char *md = NULL;
         if ((p = OSSL_PARAM_locate_const(params, OSSL_SIGNATURE_PARAM_DIGEST)) != NULL
             && OSSL_PARAM_get_utf8_string_ptr(p, &md))
-            FS_ERR_MSG(c->provctx, err, "%s: digest %s refused (this algorithm signs the "
+            FSP_ERR_MSG(c->provctx, err, "%s: digest %s refused (this algorithm signs the "
                        "message whole, or takes other digests)", c->alg->name, md);
         else
-            FS_ERR(c->provctx, err);
+            FSP_ERR(c->provctx, err);
         return 0;
     }
     if (c->alg->ad->ctx_digest != NULL
@@ -133,25 +133,25 @@ static int sig_set_ctx_params(void *vctx, const OSSL_PARAM params[])
 
 /* Common to all inits: take the key (keys of another row work when they
  * share the adapter, e.g. an RW key under RW-P1363), reset the message. */
-static int sig_init(FS_SIGCTX *c, void *provkey, const OSSL_PARAM params[], int signing)
+static int sig_init(FSP_SIGCTX *c, void *provkey, const OSSL_PARAM params[], int signing)
 {
-    FS_KEY *k = provkey;
+    FSP_KEY *k = provkey;
 
     if (k != NULL) {
-        if (k->alg->ad != c->alg->ad || fs_key_core(k) == NULL) {
-            FS_ERR_MSG(c->provctx, FASTSIG_ERR_BAD_KEY, "%s key expected", c->alg->name);
+        if (k->alg->ad != c->alg->ad || fsp_key_core(k) == NULL) {
+            FSP_ERR_MSG(c->provctx, FASTSIG_ERR_BAD_KEY, "%s key expected", c->alg->name);
             return 0;
         }
-        fs_key_free(c->key);
-        if ((c->key = fs_key_share(k)) == NULL)
+        fsp_key_free(c->key);
+        if ((c->key = fsp_key_share(k)) == NULL)
             return 0;
     }
     if (c->key == NULL) {
-        FS_ERR(c->provctx, FASTSIG_ERR_BAD_KEY);
+        FSP_ERR(c->provctx, FASTSIG_ERR_BAD_KEY);
         return 0;
     }
-    if (signing && !fs_key_has_private(c->key)) {
-        FS_ERR_MSG(c->provctx, FASTSIG_ERR_BAD_KEY, "signing needs a private key");
+    if (signing && !fsp_key_has_private(c->key)) {
+        FSP_ERR_MSG(c->provctx, FASTSIG_ERR_BAD_KEY, "signing needs a private key");
         return 0;
     }
     c->msglen = 0;
@@ -175,25 +175,25 @@ static int sig_verify_init(void *vctx, void *provkey, const OSSL_PARAM params[])
 
 /* 1 for FASTSIG_OK, else the error raised (with d's detail when it is
  * about err) and 0 (OpenSSL's convention). */
-static int reported_with(const FS_SIGCTX *c, int err, const FS_ERRDETAIL *d)
+static int reported_with(const FSP_SIGCTX *c, int err, const FSP_ERRDETAIL *d)
 {
     if (err == FASTSIG_OK)
         return 1;
-    FS_ERR_DETAIL(c->provctx, err, d);
+    FSP_ERR_DETAIL(c->provctx, err, d);
     return 0;
 }
 
-static int reported(const FS_SIGCTX *c, int err)
+static int reported(const FSP_SIGCTX *c, int err)
 {
     return reported_with(c, err, NULL);
 }
 
-static int sign_data(FS_SIGCTX *c, int prehashed, unsigned char *sig, size_t *siglen,
+static int sign_data(FSP_SIGCTX *c, int prehashed, unsigned char *sig, size_t *siglen,
                      size_t sigsize, const unsigned char *tbs, size_t tbslen)
 {
-    void *core = fs_key_core(c->key);
-    FS_KEYSIZES sz;
-    FS_ERRDETAIL detail;
+    void *core = fsp_key_core(c->key);
+    FSP_KEYSIZES sz;
+    FSP_ERRDETAIL detail;
     int err;
 
     if (core == NULL)
@@ -213,10 +213,10 @@ static int sign_data(FS_SIGCTX *c, int prehashed, unsigned char *sig, size_t *si
     return reported_with(c, err, &detail);
 }
 
-static int verify_data(FS_SIGCTX *c, int prehashed, const unsigned char *sig, size_t siglen,
+static int verify_data(FSP_SIGCTX *c, int prehashed, const unsigned char *sig, size_t siglen,
                        const unsigned char *tbs, size_t tbslen)
 {
-    void *core = fs_key_core(c->key);
+    void *core = fsp_key_core(c->key);
 
     if (core == NULL)
         return reported(c, FASTSIG_ERR_BAD_KEY);
@@ -228,20 +228,20 @@ static int verify_data(FS_SIGCTX *c, int prehashed, const unsigned char *sig, si
 static int sig_sign(void *vctx, unsigned char *sig, size_t *siglen, size_t sigsize,
                     const unsigned char *tbs, size_t tbslen)
 {
-    FS_SIGCTX *c = vctx;
+    FSP_SIGCTX *c = vctx;
     return sign_data(c, c->digest_param && !c->message, sig, siglen, sigsize, tbs, tbslen);
 }
 
 static int sig_verify(void *vctx, const unsigned char *sig, size_t siglen,
                       const unsigned char *tbs, size_t tbslen)
 {
-    FS_SIGCTX *c = vctx;
+    FSP_SIGCTX *c = vctx;
     return verify_data(c, c->digest_param && !c->message, sig, siglen, tbs, tbslen);
 }
 
 /* ---- streaming (EVP_DigestSign, EVP_DigestVerify): buffer the message ---- */
 
-static int dsig_init(FS_SIGCTX *c, const char *mdname, void *provkey,
+static int dsig_init(FSP_SIGCTX *c, const char *mdname, void *provkey,
                      const OSSL_PARAM params[], int signing)
 {
     int err;
@@ -250,12 +250,12 @@ static int dsig_init(FS_SIGCTX *c, const char *mdname, void *provkey,
         return 0;
     if (mdname != NULL && mdname[0] != '\0') {
         if (c->alg->ad->ctx_digest == NULL) {
-            FS_ERR_MSG(c->provctx, FASTSIG_ERR_UNSUPPORTED,
+            FSP_ERR_MSG(c->provctx, FASTSIG_ERR_UNSUPPORTED,
                        "%s signs the message itself: no digest (got %s)", c->alg->name, mdname);
             return 0;
         }
         if ((err = c->alg->ad->ctx_digest(&c->opts, mdname)) != FASTSIG_OK) {
-            FS_ERR_MSG(c->provctx, err, "digest %s", mdname);
+            FSP_ERR_MSG(c->provctx, err, "digest %s", mdname);
             return 0;
         }
     }
@@ -276,12 +276,12 @@ static int dsig_verify_init(void *vctx, const char *mdname, void *provkey,
 
 static int dsig_update(void *vctx, const unsigned char *data, size_t datalen)
 {
-    FS_SIGCTX *c = vctx;
+    FSP_SIGCTX *c = vctx;
 
     if (datalen == 0)
         return 1;
     if (datalen > SIZE_MAX - c->msglen) {
-        FS_ERR(c->provctx, FASTSIG_ERR_BAD_LENGTH);
+        FSP_ERR(c->provctx, FASTSIG_ERR_BAD_LENGTH);
         return 0;
     }
     if (c->msglen + datalen > c->msgcap) {
@@ -290,7 +290,7 @@ static int dsig_update(void *vctx, const unsigned char *data, size_t datalen)
         while (cap < c->msglen + datalen)
             cap = cap > SIZE_MAX / 2 ? c->msglen + datalen : cap * 2;
         if ((m = OPENSSL_clear_realloc(c->msg, c->msgcap, cap)) == NULL) {
-            FS_ERR(c->provctx, FASTSIG_ERR_NOMEM);
+            FSP_ERR(c->provctx, FASTSIG_ERR_NOMEM);
             return 0;
         }
         c->msg = m;
@@ -303,13 +303,13 @@ static int dsig_update(void *vctx, const unsigned char *data, size_t datalen)
 
 static int dsig_sign_final(void *vctx, unsigned char *sig, size_t *siglen, size_t sigsize)
 {
-    FS_SIGCTX *c = vctx;
+    FSP_SIGCTX *c = vctx;
     return sign_data(c, 0, sig, siglen, sigsize, c->msg, c->msglen);
 }
 
 static int dsig_verify_final(void *vctx, const unsigned char *sig, size_t siglen)
 {
-    FS_SIGCTX *c = vctx;
+    FSP_SIGCTX *c = vctx;
     return verify_data(c, 0, sig, siglen, c->msg, c->msglen);
 }
 
@@ -325,10 +325,10 @@ static int dsig_verify(void *vctx, const unsigned char *sig, size_t siglen,
     return verify_data(vctx, 0, sig, siglen, tbs, tbslen);
 }
 
-#ifdef FS_HAVE_MESSAGE_API
+#ifdef FSP_HAVE_MESSAGE_API
 /* ---- message signing (OpenSSL 3.5): the message whole, in one piece or streamed ---- */
 
-static int msig_init(FS_SIGCTX *c, void *provkey, const OSSL_PARAM params[], int signing)
+static int msig_init(FSP_SIGCTX *c, void *provkey, const OSSL_PARAM params[], int signing)
 {
     if (!sig_init(c, provkey, params, signing))
         return 0;
@@ -349,9 +349,9 @@ static int msig_verify_init(void *vctx, void *provkey, const OSSL_PARAM params[]
 /* The signature came through the "signature" parameter (EVP_PKEY_CTX_set_signature). */
 static int msig_verify_final(void *vctx)
 {
-    FS_SIGCTX *c = vctx;
+    FSP_SIGCTX *c = vctx;
     if (c->sig == NULL) {
-        FS_ERR_MSG(c->provctx, FASTSIG_ERR_BAD_PARAM, "no signature to verify was set");
+        FSP_ERR_MSG(c->provctx, FASTSIG_ERR_BAD_PARAM, "no signature to verify was set");
         return 0;
     }
     return verify_data(c, 0, c->sig, c->siglen, c->msg, c->msglen);
@@ -372,11 +372,11 @@ static int msig_verify_final(void *vctx)
 
 static int sig_get_ctx_params(void *vctx, OSSL_PARAM params[])
 {
-    FS_SIGCTX *c = vctx;
+    FSP_SIGCTX *c = vctx;
     OSSL_PARAM *p;
 
     if ((p = OSSL_PARAM_locate(params, OSSL_SIGNATURE_PARAM_ALGORITHM_ID)) != NULL
-        && !fs_der_algorithm_id(p, c->alg))
+        && !fsp_der_algorithm_id(p, c->alg))
         return 0;
     if (c->alg->ad->ctx_get != NULL && c->alg->ad->ctx_get(&c->opts, params) != FASTSIG_OK)
         return 0;
@@ -388,7 +388,7 @@ static int sig_get_ctx_params(void *vctx, OSSL_PARAM params[])
 #define SLOT_FNS(i)                                                              \
     static void *sig_newctx_##i(void *provctx, const char *propq)                \
     {                                                                            \
-        return sig_newctx(provctx, &fs_sigalgs[i]);                              \
+        return sig_newctx(provctx, &fsp_sigalgs[i]);                              \
     }                                                                            \
     static const OSSL_PARAM *sig_gettable_##i(void *vctx, void *provctx)         \
     {                                                                            \
@@ -425,9 +425,9 @@ static int sig_get_ctx_params(void *vctx, OSSL_PARAM params[])
     { OSSL_FUNC_SIGNATURE_SET_CTX_PARAMS, (void (*)(void))sig_set_ctx_params }, \
     MESSAGE_FNS
 
-FS_FOR_EACH_SLOT(SLOT_FNS)
+FSP_FOR_EACH_SLOT(SLOT_FNS)
 
 #define SLOT_REF(i) sig_fns_##i,
-const OSSL_DISPATCH *const fs_signature_dispatch[FS_MAX_SIGALGS] = {
-    FS_FOR_EACH_SLOT(SLOT_REF)
+const OSSL_DISPATCH *const fsp_signature_dispatch[FSP_MAX_SIGALGS] = {
+    FSP_FOR_EACH_SLOT(SLOT_REF)
 };

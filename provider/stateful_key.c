@@ -10,12 +10,12 @@
 #include "cpu.h"
 #include "fastsig_err.h"
 #include "bytes.h"
-#include "hbs/hbs_hash.h" /* hbs_key_id */
+#include "xmss/xmss_hash.h" /* xmss_key_id */
 #include "state/cachefile.h"
 
-HBSA_KEY *hbsa_new(const fs_stateful_ops *ops, void *core)
+STATEFUL_KEY *stateful_new(const fs_stateful_ops *ops, void *core)
 {
-    HBSA_KEY *x = OPENSSL_zalloc(sizeof(*x));
+    STATEFUL_KEY *x = OPENSSL_zalloc(sizeof(*x));
     if (x == NULL || (x->st_lock = CRYPTO_THREAD_lock_new()) == NULL) {
         OPENSSL_free(x);
         ops->free(core);
@@ -29,18 +29,18 @@ HBSA_KEY *hbsa_new(const fs_stateful_ops *ops, void *core)
     return x;
 }
 
-void hbsa_range(const HBSA_KEY *x, uint64_t *first, uint64_t *end)
+void stateful_range(const STATEFUL_KEY *x, uint64_t *first, uint64_t *end)
 {
     x->ops->range(x->core, first, end);
 }
 
-const hbs_params *hbsa_params(int kind, const char *name)
+const xmss_params *stateful_params(int kind, const char *name)
 {
-    const hbs_params *p = hbs_params_by_name(name);
+    const xmss_params *p = xmss_params_by_name(name);
     return p != NULL && p->kind == kind ? p : NULL;
 }
 
-int hbsa_seed(const FS_GENOPTS *o, const hbs_params *p, uint8_t *seed)
+int stateful_seed(const FSP_GENOPTS *o, const xmss_params *p, uint8_t *seed)
 {
     size_t len = 3 * (size_t)p->n;
     if (o->bits != 0)
@@ -54,17 +54,17 @@ int hbsa_seed(const FS_GENOPTS *o, const hbs_params *p, uint8_t *seed)
     return o->rng(o->rng_arg, seed, len) ? FASTSIG_OK : FASTSIG_ERR_RNG;
 }
 
-int hbsa_progress(void *arg, uint64_t done, uint64_t total)
+int stateful_progress(void *arg, uint64_t done, uint64_t total)
 {
-    HBSA_PROGRESS *g = arg;
+    STATEFUL_PROGRESS *g = arg;
     uint64_t step = total > 0 ? done * 40 / total : 40;
     int go = 1;
     for (; g->shown < step && go; g->shown++)
         go = g->o->progress(g->o->progress_arg, 0, (int)g->shown);
-    return !go; /* cores: nonzero = stop; FS_GENOPTS: 0 = stop */
+    return !go; /* cores: nonzero = stop; FSP_GENOPTS: 0 = stop */
 }
 
-unsigned hbsa_default_threads(void)
+unsigned stateful_default_threads(void)
 {
     return fs_cpu_threads();
 }
@@ -75,7 +75,7 @@ unsigned hbsa_default_threads(void)
  * cache is public and only spares work (a signer without it rebuilds the
  * nodes it needs), so neither key generation nor signing should fail for
  * it. The key shows a failed write in `openssl pkey -text`. */
-static void cache_write(HBSA_KEY *x)
+static void cache_write(STATEFUL_KEY *x)
 {
     uint8_t *buf = NULL;
     size_t len = 0;
@@ -87,7 +87,7 @@ static void cache_write(HBSA_KEY *x)
     x->cache_err = err;
 }
 
-void hbsa_cache_read(HBSA_KEY *x)
+void stateful_cache_read(STATEFUL_KEY *x)
 {
     uint8_t *buf = NULL;
     size_t len = 0;
@@ -103,16 +103,16 @@ void hbsa_cache_read(HBSA_KEY *x)
     CRYPTO_THREAD_unlock(x->st_lock);
 }
 
-int hbsa_gen_done(HBSA_KEY *x, int err, const FS_GENOPTS *o, void **key)
+int stateful_gen_done(STATEFUL_KEY *x, int err, const FSP_GENOPTS *o, void **key)
 {
     if (err == FASTSIG_OK) {
         o->progress(o->progress_arg, 3, 0);
         x->pk = x->ops->pk(x->core, &x->pklen);
         x->cache_read = 1; /* the core is the cache */
-        err = hbsa_state_new(x, o->state, o->detail);
+        err = stateful_state_new(x, o->state, o->detail);
     }
     if (err != FASTSIG_OK) {
-        hbsa_free(x);
+        stateful_free(x);
         return err;
     }
     if (x->ops->cache_export != NULL)
@@ -121,9 +121,9 @@ int hbsa_gen_done(HBSA_KEY *x, int err, const FS_GENOPTS *o, void **key)
     return FASTSIG_OK;
 }
 
-void hbsa_free(void *key)
+void stateful_free(void *key)
 {
-    HBSA_KEY *x = key;
+    STATEFUL_KEY *x = key;
     if (x == NULL)
         return;
     /* the last write, when this process changed the cache (or carved a
@@ -140,14 +140,14 @@ void hbsa_free(void *key)
 
 /* ---- private and public key encodings ---- */
 
-int hbsa_priv_split(const unsigned char *in, size_t len, size_t corelen, char **path,
-                    size_t *rangelen, FS_ERRDETAIL *d)
+int stateful_priv_split(const unsigned char *in, size_t len, size_t corelen, char **path,
+                    size_t *rangelen, FSP_ERRDETAIL *d)
 {
     size_t pl;
     if (len < corelen + 2)
         return FASTSIG_ERR_BAD_KEY;
     pl = fs_load_be16(in + corelen);
-    if ((len != corelen + 2 + pl && len != corelen + 2 + pl + HBSA_RANGE_LEN) || pl == 0
+    if ((len != corelen + 2 + pl && len != corelen + 2 + pl + STATEFUL_RANGE_LEN) || pl == 0
         || memchr(in + corelen + 2, 0, pl) != NULL)
         return FASTSIG_ERR_BAD_KEY;
     *rangelen = len - (corelen + 2 + pl);
@@ -156,7 +156,7 @@ int hbsa_priv_split(const unsigned char *in, size_t len, size_t corelen, char **
     if ((*path)[0] == '/')
         return FASTSIG_OK;
     /* relative: each working directory would give the key another state */
-    fs_detail_state_why(d, FASTSIG_ERR_BAD_KEY, *path, "the key's state path is not absolute");
+    fsp_detail_state_why(d, FASTSIG_ERR_BAD_KEY, *path, "the key's state path is not absolute");
     OPENSSL_free(*path);
     *path = NULL;
     return FASTSIG_ERR_BAD_KEY;
@@ -170,7 +170,7 @@ static void range_encode(uint64_t first, uint64_t end, unsigned char *out)
     fs_store_be64(out + 9, end);
 }
 
-static int range_decode(HBSA_KEY *x, const unsigned char *in)
+static int range_decode(STATEFUL_KEY *x, const unsigned char *in)
 {
     uint64_t first = fs_load_be64(in + 1), end = fs_load_be64(in + 9);
     /* a kind without shards (a one-time key has nothing to share out) */
@@ -181,34 +181,34 @@ static int range_decode(HBSA_KEY *x, const unsigned char *in)
                                                                   : FASTSIG_ERR_BAD_KEY;
 }
 
-int hbsa_priv_decode(const fs_stateful_ops *ops, const unsigned char *in, size_t len,
-                     void **key, FS_ERRDETAIL *d)
+int stateful_priv_decode(const fs_stateful_ops *ops, const unsigned char *in, size_t len,
+                     void **key, FSP_ERRDETAIL *d)
 {
     size_t corelen = 0, rangelen = 0;
     void *core = NULL;
-    HBSA_KEY *x;
+    STATEFUL_KEY *x;
     int err;
 
     if ((err = ops->from_sk(in, len, &corelen, &core)) != FASTSIG_OK)
         return err;
-    if ((x = hbsa_new(ops, core)) == NULL)
+    if ((x = stateful_new(ops, core)) == NULL)
         return FASTSIG_ERR_NOMEM;
-    err = hbsa_priv_split(in, len, corelen, &x->path, &rangelen, d);
+    err = stateful_priv_split(in, len, corelen, &x->path, &rangelen, d);
     if (err == FASTSIG_OK && rangelen > 0)
         err = range_decode(x, in + len - rangelen); /* a shard's */
     if (err != FASTSIG_OK) {
-        hbsa_free(x);
+        stateful_free(x);
         return err;
     }
     /* an unusable state still gives a key (verify, public export) */
-    x->st_err = hbs_key_id(x->pk, x->pklen, x->key_id);
+    x->st_err = xmss_key_id(x->pk, x->pklen, x->key_id);
     *key = x;
     return FASTSIG_OK;
 }
 
-int hbsa_priv_encode(const void *key, unsigned char *out, size_t *len)
+int stateful_priv_encode(const void *key, unsigned char *out, size_t *len)
 {
-    const HBSA_KEY *x = key;
+    const STATEFUL_KEY *x = key;
     uint8_t core[FS_STATEFUL_SK_MAX];
     uint64_t first, end, next = 0;
     size_t corelen = sizeof(core), pl = x->path != NULL ? strlen(x->path) : 0, need;
@@ -216,13 +216,13 @@ int hbsa_priv_encode(const void *key, unsigned char *out, size_t *len)
 
     if (!x->ops->has_sk(x->core) || x->path == NULL)
         return FASTSIG_ERR_BAD_KEY;
-    hbsa_range(x, &first, &end);
+    stateful_range(x, &first, &end);
     /* informational only (never read back): the state's next index */
     if (x->st == NULL || fastsig_state_query(x->st, &next, NULL, NULL, NULL) != FASTSIG_OK)
         next = 0;
     if ((err = x->ops->export_sk(x->core, next, core, &corelen)) != FASTSIG_OK)
         return err;
-    need = corelen + 2 + pl + (first == 0 && end == x->ops->max(x->core) ? 0 : HBSA_RANGE_LEN);
+    need = corelen + 2 + pl + (first == 0 && end == x->ops->max(x->core) ? 0 : STATEFUL_RANGE_LEN);
     if (out != NULL && *len < need)
         err = FASTSIG_ERR_BAD_LENGTH;
     if (out != NULL && err == FASTSIG_OK) {
@@ -237,19 +237,19 @@ int hbsa_priv_encode(const void *key, unsigned char *out, size_t *len)
     return err;
 }
 
-int hbsa_pub_decode(const fs_stateful_ops *ops, const unsigned char *in, size_t len,
+int stateful_pub_decode(const fs_stateful_ops *ops, const unsigned char *in, size_t len,
                     void **key)
 {
     void *core = NULL;
     int err = ops->from_pk(in, len, &core);
-    if (err == FASTSIG_OK && (*key = hbsa_new(ops, core)) == NULL)
+    if (err == FASTSIG_OK && (*key = stateful_new(ops, core)) == NULL)
         err = FASTSIG_ERR_NOMEM;
     return err;
 }
 
-int hbsa_pub_encode(const void *key, unsigned char *out, size_t *len)
+int stateful_pub_encode(const void *key, unsigned char *out, size_t *len)
 {
-    const HBSA_KEY *x = key;
+    const STATEFUL_KEY *x = key;
     if (out != NULL) {
         if (*len < x->pklen)
             return FASTSIG_ERR_BAD_LENGTH;
@@ -259,65 +259,65 @@ int hbsa_pub_encode(const void *key, unsigned char *out, size_t *len)
     return FASTSIG_OK;
 }
 
-int hbsa_has_private(const void *key)
+int stateful_has_private(const void *key)
 {
-    const HBSA_KEY *x = key;
+    const STATEFUL_KEY *x = key;
     return x->ops->has_sk(x->core);
 }
 
-void hbsa_sizes(const void *key, FS_KEYSIZES *out)
+void stateful_sizes(const void *key, FSP_KEYSIZES *out)
 {
-    const HBSA_KEY *x = key;
+    const STATEFUL_KEY *x = key;
     unsigned n = x->ops->n(x->core);
     out->bits = 8 * n;
     out->security_bits = 8 * n;
     out->max_sig = x->ops->sig_bytes(x->core);
 }
 
-const char *hbsa_param_name(const void *key)
+const char *stateful_param_name(const void *key)
 {
-    const HBSA_KEY *x = key;
+    const STATEFUL_KEY *x = key;
     return x->ops->name(x->core);
 }
 
 /* ---- signing ---- */
 
-int hbsa_sign(void *key, const FS_SIGOPTS *o, int prehashed, unsigned char *sig,
+int stateful_sign(void *key, const FSP_SIGOPTS *o, int prehashed, unsigned char *sig,
               size_t *siglen, const unsigned char *msg, size_t msglen)
 {
-    HBSA_KEY *x = key;
+    STATEFUL_KEY *x = key;
     size_t need = x->ops->sig_bytes(x->core);
     /* a signature context's own block size, else the key's */
     uint64_t idx, batch = o != NULL && o->batch > 0 ? o->batch
                                                    : __atomic_load_n(&x->batch, __ATOMIC_RELAXED);
-    FS_ERRDETAIL *d = o != NULL ? o->detail : NULL;
+    FSP_ERRDETAIL *d = o != NULL ? o->detail : NULL;
     fastsig_state *st;
     fastsig_cause cause;
     int err = FASTSIG_OK;
 
-    if (!hbsa_has_private(x))
+    if (!stateful_has_private(x))
         return FASTSIG_ERR_BAD_KEY;
     if (*siglen < need)
         return FASTSIG_ERR_BAD_LENGTH; /* before anything is spent */
-    hbsa_cache_read(x); /* once: the first signature */
+    stateful_cache_read(x); /* once: the first signature */
     if ((err = x->ops->check(x->core)) != FASTSIG_OK)
         return err; /* a damaged key: nothing spent */
-    if ((st = hbsa_state_of(x, &err, d)) == NULL)
+    if ((st = stateful_state_of(x, &err, d)) == NULL)
         return err;
     if ((err = fastsig_state_take_batch(st, batch, &idx, &cause)) != FASTSIG_OK)
-        return hbsa_state_error(x, err, &cause, d); /* WOTSP: OTS_USED once its index is spent */
+        return stateful_state_error(x, err, &cause, d); /* WOTSP: OTS_USED once its index is spent */
     if ((err = x->ops->sign(x->core, idx, o != NULL && o->verify_after_sign, msg, msglen, sig,
                             need)) != FASTSIG_OK) {
         OPENSSL_cleanse(sig, need);
-        return hbsa_state_error(x, err, NULL, d); /* an index the core refuses names the file too */
+        return stateful_state_error(x, err, NULL, d); /* an index the core refuses names the file too */
     }
     *siglen = need;
     return FASTSIG_OK;
 }
 
-int hbsa_verify(const void *key, const FS_SIGOPTS *o, int prehashed, const unsigned char *sig,
+int stateful_verify(const void *key, const FSP_SIGOPTS *o, int prehashed, const unsigned char *sig,
                 size_t siglen, const unsigned char *msg, size_t msglen)
 {
-    const HBSA_KEY *x = key;
+    const STATEFUL_KEY *x = key;
     return x->ops->verify(x->core, msg, msglen, sig, siglen);
 }

@@ -3,9 +3,9 @@
  * core behind the contract of crypto/stateful.h (ops + core: the object asks
  * no key what kind it is), its state file (crypto/state) and its node cache
  * file. stateful_key.c: the object, its private-key framing, signing and the
- * cache lifecycle; stateful_state.c: its state file; hbs_keyparams.c: its
- * parameters and text; hbs_registry.c: a new key's registry entries;
- * hbs_shard.c: carving a shard.
+ * cache lifecycle; stateful_state.c: its state file; stateful_params.c: its
+ * parameters and text; stateful_registry.c: a new key's registry entries;
+ * stateful_shard.c: carving a shard.
  *
  * Private key (PKCS#8 privateKey contents):
  *   sk core || BE16(len) || state file path (len bytes, absolute) [|| range]
@@ -34,11 +34,11 @@
 #include <openssl/crypto.h>
 #include "sigalgs.h"
 #include "stateful.h"
-#include "hbs/params.h" /* hbsa_params, hbsa_seed */
+#include "xmss/params.h" /* stateful_params, stateful_seed */
 #include "state/statefile.h"
 
 /* A seed fingerprint (crypto/state/registry.h's seed entries). */
-#define HBSA_SEED_FP_LEN FS_STATEFUL_SEED_FP_LEN
+#define STATEFUL_SEED_FP_LEN FS_STATEFUL_SEED_FP_LEN
 
 typedef struct {
     const fs_stateful_ops *ops; /* the kind's contract (crypto/stateful.h) */
@@ -57,56 +57,56 @@ typedef struct {
     int cache_read;          /* the node cache file was read (atomic) */
     int cache_err;           /* result of the last cache file write */
     uint64_t batch;          /* key's reservation block (default 64; atomic) */
-    uint8_t seed_fp[HBSA_SEED_FP_LEN]; /* key generation: its seeds' fingerprint */
-    int seed_fp_set;         /* ... computed (hbsa_seed_check) */
-} HBSA_KEY;
+    uint8_t seed_fp[STATEFUL_SEED_FP_LEN]; /* key generation: its seeds' fingerprint */
+    int seed_fp_set;         /* ... computed (stateful_seed_check) */
+} STATEFUL_KEY;
 
 /* Key-generation progress of the tree cores, shown by genpkey: a '.' per
- * fortieth of the work (hbs and lms progress callbacks share this form). */
+ * fortieth of the work (xmss and lms progress callbacks share this form). */
 typedef struct {
-    const FS_GENOPTS *o;
+    const FSP_GENOPTS *o;
     uint64_t shown;
-} HBSA_PROGRESS;
-int hbsa_progress(void *arg, uint64_t done, uint64_t total);
+} STATEFUL_PROGRESS;
+int stateful_progress(void *arg, uint64_t done, uint64_t total);
 /* Key-generation threads by default: the CPUs this process may run on. */
-unsigned hbsa_default_threads(void);
+unsigned stateful_default_threads(void);
 
 /* ---- building blocks for the adapters ---- */
 /* A key object over core (taken over, freed on failure). */
-HBSA_KEY *hbsa_new(const fs_stateful_ops *ops, void *core);
+STATEFUL_KEY *stateful_new(const fs_stateful_ops *ops, void *core);
 /* The range [first, end) the key signs (its core's). */
-void hbsa_range(const HBSA_KEY *x, uint64_t *first, uint64_t *end);
+void stateful_range(const STATEFUL_KEY *x, uint64_t *first, uint64_t *end);
 /* Row by name for kind, or NULL. */
-const hbs_params *hbsa_params(int kind, const char *name);
+const xmss_params *stateful_params(int kind, const char *name);
 /* The 3n seed bytes: the caller's (-pkeyopt seed:) or OpenSSL's RNG. */
-int hbsa_seed(const FS_GENOPTS *o, const hbs_params *p, uint8_t *seed);
+int stateful_seed(const FSP_GENOPTS *o, const xmss_params *p, uint8_t *seed);
 /* At key generation, before the key is built: x->seed_fp from the seed
  * (ops->seed_fp), refused at once (STATE_REGISTERED, naming the state that
  * holds it) when the default directory's registry has it already: the same
  * seed under any parameter set of the kind would sign with the same
- * one-time keys. hbsa_state_new claims it. */
-int hbsa_seed_check(HBSA_KEY *x, const uint8_t *seed, size_t seedlen, FS_ERRDETAIL *d);
-/* After x->pk is set and hbsa_seed_check passed: the key id, the state path
+ * one-time keys. stateful_state_new claims it. */
+int stateful_seed_check(STATEFUL_KEY *x, const uint8_t *seed, size_t seedlen, FSP_ERRDETAIL *d);
+/* After x->pk is set and stateful_seed_check passed: the key id, the state path
  * (o->state, else the default directory), the key id and the seed
  * fingerprint registered with that path in the default directory's
  * registry (refused, naming the state, if either has one) and a new state
  * file of the key's index count, opened; a refusal's detail in d. */
-int hbsa_state_new(HBSA_KEY *x, const char *state_opt, FS_ERRDETAIL *d);
-/* hbs_registry.c: the two claims of hbsa_state_new in the registry of the
- * default state directory dir (hbsa_register: the error's detail in d, nothing
+int stateful_state_new(STATEFUL_KEY *x, const char *state_opt, FSP_ERRDETAIL *d);
+/* stateful_registry.c: the two claims of stateful_state_new in the registry of the
+ * default state directory dir (stateful_register: the error's detail in d, nothing
  * left claimed on failure), and their withdrawal when no state was made. */
-int hbsa_register(const HBSA_KEY *x, const char *dir, FS_ERRDETAIL *d);
-void hbsa_unregister(const HBSA_KEY *x, const char *dir);
+int stateful_register(const STATEFUL_KEY *x, const char *dir, FSP_ERRDETAIL *d);
+void stateful_unregister(const STATEFUL_KEY *x, const char *dir);
 /* The default state directory (made if missing), absolute and resolved; a
  * failure's detail (naming the directory) in d. */
-int hbsa_default_state_dir(char *real, size_t len, FS_ERRDETAIL *d);
+int stateful_default_state_dir(char *real, size_t len, FSP_ERRDETAIL *d);
 /* Checks the framing of a private encoding whose core is corelen bytes and
  * copies out its state path (*path, allocated; a relative one is refused,
  * BAD_KEY naming it); *rangelen gets the length of what follows the path
- * (0 or HBSA_RANGE_LEN). The refusal's detail in d. */
-#define HBSA_RANGE_LEN 17
-int hbsa_priv_split(const unsigned char *in, size_t len, size_t corelen, char **path,
-                    size_t *rangelen, FS_ERRDETAIL *d);
+ * (0 or STATEFUL_RANGE_LEN). The refusal's detail in d. */
+#define STATEFUL_RANGE_LEN 17
+int stateful_priv_split(const unsigned char *in, size_t len, size_t corelen, char **path,
+                    size_t *rangelen, FSP_ERRDETAIL *d);
 /* A private key of ops's kind: the core (ops->from_sk), the framing, the
  * range narrowed (ops->set_range; BAD_KEY for a range that is empty, past
  * the key's end or of a kind without shards). No file is opened here (a key
@@ -114,59 +114,59 @@ int hbsa_priv_split(const unsigned char *in, size_t len, size_t corelen, char **
  * path is not opened by decoding): the state and the node cache are read
  * at the first signature; a state that then fails to open refuses the
  * signature, the key still verifies. */
-int hbsa_priv_decode(const fs_stateful_ops *ops, const unsigned char *in, size_t len,
-                     void **key, FS_ERRDETAIL *d);
+int stateful_priv_decode(const fs_stateful_ops *ops, const unsigned char *in, size_t len,
+                     void **key, FSP_ERRDETAIL *d);
 /* A public key of ops's kind (ops->from_pk). */
-int hbsa_pub_decode(const fs_stateful_ops *ops, const unsigned char *in, size_t len,
+int stateful_pub_decode(const fs_stateful_ops *ops, const unsigned char *in, size_t len,
                     void **key);
 /* The end of every key generation, err the core's: the progress shown, the
  * state made (o->state) and the node cache file written, so that the first
  * signer starts warm, then *key = x; x freed on failure. */
-int hbsa_gen_done(HBSA_KEY *x, int err, const FS_GENOPTS *o, void **key);
+int stateful_gen_done(STATEFUL_KEY *x, int err, const FSP_GENOPTS *o, void **key);
 /* The node cache file read into x's core once (the first signature, or a
  * carve): a missing, mismatching or damaged one is no error, the core
  * refuses bytes that do not check and builds what it needs. */
-void hbsa_cache_read(HBSA_KEY *x);
+void stateful_cache_read(STATEFUL_KEY *x);
 
 /* Fills d with x's state file and the cause of a state error err (cause:
  * the failing state call's, NULL: none) and returns err. */
-int hbsa_state_error(const HBSA_KEY *x, int err, const fastsig_cause *cause,
-                     FS_ERRDETAIL *d);
+int stateful_state_error(const STATEFUL_KEY *x, int err, const fastsig_cause *cause,
+                     FSP_ERRDETAIL *d);
 /* STATE_MAX when a state file's max / next do not fit x's range (max must be
- * its end, next at least its first index), else FASTSIG_OK; hbsa_range_why
+ * its end, next at least its first index), else FASTSIG_OK; stateful_range_why
  * writes which (why: whylen bytes). */
-int hbsa_range_check(const HBSA_KEY *x, uint64_t max, uint64_t next);
-void hbsa_range_why(const HBSA_KEY *x, uint64_t max, uint64_t next, char *why, size_t whylen);
-/* The cause in words of a state error err about x: STATE_MAX (hbsa_range_why
+int stateful_range_check(const STATEFUL_KEY *x, uint64_t max, uint64_t next);
+void stateful_range_why(const STATEFUL_KEY *x, uint64_t max, uint64_t next, char *why, size_t whylen);
+/* The cause in words of a state error err about x: STATE_MAX (stateful_range_why
  * of x->st_max / x->st_next), KEY_EXHAUSTED (the key's or shard's range),
  * OTS_USED. */
-void hbsa_state_why(const HBSA_KEY *x, int err, char *why, size_t whylen);
+void stateful_state_why(const STATEFUL_KEY *x, int err, char *why, size_t whylen);
 /* x's state handle, opened read-write by the first caller (threads and
  * copies of x share it); NULL with *err set and its detail in d when the
  * state cannot be used. */
-fastsig_state *hbsa_state_of(HBSA_KEY *x, int *err, FS_ERRDETAIL *d);
+fastsig_state *stateful_state_of(STATEFUL_KEY *x, int *err, FSP_ERRDETAIL *d);
 
-/* hbs_shard.c: turns x (an XMSS, XMSS^MT or HSS private key with a usable
+/* stateful_shard.c: turns x (an XMSS, XMSS^MT or HSS private key with a usable
  * state) into a shard of itself: range "A-B" (indices A .. B-1, inside the state's
  * unspent part) or "+N" (the next N unspent ones) is carved from x's state
  * (fastsig_state_carve: the parent's state moves on first) into a new state
  * file, state_opt (a directory, or the file's path; NULL: beside the
  * parent's), and x then signs from that file, inside that range only. A
  * refusal's detail in d. */
-int hbsa_shard(HBSA_KEY *x, const char *range, const char *state_opt, FS_ERRDETAIL *d);
+int stateful_shard(STATEFUL_KEY *x, const char *range, const char *state_opt, FSP_ERRDETAIL *d);
 /* The text form of x's range, "A-B" (out: at least 48 bytes). */
-void hbsa_range_text(const HBSA_KEY *x, char *out, size_t outlen);
+void stateful_range_text(const STATEFUL_KEY *x, char *out, size_t outlen);
 /* Indices of a bottom subtree: a shard starting at a multiple of it is
  * signed with the cache prepared ahead from its first signature. */
-uint64_t hbsa_shard_align(const HBSA_KEY *x);
+uint64_t stateful_shard_align(const STATEFUL_KEY *x);
 
-/* ---- FS_ADAPTER hooks shared by every stateful row ---- */
-void hbsa_free(void *key);
-int hbsa_has_private(const void *key);
-void hbsa_sizes(const void *key, FS_KEYSIZES *out);
-int hbsa_pub_encode(const void *key, unsigned char *out, size_t *len);
-int hbsa_priv_encode(const void *key, unsigned char *out, size_t *len);
-int hbsa_verify(const void *key, const FS_SIGOPTS *o, int prehashed, const unsigned char *sig,
+/* ---- FSP_ADAPTER hooks shared by every stateful row ---- */
+void stateful_free(void *key);
+int stateful_has_private(const void *key);
+void stateful_sizes(const void *key, FSP_KEYSIZES *out);
+int stateful_pub_encode(const void *key, unsigned char *out, size_t *len);
+int stateful_priv_encode(const void *key, unsigned char *out, size_t *len);
+int stateful_verify(const void *key, const FSP_SIGOPTS *o, int prehashed, const unsigned char *sig,
                 size_t siglen, const unsigned char *msg, size_t msglen);
 /* The signing rule of every stateful row: the length and the key (its
  * seeds against its root, ops->check) checked before anything is spent,
@@ -174,29 +174,29 @@ int hbsa_verify(const void *key, const FS_SIGOPTS *o, int prehashed, const unsig
  * option when set, else of the key's), then the core of the key's kind
  * signs with it (and verifies it when the context asks: verify-after-sign);
  * a failed signature leaves no bytes. */
-int hbsa_sign(void *key, const FS_SIGOPTS *o, int prehashed, unsigned char *sig,
+int stateful_sign(void *key, const FSP_SIGOPTS *o, int prehashed, unsigned char *sig,
               size_t *siglen, const unsigned char *msg, size_t msglen);
-const char *hbsa_param_name(const void *key);
-int hbsa_state(const void *key, FS_STATEINFO *out);
-void hbsa_sigopts_default(const FS_SIGALG *alg, FS_SIGOPTS *o);
-int hbsa_ctx_set(FS_SIGOPTS *o, const OSSL_PARAM params[]);
-int hbsa_ctx_get(const FS_SIGOPTS *o, OSSL_PARAM params[]);
-int hbsa_get_params(const void *key, OSSL_PARAM params[]);
-int hbsa_set_params(void *key, const OSSL_PARAM params[], FS_ERRDETAIL *d);
-int hbsa_text(const void *key, int selection, BIO *out);
-extern const OSSL_PARAM hbsa_ctx_params[];
-extern const OSSL_PARAM hbsa_key_gettable[];
-extern const OSSL_PARAM hbsa_key_settable[];
+const char *stateful_param_name(const void *key);
+int stateful_state(const void *key, FSP_STATEINFO *out);
+void stateful_sigopts_default(const FSP_SIGALG *alg, FSP_SIGOPTS *o);
+int stateful_ctx_set(FSP_SIGOPTS *o, const OSSL_PARAM params[]);
+int stateful_ctx_get(const FSP_SIGOPTS *o, OSSL_PARAM params[]);
+int stateful_get_params(const void *key, OSSL_PARAM params[]);
+int stateful_set_params(void *key, const OSSL_PARAM params[], FSP_ERRDETAIL *d);
+int stateful_text(const void *key, int selection, BIO *out);
+extern const OSSL_PARAM stateful_ctx_params[];
+extern const OSSL_PARAM stateful_key_gettable[];
+extern const OSSL_PARAM stateful_key_settable[];
 
-/* The hooks above, for an FS_ADAPTER initializer. */
-#define HBSA_COMMON_HOOKS                                                                \
-    .free = hbsa_free, .has_private = hbsa_has_private, .sizes = hbsa_sizes,             \
-    .pub_encode = hbsa_pub_encode, .priv_encode = hbsa_priv_encode, .sign = hbsa_sign,   \
-    .verify = hbsa_verify,                                                               \
-    .param_name = hbsa_param_name, .state = hbsa_state,                                  \
-    .sigopts_default = hbsa_sigopts_default, .ctx_settable = hbsa_ctx_params,            \
-    .ctx_set = hbsa_ctx_set, .ctx_gettable = hbsa_ctx_params, .ctx_get = hbsa_ctx_get,   \
-    .gettable = hbsa_key_gettable, .get_params = hbsa_get_params,                        \
-    .settable = hbsa_key_settable, .set_params = hbsa_set_params, .text = hbsa_text
+/* The hooks above, for an FSP_ADAPTER initializer. */
+#define STATEFUL_COMMON_HOOKS                                                                \
+    .free = stateful_free, .has_private = stateful_has_private, .sizes = stateful_sizes,             \
+    .pub_encode = stateful_pub_encode, .priv_encode = stateful_priv_encode, .sign = stateful_sign,   \
+    .verify = stateful_verify,                                                               \
+    .param_name = stateful_param_name, .state = stateful_state,                                  \
+    .sigopts_default = stateful_sigopts_default, .ctx_settable = stateful_ctx_params,            \
+    .ctx_set = stateful_ctx_set, .ctx_gettable = stateful_ctx_params, .ctx_get = stateful_ctx_get,   \
+    .gettable = stateful_key_gettable, .get_params = stateful_get_params,                        \
+    .settable = stateful_key_settable, .set_params = stateful_set_params, .text = stateful_text
 
 #endif

@@ -8,7 +8,7 @@
 #include "sigalgs.h"
 #include "fastsig_err.h"
 
-int fs_text_hex(BIO *out, const char *label, const unsigned char *b, size_t len)
+int fsp_text_hex(BIO *out, const char *label, const unsigned char *b, size_t len)
 {
     if (BIO_printf(out, "%s:", label) <= 0)
         return 0;
@@ -21,13 +21,13 @@ int fs_text_hex(BIO *out, const char *label, const unsigned char *b, size_t len)
     return BIO_printf(out, "\n") > 0;
 }
 
-int fs_key_to_text(BIO *out, const FS_KEY *k, int selection)
+int fsp_key_to_text(BIO *out, const FSP_KEY *k, int selection)
 {
-    const FS_ADAPTER *ad = k->alg->ad;
-    void *core = fs_key_core(k);
+    const FSP_ADAPTER *ad = k->alg->ad;
+    void *core = fsp_key_core(k);
     int priv = (selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) != 0;
-    FS_KEYSIZES sz;
-    FS_STATEINFO st;
+    FSP_KEYSIZES sz;
+    FSP_STATEINFO st;
     unsigned char *pub = NULL;
     size_t len = 0;
     int err, ok;
@@ -41,7 +41,7 @@ int fs_key_to_text(BIO *out, const FS_KEY *k, int selection)
     if (ad->param_name != NULL
         && BIO_printf(out, "parameter set: %s\n", ad->param_name(core)) <= 0)
         return 0;
-    if (priv && (k->alg->flags & FS_SIGALG_STATEFUL) && ad->state != NULL) {
+    if (priv && (k->alg->flags & FSP_SIGALG_STATEFUL) && ad->state != NULL) {
         st.why[0] = '\0';
         st.detail = NULL; /* the text says the code and why only */
         if ((err = ad->state(core, &st)) == FASTSIG_OK)
@@ -58,9 +58,9 @@ int fs_key_to_text(BIO *out, const FS_KEY *k, int selection)
     }
     if (ad->text != NULL)
         return ad->text(core, selection, out) == FASTSIG_OK;
-    if (fs_key_pub(k, &pub, &len) != FASTSIG_OK)
+    if (fsp_key_pub(k, &pub, &len) != FASTSIG_OK)
         return 0;
-    ok = fs_text_hex(out, "pub", pub, len);
+    ok = fsp_text_hex(out, "pub", pub, len);
     OPENSSL_free(pub);
     return ok;
 }

@@ -1,6 +1,6 @@
 /* wotsp_adapter.c - WOTS+ as a one-time signature algorithm (row WOTSP):
- * the scheme of crypto/hbs/wotsp_scheme.h behind the stateful contract
- * (hbs/wotsp_stateful.c), in the key object of the stateful rows with a
+ * the scheme of crypto/xmss/wotsp_scheme.h behind the stateful contract
+ * (xmss/wotsp_stateful.c), in the key object of the stateful rows with a
  * state file of one index.
  * One-time: the state file has max = 1; the index is spent durably before
  * the signature leaves; a second attempt (any process, after a crash) gets
@@ -15,57 +15,57 @@
 #include "fastsig_err.h"
 
 /* The row from param (hash family, default SHA2_256) and mode (w16, w4, w256). */
-static const hbs_params *pick(const FS_GENOPTS *o)
+static const xmss_params *pick(const FSP_GENOPTS *o)
 {
     const char *base = o->param != NULL ? o->param : "WOTSP-SHA2_256";
     const char *m = o->mode;
     char name[64];
 
     if (m == NULL || strcmp(m, "w16") == 0 || strcmp(m, "W16") == 0)
-        return hbsa_params(HBS_KIND_WOTSP, base);
+        return stateful_params(XMSS_KIND_WOTSP, base);
     if (strcmp(m, "w4") != 0 && strcmp(m, "W4") != 0 && strcmp(m, "w256") != 0
         && strcmp(m, "W256") != 0)
         return NULL;
     if ((size_t)snprintf(name, sizeof(name), "%s_W%s", base, m + 1) >= sizeof(name))
         return NULL;
-    return hbsa_params(HBS_KIND_WOTSP, name);
+    return stateful_params(XMSS_KIND_WOTSP, name);
 }
 
-static int gen(const FS_SIGALG *alg, const FS_GENOPTS *o, void **key)
+static int gen(const FSP_SIGALG *alg, const FSP_GENOPTS *o, void **key)
 {
-    const hbs_params *p = pick(o);
-    uint8_t seed[3 * HBS_MAX_N];
-    HBSA_KEY *x;
+    const xmss_params *p = pick(o);
+    uint8_t seed[3 * XMSS_MAX_N];
+    STATEFUL_KEY *x;
     void *core;
     int err;
 
     if (p == NULL)
         return FASTSIG_ERR_UNSUPPORTED;
-    if ((err = hbsa_seed(o, p, seed)) != FASTSIG_OK)
+    if ((err = stateful_seed(o, p, seed)) != FASTSIG_OK)
         return err;
     if (fs_stateful_wotsp_new(p, &core) != FASTSIG_OK
-        || (x = hbsa_new(&fs_stateful_wotsp, core)) == NULL) {
+        || (x = stateful_new(&fs_stateful_wotsp, core)) == NULL) {
         OPENSSL_cleanse(seed, sizeof(seed));
         return FASTSIG_ERR_NOMEM;
     }
-    if ((err = hbsa_seed_check(x, seed, 3 * (size_t)p->n, o->detail)) == FASTSIG_OK)
+    if ((err = stateful_seed_check(x, seed, 3 * (size_t)p->n, o->detail)) == FASTSIG_OK)
         err = fs_stateful_wotsp_keygen(core, seed, 3 * (size_t)p->n);
     OPENSSL_cleanse(seed, sizeof(seed));
-    return hbsa_gen_done(x, err, o, key);
+    return stateful_gen_done(x, err, o, key);
 }
 
-static int pub_decode(const FS_SIGALG *alg, const unsigned char *in, size_t len, void **key)
+static int pub_decode(const FSP_SIGALG *alg, const unsigned char *in, size_t len, void **key)
 {
-    return hbsa_pub_decode(&fs_stateful_wotsp, in, len, key);
+    return stateful_pub_decode(&fs_stateful_wotsp, in, len, key);
 }
 
 /* A root that its seeds do not give still decodes: refused when the key is
  * asked to sign (before the index is spent), since OpenSSL's decoders drop
  * a decoder's reason and the signer's error keeps it. */
-static int priv_decode(const FS_SIGALG *alg, const unsigned char *in, size_t len, void **key,
-                       FS_ERRDETAIL *d)
+static int priv_decode(const FSP_SIGALG *alg, const unsigned char *in, size_t len, void **key,
+                       FSP_ERRDETAIL *d)
 {
-    return hbsa_priv_decode(&fs_stateful_wotsp, in, len, key, d);
+    return stateful_priv_decode(&fs_stateful_wotsp, in, len, key, d);
 }
 
 static const OSSL_PARAM gen_settable[] = {
@@ -73,7 +73,7 @@ static const OSSL_PARAM gen_settable[] = {
     OSSL_PARAM_END
 };
 
-const FS_ADAPTER fs_wotsp_adapter = {
+const FSP_ADAPTER fsp_wotsp_adapter = {
     .gen = gen, .pub_decode = pub_decode, .priv_decode = priv_decode,
-    .gen_settable = gen_settable, HBSA_COMMON_HOOKS,
+    .gen_settable = gen_settable, STATEFUL_COMMON_HOOKS,
 };

@@ -8,6 +8,9 @@
 #include <openssl/buffer.h>
 #include <openssl/err.h>
 #include <openssl/pem.h>
+#include <openssl/provider.h>
+#include "fastsig/provider.h"
+#include "keytool_cmds.h"
 #include "keytool_keyio.h"
 #include "state/fileio.h"
 
@@ -127,6 +130,29 @@ int kt_write_key(EVP_PKEY *k, const char *path, const EVP_CIPHER *cipher, const 
     if (fs_file_sync_dir_of(path, &cause) != 0) {
         fprintf(stderr, "fastsig-keytool: %s written, but its directory could not be synced: %s\n",
                 path, strerror(cause.sys_errno));
+        return 0;
+    }
+    return 1;
+}
+
+int kt_provider_path(const char *dir)
+{
+    if (dir != NULL && !OSSL_PROVIDER_set_default_search_path(NULL, dir)) {
+        kt_die_ssl("cannot set the provider path");
+        return 0;
+    }
+    return 1;
+}
+
+int kt_load_providers(OSSL_PROVIDER **fs, OSSL_PROVIDER **dflt)
+{
+    if ((*fs = OSSL_PROVIDER_load(NULL, FASTSIG_PROVIDER_NAME)) == NULL) {
+        kt_die_ssl("cannot load the fastsig provider");
+        return 0;
+    }
+    if ((*dflt = OSSL_PROVIDER_load(NULL, "default")) == NULL) {
+        kt_die_ssl("cannot load the default provider");
+        OSSL_PROVIDER_unload(*fs);
         return 0;
     }
     return 1;

@@ -1,6 +1,6 @@
 /* cachefile.h - the node-cache file beside a state file: public bytes that
  * spare a signer from rebuilding tree nodes (what they are and how they are
- * authenticated is the caller's business: crypto/hbs tags them with a key
+ * authenticated is the caller's business: crypto/xmss tags them with a key
  * derived from the secret seed and refuses bytes that do not check).
  *
  * "<state path>.cache", mode 0600, written in place under an exclusive

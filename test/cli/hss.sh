@@ -7,11 +7,11 @@
 # SPKI made from the raw key; every parameter set round-trips (default: every
 # w at H5, each family at H10/W4, HSS mixes up to L = 8; FASTSIG_SOAK=1: every
 # w at H10 and H15, each family at H20/W4) and bad param: names are refused;
-# then the flows every stateful key shares (hbs_flows.sh: state file,
+# then the flows every stateful key shares (stateful_flows.sh: state file,
 # unusable states, default state directories).
 # The X.509 flows run in x509.sh.
 source "$(dirname "$0")/lib.sh"
-source "$(dirname "$0")/hbs_flows.sh"
+source "$(dirname "$0")/stateful_flows.sh"
 
 lvec() { sed -n "s/^$2 = //p" "$VECTORS/lms/$1"; }
 # spki_of HEX OUT: an SPKI (DER) around a raw 60-byte HSS public key
@@ -214,8 +214,8 @@ check "HSS: a bad level is named with its number and the reason" \
 check "HSS: no state left by the refused sets" test ! -e "$d/bad.state"
 
 # the shared flows; HSS's known answers are above (published signatures are
-# at q = 5..7, not the first two indices hbs_flows checks)
-hbs_flows HSS "$H10" "LMS_SHA256_M32_H5/LMOTS_SHA256_N32_W4,LMS_SHA256_M32_H5/LMOTS_SHA256_N32_W8" - 1024
+# at q = 5..7, not the first two indices stateful_flows checks)
+stateful_flows HSS "$H10" "LMS_SHA256_M32_H5/LMOTS_SHA256_N32_W4,LMS_SHA256_M32_H5/LMOTS_SHA256_N32_W8" - 1024
 # hss_cache_file: the node cache file beside the state of a two-level key is
 # written by genpkey; signing reads it; a cache that cannot be written is
 # reported by `genpkey -text` (into -out, after the PEM) as for XMSS, and

@@ -2,12 +2,12 @@
 # xmss.sh - XMSS through the real openssl binary: genpkey (default set,
 # param:, seed: known answer, state:, encrypted), pkey -pubout/-text (index,
 # remaining), pkeyutl -sign/-verify -rawin, dgst -sign/-verify, the cache
-# file, unusable states, default state directories (hbs_flows.sh); the
+# file, unusable states, default state directories (stateful_flows.sh); the
 # threads: key-generation option. The X.509 flows run in x509.sh.
 source "$(dirname "$0")/lib.sh"
-source "$(dirname "$0")/hbs_flows.sh"
+source "$(dirname "$0")/stateful_flows.sh"
 
-hbs_flows XMSS XMSS-SHA2_10_256 XMSS-SHAKE256_10_192 XMSS-SHA2_10_256.txt 1024
+stateful_flows XMSS XMSS-SHA2_10_256 XMSS-SHAKE256_10_192 XMSS-SHA2_10_256.txt 1024
 
 # --- -pkeyopt threads:N: the vectors' key on 1 and on 2 threads; bad N refused ---
 d="$WORK/threads"

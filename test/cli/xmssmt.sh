@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # xmssmt.sh - XMSS^MT through the real openssl binary: the same flows as
-# xmss.sh (hbs_flows.sh) with the default XMSSMT-SHA2_20/4_256 (2^20
+# xmss.sh (stateful_flows.sh) with the default XMSSMT-SHA2_20/4_256 (2^20
 # signatures), and an unknown param: name refused with its name; X.509 in
 # x509.sh.
 source "$(dirname "$0")/lib.sh"
-source "$(dirname "$0")/hbs_flows.sh"
+source "$(dirname "$0")/stateful_flows.sh"
 
-hbs_flows XMSSMT XMSSMT-SHA2_20/4_256 XMSSMT-SHA2_40/8_256 XMSSMT-SHA2_20-4_256.txt 1048576
+stateful_flows XMSSMT XMSSMT-SHA2_20/4_256 XMSSMT-SHA2_40/8_256 XMSSMT-SHA2_20-4_256.txt 1048576
 
 # a name that is no set (20/3: 3 does not divide 20) is refused, naming it
 check_fails "XMSSMT: genpkey refuses param:XMSSMT-SHA2_20/3_256" openssl genpkey "${PROV[@]}" \

@@ -17,11 +17,11 @@
 #include "fastsig_err.h"
 #include "rw/rw.h"
 #include "rw/rw_internal.h"
-#include "hbs/params.h"
-#include "hbs/xmss.h"
-#include "hbs_hooks.h"
-#include "hbs/hbs_key.h"
-#include "hbs/wotsp_scheme.h"
+#include "xmss/params.h"
+#include "xmss/xmss.h"
+#include "xmss_hooks.h"
+#include "xmss/xmss_key.h"
+#include "xmss/wotsp_scheme.h"
 #include "lms/hss.h"
 
 #define SECRET(p, len) VALGRIND_MAKE_MEM_UNDEFINED((p), (len))
@@ -127,21 +127,21 @@ static void secret_keyed(fs_hash_keyed *h)
 
 static void check_wotsp(const char *name)
 {
-    const hbs_params *p = hbs_params_by_name(name);
+    const xmss_params *p = xmss_params_by_name(name);
     expect(p != NULL, name);
     if (p == NULL)
         return;
-    uint8_t seed[3 * HBS_MAX_N], sk[4 + 4 * HBS_MAX_N], pk[4 + 2 * HBS_MAX_N];
+    uint8_t seed[3 * XMSS_MAX_N], sk[4 + 4 * XMSS_MAX_N], pk[4 + 2 * XMSS_MAX_N];
     for (size_t i = 0; i < sizeof(seed); i++)
         seed[i] = (uint8_t)i;
-    size_t skl = hbs_sk_bytes(p), pkl = hbs_pk_bytes(p), sl = hbs_sig_bytes(p);
-    expect(hbs_wotsp_keygen(p, seed, 3 * p->n, sk, skl, pk, pkl) == FASTSIG_OK, "WOTS+ keygen");
+    size_t skl = xmss_sk_bytes(p), pkl = xmss_pk_bytes(p), sl = xmss_sig_bytes(p);
+    expect(xmss_wotsp_keygen(p, seed, 3 * p->n, sk, skl, pk, pkl) == FASTSIG_OK, "WOTS+ keygen");
     SECRET(sk + 4, 2 * p->n);           /* SK_SEED || SK_PRF */
     uint8_t *sig = malloc(sl);
-    int rc = hbs_wotsp_sign(sk, skl, (const uint8_t *)"message", 7, sig, sl);
+    int rc = xmss_wotsp_sign(sk, skl, (const uint8_t *)"message", 7, sig, sl);
     expect(rc == FASTSIG_OK, "WOTS+ sign");
     PUBLIC(sig, sl);                     /* the finished signature is sent */
-    expect(hbs_wotsp_verify(pk, pkl, (const uint8_t *)"message", 7, sig, sl) == FASTSIG_OK,
+    expect(xmss_wotsp_verify(pk, pkl, (const uint8_t *)"message", 7, sig, sl) == FASTSIG_OK,
            "WOTS+ verify");
     free(sig);
 }
@@ -149,21 +149,21 @@ static void check_wotsp(const char *name)
 /* Signs every index of a reduced-height key of row `name`. */
 static void check_xmss(const char *name, unsigned tree_h)
 {
-    const hbs_params *p0 = hbs_params_by_name(name);
-    hbs_params p;
-    expect(p0 != NULL && hbs_params_reduced(p0, tree_h, &p) == FASTSIG_OK, name);
+    const xmss_params *p0 = xmss_params_by_name(name);
+    xmss_params p;
+    expect(p0 != NULL && xmss_params_reduced(p0, tree_h, &p) == FASTSIG_OK, name);
     if (p0 == NULL)
         return;
-    uint8_t seed[3 * HBS_MAX_N], pk[4 + 2 * HBS_MAX_N];
+    uint8_t seed[3 * XMSS_MAX_N], pk[4 + 2 * XMSS_MAX_N];
     for (size_t i = 0; i < sizeof(seed); i++)
         seed[i] = (uint8_t)(7 * i);
-    hbs_test_set_bottom_h(tree_h > 1 ? tree_h - 1 : 1);
-    hbs_key *k = NULL;
-    expect(hbs_keygen(&p, seed, 3 * p.n, 1, NULL, NULL, &k) == FASTSIG_OK, "XMSS keygen");
-    hbs_test_set_bottom_h(0);
+    xmss_test_set_bottom_h(tree_h > 1 ? tree_h - 1 : 1);
+    xmss_key *k = NULL;
+    expect(xmss_keygen(&p, seed, 3 * p.n, 1, NULL, NULL, &k) == FASTSIG_OK, "XMSS keygen");
+    xmss_test_set_bottom_h(0);
     if (k == NULL)
         return;
-    expect(hbs_key_export_pk(k, pk, hbs_pk_bytes(&p)) == FASTSIG_OK, "XMSS pk");
+    expect(xmss_key_export_pk(k, pk, xmss_pk_bytes(&p)) == FASTSIG_OK, "XMSS pk");
     SECRET(k->sk_seed, sizeof(k->sk_seed));
     SECRET(k->sk_prf, sizeof(k->sk_prf));
     secret_keyed(&k->ctx.seeds.keygen);
@@ -171,20 +171,20 @@ static void check_xmss(const char *name, unsigned tree_h)
     secret_keyed(&k->ctx.prf_sk.prf);
     /* the seeds checked against the root, as the provider does before the
      * first index is spent */
-    expect(hbs_key_check(k) == FASTSIG_OK, "XMSS key check");
-    size_t sl = hbs_sig_bytes(&p);
+    expect(xmss_key_check(k) == FASTSIG_OK, "XMSS key check");
+    size_t sl = xmss_sig_bytes(&p);
     uint8_t *sig = malloc(sl);
-    for (uint64_t idx = 0; idx <= hbs_last_index(&p); idx++) {
+    for (uint64_t idx = 0; idx <= xmss_last_index(&p); idx++) {
         /* every other one with verify-after-sign */
-        int rc = (idx & 1 ? hbs_sign_verified : hbs_sign)(k, idx, (const uint8_t *)"message", 7,
+        int rc = (idx & 1 ? xmss_sign_verified : xmss_sign)(k, idx, (const uint8_t *)"message", 7,
                                                           sig, sl);
         expect(rc == FASTSIG_OK, "XMSS sign");
         PUBLIC(sig, sl);                 /* the finished signature is sent */
-        expect(hbs_verify_p(&p, pk, hbs_pk_bytes(&p), (const uint8_t *)"message", 7, sig, sl)
+        expect(xmss_verify_p(&p, pk, xmss_pk_bytes(&p), (const uint8_t *)"message", 7, sig, sl)
                == FASTSIG_OK, "XMSS verify");
     }
     free(sig);
-    hbs_key_free(k);
+    xmss_key_free(k);
 }
 
 

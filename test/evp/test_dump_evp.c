@@ -12,7 +12,7 @@
 #include "testutil.h"
 #include "dumpscan.h"
 #include "evp_fixture.h"
-#include "hbs_evp.h"
+#include "stateful_evp.h"
 #include "secmem.h"
 
 static void sign_n(EVP_PKEY *k, int n)
@@ -28,7 +28,7 @@ static void sign_n(EVP_PKEY *k, int n)
 
 /* A stateful key of alg from seedlen known bytes (passed as hex, the hex
  * in secmem too); secrets: the (offset, length) pairs of the seed to look for. */
-static void hbs_kind(const char *alg, const char *param, size_t seedlen, uint64_t x,
+static void dump_kind(const char *alg, const char *param, size_t seedlen, uint64_t x,
                      const size_t (*secrets)[2], size_t nsecrets, int nsig)
 {
     static const char digits[] = "0123456789abcdef";
@@ -53,25 +53,25 @@ static void hbs_kind(const char *alg, const char *param, size_t seedlen, uint64_
 static void xmss_kind(void)
 {
     static const size_t s[][2] = { { 0, 32 }, { 32, 32 } }; /* SK_SEED, SK_PRF */
-    hbs_kind("XMSS", "XMSS-SHA2_10_256", 96, 1, s, 2, 2);
+    dump_kind("XMSS", "XMSS-SHA2_10_256", 96, 1, s, 2, 2);
 }
 
 static void xmssmt_kind(void)
 {
     static const size_t s[][2] = { { 0, 32 }, { 32, 32 } };
-    hbs_kind("XMSSMT", "XMSSMT-SHA2_20/4_256", 96, 2, s, 2, 2);
+    dump_kind("XMSSMT", "XMSSMT-SHA2_20/4_256", 96, 2, s, 2, 2);
 }
 
 static void wotsp_kind(void)
 {
     static const size_t s[][2] = { { 0, 32 }, { 32, 32 } };
-    hbs_kind("WOTSP", "WOTSP-SHA2_256", 96, 3, s, 2, 1); /* one-time */
+    dump_kind("WOTSP", "WOTSP-SHA2_256", 96, 3, s, 2, 1); /* one-time */
 }
 
 static void hss_kind(void)
 {
     static const size_t s[][2] = { { 0, 32 } }; /* SEED (|| I) */
-    hbs_kind("HSS", "LMS_SHA256_M32_H5/LMOTS_SHA256_N32_W8,LMS_SHA256_M32_H5/LMOTS_SHA256_N32_W8",
+    dump_kind("HSS", "LMS_SHA256_M32_H5/LMOTS_SHA256_N32_W8,LMS_SHA256_M32_H5/LMOTS_SHA256_N32_W8",
              48, 4, s, 1, 33); /* into the second lower tree: a derived SEED */
 }
 
@@ -136,13 +136,13 @@ static void rw_kind(void)
 int main(void)
 {
     static const fs_test tests[] = {
-        { "load provider", hbs_load },
+        { "load provider", stateful_load },
         { "no secret seed in dumpable memory after signing: XMSS", xmss_kind },
         { "no secret seed in dumpable memory after signing: XMSS^MT", xmssmt_kind },
         { "no secret seed in dumpable memory after signing: WOTSP", wotsp_kind },
         { "no secret seed in dumpable memory after signing: HSS", hss_kind },
         { "no secret seed in dumpable memory after signing: RW", rw_kind },
-        { "unload", hbs_unload },
+        { "unload", stateful_unload },
         { NULL, NULL },
     };
     static const fs_suite suites[] = { { "secrets out of core dumps", tests }, { NULL, NULL } };

@@ -6,7 +6,7 @@
  * only randomizes). The signature-context option verify-after-sign: set as
  * an integer or as text, read back, refused when not 0 or 1, and a
  * signature made with it verifies. (A forced fault under verify-after-sign
- * runs in the core's unit test, test/unit/hbs/test_hbs_fault.c: the test
+ * runs in the core's unit test, test/unit/xmss/test_xmss_fault.c: the test
  * hook is not reachable through the loaded module.) */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,7 +14,7 @@
 #include <openssl/err.h>
 #include <openssl/pem.h>
 #include "bytes.h"
-#include "hbs_evp.h"
+#include "stateful_evp.h"
 #include "evp_fixture.h"
 #include "fastsig/provider.h"
 #include "fastsig_err.h"
@@ -23,9 +23,9 @@ static const struct {
     const char *alg, *param;
     int kind;
 } rows[] = {
-    { "XMSS", "XMSS-SHA2_10_256", HBS_KIND_XMSS },
-    { "XMSSMT", "XMSSMT-SHA2_20/4_256", HBS_KIND_XMSSMT },
-    { "WOTSP", "WOTSP-SHA2_256", HBS_KIND_WOTSP },
+    { "XMSS", "XMSS-SHA2_10_256", XMSS_KIND_XMSS },
+    { "XMSSMT", "XMSSMT-SHA2_20/4_256", XMSS_KIND_XMSSMT },
+    { "WOTSP", "WOTSP-SHA2_256", XMSS_KIND_WOTSP },
 };
 #define N_ROWS (sizeof(rows) / sizeof(rows[0]))
 
@@ -38,7 +38,7 @@ static const struct {
 
 /* The PKCS#8 DER of k (malloc'd) and where its sk core starts: the
  * privateKey contents end with BE16(len) || state path. */
-static unsigned char *priv_der(EVP_PKEY *k, const char *state, const hbs_params *p,
+static unsigned char *priv_der(EVP_PKEY *k, const char *state, const xmss_params *p,
                                size_t *len, size_t *core)
 {
     char *pem = to_pem(k, 1), *name = NULL, *hdr = NULL;
@@ -51,7 +51,7 @@ static unsigned char *priv_der(EVP_PKEY *k, const char *state, const hbs_params 
     OPENSSL_free(name);
     OPENSSL_free(hdr);
     *len = (size_t)dl;
-    *core = *len - strlen(state) - 2 - hbs_sk_bytes(p);
+    *core = *len - strlen(state) - 2 - xmss_sk_bytes(p);
     CU_ASSERT_EQUAL_FATAL(fs_load_be32(der + *core), p->oid);
     return der;
 }
@@ -76,8 +76,8 @@ static EVP_PKEY *decode(const unsigned char *der, size_t len)
 
 static void damaged(size_t row)
 {
-    const hbs_params *p = hbs_params_by_name(rows[row].param);
-    int tree = rows[row].kind != HBS_KIND_WOTSP;
+    const xmss_params *p = xmss_params_by_name(rows[row].param);
+    int tree = rows[row].kind != XMSS_KIND_WOTSP;
     char state[600], cache[640], keep[660];
     unsigned char *sig = NULL, *der, *cbytes = NULL, *now;
     size_t siglen, len, core, clen = 0, nlen;
@@ -215,7 +215,7 @@ static void test_verify_after_sign(void)
         CU_ASSERT_EQUAL(got, 1);
         CU_ASSERT(sig != NULL && verify_msg(k, "vas", 3, sig, siglen));
         OPENSSL_free(sig);
-        if (rows[row].kind != HBS_KIND_WOTSP) {
+        if (rows[row].kind != XMSS_KIND_WOTSP) {
             CU_ASSERT_EQUAL(sign_with(k, as_text, &sig, &siglen, &got), 0);
             CU_ASSERT_EQUAL(got, 1);
             CU_ASSERT(sig != NULL && verify_msg(k, "vas", 3, sig, siglen));
@@ -241,12 +241,12 @@ static void test_settable(void)
 
 static void setup(void)
 {
-    hbs_load();
+    stateful_load();
 }
 
 static void teardown(void)
 {
-    hbs_unload();
+    stateful_unload();
 }
 
 int main(void)

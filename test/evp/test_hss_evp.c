@@ -29,11 +29,11 @@
 #include <openssl/core_names.h>
 #include <openssl/pem.h>
 #include <openssl/x509.h>
-#include "hbs_evp.h"
+#include "stateful_evp.h"
 #include "evp_fixture.h"
 #include "fastsig/provider.h"
 #include "fastsig_err.h"
-#include "hbs_vec.h"
+#include "xmss_vec.h"
 #include "lms/lms_params.h"
 
 #define H5_W8(f, n) "LMS_" f "_M" n "_H5/LMOTS_" f "_N" n "_W8"
@@ -52,42 +52,42 @@ static const struct {
     { "LMS_SHAKE_M32_H5-LMOTS_SHAKE_N32_W8.txt", H5_W8("SHAKE", "32"), 7 },
 };
 
-static hbs_vec *load(const char *file)
+static xmss_vec *load(const char *file)
 {
     char rel[128];
-    snprintf(rel, sizeof(rel), "../lms/%s", file); /* hbs_vec reads under xmss/ */
-    return hbs_vec_load(rel);
+    snprintf(rel, sizeof(rel), "../lms/%s", file); /* xmss_vec reads under xmss/ */
+    return xmss_vec_load(rel);
 }
 
 static void test_kat(void)
 {
     for (size_t i = 0; i < sizeof(kats) / sizeof(kats[0]); i++) {
-        hbs_vec *v = load(kats[i].file);
+        xmss_vec *v = load(kats[i].file);
         char seed[200], state[600];
         unsigned char pub[100], *want, *sig, *msg;
         size_t len = 0, wlen, siglen, mlen;
         EVP_PKEY *k;
 
         CU_ASSERT_PTR_NOT_NULL_FATAL(v);
-        snprintf(seed, sizeof(seed), "%s%s", hbs_vec_get(v, "seed"), hbs_vec_get(v, "I"));
+        snprintf(seed, sizeof(seed), "%s%s", xmss_vec_get(v, "seed"), xmss_vec_get(v, "I"));
         k = gen_key(FASTSIG_SIG_HSS, kats[i].param, seed, NULL, state, sizeof(state));
         CU_ASSERT_PTR_NOT_NULL_FATAL(k);
-        want = hbs_vec_bytes(v, "pub", &wlen);
+        want = xmss_vec_bytes(v, "pub", &wlen);
         CU_ASSERT(get_pub(k, pub, sizeof(pub), &len) && len == wlen
                   && memcmp(pub, want, wlen) == 0);
         free(want);
-        msg = hbs_vec_bytes(v, "msg", &mlen);
+        msg = xmss_vec_bytes(v, "msg", &mlen);
         if (kats[i].q != UINT64_MAX) {
             CU_ASSERT_EQUAL_FATAL(state_jump(k, state, kats[i].q), FASTSIG_OK);
             CU_ASSERT_EQUAL_FATAL(sign_msg(k, msg, mlen, &sig, &siglen, 0), 0);
-            want = hbs_vec_bytes(v, "sig", &wlen);
+            want = xmss_vec_bytes(v, "sig", &wlen);
             CU_ASSERT(siglen == wlen && memcmp(sig, want, wlen) == 0);
             free(want);
             OPENSSL_free(sig);
         }
         free(msg);
         EVP_PKEY_free(k);
-        hbs_vec_free(v);
+        xmss_vec_free(v);
     }
 }
 
@@ -118,16 +118,16 @@ static void test_interop(void)
     static const unsigned char oid[] = { 0x06, 0x0b, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d,
                                          0x01, 0x09, 0x10, 0x03, 0x11 };
     for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
-        hbs_vec *v = load(files[i]);
+        xmss_vec *v = load(files[i]);
         unsigned char *pub, *sig, *msg, *der = NULL;
         size_t plen, siglen, mlen;
         int dlen;
         EVP_PKEY *k;
 
         CU_ASSERT_PTR_NOT_NULL_FATAL(v);
-        pub = hbs_vec_bytes(v, "pub", &plen);
-        sig = hbs_vec_bytes(v, "sig", &siglen);
-        msg = hbs_vec_bytes(v, "msg", &mlen);
+        pub = xmss_vec_bytes(v, "pub", &plen);
+        sig = xmss_vec_bytes(v, "sig", &siglen);
+        msg = xmss_vec_bytes(v, "msg", &mlen);
         CU_ASSERT_PTR_NOT_NULL_FATAL(k = import_pub(pub, plen));
         CU_ASSERT(verify_msg(k, msg, mlen, sig, siglen));
         sig[siglen / 3] ^= 1;
@@ -143,7 +143,7 @@ static void test_interop(void)
         free(sig);
         free(msg);
         EVP_PKEY_free(k);
-        hbs_vec_free(v);
+        xmss_vec_free(v);
     }
 }
 
@@ -655,7 +655,7 @@ static void test_cache_file(void)
 }
 
 static const fs_test tests[] = {
-    { "load provider", hbs_load },
+    { "load provider", stateful_load },
     { "known answers: published public keys and signatures from SEED and I", test_kat },
     { "RFC 8554 and draft vectors verify through a raw public key; SPKI", test_interop },
     { "round trips, each hash family, L = 1..3, at a moved index", test_round_trips },
@@ -675,5 +675,5 @@ static const fs_test tests[] = {
 
 int main(void)
 {
-    return hbs_cu_run("hss_evp", tests);
+    return stateful_cu_run("hss_evp", tests);
 }

@@ -18,7 +18,7 @@
 #include <openssl/err.h>
 #include <openssl/pem.h>
 #include <openssl/x509.h>
-#include "hbs_evp.h"
+#include "stateful_evp.h"
 #include "evp_fixture.h"
 #include "fastsig/provider.h"
 #include "fastsig_err.h"
@@ -423,7 +423,7 @@ static void two_signers_one_key(const kind_row *r)
 {
     enum { NSIGS = 150, NPROC = 3 };
     char state[600], path[NPROC][640], share[32], *pem[NPROC];
-    size_t siglen = r->big_siglen ? r->big_siglen : hbs_sig_bytes(hbs_params_by_name(r->big_param));
+    size_t siglen = r->big_siglen ? r->big_siglen : xmss_sig_bytes(xmss_params_by_name(r->big_param));
     uint64_t n = r->share;
     EVP_PKEY *k = gen_key(r->big_alg, r->big_param, NULL, NULL, state, sizeof(state)), *s;
     static unsigned char seen[1 << 20];
@@ -552,7 +552,7 @@ static void sigkill_during_carve(const kind_row *r)
 FOR_KINDS(sigkill_during_carve)
 
 static const fs_test tests[] = {
-    { "load provider", hbs_load },
+    { "load provider", stateful_load },
     { "carve (next N, a range), sign inside each range", test_carve_and_sign },
     { "range in the key encoding; whole keys without it", test_encoding },
     { "one-time and public keys are not carved", test_refused_keys },
@@ -562,7 +562,7 @@ static const fs_test tests[] = {
     { "a shard of a shard", test_shard_of_shard },
     { "two signers, one key: parent and 2 shards in 3 processes", test_two_signers_one_key },
     { "SIGKILL during carves: no index twice", test_sigkill_during_carve },
-    { "unload", hbs_unload },
+    { "unload", stateful_unload },
     { NULL, NULL }
 };
 

@@ -17,7 +17,7 @@
 #include <openssl/x509.h>
 #include "testutil.h"
 #include "evp_fixture.h"
-#include "hbs_evp.h"
+#include "stateful_evp.h"
 #include "fastsig/provider.h"
 #include "fastsig_err.h"
 
@@ -284,14 +284,14 @@ static void test_no_stale_detail(void)
 int main(void)
 {
     static const fs_test tests[] = {
-        { "load provider", hbs_load },
+        { "load provider", stateful_load },
         { "threads and copies of a decoded key share the state it opens at the first signature",
           test_threads_share_one_handle },
         { "a key with a relative state path is refused", test_relative_state_path_refused },
         { "each thread's state errors name its own key's file",
           test_state_errors_stay_in_their_thread },
         { "an error after a state error carries no stale detail", test_no_stale_detail },
-        { "unload", hbs_unload },
+        { "unload", stateful_unload },
         { NULL, NULL },
     };
     static const fs_suite suites[] = { { "state opened at the first signature", tests },

@@ -13,14 +13,14 @@
 #include <unistd.h>
 #include <sys/wait.h>
 #include <openssl/err.h>
-#include "hbs_evp.h"
+#include "stateful_evp.h"
 #include "fastsig/provider.h"
 #include "fastsig_err.h"
 
 static void test_every_set(void)
 {
-    const hbs_params *rows[32];
-    size_t n = rows_of(HBS_KIND_WOTSP, rows, 32);
+    const xmss_params *rows[32];
+    size_t n = rows_of(XMSS_KIND_WOTSP, rows, 32);
     CU_ASSERT_EQUAL(n, 21);
     for (size_t i = 0; i < n; i++) {
         char state[600], *pem, *pub;
@@ -164,14 +164,14 @@ static void test_forged_max(void)
 }
 
 static const fs_test tests[] = {
-    { "load provider", hbs_load },
+    { "load provider", stateful_load },
     { "every set: sign once, verify, tamper, refuse the second", test_every_set },
     { "mode:w4 / w16 / w256", test_modes },
     { "second signature refused in another process and after a crash", test_other_process },
     { "8 processes race for the one index", test_race },
     { "missing and foreign state", test_states },
     { "state with a forged max refused", test_forged_max },
-    { "unload", hbs_unload },
+    { "unload", stateful_unload },
     { NULL, NULL }
 };
 

@@ -16,11 +16,11 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include <openssl/err.h>
-#include "hbs_evp.h"
+#include "stateful_evp.h"
 #include "evp_fixture.h"
 #include "fastsig/provider.h"
 #include "fastsig_err.h"
-#include "hbs_vec.h"
+#include "xmss_vec.h"
 #include "state/statefile.h"
 
 static const char *const h10_files[] = {
@@ -38,7 +38,7 @@ static void test_kat(void)
 /* Reach 2^10 - 1 the way a user does: sign 1024 times (blocks of 64). */
 static void test_sign_through(void)
 {
-    hbs_vec *v = hbs_vec_load("XMSS-SHA2_10_256.txt");
+    xmss_vec *v = xmss_vec_load("XMSS-SHA2_10_256.txt");
     char state[600];
     unsigned char *sig = NULL, *want;
     size_t siglen = 0, wlen;
@@ -46,7 +46,7 @@ static void test_sign_through(void)
     int bad = 0;
 
     CU_ASSERT_PTR_NOT_NULL_FATAL(v);
-    k = gen_key("XMSS", NULL, hbs_vec_get(v, "seed"), NULL, state, sizeof(state));
+    k = gen_key("XMSS", NULL, xmss_vec_get(v, "seed"), NULL, state, sizeof(state));
     CU_ASSERT_PTR_NOT_NULL_FATAL(k);
     for (uint64_t i = 0; i < 1024; i++) {
         OPENSSL_free(sig);
@@ -58,7 +58,7 @@ static void test_sign_through(void)
             bad++;
     }
     CU_ASSERT_EQUAL(bad, 0);
-    want = hbs_vec_bytes(v, "sig_idxlast", &wlen);
+    want = xmss_vec_bytes(v, "sig_idxlast", &wlen);
     CU_ASSERT(sig != NULL && siglen == wlen && memcmp(sig, want, wlen) == 0);
     free(want);
     OPENSSL_free(sig);
@@ -66,22 +66,22 @@ static void test_sign_through(void)
     CU_ASSERT_EQUAL(key_u64(k, FASTSIG_PKEY_PARAM_INDEX), 1024);
     CU_ASSERT_EQUAL(sign_msg(k, "abc", 3, &sig, &siglen, 0), FASTSIG_ERR_KEY_EXHAUSTED);
     EVP_PKEY_free(k);
-    hbs_vec_free(v);
+    xmss_vec_free(v);
 }
 
-static int skip_row(const hbs_params *p)
+static int skip_row(const xmss_params *p)
 {
     return p->h > 10 && !soak();
 }
 
-static uint64_t jump_row(const hbs_params *p)
+static uint64_t jump_row(const xmss_params *p)
 {
-    return hbs_last_index(p) - 1;
+    return xmss_last_index(p) - 1;
 }
 
 static void test_round_trips(void)
 {
-    round_trips("XMSS", HBS_KIND_XMSS, 21, skip_row, jump_row);
+    round_trips("XMSS", XMSS_KIND_XMSS, 21, skip_row, jump_row);
 }
 
 static void test_batches(void)
@@ -125,12 +125,12 @@ static int gen_with(const char *alg, const char *seedhex, const OSSL_PARAM *t,
  * BAD_PARAM; a WOTSP key has no threads option. */
 static void test_threads(void)
 {
-    hbs_vec *v = hbs_vec_load("XMSS-SHA2_10_256.txt");
+    xmss_vec *v = xmss_vec_load("XMSS-SHA2_10_256.txt");
     unsigned char pub[200], *want;
     size_t len = 0, wlen;
     CU_ASSERT_PTR_NOT_NULL_FATAL(v);
-    const char *seed = hbs_vec_get(v, "seed");
-    want = hbs_vec_bytes(v, "pk", &wlen);
+    const char *seed = xmss_vec_get(v, "seed");
+    want = xmss_vec_bytes(v, "pk", &wlen);
     for (unsigned t = 1; t <= 3; t++) {
         char text[4];
         snprintf(text, sizeof(text), "%u", t);
@@ -172,7 +172,7 @@ static void test_threads(void)
                                                FASTSIG_PKEY_PARAM_THREADS));
     EVP_PKEY_CTX_free(c);
     EVP_PKEY_CTX_free(w);
-    hbs_vec_free(v);
+    xmss_vec_free(v);
 }
 
 /* A process's first signature reserves one index, its second a whole block
@@ -225,7 +225,7 @@ static void test_h16(void)
 }
 
 static const fs_test tests[] = {
-    { "load provider", hbs_load },
+    { "load provider", stateful_load },
     { "known answers h=10 (pk, idx0, idx1, last), dup/dupctx, bad states", test_kat },
     { "sign through all 1024 indices", test_sign_through },
     { "round trips, every set", test_round_trips },
@@ -240,5 +240,5 @@ static const fs_test tests[] = {
 
 int main(void)
 {
-    return hbs_cu_run("xmss_evp", tests);
+    return stateful_cu_run("xmss_evp", tests);
 }

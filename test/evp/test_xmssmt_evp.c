@@ -18,7 +18,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include <openssl/err.h>
-#include "hbs_evp.h"
+#include "stateful_evp.h"
 #include "evp_fixture.h"
 #include "fastsig/provider.h"
 #include "fastsig_err.h"
@@ -41,7 +41,7 @@ static void test_64bit(void)
 {
     static const char *const sets[] = { "XMSSMT-SHA2_60/12_256", "XMSSMT-SHA2_40/8_256" };
     for (size_t s = 0; s < 2; s++) {
-        const hbs_params *p = hbs_params_by_name(sets[s]);
+        const xmss_params *p = xmss_params_by_name(sets[s]);
         char state[600];
         unsigned char *sig;
         size_t siglen;
@@ -52,11 +52,11 @@ static void test_64bit(void)
 
         CU_ASSERT_PTR_NOT_NULL_FATAL(k);
         CU_ASSERT(EVP_PKEY_set_params(k, b1));
-        CU_ASSERT_EQUAL(key_u64(k, FASTSIG_PKEY_PARAM_MAX), hbs_last_index(p) + 1);
+        CU_ASSERT_EQUAL(key_u64(k, FASTSIG_PKEY_PARAM_MAX), xmss_last_index(p) + 1);
         CU_ASSERT_EQUAL_FATAL(state_jump(k, state, start), FASTSIG_OK);
         for (uint64_t i = start; i < start + 4; i++) {
             CU_ASSERT_EQUAL(key_u64(k, FASTSIG_PKEY_PARAM_INDEX), i);
-            CU_ASSERT_EQUAL(key_u64(k, FASTSIG_PKEY_PARAM_REMAINING), hbs_last_index(p) + 1 - i);
+            CU_ASSERT_EQUAL(key_u64(k, FASTSIG_PKEY_PARAM_REMAINING), xmss_last_index(p) + 1 - i);
             CU_ASSERT_EQUAL_FATAL(sign_msg(k, "2^32", 4, &sig, &siglen, 0), 0);
             CU_ASSERT_EQUAL(sig_index(sig, p->idx_bytes), i);
             CU_ASSERT(verify_msg(k, "2^32", 4, sig, siglen));
@@ -70,23 +70,23 @@ static void test_64bit(void)
 /* Layer trees of height 10 cost d x 1024 leaves per key (seconds for the
  * SHAKE-512 rows): by default one family of each hash function shape,
  * n = 32 and n = 24 with its 4-byte padding. */
-static int skip_row(const hbs_params *p)
+static int skip_row(const xmss_params *p)
 {
-    return !soak() && (p->tree_h > 10 || (p->tree_h == 10 && p->family != HBS_SHA2_256
-                                          && p->family != HBS_SHAKE256_192));
+    return !soak() && (p->tree_h > 10 || (p->tree_h == 10 && p->family != XMSS_SHA2_256
+                                          && p->family != XMSS_SHAKE256_192));
 }
 
 /* The third signature: the last index but one (every layer's last tree: as
  * much work again as the key generation, so by default only for layer
  * trees of height 5). */
-static uint64_t jump_row(const hbs_params *p)
+static uint64_t jump_row(const xmss_params *p)
 {
-    return p->tree_h <= 5 || soak() ? hbs_last_index(p) - 1 : 0;
+    return p->tree_h <= 5 || soak() ? xmss_last_index(p) - 1 : 0;
 }
 
 static void test_round_trips(void)
 {
-    round_trips("XMSSMT", HBS_KIND_XMSSMT, 56, skip_row, jump_row);
+    round_trips("XMSSMT", XMSS_KIND_XMSSMT, 56, skip_row, jump_row);
 }
 
 static void test_batches(void)
@@ -142,7 +142,7 @@ static void test_key(void)
 }
 
 static const fs_test tests[] = {
-    { "load provider", hbs_load },
+    { "load provider", stateful_load },
     { "known answers (pk, idx0, idx1, last), dup/dupctx, bad states", test_kat },
     { "64-bit indices around 2^32", test_64bit },
     { "round trips, every set", test_round_trips },
@@ -154,5 +154,5 @@ static const fs_test tests[] = {
 
 int main(void)
 {
-    return hbs_cu_run("xmssmt_evp", tests);
+    return stateful_cu_run("xmssmt_evp", tests);
 }

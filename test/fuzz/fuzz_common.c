@@ -99,7 +99,7 @@ void fuzz_verify_msg(EVP_MD_CTX *m, int streamed, const uint8_t *sig, size_t sig
 {
     if (streamed) {
         EVP_DigestVerifyUpdate(m, FUZZ_MSG, 2);
-        EVP_DigestVerifyUpdate(m, FUZZ_MSG + 2, FUZZ_MSG_LEN - 2);
+        EVP_DigestVerifyUpdate(m, (const unsigned char *)FUZZ_MSG + 2, FUZZ_MSG_LEN - 2);
         EVP_DigestVerifyFinal(m, sig, siglen);
     } else {
         EVP_DigestVerify(m, sig, siglen, (const unsigned char *)FUZZ_MSG, FUZZ_MSG_LEN);

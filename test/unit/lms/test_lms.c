@@ -7,7 +7,7 @@
 #include <string.h>
 #include "bytes.h"
 #include "testutil.h"
-#include "hbs_vec.h"
+#include "xmss_vec.h"
 #include "fastsig_err.h"
 #include "cpu.h"
 #include "hash/hash.h"
@@ -187,21 +187,21 @@ typedef struct {
     size_t publen, msglen, siglen, seedlen, Ilen;
 } lms_vec;
 
-/* hbs_vec reads vectors/xmss/<file>; the lms files share its format. */
+/* xmss_vec reads vectors/xmss/<file>; the lms files share its format. */
 static int vec_load(const char *file, lms_vec *v)
 {
     char rel[200];
     snprintf(rel, sizeof(rel), "../lms/%s", file);
-    hbs_vec *h = hbs_vec_load(rel);
+    xmss_vec *h = xmss_vec_load(rel);
     memset(v, 0, sizeof(*v));
     if (h == NULL)
         return 0;
-    v->pub = hbs_vec_bytes(h, "pub", &v->publen);
-    v->msg = hbs_vec_bytes(h, "msg", &v->msglen);
-    v->sig = hbs_vec_bytes(h, "sig", &v->siglen);
-    v->seed = hbs_vec_bytes(h, "seed", &v->seedlen);
-    v->I = hbs_vec_bytes(h, "I", &v->Ilen);
-    hbs_vec_free(h);
+    v->pub = xmss_vec_bytes(h, "pub", &v->publen);
+    v->msg = xmss_vec_bytes(h, "msg", &v->msglen);
+    v->sig = xmss_vec_bytes(h, "sig", &v->siglen);
+    v->seed = xmss_vec_bytes(h, "seed", &v->seedlen);
+    v->I = xmss_vec_bytes(h, "I", &v->Ilen);
+    xmss_vec_free(h);
     CU_ASSERT_PTR_NOT_NULL(v->pub);
     CU_ASSERT_PTR_NOT_NULL(v->msg);
     CU_ASSERT_PTR_NOT_NULL(v->sig);

@@ -14,10 +14,10 @@
 #include "dumpscan.h"
 #include "fastsig_err.h"
 #include "secmem.h"
-#include "hbs/hbs_key.h"
-#include "hbs/params.h"
-#include "hbs/wotsp_scheme.h"
-#include "hbs/xmss.h"
+#include "xmss/xmss_key.h"
+#include "xmss/params.h"
+#include "xmss/wotsp_scheme.h"
+#include "xmss/xmss.h"
 #include "lms/hss.h"
 #include "lms/lms_params.h"
 #include "rw/rw.h"
@@ -27,23 +27,23 @@
  * (n = 24, SHAKE: the raw seed is in the keyed state). */
 static void xmss_set(const char *name, uint64_t x)
 {
-    const hbs_params *p = hbs_params_by_name(name);
+    const xmss_params *p = xmss_params_by_name(name);
     uint8_t *seed, msg[32] = "xmss", *sig;
-    hbs_key *k = NULL;
+    xmss_key *k = NULL;
 
     CU_ASSERT_PTR_NOT_NULL_FATAL(p);
     size_t n = p->n;
     CU_ASSERT_PTR_NOT_NULL_FATAL(seed = fs_secmem_alloc(3 * n));
     known_bytes(seed, 3 * n, x);
-    CU_ASSERT_EQUAL_FATAL(hbs_keygen(p, seed, 3 * n, 2, NULL, NULL, &k), FASTSIG_OK);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(sig = malloc(hbs_sig_bytes(p)));
-    CU_ASSERT_EQUAL(hbs_sign(k, 0, msg, sizeof(msg), sig, hbs_sig_bytes(p)), FASTSIG_OK);
-    CU_ASSERT_EQUAL(hbs_sign(k, 1, msg, sizeof(msg), sig, hbs_sig_bytes(p)), FASTSIG_OK);
+    CU_ASSERT_EQUAL_FATAL(xmss_keygen(p, seed, 3 * n, 2, NULL, NULL, &k), FASTSIG_OK);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sig = malloc(xmss_sig_bytes(p)));
+    CU_ASSERT_EQUAL(xmss_sign(k, 0, msg, sizeof(msg), sig, xmss_sig_bytes(p)), FASTSIG_OK);
+    CU_ASSERT_EQUAL(xmss_sign(k, 1, msg, sizeof(msg), sig, xmss_sig_bytes(p)), FASTSIG_OK);
     CU_ASSERT_EQUAL(mapping_is_dontdump(k->sk_seed), 1);
     CU_ASSERT_EQUAL(mapping_is_dontdump(&k->ctx), 1);
     assert_undumped("SK_SEED", seed, n, 2);
     assert_undumped("SK_PRF", seed + n, n, 2);
-    hbs_key_free(k);
+    xmss_key_free(k);
     assert_undumped("SK_SEED after free", seed, n, 1); /* wiped */
     free(sig);
     fs_secmem_free(seed);
@@ -59,19 +59,19 @@ static void xmss_kind(void)
 
 static void wotsp_kind(void)
 {
-    const hbs_params *p = hbs_params_by_name("WOTSP-SHA2_256");
+    const xmss_params *p = xmss_params_by_name("WOTSP-SHA2_256");
     uint8_t *seed = fs_secmem_alloc(3 * 32), *sk, pk[200], msg[32] = "wots", *sig;
     size_t sklen;
 
     CU_ASSERT_PTR_NOT_NULL_FATAL(p);
     CU_ASSERT_PTR_NOT_NULL_FATAL(seed);
-    sklen = hbs_sk_bytes(p);
+    sklen = xmss_sk_bytes(p);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sk = fs_secmem_alloc(sklen)); /* as the provider keeps it */
     known_bytes(seed, 3 * 32, 2);
-    CU_ASSERT_EQUAL_FATAL(hbs_wotsp_keygen(p, seed, 3 * 32, sk, sklen, pk, 4 + 2 * 32),
+    CU_ASSERT_EQUAL_FATAL(xmss_wotsp_keygen(p, seed, 3 * 32, sk, sklen, pk, 4 + 2 * 32),
                           FASTSIG_OK);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(sig = malloc(32 + hbs_wots_sig_bytes(p))); /* R || WOTS+ sig */
-    CU_ASSERT_EQUAL(hbs_wotsp_sign(sk, sklen, msg, sizeof(msg), sig, 32 + hbs_wots_sig_bytes(p)),
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sig = malloc(32 + xmss_wots_sig_bytes(p))); /* R || WOTS+ sig */
+    CU_ASSERT_EQUAL(xmss_wotsp_sign(sk, sklen, msg, sizeof(msg), sig, 32 + xmss_wots_sig_bytes(p)),
                     FASTSIG_OK);
     assert_undumped("WOTS+ SK_SEED", seed, 32, 2);
     assert_undumped("WOTS+ SK_PRF", seed + 32, 32, 2);

@@ -35,7 +35,7 @@ static int hss_make(void **core)
 static int make(const kind_row *r, void **core)
 {
     uint8_t seed[3 * 64];
-    const hbs_params *p = hbs_params_by_name(r->name);
+    const xmss_params *p = xmss_params_by_name(r->name);
     for (size_t i = 0; i < sizeof(seed); i++)
         seed[i] = (uint8_t)i;
     if (r->ops == &fs_stateful_hss)
