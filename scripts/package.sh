@@ -61,7 +61,8 @@ else
     tar --exclude='./build*' --exclude=./.git -cf - . | tar -xf - -C "$src"
 fi
 # Build-Depends (apt-get build-dep reads debian/control of the copy)
-(cd "$src" && { dpkg-checkbuilddeps >>"$LOG" 2>&1 || "${APT[@]}" build-dep ./ >>"$LOG" 2>&1; })
+(cd "$src" && { dpkg-checkbuilddeps >>"$LOG" 2>&1 ||
+    { "${APT[@]}" update && "${APT[@]}" build-dep ./; } >>"$LOG" 2>&1; })
 check "Build-Depends satisfied" bash -c "cd '$src' && dpkg-checkbuilddeps"
 t0=$SECONDS
 check "dpkg-buildpackage -us -uc -b" bash -c "cd '$src' &&
