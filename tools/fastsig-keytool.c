@@ -14,6 +14,9 @@ static const struct {
     const char *summary;
 } commands[] = {
     { "shard", kt_cmd_shard, "carve shards (ranges of unspent indices) out of a stateful key" },
+    { "status", kt_cmd_status, "a key's state: set, index, remaining, state file (no passphrase)" },
+    { "move", kt_cmd_move, "move a key's state file elsewhere and rewrite the key to name it" },
+    { "list", kt_cmd_list, "every parameter set: sizes, signatures, costs, SP 800-208" },
 };
 
 static void usage(FILE *f)
