@@ -26,7 +26,7 @@ typedef struct {
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: fastsig-keytool list [--json]\n"
+            "usage: fastsig-keytool list [--json] [-provider-path DIR (ignored)]\n"
             "  Every XMSS, XMSS^MT, WOTS+ and LMS parameter set (the -pkeyopt param: names;\n"
             "  an HSS key joins 1-8 LMS rows with ',', top level first) with:\n"
             "  sig B       signature bytes (HSS: the levels' sum plus 4 bytes per level)\n"
@@ -161,6 +161,10 @@ int kt_cmd_list(int argc, char **argv)
         if (strcmp(a, "-h") == 0 || strcmp(a, "-help") == 0) {
             usage(stdout);
             return 0;
+        }
+        if (strcmp(a, "-provider-path") == 0 && i + 1 < argc) { /* as the others; unused */
+            i++;
+            continue;
         }
         if (strcmp(a, "-json") != 0) {
             fprintf(stderr, "fastsig-keytool: bad option: %s\n", argv[i]);

@@ -16,6 +16,7 @@
 #include "keytool_state.h"
 #include "lms/lms_params.h"
 #include "state/registry.h"
+#include "state/shard.h"
 #include "xmss/params.h"
 #include "xmss/xmss_hash.h"
 
@@ -99,6 +100,29 @@ int kt_registry_states(const char *dir, const uint8_t id[FASTSIG_STATE_KEY_ID_LE
         if (line[0] == '/' && strlen(line) < PATH_MAX)
             strcpy(paths[n++], line);
     }
+    return n;
+}
+
+int kt_shard_states(const char *state, const char *idhex, char (*paths)[PATH_MAX], int n)
+{
+    char dir[PATH_MAX];
+    size_t il = strlen(idhex);
+    struct dirent *e;
+    unsigned long long a, b;
+    DIR *d;
+
+    if (fastsig_state_dir_of(state, dir, sizeof(dir)) != FASTSIG_OK || (d = opendir(dir)) == NULL)
+        return n;
+    while (n < KT_MAX_STATES && (e = readdir(d)) != NULL) {
+        char tail[16] = "";
+        if (strncmp(e->d_name, idhex, il) != 0 || e->d_name[il] != '.'
+            || sscanf(e->d_name + il + 1, "%llu-%llu%15s", &a, &b, tail) != 3
+            || strcmp(tail, ".state") != 0)
+            continue;
+        if ((size_t)snprintf(paths[n], PATH_MAX, "%s/%s", dir, e->d_name) < PATH_MAX)
+            n++;
+    }
+    closedir(d);
     return n;
 }
 

@@ -43,8 +43,8 @@ static void usage(FILE *f)
             "  The state of stateful keys (XMSS, XMSS^MT, HSS, WOTSP), read without a\n"
             "  passphrase and without any lock: a running signer is never made to wait.\n"
             "  FILE is a PEM private key (its state file), a PEM public key (the states\n"
-            "  the key-id registry in the default state directory names for it: the\n"
-            "  key's and its shards'), or a state file itself. An encrypted private key\n"
+            "  the key-id registry in the default state directory names for it, and\n"
+            "  its shards' <key id>.<A>-<B>.state beside it), or a state file itself. An encrypted private key\n"
             "  needs -passin (its state path is inside the encryption); or give its\n"
             "  public key or its state file instead.\n"
             "  For each state:\n"
@@ -241,6 +241,11 @@ static int status_one(const OPTS *o, const char *path, int *opened)
             return 0;
         }
         n = kt_registry_states(dir, s.id, paths, &err);
+        if (n > 0) { /* and its shards' states with their default names */
+            char idhex[2 * FASTSIG_STATE_KEY_ID_LEN + 1];
+            kt_hex(s.id, sizeof(s.id), idhex);
+            n = kt_shard_states(paths[0], idhex, paths, n);
+        }
         if (n <= 0)
             fprintf(stderr, "fastsig-keytool: %s: %s in the registry of %s (give the private"
                             " key or the state file)\n", path,
