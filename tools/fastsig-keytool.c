@@ -29,6 +29,11 @@ static void usage(FILE *f)
     fprintf(f, "usage: fastsig-keytool COMMAND [options]   (COMMAND -h: its options)\n");
     for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
         fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+    fprintf(f, "environment: FASTSIG_STATE_DIR (the default state directory and its key-id\n"
+               "  registry, as the provider's state_dir), FASTSIG_STATE_LOCK_TIMEOUT (seconds a\n"
+               "  state lock is waited for, default 5), OPENSSL_MODULES (where fastsig.so is)\n"
+               "exit status: 0 done; 1 refused or failed (the message names the file and the\n"
+               "  reason); 2 usage\n");
 }
 
 /* The tool's own state-file calls wait for a lock as the provider's do:

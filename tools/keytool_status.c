@@ -59,93 +59,175 @@ static void usage(FILE *f)
             "  last update   when a signer last reserved or gave back (the file's mtime)\n"
             "  --json        one JSON array, an object per state: file, kind, algorithm,\n"
             "                set, key_id, state, ok, error, next, max, remaining,\n"
-            "                range_first, range_end, key_signatures, last_update (UTC),\n"
+            "                range_first (null: unknown), range_end, key_signatures,\n"
+            "                last_update (UTC),\n"
             "                last_update_unix, open_by (pids)\n"
             "  -passin ARG   an encrypted key's passphrase: pass:TEXT, env:VAR, file:PATH\n"
             "  -provider-path  where fastsig.so is (default: OPENSSL_MODULES, then\n"
             "                libcrypto's module directory)\n");
 }
 
-/* One state's report: text, or a JSON object (first: opens the array). */
-static int report(const OPTS *o, const SUBJECT *s, const char *state, int *opened)
-{
+/* What one state file showed. */
+typedef struct {
+    int rc;
+    char err[PATH_MAX + 300]; /* "" or why it is unusable */
     fastsig_state_view v;
-    fastsig_cause cause;
-    char idhex[2 * FASTSIG_STATE_KEY_ID_LEN + 1] = "", when[32] = "", err[PATH_MAX + 300] = "";
+    int seen;                 /* v was read */
+    char when[32], idhex[2 * FASTSIG_STATE_KEY_ID_LEN + 1];
     long pids[16];
-    size_t npids = 0;
-    int rc = fastsig_state_observe(state, &v, &cause);
+    size_t npids;
+    int first_known;          /* the range's start is known */
+    uint64_t first, end;
+} SEEN;
 
-    if (rc != FASTSIG_OK) {
-        snprintf(err, sizeof(err), "%s: %s", fastsig_strerror(rc),
+/* A JSON string: quoted, with '"', '\\' and control characters escaped. */
+static void json_str(const char *t)
+{
+    putchar('"');
+    for (; *t != '\0'; t++) {
+        unsigned char c = (unsigned char)*t;
+        if (c == '"' || c == '\\')
+            printf("\\%c", c);
+        else if (c < 0x20)
+            printf("\\u%04x", c);
+        else
+            putchar(c);
+    }
+    putchar('"');
+}
+
+/* The range the state serves: the private key's, else [A, max) from a
+ * shard's default name <key id>.<A>-<B>.state, else [0, max) when max is
+ * the whole key's, else only its end is known. */
+static void state_range(const SUBJECT *s, const char *state, SEEN *e)
+{
+    const char *base = strrchr(state, '/') != NULL ? strrchr(state, '/') + 1 : state;
+    unsigned long long a, b;
+    char tail[16] = "";
+    size_t il = strlen(e->idhex);
+
+    e->end = s->end != 0 ? s->end : e->v.max;
+    e->first = s->first;
+    e->first_known = s->end != 0;
+    if (!e->first_known && strncmp(base, e->idhex, il) == 0 && base[il] == '.'
+        && sscanf(base + il + 1, "%llu-%llu%15s", &a, &b, tail) == 3 && strcmp(tail, ".state") == 0
+        && b == e->v.max && a < b) {
+        e->first = a;
+        e->first_known = 1;
+    } else if (!e->first_known && s->height >= 0 && e->v.max == (uint64_t)1 << s->height) {
+        e->first = 0;
+        e->first_known = 1;
+    }
+}
+
+/* Reads the state file and checks it against the key (s). */
+static void look(const SUBJECT *s, const char *state, SEEN *e)
+{
+    fastsig_cause cause;
+
+    memset(e, 0, sizeof(*e));
+    e->rc = fastsig_state_observe(state, &e->v, &cause);
+    if (e->rc != FASTSIG_OK)
+        snprintf(e->err, sizeof(e->err), "%s: %s", fastsig_strerror(e->rc),
                  cause.sys_errno ? strerror(cause.sys_errno)
                  : cause.why[0] ? cause.why : "both slots must be whole and agree"
-                                             " (fastsig-keytool state inspect shows them)");
-    } else if (s->have_id && memcmp(v.key_id, s->id, sizeof(s->id)) != 0) {
-        snprintf(err, sizeof(err), "%s: the file is another key's state",
-                 fastsig_strerror(FASTSIG_ERR_STATE_WRONG_KEY));
-        rc = FASTSIG_ERR_STATE_WRONG_KEY;
-    } else if (s->end != 0 && v.max != s->end) {
-        snprintf(err, sizeof(err), "%s: max %" PRIu64 " is not the key's range end %" PRIu64,
-                 fastsig_strerror(FASTSIG_ERR_STATE_MAX), v.max, s->end);
-        rc = FASTSIG_ERR_STATE_MAX;
+                                             " (fastsig_state_inspect shows them)");
+    else if (s->have_id && memcmp(e->v.key_id, s->id, sizeof(s->id)) != 0)
+        snprintf(e->err, sizeof(e->err), "%s: the file is another key's state",
+                 fastsig_strerror(e->rc = FASTSIG_ERR_STATE_WRONG_KEY));
+    else if (s->end != 0 && e->v.max != s->end)
+        snprintf(e->err, sizeof(e->err), "%s: max %" PRIu64 " is not the key's range end %" PRIu64,
+                 fastsig_strerror(e->rc = FASTSIG_ERR_STATE_MAX), e->v.max, s->end);
+    e->seen = e->rc == FASTSIG_OK || e->rc == FASTSIG_ERR_STATE_MAX;
+    if (s->have_id || e->seen)
+        kt_hex(s->have_id ? s->id : e->v.key_id, FASTSIG_STATE_KEY_ID_LEN, e->idhex);
+    if (!e->seen)
+        return;
+    struct tm tm;
+    time_t t = (time_t)e->v.mtime_sec;
+    strftime(e->when, sizeof(e->when), "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&t, &tm));
+    e->npids = kt_open_by(e->v.dev, e->v.ino, e->pids, 16);
+    state_range(s, state, e);
+}
+
+static void json_out(const SUBJECT *s, const char *state, const SEEN *e)
+{
+    printf("{\"file\": ");
+    json_str(s->file);
+    printf(", \"kind\": \"%s\", \"algorithm\": \"%s\", \"set\": \"%s\", \"key_id\": \"%s\","
+           " \"state\": ", s->kind, s->alg, s->set, e->idhex);
+    json_str(state);
+    printf(", \"ok\": %s, \"error\": ", e->rc == FASTSIG_OK ? "true" : "false");
+    if (e->err[0] != '\0')
+        json_str(e->err);
+    else
+        printf("null");
+    if (e->seen) {
+        printf(", \"next\": %" PRIu64 ", \"max\": %" PRIu64 ", \"remaining\": %" PRIu64
+               ", \"range_first\": ", e->v.next, e->v.max, e->v.max - e->v.next);
+        if (e->first_known)
+            printf("%" PRIu64, e->first);
+        else
+            printf("null");
+        printf(", \"range_end\": %" PRIu64, e->end);
+        if (s->height >= 0)
+            printf(", \"key_signatures\": %" PRIu64, (uint64_t)1 << s->height);
+        printf(", \"last_update\": \"%s\", \"last_update_unix\": %" PRId64 ", \"open_by\": [",
+               e->when, e->v.mtime_sec);
+        for (size_t i = 0; i < e->npids; i++)
+            printf("%s%ld", i ? ", " : "", e->pids[i]);
+        printf("]");
     }
-    if (rc == FASTSIG_OK || rc == FASTSIG_ERR_STATE_MAX) {
-        struct tm tm;
-        time_t t = (time_t)v.mtime_sec;
-        strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&t, &tm));
-        npids = kt_open_by(v.dev, v.ino, pids, 16);
-    }
-    kt_hex(s->have_id ? s->id : v.key_id, FASTSIG_STATE_KEY_ID_LEN, idhex);
-    if (rc != FASTSIG_OK && !s->have_id && when[0] == '\0')
-        idhex[0] = '\0';
-    uint64_t first = s->end != 0 ? s->first : 0, end = s->end != 0 ? s->end : v.max;
-    if (o->json) {
-        printf("%s\n  {\"file\": \"%s\", \"kind\": \"%s\", \"algorithm\": \"%s\", \"set\": \"%s\","
-               " \"key_id\": \"%s\", \"state\": \"%s\", \"ok\": %s, \"error\": ",
-               *opened ? "," : "[", s->file, s->kind, s->alg, s->set, idhex, state,
-               rc == FASTSIG_OK ? "true" : "false");
-        printf(err[0] ? "\"%s\"" : "null", err);
-        if (when[0] != '\0') {
-            printf(", \"next\": %" PRIu64 ", \"max\": %" PRIu64 ", \"remaining\": %" PRIu64
-                   ", \"range_first\": %" PRIu64 ", \"range_end\": %" PRIu64, v.next, v.max,
-                   v.max - v.next, first, end);
-            if (s->height >= 0)
-                printf(", \"key_signatures\": %" PRIu64, (uint64_t)1 << s->height);
-            printf(", \"last_update\": \"%s\", \"last_update_unix\": %" PRId64 ", \"open_by\": [",
-                   when, v.mtime_sec);
-            for (size_t i = 0; i < npids; i++)
-                printf("%s%ld", i ? ", " : "", pids[i]);
-            printf("]");
-        }
-        printf("}");
-        *opened = 1;
-        return rc == FASTSIG_OK;
-    }
+    printf("}");
+}
+
+static void text_out(const SUBJECT *s, const char *state, const SEEN *e)
+{
+    int whole = s->height >= 0 && e->first_known && e->first == 0
+                && e->end == (uint64_t)1 << s->height;
+
     printf("%s: %s%s%s%s%s\n", s->file, s->alg, s->alg[0] ? " " : "", s->kind,
            s->set[0] ? ", " : "", s->set);
     printf("  state file:   %s\n", state);
-    if (idhex[0] != '\0')
-        printf("  key id:       %s\n", idhex);
-    if (err[0] != '\0')
-        printf("  UNUSABLE:     %s\n", err);
-    if (when[0] == '\0')
-        return 0;
+    if (e->idhex[0] != '\0')
+        printf("  key id:       %s\n", e->idhex);
+    if (e->err[0] != '\0')
+        printf("  UNUSABLE:     %s\n", e->err);
+    if (!e->seen)
+        return;
     printf("  next index:   %" PRIu64 " (the state file's next unreserved index: durable)\n",
-           v.next);
-    printf("  remaining:    %" PRIu64 " of %" PRIu64 "\n", v.max - v.next, end - first);
-    printf("  range:        %" PRIu64 "-%" PRIu64 " (indices %" PRIu64 " to %" PRIu64 "%s)\n",
-           first, end, first, end - 1,
-           s->end == 0 && s->height >= 0 && v.max != (uint64_t)1 << s->height ? ", a shard's"
-           : s->height >= 0 && first == 0 && end == (uint64_t)1 << s->height ? ", the whole key"
-           : s->end != 0 ? ", a shard" : "");
-    printf("  last update:  %s\n", when);
-    if (npids == 0)
+           e->v.next);
+    if (e->first_known) {
+        printf("  remaining:    %" PRIu64 " of %" PRIu64 "\n", e->v.max - e->v.next,
+               e->end - e->first);
+        printf("  range:        %" PRIu64 "-%" PRIu64 " (indices %" PRIu64 " to %" PRIu64 "%s)\n",
+               e->first, e->end, e->first, e->end - 1, whole ? ", the whole key" : ", a shard");
+    } else {
+        printf("  remaining:    %" PRIu64 "\n", e->v.max - e->v.next);
+        printf("  range:        up to index %" PRIu64 " (its start is in the key)\n", e->end - 1);
+    }
+    printf("  last update:  %s\n", e->when);
+    if (e->npids == 0)
         printf("  open by:      no process (no signer holds reserved indices)\n");
-    for (size_t i = 0; i < npids; i++)
+    for (size_t i = 0; i < e->npids; i++)
         printf("  open by:      pid %ld (a signer: its unused reserved indices are below next"
-               " until it exits)\n", pids[i]);
-    return rc == FASTSIG_OK;
+               " until it exits)\n", e->pids[i]);
+}
+
+/* One state's report: text, or a JSON object (*opened: the array is open). */
+static int report(const OPTS *o, const SUBJECT *s, const char *state, int *opened)
+{
+    static SEEN e;
+
+    look(s, state, &e);
+    if (o->json) {
+        printf("%s\n  ", *opened ? "," : "[");
+        json_out(s, state, &e);
+        *opened = 1;
+    } else {
+        text_out(s, state, &e);
+    }
+    return e.rc == FASTSIG_OK;
 }
 
 /* The first line of path: which kind of file it is. */

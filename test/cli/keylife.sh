@@ -20,15 +20,6 @@ KT() { "$KEYTOOL" "$1" -provider-path "$MODULE_DIR" "${@:2}"; }
 GUARD=(timeout 60) # a hang guard, not a timing assertion
 echo "a message" >"$WORK/msg"
 
-HOLDER=
-hold_lock() {
-    rm -f "$WORK/ready"
-    "$HOLD_LOCK" "$1" "$WORK/ready" &
-    HOLDER=$!
-    for _ in $(seq 100); do [ -e "$WORK/ready" ] && return 0; sleep 0.1; done
-    not_ok "hold_lock: no lock on $1"
-}
-unhold() { kill "$HOLDER"; wait "$HOLDER" 2>/dev/null; HOLDER=; }
 SIGNER=
 # signer KEY N: a running process that signed N times with KEY
 signer() {
