@@ -143,34 +143,49 @@ life() {
 
 for alg in XMSS XMSSMT HSS; do life "$alg"; done
 
-# --- shards and encrypted keys ---
-d="$WORK/enc"
-mkdir -p "$d/new"
-genkey HSS "$d/k.pem" 2>/dev/null
-openssl pkey "${PROV[@]}" -in "$d/k.pem" -pubout -out "$d/k.pub"
-openssl pkey "${PROV[@]}" -in "$d/k.pem" -aes256 -passout pass:secret -out "$d/e.pem"
-rm "$d/k.pem"
-check_failso "encrypted key: status without -passin is refused" KT status "$d/e.pem"
-check "encrypted key: ... pointing to the public key or the state" grep -q "Give -passin, or run status on its public key or its state file" "$WORK/e"
-check "encrypted key: status -passin" KT status -passin pass:secret "$d/e.pem"
-check_fails "encrypted key: status with a wrong passphrase fails" KT status -passin pass:wrong "$d/e.pem"
-check_fails "encrypted key: move with a wrong passphrase is refused" KT move --in "$d/e.pem" \
-    --state "$d/new/e.state" -passin pass:wrong
-check "encrypted key: ... nothing moved" test ! -e "$d/new/e.state" -a -e "$d/k.pem.state"
-check "encrypted key: shards" KT shard --in "$d/e.pem" -passin pass:secret --count 2 --out-prefix "$d/host"
-check_eq "encrypted key: status PUB lists the key's state and its 2 shards" \
-    "$(KT status --json "$d/k.pub" | grep -c '"state"')" 3
-check "encrypted key: move a shard" KT move --in "$d/host1.pem" --state "$d/new/h1.state" -passin pass:secret
-check "encrypted key: ... still encrypted" grep -q "BEGIN ENCRYPTED PRIVATE KEY" "$d/host1.pem"
-check "encrypted key: ... with the same passphrase, signing" sign "$d/host1.pem" "$d/h1.sig" -passin pass:secret
-check "encrypted key: ... a signature that verifies" verify "$d/k.pub" "$d/h1.sig"
-check_eq "encrypted key: ... status shows the shard's range" \
-    "$(field "$d/host1.pem" range_end -passin pass:secret)" 512
-check "encrypted key: move -passout re-encrypts with another passphrase" KT move --in "$d/host2.pem" \
-    --state "$d/new/h2.state" -passin pass:secret -passout pass:other --out "$d/host2b.pem"
-check "encrypted key: ... which signs" sign "$d/host2b.pem" "$d/h2.sig" -passin pass:other
-check_failso "encrypted key: ... the old key file signs nothing" sign "$d/host2.pem" "$d/none.sig" -passin pass:secret
-check "encrypted key: ... its state is gone" grep -q "signature state file is missing" "$WORK/e"
+# --- shards and encrypted keys; damaged and foreign states ---
+enc_life() {
+    local alg=$1 d="$WORK/enc-$1" e="$1, encrypted" half
+    mkdir -p "$d/new"
+    genkey "$alg" "$d/k.pem" 2>/dev/null
+    openssl pkey "${PROV[@]}" -in "$d/k.pem" -pubout -out "$d/k.pub"
+    openssl pkey "${PROV[@]}" -in "$d/k.pem" -aes256 -passout pass:secret -out "$d/e.pem"
+    half=$(($(field "$d/k.pem" max) / 2))
+    rm "$d/k.pem"
+    check_failso "$e: status without -passin is refused" KT status "$d/e.pem"
+    check "$e: ... pointing to the public key or the state" grep -q "Give -passin, or run status on its public key or its state file" "$WORK/e"
+    check "$e: status -passin" KT status -passin pass:secret "$d/e.pem"
+    check_fails "$e: status with a wrong passphrase fails" KT status -passin pass:wrong "$d/e.pem"
+    check_fails "$e: move with a wrong passphrase is refused" KT move --in "$d/e.pem" \
+        --state "$d/new/e.state" -passin pass:wrong
+    check "$e: ... nothing moved" test ! -e "$d/new/e.state" -a -e "$d/k.pem.state"
+    check "$e: shards" KT shard --in "$d/e.pem" -passin pass:secret --count 2 --out-prefix "$d/host"
+    check_eq "$e: status PUB lists the key's state and its 2 shards" \
+        "$(KT status --json "$d/k.pub" | grep -c '"state"')" 3
+    check "$e: move a shard" KT move --in "$d/host1.pem" --state "$d/new/h1.state" -passin pass:secret
+    check "$e: ... still encrypted" grep -q "BEGIN ENCRYPTED PRIVATE KEY" "$d/host1.pem"
+    check "$e: ... with the same passphrase, signing" sign "$d/host1.pem" "$d/h1.sig" -passin pass:secret
+    check "$e: ... a signature that verifies" verify "$d/k.pub" "$d/h1.sig"
+    check_eq "$e: ... status shows the shard's range" \
+        "$(field "$d/host1.pem" range_end -passin pass:secret)" "$half"
+    check "$e: move -passout re-encrypts with another passphrase" KT move --in "$d/host2.pem" \
+        --state "$d/new/h2.state" -passin pass:secret -passout pass:other --out "$d/host2b.pem"
+    check "$e: ... which signs" sign "$d/host2b.pem" "$d/h2.sig" -passin pass:other
+    check_failso "$e: ... the old key file signs nothing" sign "$d/host2.pem" "$d/none.sig" -passin pass:secret
+    check "$e: ... its state is gone" grep -q "signature state file is missing" "$WORK/e"
+
+    # a damaged state (a bit of the current slot flipped) and another key's
+    cp "$d/new/h1.state" "$d/bad.state"
+    flip_bit "$d/bad.state" 600
+    check_failso "$alg: status of a damaged state fails" KT status "$d/bad.state"
+    check "$alg: ... saying it is unusable and why" grep -q "UNUSABLE:     signature state file is corrupt" "$WORK/o"
+    check_eq "$alg: ... --json: ok false" "$(field "$d/bad.state" ok)" False
+    genkey "$alg" "$d/other.pem" 2>/dev/null
+    cp "$d/other.pem.state" "$d/new/h2.state"
+    check_failso "$alg: status of a key whose state is another key's fails" KT status -passin pass:other "$d/host2b.pem"
+    check "$alg: ... saying so" grep -q "the file is another key's state" "$WORK/o"
+}
+for alg in XMSS XMSSMT HSS; do enc_life "$alg"; done
 
 # --- list ---
 checko "list" KT list
