@@ -127,7 +127,7 @@ static int read_p8(const OPTS *o, KEY *k)
 }
 
 /* The state path, key id and state of the key (through the provider). */
-static int describe(KEY *k, const char *in)
+static int describe(KEY *k)
 {
     EVP_PKEY *pk = EVP_PKCS82PKEY_ex(k->p8, NULL, NULL);
     OSSL_PARAM p[] = { OSSL_PARAM_utf8_string(FASTSIG_PKEY_PARAM_STATE, k->old, sizeof(k->old)),
@@ -137,7 +137,6 @@ static int describe(KEY *k, const char *in)
     EVP_PKEY_free(pk);
     if (!ok)
         kt_die_ssl("not a stateful private key (XMSS, XMSS^MT, HSS, WOTSP)");
-    (void)in;
     return ok;
 }
 
@@ -370,7 +369,7 @@ static int move(const OPTS *o, KEY *k, const char *passout)
     int resume, moved = 0;
     uint64_t next = 0;
 
-    if (!read_p8(o, k) || !describe(k, o->in) || !new_path(o, k))
+    if (!read_p8(o, k) || !describe(k) || !new_path(o, k))
         return 0;
     if (strcmp(k->old, k->to) == 0) {
         printf("%s: its state is %s already: nothing to move\n", o->in, k->to);

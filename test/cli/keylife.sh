@@ -106,6 +106,9 @@ life() {
     check_eq "$alg: ... the key names the new state" "$(field "$d/a/k.pem" state)" "$d/b/k.state"
     check_eq "$alg: ... at the same index" "$(field "$d/a/k.pem" next)" "$after"
     check_eq "$alg: ... the registry entry follows (status PUB)" "$(field "$d/k.pub" state)" "$d/b/k.state"
+    grep -rlx "$d/b/k.state" "$FASTSIG_STATE_DIR/registry" >"$d/entries"
+    check_eq "$alg: ... its key-id and seed entries both name the new state" \
+        "$(wc -l <"$d/entries") $(grep -c '\.seed$' "$d/entries")" "2 1"
     check "$alg: ... and signs" sign "$d/a/k.pem" "$d/s2"
     check "$alg: ... a signature that verifies" verify "$d/k.pub" "$d/s2"
     check_eq "$alg: ... with the next index" "$(field "$d/a/k.pem" next)" $((after + 1))
