@@ -79,8 +79,10 @@ size_t fs_sets_nearest(fs_set_table table, const char *name, char *out, size_t o
     for (size_t i = 0; i < n && outlen > 0; i++) {
         c = name_at(table, best[i], buf, sizeof(buf));
         int w = snprintf(out + used, outlen - used, "%s%s", i ? ", " : "", c);
-        if (w < 0 || (size_t)w >= outlen - used)
+        if (w < 0 || (size_t)w >= outlen - used) {
+            out[used] = '\0'; /* whole names only */
             break;
+        }
         used += (size_t)w;
     }
     return n;
