@@ -331,7 +331,8 @@ static int move_state(const KEY *k, const char *sdir, uint64_t *next)
             break;
         if (*next == max) {
             fastsig_state_close(st);
-            return fail("%s: the key is exhausted: nothing left to move%s", k->old, "");
+            return fail("%s is spent to its end: nothing left to move (the key is exhausted, or"
+                        " its state was moved by another run%s)", k->old, "");
         }
         rc = fastsig_state_carve(st, k->id, *next, max - *next, NULL, k->to, made, sizeof(made),
                                  &got, &c);
