@@ -8,7 +8,8 @@
 # directory, with a wrong passphrase; an interrupted move finished; the
 # registry entry following; list's rows against real signature sizes;
 # unknown set names answered with the nearest ones; the warn-remaining
-# low-water warning (once per process; config, key and context parameter).
+# low-water warning (once per process; config, key and context parameter);
+# a spent one-time key, whose state is not moved.
 # Usage: keylife.sh HOLD_LOCK SIGN_HOLD (the helper programs beside it).
 source "$(dirname "$0")/lib.sh"
 SECONDS=0
@@ -189,6 +190,16 @@ enc_life() {
     check "$alg: ... saying so" grep -q "the file is another key's state" "$WORK/o"
 }
 for alg in XMSS XMSSMT HSS; do enc_life "$alg"; done
+
+# --- a one-time key: status, and no move once it is spent ---
+d="$WORK/wots"
+mkdir -p "$d"
+genkey WOTSP "$d/k.pem" 2>/dev/null
+check_eq "WOTSP: status: 1 of 1 left" "$(field "$d/k.pem" remaining)/$(field "$d/k.pem" key_signatures)" 1/1
+check "WOTSP: signs" sign "$d/k.pem" "$d/s"
+check_failso "WOTSP: a spent key's state is not moved" KT move --in "$d/k.pem" --state "$d/w2.state"
+check "WOTSP: ... saying why" grep -q "is spent to its end: nothing left to move" "$WORK/e"
+check "WOTSP: ... nothing made" test ! -e "$d/w2.state"
 
 # --- list ---
 checko "list" KT list
