@@ -22,6 +22,7 @@
 #include "stateful_kinds.h"
 #include "prov.h"
 #include "fastsig_err.h"
+#include "set_suggest.h"
 #include "fastsig/provider.h"
 
 #define HSS_DEFAULT_PARAM "LMS_SHA256_M32_H10/LMOTS_SHA256_N32_W4"
@@ -36,6 +37,17 @@ static int spec_why(const char *spec, unsigned i, const char *level, const char 
     snprintf(msg, sizeof(msg), "level %u (%s): %s", i + 1, level, why);
     fsp_detail_file(d, FASTSIG_ERR_UNSUPPORTED, "parameter set", spec, 0, msg);
     return FASTSIG_ERR_UNSUPPORTED;
+}
+
+/* A level's LMS or LM-OTS set name that is none: refused, naming the nearest. */
+static int unknown_set(const char *spec, unsigned i, const char *name, fs_set_table t,
+                       FSP_ERRDETAIL *d)
+{
+    char near[160], why[300];
+    fs_sets_nearest(t, name, near, sizeof(near));
+    snprintf(why, sizeof(why), "not an %s set name (nearest: %s; fastsig-keytool list shows all)",
+             t == FS_SETS_LMS ? "LMS" : "LM-OTS", near);
+    return spec_why(spec, i, name, why, d);
 }
 
 /* The param: syntax above into an empty core of those levels. */
@@ -64,10 +76,9 @@ static int parse_levels(const char *spec, void **core, FSP_ERRDETAIL *d)
             return spec_why(spec, L, lv, "not one 'LMS set/LM-OTS set'", d);
         *slash = '\0';
         if (lms_params_by_name(&lms[L], lv) != FASTSIG_OK)
-            return spec_why(spec, L, lv, "not an LMS set name (e.g. LMS_SHA256_M32_H10)", d);
+            return unknown_set(spec, L, lv, FS_SETS_LMS, d);
         if (lmots_params_by_name(&ots[L], slash + 1) != FASTSIG_OK)
-            return spec_why(spec, L, slash + 1,
-                            "not an LM-OTS set name (e.g. LMOTS_SHA256_N32_W4)", d);
+            return unknown_set(spec, L, slash + 1, FS_SETS_LMOTS, d);
         L++;
     }
     int err = fs_stateful_hss_new(L, lms, ots, &bad, &why, core);

@@ -312,6 +312,7 @@ int stateful_sign(void *key, const FSP_SIGOPTS *o, int prehashed, unsigned char 
         return stateful_state_error(x, err, NULL, d); /* an index the core refuses names the file too */
     }
     *siglen = need;
+    stateful_warn_check(x, o, idx);
     return FASTSIG_OK;
 }
 

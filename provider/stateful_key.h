@@ -58,6 +58,8 @@ typedef struct {
     int cache_read;          /* the node cache file was read (atomic) */
     int cache_err;           /* result of the last cache file write */
     uint64_t batch;          /* key's reservation block (default 64; atomic) */
+    uint64_t warn_remaining; /* the key's low-water warning (stateful_warn.c) ... */
+    int warn_set;            /* ... when set (atomic), else the provider's config */
     uint8_t seed_fp[STATEFUL_SEED_FP_LEN]; /* key generation: its seeds' fingerprint */
     int seed_fp_set;         /* ... computed (stateful_seed_check) */
 } STATEFUL_KEY;
@@ -177,6 +179,18 @@ void stateful_range_text(const STATEFUL_KEY *x, char *out, size_t outlen);
 /* Indices of a bottom subtree: a shard starting at a multiple of it is
  * signed with the cache prepared ahead from its first signature. */
 uint64_t stateful_shard_align(const STATEFUL_KEY *x);
+
+/* stateful_warn.c: the low-water warning. `warn_remaining = N` in the
+ * provider's config section (stateful_warn_config at load: 0 with
+ * the value refused), the key parameter and the signature-context
+ * parameter "warn-remaining" (uint64 or decimal text; 0: off) override it.
+ * After a signature with index idx leaves fewer than N indices after it in
+ * the key's range, one line goes to stderr, once per process. */
+int stateful_warn_config(const char *text);
+int stateful_warn_parse(const OSSL_PARAM params[], uint64_t *v); /* 0 absent, 1, -1 bad */
+void stateful_warn_check(const STATEFUL_KEY *x, const FSP_SIGOPTS *o, uint64_t idx);
+/* The threshold in force: o's (o may be NULL), else x's, else the config's. */
+uint64_t stateful_warn_threshold(const STATEFUL_KEY *x, const FSP_SIGOPTS *o);
 
 /* ---- FSP_ADAPTER hooks shared by every stateful row ---- */
 void stateful_free(void *key);

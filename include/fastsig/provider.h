@@ -27,6 +27,12 @@
 #define FASTSIG_SIG_HSS      "HSS"      /* 1.2.840.113549.1.9.16.3.17 (RFC 8554, RFC 9802) */
 #define FASTSIG_SIG_LMS      "LMS"      /* alias of HSS: an L = 1 HSS key is an LMS key */
 
+/* Provider parameter (OSSL_PROVIDER_get_params), UTF-8: the default state
+ * directory this process uses ($FASTSIG_STATE_DIR, `state_dir` in the
+ * provider's config section, ...: doc/state.md section 2), which holds the
+ * key-id registry; fastsig-keytool asks it. */
+#define FASTSIG_PROV_PARAM_STATE_DIR "state-dir"
+
 /* Key-generation parameters (EVP_PKEY_CTX_set_params after
  * EVP_PKEY_keygen_init, or -pkeyopt NAME:VALUE). Text values are UTF-8
  * strings; an empty one is refused by name ("state is empty"): give
@@ -66,6 +72,13 @@
  * -pkeyopt batch:1`), which wins for that context; default 64, 1 = one
  * fdatasync per signature. */
 #define FASTSIG_PKEY_PARAM_BATCH "batch"
+/* Stateful keys: a low-water warning (uint64, or decimal text as in
+ * `pkeyutl -pkeyopt warn-remaining:1000`; key parameter and signature-context
+ * parameter; default `warn_remaining = N` in the provider's config section,
+ * else 0: off). A signature that leaves fewer than N indices after its own
+ * in the key's (or shard's) range prints one line on stderr, once per
+ * process: "fastsig: warning: ...". The "remaining" parameter stays exact. */
+#define FASTSIG_PKEY_PARAM_WARN_REMAINING "warn-remaining"
 
 /* Key parameters of stateful private keys (EVP_PKEY_get_params), uint64,
  * from the state file (read-only, without taking an index) until this key

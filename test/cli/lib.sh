@@ -73,4 +73,16 @@ provider_cnf() {
         "activate = 1" "[fastsig_sect]" "module = $MODULE_DIR/fastsig.so" "$@" "activate = 1" >"$f"
 }
 
+# hold_lock FILE: another process ($HOLD_LOCK, the hold_lock helper) holds
+# FILE's OFD lock, as a signer mid-update does, until unhold
+HOLDER=
+hold_lock() {
+    rm -f "$WORK/ready"
+    "$HOLD_LOCK" "$1" "$WORK/ready" &
+    HOLDER=$!
+    for _ in $(seq 100); do [ -e "$WORK/ready" ] && return 0; sleep 0.1; done
+    not_ok "hold_lock: no lock on $1"
+}
+unhold() { kill "$HOLDER"; wait "$HOLDER" 2>/dev/null; HOLDER=; }
+
 summary() { echo "$1: $PASSED passed, $FAILED failed"; [ "$FAILED" -eq 0 ]; }
