@@ -3,7 +3,8 @@
  *
  *   sign KIND DIR CONTENT   BC makes a key of KIND (HSS1: LMS_SHA256_M32_H5/LMOTS_SHA256_N32_W4;
  *                           HSS2: two such levels; XMSS: XMSS-SHA2_10_256; XMSSMT:
- *                           XMSSMT-SHA2_20/4_256), writes DIR/cert.pem (self-signed by BC) and
+ *                           XMSSMT-SHA2_20/4_256), writes DIR/pub.der (its SubjectPublicKeyInfo
+ *                           as BC encodes it), DIR/cert.pem (self-signed by BC) and
  *                           DIR/{attrs,noattr}-{detached,attached}.der: SignedData of CONTENT
  *                           with and without signed attributes (without: the signature is over
  *                           the content itself, RFC 9708 section 4).
@@ -80,6 +81,7 @@ public class BcCms {
         KeyPairGenerator g = KeyPairGenerator.getInstance(alg, "BCPQC");
         g.initialize(spec, new SecureRandom());
         KeyPair kp = g.generateKeyPair();
+        Files.write(dir.resolve("pub.der"), kp.getPublic().getEncoded()); /* BC's own SPKI */
         ContentSigner cs;
         SubjectPublicKeyInfo spki = SubjectPublicKeyInfo.getInstance(kp.getPublic().getEncoded());
         if (alg.equals("LMS")) { /* BC as it is: RFC 8708 key, NULL parameters */
@@ -94,7 +96,7 @@ public class BcCms {
         X500Name name = new X500Name("CN=Bouncy Castle " + kind + " signer");
         long now = System.currentTimeMillis();
         X509CertificateHolder cert = new X509v3CertificateBuilder(name, BigInteger.ONE,
-            new Date(now - 3600000L), new Date(now + 30L * 86400000L), name, spki).build(cs);
+            new Date(now - 3600000L), new Date(now + 36500L * 86400000L), name, spki).build(cs);
         try (JcaPEMWriter w = new JcaPEMWriter(new FileWriter(dir.resolve("cert.pem").toFile()))) {
             w.writeObject(cert);
         }
