@@ -44,7 +44,11 @@ check "HSS L = 1 key: 1 level in -text" grep -q "levels: 1 " \
 
 for k in hss1 hss2 xmss xmssmt; do
     cert=$fix/$k-cert.pem
-    check "BC $k certificate verifies" openssl verify "${PROV[@]}" -CAfile "$cert" "$cert"
+    check "BC $k certificate verifies" openssl verify "${PROV[@]}" -check_ss_sig -CAfile "$cert" "$cert"
+    openssl x509 -in "$cert" -outform DER -out "$WORK/$k-bad.crt"
+    flip_bit "$WORK/$k-bad.crt" $(($(stat -c %s "$WORK/$k-bad.crt") - 10)) # in its signature
+    check_fails "BC $k certificate: a flipped signature bit is refused" openssl verify "${PROV[@]}" \
+        -check_ss_sig -CAfile "$cert" <(openssl x509 -inform DER -in "$WORK/$k-bad.crt")
     check "BC $k certificate: public key" openssl x509 "${PROV[@]}" -in "$cert" -pubkey -noout \
         -out "$WORK/$k-cert-pub.pem"
     check "$k: the signature without signed attributes taken out" sigvalue "$fix/$k-noattr.der" \
