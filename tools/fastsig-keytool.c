@@ -14,6 +14,8 @@ static const struct {
     const char *summary;
 } commands[] = {
     { "shard", kt_cmd_shard, "carve shards (ranges of unspent indices) out of a stateful key" },
+    { "cms-sign", kt_cmd_cms_sign, "CMS SignedData without signed attributes, over the content itself" },
+    { "cms-verify", kt_cmd_cms_verify, "check such a SignedData (RFC 9708 section 4)" },
 };
 
 static void usage(FILE *f)

@@ -10,8 +10,12 @@
 # - fastsig -> BC: on 3.5, fastsig's SignedData with signed attributes verify in BC, tampered
 #   ones do not; -noattr is refused before an index is spent. On OpenSSL 3.0 every cms -sign is
 #   refused before an index is spent, naming what works (3.5, signed attributes).
+# - Without signed attributes, on either version: fastsig-keytool cms-sign / cms-verify (the
+#   signature over the content itself) and BC, both ways, tampered copies refused.
 source "$(dirname "$0")/lib.sh"
 JAVA_SRC=${1:?usage: bc_cms.sh BcCms.java}
+KEYTOOL=${FASTSIG_KEYTOOL:?FASTSIG_KEYTOOL must name the fastsig-keytool program}
+kt() { "$KEYTOOL" "$1" -provider-path "$MODULE_DIR" "${@:2}"; }
 JARS=${FASTSIG_BC_JARS:-/usr/share/java/bcprov.jar:/usr/share/java/bcpkix.jar:/usr/share/java/bcutil.jar}
 
 case $(openssl version) in
@@ -69,7 +73,21 @@ for kind in HSS1 HSS2 XMSS XMSSMT; do
             continue
         fi
         if [ "${f%%-*}" = noattr ]; then
-            check_fails "BC $kind $f: refused (OpenSSL's CMS verifies a digest)" "${verify[@]}" \
+            kc=()
+            [ "${f#*-}" = detached ] && kc=(--content "$WORK/content")
+            check "BC $kind $f: fastsig-keytool cms-verify" kt cms-verify --in "$d/$f.der" \
+                --CAfile "$d/cert.pem" "${kc[@]}" --out "$d/kt.out"
+            check "BC $kind $f: cms-verify writes the content" cmp -s "$d/kt.out" "$WORK/content"
+            sig_flip "$d/$f.der" "$d/$f.bad.der"
+            check_fails "BC $kind $f: cms-verify refuses a flipped signature bit" kt cms-verify \
+                --in "$d/$f.bad.der" --CAfile "$d/cert.pem" "${kc[@]}"
+            if [ "${f#*-}" = detached ]; then
+                check_fails "BC $kind $f: cms-verify refuses changed content" kt cms-verify \
+                    --in "$d/$f.der" --CAfile "$d/cert.pem" --content "$WORK/changed"
+            fi
+        fi
+        if [ "${f%%-*}" = noattr ]; then
+            check_fails "BC $kind $f: refused by openssl cms (it verifies a digest)" "${verify[@]}" \
                 -in "$d/$f.der"
             said "BC $kind $f: the error says why" "signs the message itself, never a digest"
             continue
@@ -111,6 +129,26 @@ for kind in HSS1 HSS2 XMSS XMSSMT; do
     fi
     check_eq "fastsig $kind -noattr: no index spent" "$(remaining "$d/key.pem")" "$before"
     check_eq "fastsig $kind -noattr: no output" "$(cat "$d/noattr.der" 2>/dev/null | wc -c)" 0
+    check_fails "fastsig $kind: cms-sign with another key's certificate refused" kt cms-sign \
+        --in "$WORK/content" --signer "$WORK/bc-$kind/cert.pem" --inkey "$d/key.pem" --out "$d/x.der"
+    check_fails "fastsig $kind: cms-sign to a missing folder refused" kt cms-sign \
+        --in "$WORK/content" --signer "$d/cert.pem" --inkey "$d/key.pem" --out "$d/none/x.der"
+    check_eq "fastsig $kind: neither spent an index" "$(remaining "$d/key.pem")" "$before"
+    ks=(kt cms-sign --in "$WORK/content" --signer "$d/cert.pem" --inkey "$d/key.pem")
+    check "fastsig $kind: fastsig-keytool cms-sign, detached" "${ks[@]}" --out "$d/noattr-detached.der"
+    check "fastsig $kind: fastsig-keytool cms-sign, attached" "${ks[@]}" --attached \
+        --out "$d/noattr-attached.der"
+    check_eq "fastsig $kind: cms-sign spent one index each" "$(remaining "$d/key.pem")" "$((before - 2))"
+    check "fastsig $kind: cms-verify of its own" kt cms-verify --in "$d/noattr-detached.der" \
+        --content "$WORK/content" --CAfile "$d/cert.pem"
+    sig_flip "$d/noattr-detached.der" "$d/noattr-bad-detached.der"
+    sig_flip "$d/noattr-attached.der" "$d/noattr-bad-attached.der"
+    bc verify "$d/cert.pem" "$WORK/content" "$d"/noattr-detached.der "$d"/noattr-attached.der \
+        "$d"/noattr-bad-detached.der "$d"/noattr-bad-attached.der >"$d/bc.txt" 2>"$d/bc.err"
+    bc verify "$d/cert.pem" "$WORK/changed" "$d"/noattr-detached.der >>"$d/bc.txt" 2>>"$d/bc.err"
+    check_eq "fastsig $kind cms-sign -> BC: both verify, every tampered one refused" \
+        "$(awk '{print $2}' "$d/bc.txt" | tr '\n' ' ')" "ok ok bad bad bad "
+    before=$((before - 2))
     if [ "$v35" -eq 0 ]; then
         check_fails "fastsig $kind: cms -sign refused on OpenSSL 3.0" "${sign[@]}" -out "$d/a.der"
         said "fastsig $kind: the error names OpenSSL 3.5" "OpenSSL 3.5"

@@ -4,11 +4,13 @@
 # an OCTET STRING inside the BIT STRING) import and are written back in RFC 9708's; BC's
 # certificates verify (HSS: NULL signature parameters, and for L = 1 a bare LMS signature); the
 # signature of BC's SignedData without signed attributes, taken out, verifies over the content
-# itself (RFC 9708 section 4) with pkeyutl, and not over changed content; on OpenSSL 3.5 its
+# itself (RFC 9708 section 4) with pkeyutl and fastsig-keytool cms-verify, and not over changed
+# content; on OpenSSL 3.5 its
 # SignedData with signed attributes verify and a flipped signature bit is refused, while
 # openssl cms refuses the ones without (its CMS verifies a digest), saying why.
 source "$(dirname "$0")/lib.sh"
 fix=$VECTORS/bc
+KEYTOOL=${FASTSIG_KEYTOOL:?FASTSIG_KEYTOOL must name the fastsig-keytool program}
 need_vectors || { summary bc_vectors; exit 1; }
 case $(openssl version) in
     "OpenSSL 3.0."*) v35=0 ;;
@@ -29,6 +31,12 @@ sigvalue() {
     [ $# -eq 5 ] && tail -c +$(($3 + $4 + 1)) "$1" | head -c "$5" >"$2"
 }
 cp "$fix/content.txt" "$WORK/changed.txt"
+check_fails "cms-verify of a file that is not CMS: refused" "$KEYTOOL" cms-verify -provider-path \
+    "$MODULE_DIR" --in "$fix/content.txt" --CAfile "$fix/hss1-cert.pem"
+check_fails "cms-verify of SignedData with signed attributes: sent to openssl cms" "$KEYTOOL" \
+    cms-verify -provider-path "$MODULE_DIR" --in "$fix/xmss-attrs.der" --CAfile "$fix/xmss-cert.pem" \
+    --content "$fix/content.txt"
+said "cms-verify: signed attributes: the error says so" "use openssl cms -verify"
 flip_bit "$WORK/changed.txt" 3
 
 for k in hss1 hss2; do # BC's own SubjectPublicKeyInfo: RFC 8708's form
@@ -44,6 +52,8 @@ check "HSS L = 1 key: 1 level in -text" grep -q "levels: 1 " \
 
 for k in hss1 hss2 xmss xmssmt; do
     cert=$fix/$k-cert.pem
+    other=hss1
+    [ "$k" = hss1 ] && other=hss2
     check "BC $k certificate verifies" openssl verify "${PROV[@]}" -check_ss_sig -CAfile "$cert" "$cert"
     openssl x509 -in "$cert" -outform DER -out "$WORK/$k-bad.crt"
     flip_bit "$WORK/$k-bad.crt" $(($(stat -c %s "$WORK/$k-bad.crt") - 10)) # in its signature
@@ -59,6 +69,13 @@ for k in hss1 hss2 xmss xmssmt; do
         "${verify[@]}" -in "$fix/content.txt"
     check_fails "BC $k, no signed attributes: not over changed content" "${verify[@]}" \
         -in "$WORK/changed.txt"
+    kv=("$KEYTOOL" cms-verify -provider-path "$MODULE_DIR" --in "$fix/$k-noattr.der" --CAfile "$cert")
+    check "BC $k, no signed attributes: fastsig-keytool cms-verify" "${kv[@]}" --content "$fix/content.txt"
+    check_fails "BC $k, no signed attributes: cms-verify refuses changed content" "${kv[@]}" \
+        --content "$WORK/changed.txt"
+    check_fails "BC $k: cms-verify refuses a signer not under --CAfile" "$KEYTOOL" cms-verify \
+        -provider-path "$MODULE_DIR" --in "$fix/$k-noattr.der" --CAfile "$fix/$other-cert.pem" \
+        --content "$fix/content.txt"
     cms=(openssl cms "${PROV[@]}" -verify -binary -inform DER -content "$fix/content.txt"
          -CAfile "$cert" -purpose any -out "$WORK/out")
     if [ "$v35" -eq 0 ]; then
