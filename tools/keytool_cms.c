@@ -5,6 +5,7 @@
 #include <openssl/bio.h>
 #include <openssl/buffer.h>
 #include <openssl/pem.h>
+#include "keytool_cmds.h"
 #include "keytool_cms.h"
 #include "keytool_keyio.h"
 
@@ -63,4 +64,51 @@ const ASN1_OBJECT *kt_key_oid(const X509 *cert)
     ASN1_OBJECT *oid = NULL;
     X509_PUBKEY_get0_param(&oid, NULL, NULL, NULL, X509_get_X509_PUBKEY(cert));
     return oid;
+}
+
+static const KT_OPT *find_opt(const KT_OPT *opts, const char *a)
+{
+    if (a[0] == '-' && a[1] == '-')
+        a++; /* --opt and -opt alike */
+    for (; opts->name != NULL; opts++)
+        if (strcmp(opts->name, a) == 0)
+            return opts;
+    return NULL;
+}
+
+int kt_parse_opts(int argc, char **argv, const KT_OPT *opts, void (*usage)(FILE *))
+{
+    for (int i = 1; i < argc; i++) {
+        const KT_OPT *o = find_opt(opts, argv[i]);
+        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+            usage(stdout);
+            return 0;
+        }
+        if (o != NULL && o->flag != NULL) {
+            *o->flag = 1;
+            continue;
+        }
+        if (o == NULL || i + 1 >= argc) {
+            fprintf(stderr, "fastsig-keytool: bad option or value: %s\n", argv[i]);
+            usage(stderr);
+            return -1;
+        }
+        *o->value = argv[++i];
+    }
+    return 1;
+}
+
+int kt_with_providers(const char *provider_path, int (*run)(const void *), const void *arg)
+{
+    OSSL_PROVIDER *fs, *dflt;
+    int rc;
+
+    if (!kt_provider_path(provider_path))
+        return 2;
+    if (!kt_load_providers(&fs, &dflt))
+        return 1;
+    rc = run(arg);
+    OSSL_PROVIDER_unload(dflt);
+    OSSL_PROVIDER_unload(fs);
+    return rc;
 }

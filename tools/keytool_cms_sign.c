@@ -146,46 +146,27 @@ done:
     return rc;
 }
 
+static int run(const void *o)
+{
+    return cms_sign(o);
+}
+
 int kt_cmd_cms_sign(int argc, char **argv)
 {
     OPTS o = { .md = "SHA256" };
-    OSSL_PROVIDER *fs, *dflt;
-    int rc;
+    const KT_OPT opts[] = {
+        { "-in", &o.in, NULL }, { "-signer", &o.signer, NULL }, { "-inkey", &o.inkey, NULL },
+        { "-out", &o.out, NULL }, { "-md", &o.md, NULL }, { "-passin", &o.passin, NULL },
+        { "-provider-path", &o.provider_path, NULL }, { "-attached", NULL, &o.attached },
+        { NULL, NULL, NULL },
+    };
+    int r = kt_parse_opts(argc, argv, opts, usage);
 
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL, **to = NULL;
-        if (a[0] == '-' && a[1] == '-')
-            a++; /* --opt and -opt alike */
-        if (strcmp(a, "-h") == 0 || strcmp(a, "-help") == 0) {
-            usage(stdout);
-            return 0;
-        }
-        if (strcmp(a, "-attached") == 0) {
-            o.attached = 1;
-            continue;
-        }
-        to = strcmp(a, "-in") == 0 ? &o.in : strcmp(a, "-signer") == 0 ? &o.signer
-             : strcmp(a, "-inkey") == 0 ? &o.inkey : strcmp(a, "-out") == 0 ? &o.out
-             : strcmp(a, "-md") == 0 ? &o.md : strcmp(a, "-passin") == 0 ? &o.passin
-             : strcmp(a, "-provider-path") == 0 ? &o.provider_path : NULL;
-        if (to == NULL || v == NULL) {
-            fprintf(stderr, "fastsig-keytool: bad option or value: %s\n", argv[i]);
-            usage(stderr);
-            return 2;
-        }
-        *to = v;
-        i++;
-    }
+    if (r <= 0)
+        return r == 0 ? 0 : 2;
     if (o.in == NULL || o.signer == NULL || o.inkey == NULL || o.out == NULL) {
         fprintf(stderr, "fastsig-keytool: cms-sign needs --in, --signer, --inkey and --out\n");
         return 2;
     }
-    if (!kt_provider_path(o.provider_path))
-        return 2;
-    if (!kt_load_providers(&fs, &dflt))
-        return 1;
-    rc = cms_sign(&o);
-    OSSL_PROVIDER_unload(dflt);
-    OSSL_PROVIDER_unload(fs);
-    return rc;
+    return kt_with_providers(o.provider_path, run, &o);
 }

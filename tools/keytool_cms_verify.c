@@ -160,41 +160,26 @@ static int cms_verify(const OPTS *o)
     return rc;
 }
 
+static int run(const void *o)
+{
+    return cms_verify(o);
+}
+
 int kt_cmd_cms_verify(int argc, char **argv)
 {
     OPTS o = { 0 };
-    OSSL_PROVIDER *fs, *dflt;
-    int rc;
+    const KT_OPT opts[] = {
+        { "-in", &o.in, NULL }, { "-content", &o.content, NULL }, { "-CAfile", &o.cafile, NULL },
+        { "-out", &o.out, NULL }, { "-provider-path", &o.provider_path, NULL },
+        { NULL, NULL, NULL },
+    };
+    int r = kt_parse_opts(argc, argv, opts, usage);
 
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL, **to = NULL;
-        if (a[0] == '-' && a[1] == '-')
-            a++; /* --opt and -opt alike */
-        if (strcmp(a, "-h") == 0 || strcmp(a, "-help") == 0) {
-            usage(stdout);
-            return 0;
-        }
-        to = strcmp(a, "-in") == 0 ? &o.in : strcmp(a, "-content") == 0 ? &o.content
-             : strcmp(a, "-CAfile") == 0 ? &o.cafile : strcmp(a, "-out") == 0 ? &o.out
-             : strcmp(a, "-provider-path") == 0 ? &o.provider_path : NULL;
-        if (to == NULL || v == NULL) {
-            fprintf(stderr, "fastsig-keytool: bad option or value: %s\n", argv[i]);
-            usage(stderr);
-            return 2;
-        }
-        *to = v;
-        i++;
-    }
+    if (r <= 0)
+        return r == 0 ? 0 : 2;
     if (o.in == NULL || o.cafile == NULL) {
         fprintf(stderr, "fastsig-keytool: cms-verify needs --in and --CAfile\n");
         return 2;
     }
-    if (!kt_provider_path(o.provider_path))
-        return 2;
-    if (!kt_load_providers(&fs, &dflt))
-        return 1;
-    rc = cms_verify(&o);
-    OSSL_PROVIDER_unload(dflt);
-    OSSL_PROVIDER_unload(fs);
-    return rc;
+    return kt_with_providers(o.provider_path, run, &o);
 }

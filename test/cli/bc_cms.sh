@@ -23,22 +23,12 @@ case $(openssl version) in
     *) v35=1 ;;
 esac
 
-remaining() {
-    openssl pkey "${PROV[@]}" -in "$1" -noout -text 2>/dev/null |
-        sed -n 's/^state: index [0-9]*, remaining \([0-9]*\) of.*/\1/p'
-}
 bc() { java -cp "$WORK/classes:$JARS" BcCms "$@"; }
 # sig_flip FILE: a copy of FILE with a bit flipped inside the signature value (the
 # SignerInfo's last field, so the last bytes of a SignedData without unsigned attributes)
 sig_flip() {
     cp "$1" "$2"
     flip_bit "$2" $(($(stat -c %s "$2") - 10))
-}
-
-# said DESCRIPTION TEXT: the last failed command's error contains TEXT
-said() {
-    cp "$WORK/err" "$WORK/prev.err"
-    check "$1" grep -q "$2" "$WORK/prev.err"
 }
 
 missing=()

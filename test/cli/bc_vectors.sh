@@ -17,11 +17,6 @@ case $(openssl version) in
     *) v35=1 ;;
 esac
 
-# said DESCRIPTION TEXT: the last failed command's error contains TEXT
-said() {
-    cp "$WORK/err" "$WORK/prev.err"
-    check "$1" grep -q "$2" "$WORK/prev.err"
-}
 # sigvalue DER OUT: the SignerInfo's signature (the SignedData's last OCTET STRING) into OUT
 sigvalue() {
     local at

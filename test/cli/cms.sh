@@ -20,12 +20,6 @@ case $(openssl version) in
     *) cms_signs=1 ;;
 esac
 
-# remaining KEY: the signatures the stateful key has left (pkey -text)
-remaining() {
-    openssl pkey "${PROV[@]}" -in "$1" -noout -text 2>/dev/null |
-        sed -n 's/^state: index [0-9]*, remaining \([0-9]*\) of.*/\1/p'
-}
-
 head -c 70000 /dev/urandom >"$WORK/firmware.bin"
 cp "$WORK/firmware.bin" "$WORK/changed.bin"
 flip_bit "$WORK/changed.bin" 4096 # flipped: a byte set to a value could already hold it
