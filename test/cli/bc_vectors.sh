@@ -42,6 +42,11 @@ for k in hss1 hss2; do # BC's own SubjectPublicKeyInfo: RFC 8708's form
     check_eq "$k: the same 60-byte HSS key" "$(tail -c 60 "$WORK/$k-pub.der" | od -An -tx1)" \
         "$(tail -c 60 "$fix/$k-pub.der" | od -An -tx1)"
 done
+# a wrapper whose length does not cover the rest is no RFC 8708 key: refused, not read as one
+cp "$fix/hss1-pub.der" "$WORK/short.der"
+printf '\x3b' | dd of="$WORK/short.der" bs=1 seek=21 conv=notrunc 2>/dev/null # 04 3c -> 04 3b
+check_fails "an RFC 8708 wrapper of the wrong length is refused" openssl pkey "${PROV[@]}" -pubin \
+    -inform DER -in "$WORK/short.der" -noout
 check "HSS L = 1 key: 1 level in -text" grep -q "levels: 1 " \
     <(openssl pkey "${PROV[@]}" -pubin -inform DER -in "$fix/hss1-pub.der" -noout -text)
 
