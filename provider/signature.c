@@ -101,9 +101,10 @@ static void *sig_dupctx(void *vctx)
 static const char *cms_hint(void)
 {
     return OpenSSL_version_num() < 0x30500000L
-               ? "; CMS: OpenSSL 3.5 or later, with signed attributes (no -noattr)"
-               : "; CMS: keep the signed attributes (no -noattr: OpenSSL's CMS then signs a "
-                 "digest, RFC 9708 the content)";
+               ? "; CMS: OpenSSL 3.5 or later with signed attributes, or without them "
+                 "fastsig-keytool cms-sign / cms-verify"
+               : "; CMS: keep the signed attributes, or without them use fastsig-keytool "
+                 "cms-sign / cms-verify (OpenSSL's CMS signs a digest, RFC 9708 the content)";
 }
 
 static int sig_set_ctx_params(void *vctx, const OSSL_PARAM params[])
