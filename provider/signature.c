@@ -10,7 +10,6 @@
 #include <stddef.h>
 #include <string.h>
 #include <openssl/core_names.h>
-#include <openssl/crypto.h>
 #include <openssl/params.h>
 #include "prov.h"
 #include "sigalgs.h"
@@ -95,18 +94,6 @@ static void *sig_dupctx(void *vctx)
     return c;
 }
 
-/* What a digest refused to a scheme that signs the message itself most often
- * means: OpenSSL's CMS, which 3.0 runs through a digest whatever the key, and
- * 3.5 too without signed attributes (doc/design.md section 9). */
-static const char *cms_hint(void)
-{
-    return OpenSSL_version_num() < 0x30500000L
-               ? "; CMS: OpenSSL 3.5 or later with signed attributes, or without them "
-                 "fastsig-keytool cms-sign / cms-verify"
-               : "; CMS: keep the signed attributes, or without them use fastsig-keytool "
-                 "cms-sign / cms-verify (OpenSSL's CMS signs a digest, RFC 9708 the content)";
-}
-
 static int sig_set_ctx_params(void *vctx, const OSSL_PARAM params[])
 {
     FSP_SIGCTX *c = vctx;
@@ -133,7 +120,7 @@ static int sig_set_ctx_params(void *vctx, const OSSL_PARAM params[])
         if ((p = OSSL_PARAM_locate_const(params, OSSL_SIGNATURE_PARAM_DIGEST)) != NULL
             && OSSL_PARAM_get_utf8_string_ptr(p, &md) && c->alg->ad->ctx_digest == NULL)
             FSP_ERR_MSG(c->provctx, err, "%s signs the message itself, never a digest (got %s)%s",
-                       c->alg->name, md, cms_hint());
+                       c->alg->name, md, fsp_cms_hint());
         else if (p != NULL && md != NULL)
             FSP_ERR_MSG(c->provctx, err, "%s: digest %s refused (this algorithm signs the "
                        "message whole, or takes other digests)", c->alg->name, md);
@@ -268,7 +255,7 @@ static int dsig_init(FSP_SIGCTX *c, const char *mdname, void *provkey,
         if (c->alg->ad->ctx_digest == NULL) {
             FSP_ERR_MSG(c->provctx, FASTSIG_ERR_UNSUPPORTED,
                        "%s signs the message itself: no digest (got %s)%s", c->alg->name, mdname,
-                       cms_hint());
+                       fsp_cms_hint());
             return 0;
         }
         if ((err = c->alg->ad->ctx_digest(&c->opts, mdname)) != FASTSIG_OK) {
