@@ -103,7 +103,7 @@ static int hss_gen(const FSP_SIGALG *alg, const FSP_GENOPTS *o, void **key)
         err = o->rng(o->rng_arg, seed, slen) ? FASTSIG_OK : FASTSIG_ERR_RNG;
     }
     if (err == FASTSIG_OK) /* a seed some key has is refused before the trees are built */
-        err = stateful_seed_check(x, seed, slen, o->detail);
+        err = stateful_seed_check(x, seed, slen, o->state, o->detail);
     if (err == FASTSIG_OK)
         err = fs_stateful_hss_keygen(core, seed, slen,
                                      o->threads ? o->threads : stateful_default_threads(),

@@ -5,6 +5,7 @@
  * file. stateful_key.c: the object, its private-key framing, signing and the
  * cache lifecycle; stateful_state.c: its state file; stateful_params.c: its
  * parameters and text; stateful_registry.c: a new key's registry entries;
+ * stateful_regen.c: a key generated again where its state is;
  * stateful_shard.c: carving a shard.
  *
  * Private key (PKCS#8 privateKey contents):
@@ -84,13 +85,30 @@ int stateful_seed(const FSP_GENOPTS *o, const xmss_params *p, uint8_t *seed);
  * (ops->seed_fp), refused at once (STATE_REGISTERED, naming the state that
  * holds it) when the default directory's registry has it already: the same
  * seed under any parameter set of the kind would sign with the same
- * one-time keys. stateful_state_new claims it. */
-int stateful_seed_check(STATEFUL_KEY *x, const uint8_t *seed, size_t seedlen, FSP_ERRDETAIL *d);
+ * one-time keys. stateful_state_new claims it. Not refused yet when the
+ * state it names exists where this key's goes (state_opt, NULL: the default
+ * directory): that may be the same key again (stateful_regen_same_key). */
+int stateful_seed_check(STATEFUL_KEY *x, const uint8_t *seed, size_t seedlen,
+                        const char *state_opt, FSP_ERRDETAIL *d);
+/* stateful_regen.c: a key generated again. may_hold: the registry's state
+ * found (of the seed) is a state of x's size and is where a key generated
+ * with state_opt in the default directory dir may keep its state. same_key: x->path is the
+ * state the registry names for x's key id, and it is x's (x takes it over).
+ * exists: the refusal of a state path whose file exists (STATE_EXISTS), its
+ * detail saying whose state it holds and what to do. */
+int stateful_regen_may_hold(const STATEFUL_KEY *x, const char *state_opt, const char *dir,
+                            const char *found);
+int stateful_regen_same_key(const STATEFUL_KEY *x, const char *dir);
+int stateful_regen_exists(const STATEFUL_KEY *x, FSP_ERRDETAIL *d);
+/* opt made absolute against the working directory (BAD_PARAM: too long). */
+int stateful_abs_path(const char *opt, char *buf, size_t len);
 /* After x->pk is set and stateful_seed_check passed: the key id, the state path
  * (o->state, else the default directory), the key id and the seed
  * fingerprint registered with that path in the default directory's
  * registry (refused, naming the state, if either has one) and a new state
- * file of the key's index count, opened; a refusal's detail in d. */
+ * file of the key's index count, opened (the same key generated again: the
+ * state the registry names for it, stateful_regen_same_key); a refusal's
+ * detail in d. */
 int stateful_state_new(STATEFUL_KEY *x, const char *state_opt, FSP_ERRDETAIL *d);
 /* stateful_registry.c: the two claims of stateful_state_new in the registry of the
  * default state directory dir (stateful_register: the error's detail in d, nothing

@@ -52,7 +52,7 @@ static int xmss_gen(const FSP_SIGALG *alg, const FSP_GENOPTS *o, void **key)
         return FASTSIG_ERR_NOMEM;
     }
     /* a seed some key has is refused before the trees are built */
-    if ((err = stateful_seed_check(x, seed, 3 * (size_t)p->n, o->detail)) == FASTSIG_OK)
+    if ((err = stateful_seed_check(x, seed, 3 * (size_t)p->n, o->state, o->detail)) == FASTSIG_OK)
         err = fs_stateful_xmss_keygen(core, seed, 3 * (size_t)p->n,
                                       o->threads ? o->threads : stateful_default_threads(),
                                       stateful_progress, &pg);
