@@ -8,7 +8,8 @@
  * (LMS_SHA256_M32_H10/LMOTS_SHA256_N32_W8,LMS_SHA256_M32_H10/LMOTS_SHA256_N32_W4).
  * `seed:` is SEED (n bytes) then I (16 bytes) of the top tree.
  *
- * Public key: the RFC 8554 HSS encoding (hss.h), as it is. Private key
+ * Public key: the RFC 8554 HSS encoding (hss.h), as it is (on import also
+ * RFC 8708's wrapped form, and bare LMS signatures verify: hss_compat.c). Private key
  * core: hss_stateful.c (then stateful_key.h's framing: state path, and a
  * shard's range of global HSS indices). The signing core is made at the
  * first signature (from the node cache file when it checks, else built; a
@@ -19,6 +20,7 @@
 #include <openssl/crypto.h>
 #include <openssl/params.h>
 #include "stateful_key.h"
+#include "hss_compat.h"
 #include "stateful_kinds.h"
 #include "prov.h"
 #include "fastsig_err.h"
@@ -130,6 +132,7 @@ static int hss_priv_decode(const FSP_SIGALG *alg, const unsigned char *in, size_
 static int hss_pub_decode(const FSP_SIGALG *alg, const unsigned char *in, size_t len,
                           void **key)
 {
+    hss_compat_unwrap_pub(&in, &len); /* RFC 8708's form, on import only */
     return stateful_pub_decode(&fs_stateful_hss, in, len, key);
 }
 
@@ -140,5 +143,5 @@ static const OSSL_PARAM gen_settable[] = {
 
 const FSP_ADAPTER fsp_hss_adapter = {
     .gen = hss_gen, .pub_decode = hss_pub_decode, .priv_decode = hss_priv_decode,
-    .gen_settable = gen_settable, STATEFUL_COMMON_HOOKS
+    .gen_settable = gen_settable, .verify = hss_compat_verify, STATEFUL_HOOKS_BUT_VERIFY
 };

@@ -220,11 +220,12 @@ extern const OSSL_PARAM stateful_ctx_params[];
 extern const OSSL_PARAM stateful_key_gettable[];
 extern const OSSL_PARAM stateful_key_settable[];
 
-/* The hooks above, for an FSP_ADAPTER initializer. */
-#define STATEFUL_COMMON_HOOKS                                                                \
+/* The hooks above, for an FSP_ADAPTER initializer (..._BUT_VERIFY: for an
+ * adapter with a verify of its own, e.g. HSS's for other implementations' forms). */
+#define STATEFUL_COMMON_HOOKS STATEFUL_HOOKS_BUT_VERIFY, .verify = stateful_verify
+#define STATEFUL_HOOKS_BUT_VERIFY                                                            \
     .free = stateful_free, .has_private = stateful_has_private, .sizes = stateful_sizes,             \
     .pub_encode = stateful_pub_encode, .priv_encode = stateful_priv_encode, .sign = stateful_sign,   \
-    .verify = stateful_verify,                                                               \
     .param_name = stateful_param_name, .state = stateful_state,                                  \
     .sigopts_default = stateful_sigopts_default, .ctx_settable = stateful_ctx_params,            \
     .ctx_set = stateful_ctx_set, .ctx_gettable = stateful_ctx_params, .ctx_get = stateful_ctx_get,   \

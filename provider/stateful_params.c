@@ -75,12 +75,26 @@ static int get_verify_after_sign(const OSSL_PARAM params[], int *v)
     return *v == 0 || *v == 1 ? 1 : -1;
 }
 
+/* 1 when params name a digest: these schemes sign the message itself, so a
+ * digest set on the context (EVP_PKEY_CTX_set_signature_md) is refused before
+ * anything is signed. That is OpenSSL's CMS without signed attributes: it
+ * hands the signer the content's digest, where RFC 9708 section 4 signs the
+ * content itself (doc/design.md section 9). */
+static int names_digest(const OSSL_PARAM params[])
+{
+    const OSSL_PARAM *p = OSSL_PARAM_locate_const(params, OSSL_SIGNATURE_PARAM_DIGEST);
+    const char *md = NULL;
+    return p != NULL && (!OSSL_PARAM_get_utf8_string_ptr(p, &md) || md[0] != '\0');
+}
+
 int stateful_ctx_set(FSP_SIGOPTS *o, const OSSL_PARAM params[])
 {
     uint64_t v = 0, w = 0;
     int vas = 0;
     int r = get_batch(params, &v), rv = get_verify_after_sign(params, &vas);
     int rw = stateful_warn_parse(params, &w);
+    if (names_digest(params))
+        return FASTSIG_ERR_UNSUPPORTED;
     if (r < 0 || rv < 0 || rw < 0)
         return FASTSIG_ERR_BAD_PARAM;
     if (rw > 0) {

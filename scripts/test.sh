@@ -13,7 +13,8 @@
 # Ends with one line per OpenSSL version, then the summary line "fastsig: N passed, N failed".
 # FASTSIG_SOAK=1 adds the long soak tests (see README), with meson's per-test timeouts x20.
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
-fs_install_missing make perl valgrind mandoc
+# the Java peer of test/cli/bc_cms.sh: Bouncy Castle 1.72 (Debian's jars) and a JDK to compile it
+fs_install_missing make perl valgrind default-jdk-headless libbcprov-java libbcpkix-java mandoc
 
 pass=0
 fail=0

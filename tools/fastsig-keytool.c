@@ -22,6 +22,8 @@ static const struct {
     { "status", kt_cmd_status, "a key's state: set, index, remaining, state file (no passphrase)" },
     { "move", kt_cmd_move, "move a key's state file elsewhere and rewrite the key to name it" },
     { "list", kt_cmd_list, "every parameter set: sizes, signatures, costs, SP 800-208" },
+    { "cms-sign", kt_cmd_cms_sign, "CMS SignedData without signed attributes, over the content itself" },
+    { "cms-verify", kt_cmd_cms_verify, "check such a SignedData (RFC 9708 section 4)" },
 };
 
 static void usage(FILE *f)
