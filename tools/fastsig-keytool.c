@@ -14,6 +14,7 @@ static const struct {
     const char *summary;
 } commands[] = {
     { "shard", kt_cmd_shard, "carve shards (ranges of unspent indices) out of a stateful key" },
+    { "state", kt_cmd_state, "inspect, advance or recreate a state file (recovery)" },
 };
 
 static void usage(FILE *f)

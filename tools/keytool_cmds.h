@@ -7,6 +7,7 @@
 #include <openssl/provider.h>
 
 int kt_cmd_shard(int argc, char **argv);
+int kt_cmd_state(int argc, char **argv); /* keytool_state.c */
 
 /* -provider-path DIR (NULL: OPENSSL_MODULES, then libcrypto's module
  * directory): 1, else 0 with a message. */
