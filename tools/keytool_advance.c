@@ -1,9 +1,11 @@
 /* keytool_advance.c - `fastsig-keytool state advance STATE --to N | --by N
  * | --past-signature SIG --in KEY`: the state's next index moved forward,
  * never back, in one durable update under the state's lock (a signer
- * updating it makes this wait, then fail after the lock timeout), the
- * registry's high-water mark raised with it (crypto/state/stateadvance.c).
- * Signers running meanwhile are safe: their blocks lie below. */
+ * updating it makes this wait, then fail after the lock timeout:
+ * crypto/state/stateadvance.c), then the registry's high-water mark raised
+ * to it. Signers running meanwhile are safe: their blocks lie below. A
+ * state rolled back below the mark moves only to the mark + a block or
+ * beyond (its repair). */
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
@@ -67,11 +69,27 @@ static int target(const KT_STATE_OPTS *o, const uint8_t id[FASTSIG_STATE_KEY_ID_
     return 1;
 }
 
+/* A state below the registry's mark (restored from a copy) moves only to
+ * the mark + a block or beyond: the repair of a rollback. 1 when allowed,
+ * else 0 with a message. */
+static int past_rollback(const KT_STATE_OPTS *o, uint64_t next, uint64_t to, uint64_t mark,
+                         const char *mark_file)
+{
+    if (next >= mark || to >= mark + KT_REPAIR_MARGIN)
+        return 1;
+    fprintf(stderr, "fastsig-keytool: state file %s was rolled back (next %" PRIu64 " below the"
+                    " registry's high-water mark %" PRIu64 ", %s): advance it to at least %" PRIu64
+                    " (the mark + %d) or beyond (doc/state.md section 6)\n", o->state, next, mark,
+            mark_file, mark + KT_REPAIR_MARGIN, KT_REPAIR_MARGIN);
+    return 0;
+}
+
 int kt_state_advance(const KT_STATE_OPTS *o)
 {
     uint8_t id[FASTSIG_STATE_KEY_ID_LEN];
-    uint64_t next, max, to, from = 0;
-    char dir[PATH_MAX];
+    uint64_t next, max, to, from = 0, mark = 0;
+    char dir[PATH_MAX], mark_file[PATH_MAX] = "";
+    int have_dir = kt_registry_dir(o, dir, sizeof(dir));
     fastsig_state *st = NULL;
     fastsig_cause cause;
     int err, past;
@@ -90,28 +108,23 @@ int kt_state_advance(const KT_STATE_OPTS *o)
                           : "beyond the last index (max)");
         return KT_FAILED;
     }
-    err = fastsig_state_open(o->state, id, &st, &cause);
-    /* a state the registry says was rolled back is not moved either */
-    if (err == FASTSIG_OK && kt_registry_dir(o, dir, sizeof(dir)))
-        err = fastsig_state_use_registry(st, dir, &cause);
-    if (err == FASTSIG_OK)
+    if (have_dir)
+        mark = kt_registry_mark(dir, id, o->state, max, mark_file, sizeof(mark_file));
+    if (!past_rollback(o, next, to, mark, mark_file))
+        return KT_FAILED;
+    if ((err = fastsig_state_open(o->state, id, &st, &cause)) == FASTSIG_OK)
         err = fastsig_state_advance(st, to, &from, &cause);
-    if (err == FASTSIG_ERR_STATE_ROLLED_BACK) {
-        uint64_t seen = 0, mark = 0;
-        fastsig_state_rollback(st, &seen, &mark, NULL);
-        fprintf(stderr, "fastsig-keytool: state file %s was rolled back (next %" PRIu64 " below the"
-                        " registry's high-water mark %" PRIu64 "): recreate it above the mark"
-                        " (doc/state.md section 6)\n", o->state, seen, mark);
-    } else if (err == FASTSIG_ERR_STATE_RANGE) {
+    if (err == FASTSIG_ERR_STATE_RANGE)
         fprintf(stderr, "fastsig-keytool: state file %s moved meanwhile (next %" PRIu64 "): %"
                         PRIu64 " would be back; nothing written\n", o->state, from, to);
-    } else if (err != FASTSIG_OK) {
+    else if (err != FASTSIG_OK)
         kt_state_error(o->state, err, &cause);
-    }
     if (fastsig_state_close(st) != FASTSIG_OK && err == FASTSIG_OK)
         err = FASTSIG_ERR_STATE_IO;
     if (err != FASTSIG_OK)
         return KT_FAILED;
+    if (have_dir) /* after the state's fdatasync: never above its next */
+        kt_registry_raise(dir, id, o->state, to);
     printf("state file %s: next %" PRIu64 " -> %" PRIu64 " (%" PRIu64 " indices skipped, %"
            PRIu64 " remaining)\n", o->state, from, to, to - from, max - to);
     return KT_HEALTHY;

@@ -187,7 +187,10 @@ static void print_text(const REPORT *r)
     for (int i = 0; i < r->nproblems; i++)
         printf("  problem: %s\n", r->problem[i]);
     printf("  verdict: %s\n", verdicts[r->verdict]);
-    if (r->verdict == KT_REPAIRABLE)
+    if (r->verdict == KT_REPAIRABLE && r->file_ok)
+        printf("  repair: fastsig-keytool state advance %s --to %" PRIu64 "   (the mark + %d:"
+               " doc/state.md section 6)\n", r->path, r->repair_at, KT_REPAIR_MARGIN);
+    else if (r->verdict == KT_REPAIRABLE)
         printf("  repair: fastsig-keytool state recreate --in KEY --at %" PRIu64 "   (the highest"
                " index seen + %d: doc/state.md section 6)\n", r->repair_at, KT_REPAIR_MARGIN);
     else if (r->verdict == KT_BROKEN)

@@ -15,7 +15,6 @@
 #include "fastsig_err.h"
 #include "keytool_state.h"
 #include "state/registry.h"
-#include "state/statemark.h"
 
 /* The lowest next the file allows (its valid slots of this key), and
  * whether it exists: 1, else 0 with a message (healthy, another key's,
@@ -51,8 +50,8 @@ static int file_floor(const KT_STATE_OPTS *o, const KT_KEYINFO *ki, uint64_t *fl
     }
     if (info.file_ok && !foreign) {
         fprintf(stderr, "fastsig-keytool: state file %s is healthy (next %" PRIu64 "): nothing to"
-                        " recreate (to skip indices: fastsig-keytool state advance)\n", path,
-                *floor);
+                        " recreate (to skip indices, or past a rollback: fastsig-keytool state"
+                        " advance)\n", path, *floor);
         return 0;
     }
     if (foreign) {
@@ -67,17 +66,13 @@ static int file_floor(const KT_STATE_OPTS *o, const KT_KEYINFO *ki, uint64_t *fl
  * key that has none (a registry that never saw it). */
 static void registry_follow(const char *dir, const KT_KEYINFO *ki, uint64_t n)
 {
-    char mark_file[PATH_MAX], found[PATH_MAX];
-    char *abs = realpath(ki->state, NULL);
-    if (abs != NULL && fs_mark_path(dir, ki->key_id, abs, mark_file, sizeof(mark_file))
-                       == FASTSIG_OK)
-        fs_mark_raise(mark_file, ki->key_id, abs, n);
+    char found[PATH_MAX];
+    kt_registry_raise(dir, ki->key_id, ki->state, n);
     if (fastsig_registry_holder_as(FASTSIG_REGISTRY_KEY_ID, dir, ki->key_id, found,
                                    sizeof(found), NULL) == FASTSIG_OK
         && fastsig_registry_claim(dir, ki->key_id, ki->state, found, sizeof(found), NULL)
                == FASTSIG_OK)
         printf("registry %s: entry made for this key (it had none)\n", dir);
-    free(abs);
 }
 
 int kt_state_recreate(const KT_STATE_OPTS *o)

@@ -178,6 +178,16 @@ uint64_t kt_registry_mark(const char *dir, const uint8_t id[FASTSIG_STATE_KEY_ID
     return mark;
 }
 
+void kt_registry_raise(const char *dir, const uint8_t id[FASTSIG_STATE_KEY_ID_LEN],
+                       const char *path, uint64_t to)
+{
+    char mark_file[PATH_MAX];
+    char *abs = realpath(path, NULL);
+    if (abs != NULL && fs_mark_path(dir, id, abs, mark_file, sizeof(mark_file)) == FASTSIG_OK)
+        fs_mark_raise(mark_file, id, abs, to);
+    free(abs);
+}
+
 int kt_lock_timeout_from_env(void)
 {
     const char *t = getenv("FASTSIG_STATE_LOCK_TIMEOUT");

@@ -36,6 +36,9 @@ int kt_registry_dir(const KT_STATE_OPTS *o, char *out, size_t len);
  * none (mark_file gets the mark file's path, "" when dir is NULL). */
 uint64_t kt_registry_mark(const char *dir, const uint8_t id[FASTSIG_STATE_KEY_ID_LEN],
                           const char *path, uint64_t max, char *mark_file, size_t len);
+/* Raises that mark to `to` (made if missing); after the state's update. */
+void kt_registry_raise(const char *dir, const uint8_t id[FASTSIG_STATE_KEY_ID_LEN],
+                       const char *path, uint64_t to);
 /* The lock timeout from $FASTSIG_STATE_LOCK_TIMEOUT as the provider reads
  * it (default 5 s): 1, else 0 with a message. */
 int kt_lock_timeout_from_env(void);
