@@ -192,7 +192,7 @@ void *fsp_km_gen(void *genctx, OSSL_CALLBACK *cb, void *cbarg)
     FSP_GENCTX *g = genctx;
     FSP_ERRDETAIL detail = { 0 };
     FSP_GENOPTS o = { g->bits, g->param, g->seed, g->seedlen, g->state,
-                     fsp_rng_bytes, g->provctx, gen_progress, g, g->mode, g->threads, &detail };
+                     fsp_rng_bytes, g->provctx, gen_progress, g, g->mode, g->threads, &detail, 0 };
     FSP_KEY *k;
     void *core = NULL;
     int err;
@@ -203,6 +203,7 @@ void *fsp_km_gen(void *genctx, OSSL_CALLBACK *cb, void *cbarg)
     }
     g->cb = cb;
     g->cbarg = cbarg;
+    o.listened = cb != NULL;
     if ((err = g->alg->ad->gen(g->alg, &o, &core)) != FASTSIG_OK) {
         FSP_ERR_DETAIL(g->provctx, err, &detail);
         return NULL;

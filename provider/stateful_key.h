@@ -31,6 +31,7 @@
 #define FASTSIG_STATEFUL_KEY_H
 
 #include <stdint.h>
+#include <time.h>
 #include <openssl/crypto.h>
 #include "sigalgs.h"
 #include "stateful.h"
@@ -61,13 +62,24 @@ typedef struct {
     int seed_fp_set;         /* ... computed (stateful_seed_check) */
 } STATEFUL_KEY;
 
-/* Key-generation progress of the tree cores, shown by genpkey: a '.' per
- * fortieth of the work (xmss and lms progress callbacks share this form). */
+/* Key-generation progress of the tree cores (stateful_progress.c): the
+ * application's callback once per fortieth of the work (genpkey prints a
+ * '.'), and for a person at a terminal a line with percent, rate and time
+ * left (FASTSIG_PROGRESS: auto, 1, 0). xmss and lms progress callbacks
+ * share the form of stateful_progress. */
 typedef struct {
     const FSP_GENOPTS *o;
-    uint64_t shown;
+    uint64_t shown;            /* fortieths reported to the application */
+    const char *name;          /* the parameter set, for the line */
+    int detail;                /* the line: off, on a terminal, as lines */
+    uint64_t permille, tenth, total;
+    double last;               /* seconds from start at the last line */
+    struct timespec start;
 } STATEFUL_PROGRESS;
+void stateful_progress_init(STATEFUL_PROGRESS *g, const FSP_GENOPTS *o, const char *name);
 int stateful_progress(void *arg, uint64_t done, uint64_t total);
+/* The closing line (err: the generation's result). */
+void stateful_progress_end(STATEFUL_PROGRESS *g, int err);
 /* Key-generation threads by default: the CPUs this process may run on. */
 unsigned stateful_default_threads(void);
 
@@ -86,6 +98,12 @@ int stateful_seed(const FSP_GENOPTS *o, const xmss_params *p, uint8_t *seed);
  * seed under any parameter set of the kind would sign with the same
  * one-time keys. stateful_state_new claims it. */
 int stateful_seed_check(STATEFUL_KEY *x, const uint8_t *seed, size_t seedlen, FSP_ERRDETAIL *d);
+/* Before the trees are built (stateful_gencheck.c): every output of the
+ * generation checked (the state file's directory and path, the node
+ * cache's path, the default directory's registry), then
+ * stateful_seed_check: a refusal costs no tree build. */
+int stateful_gen_check(STATEFUL_KEY *x, const FSP_GENOPTS *o, const uint8_t *seed,
+                       size_t seedlen);
 /* After x->pk is set and stateful_seed_check passed: the key id, the state path
  * (o->state, else the default directory), the key id and the seed
  * fingerprint registered with that path in the default directory's

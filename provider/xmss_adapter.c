@@ -34,7 +34,7 @@ static int xmss_gen(const FSP_SIGALG *alg, const FSP_GENOPTS *o, void **key)
     const char *name = o->param != NULL ? o->param : rows[alg->variant].default_param;
     const xmss_params *p = stateful_params(rows[alg->variant].kind, name);
     uint8_t seed[3 * XMSS_MAX_N];
-    STATEFUL_PROGRESS pg = { o, 0 };
+    STATEFUL_PROGRESS pg;
     STATEFUL_KEY *x;
     void *core;
     int err;
@@ -51,11 +51,14 @@ static int xmss_gen(const FSP_SIGALG *alg, const FSP_GENOPTS *o, void **key)
         OPENSSL_cleanse(seed, sizeof(seed));
         return FASTSIG_ERR_NOMEM;
     }
-    /* a seed some key has is refused before the trees are built */
-    if ((err = stateful_seed_check(x, seed, 3 * (size_t)p->n, o->detail)) == FASTSIG_OK)
+    /* a bad output or a seed some key has is refused before the trees are built */
+    stateful_progress_init(&pg, o, p->name);
+    if ((err = stateful_gen_check(x, o, seed, 3 * (size_t)p->n)) == FASTSIG_OK) {
         err = fs_stateful_xmss_keygen(core, seed, 3 * (size_t)p->n,
                                       o->threads ? o->threads : stateful_default_threads(),
                                       stateful_progress, &pg);
+        stateful_progress_end(&pg, err);
+    }
     OPENSSL_cleanse(seed, sizeof(seed));
     return stateful_gen_done(x, err, o, key);
 }
