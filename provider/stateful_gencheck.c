@@ -1,12 +1,14 @@
 /* stateful_gencheck.c - a stateful key generation's outputs checked before
  * its trees are built (stateful_key.h: stateful_gen_check): the state
  * file's directory (exists, a directory, takes new files, not open to
- * other users), no file at the state path, nothing but a regular file at
- * the node cache's path, and the default state directory's registry
- * (made, writable), so that a bad path is refused at once instead of after
+ * other users), no file at the state path, and the default state
+ * directory's registry (made, writable), so that a bad path is refused at once instead of after
  * minutes of tree building (XMSS-SHA2_16_256 built 16.7 s before it was
  * told its state directory was missing). The registry claim and the state
- * creation after the build still decide: these checks only fail early. */
+ * creation after the build still decide: these checks only fail early.
+ * The node cache's path is not checked: its write is best effort
+ * (doc/state.md section 5; a FIFO or directory there leaves the key with
+ * `node cache: not written`, and the key signs). */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -21,18 +23,21 @@
 #include "fastsig_err.h"
 
 /* dir takes new files and is not open to other users; what names it in a
- * refusal ("state directory", "registry directory"). */
-static int dir_usable(const char *dir, const char *what, FSP_ERRDETAIL *d)
+ * refusal ("state directory", "registry directory"), or file when given:
+ * the state file that cannot be made in it, as the creation would say
+ * (`state file PATH: No such file or directory`). */
+static int dir_usable(const char *dir, const char *what, const char *file, FSP_ERRDETAIL *d)
 {
     fastsig_cause cause = { 0 };
     struct stat sb;
     int err = fastsig_state_dir_writable(dir, &cause), fd;
 
-    if (err != FASTSIG_OK) {
-        fsp_detail_file(d, err, what, dir, err == FASTSIG_ERR_STATE_NO_DIR && cause.sys_errno == 0
-                        ? ENOENT : cause.sys_errno, NULL);
+    if (err != FASTSIG_OK && file != NULL)
+        fsp_detail_state(d, err, file, cause.sys_errno);
+    else if (err != FASTSIG_OK)
+        fsp_detail_file(d, err, what, dir, cause.sys_errno, NULL);
+    if (err != FASTSIG_OK)
         return err;
-    }
     if ((fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
         return FASTSIG_OK; /* writable yet not readable: the creation says */
     if (fstat(fd, &sb) == 0 && fs_owner_check(&sb, dir, 1, &cause) != 0) {
@@ -46,10 +51,10 @@ static int dir_usable(const char *dir, const char *what, FSP_ERRDETAIL *d)
 }
 
 /* An explicit state path (absolute, or from the working directory, as
- * stateful_state_new takes it): its directory, the file, the cache. */
+ * stateful_state_new takes it): its directory and the file. */
 static int state_path_free(const char *opt, FSP_ERRDETAIL *d)
 {
-    char path[4096], dir[4096], cache[4200];
+    char path[4096], dir[4096];
     struct stat sb;
     int err;
 
@@ -63,18 +68,12 @@ static int state_path_free(const char *opt, FSP_ERRDETAIL *d)
     }
     if (fastsig_state_dir_of(path, dir, sizeof(dir)) != FASTSIG_OK)
         return FASTSIG_ERR_BAD_PARAM;
-    if ((err = dir_usable(dir, "state directory", d)) != FASTSIG_OK)
+    if ((err = dir_usable(dir, "state directory", path, d)) != FASTSIG_OK)
         return err;
     if (lstat(path, &sb) == 0) {
         fsp_detail_state_why(d, FASTSIG_ERR_STATE_EXISTS, path,
                              "a file is there already: not replaced (no tree was built)");
         return FASTSIG_ERR_STATE_EXISTS;
-    }
-    snprintf(cache, sizeof(cache), "%s.cache", path);
-    if (lstat(cache, &sb) == 0 && !S_ISREG(sb.st_mode)) {
-        fsp_detail_file(d, FASTSIG_ERR_STATE_NOT_FILE, "node cache file", cache, 0,
-                        "not a regular file: the key's node cache could never be written");
-        return FASTSIG_ERR_STATE_NOT_FILE;
     }
     return FASTSIG_OK;
 }
@@ -91,12 +90,12 @@ static int registry_usable(char *def, size_t len, FSP_ERRDETAIL *d)
         return err;
     snprintf(reg, sizeof(reg), "%s/%s", def, FASTSIG_REGISTRY_SUBDIR);
     if (lstat(reg, &sb) != 0) /* made at the claim, in def */
-        return dir_usable(def, "state directory", d);
+        return dir_usable(def, "state directory", NULL, d);
     if (!S_ISDIR(sb.st_mode)) {
         fsp_detail_file(d, FASTSIG_ERR_STATE_NOT_FILE, "registry directory", reg, ENOTDIR, NULL);
         return FASTSIG_ERR_STATE_NOT_FILE;
     }
-    return dir_usable(reg, "registry directory", d);
+    return dir_usable(reg, "registry directory", NULL, d);
 }
 
 int stateful_gen_check(STATEFUL_KEY *x, const FSP_GENOPTS *o, const uint8_t *seed,
@@ -108,6 +107,6 @@ int stateful_gen_check(STATEFUL_KEY *x, const FSP_GENOPTS *o, const uint8_t *see
     if (err == FASTSIG_OK)
         err = o->state != NULL && o->state[0] != '\0' ? state_path_free(o->state, o->detail)
                                                       : dir_usable(def, "state directory",
-                                                                   o->detail);
+                                                                   NULL, o->detail);
     return err != FASTSIG_OK ? err : stateful_seed_check(x, seed, seedlen, o->detail);
 }

@@ -99,8 +99,8 @@ int stateful_seed(const FSP_GENOPTS *o, const xmss_params *p, uint8_t *seed);
  * one-time keys. stateful_state_new claims it. */
 int stateful_seed_check(STATEFUL_KEY *x, const uint8_t *seed, size_t seedlen, FSP_ERRDETAIL *d);
 /* Before the trees are built (stateful_gencheck.c): every output of the
- * generation checked (the state file's directory and path, the node
- * cache's path, the default directory's registry), then
+ * generation checked (the state file's directory and path, the default
+ * directory's registry; not the node cache, best effort), then
  * stateful_seed_check: a refusal costs no tree build. */
 int stateful_gen_check(STATEFUL_KEY *x, const FSP_GENOPTS *o, const uint8_t *seed,
                        size_t seedlen);
