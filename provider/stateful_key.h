@@ -37,6 +37,8 @@
 #include "stateful.h"
 #include "xmss/params.h" /* stateful_params, stateful_seed */
 #include "state/statefile.h"
+#include "state/genckpt.h"
+#include "xmss/xmss.h" /* xmss_resume */
 
 /* A seed fingerprint (crypto/state/registry.h's seed entries). */
 #define STATEFUL_SEED_FP_LEN FS_STATEFUL_SEED_FP_LEN
@@ -73,6 +75,7 @@ typedef struct {
     const char *name;          /* the parameter set, for the line */
     int detail;                /* the line: off, on a terminal, as lines */
     uint64_t permille, tenth, total;
+    uint64_t prev, skipped;    /* leaves taken from a checkpoint, not built */
     double last;               /* seconds from start at the last line */
     struct timespec start;
 } STATEFUL_PROGRESS;
@@ -82,6 +85,30 @@ int stateful_progress(void *arg, uint64_t done, uint64_t total);
 void stateful_progress_end(STATEFUL_PROGRESS *g, int err);
 /* Key-generation threads by default: the CPUs this process may run on. */
 unsigned stateful_default_threads(void);
+
+/* Key generation in pieces with a checkpoint file (stateful_resume.c,
+ * `-pkeyopt resume:PATH`, XMSS and XMSS^MT sets with pieces). */
+typedef struct {
+    const char *path;   /* NULL: no resume asked */
+    fs_genckpt ck;      /* the seed and the roots (of a loaded file) */
+    int loaded;         /* the file existed: its generation goes on */
+    xmss_resume r;      /* what the core gets */
+    double interval, last;
+    int err;            /* a failed save, and why */
+    fastsig_cause cause;
+} STATEFUL_RESUME;
+/* Before the outputs are checked: o->resume's file, if it exists, gives
+ * the seed (refused: another set, a seed: option that differs, a damaged
+ * file; a set without pieces refuses resume). */
+int stateful_resume_load(STATEFUL_RESUME *rs, const FSP_GENOPTS *o, const xmss_params *p,
+                         uint8_t *seed);
+/* After the checks: the file made (a new generation), the core's resume
+ * (NULL: none, or *err). */
+const xmss_resume *stateful_resume_begin(STATEFUL_RESUME *rs, STATEFUL_PROGRESS *pg, int *err,
+                                         FSP_ERRDETAIL *d);
+/* The generation's end (err its result, returned, or a failed save's): the
+ * file removed on success, kept otherwise. */
+int stateful_resume_end(STATEFUL_RESUME *rs, int err, FSP_ERRDETAIL *d);
 
 /* ---- building blocks for the adapters ---- */
 /* A key object over core (taken over, freed on failure). */
