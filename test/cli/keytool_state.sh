@@ -156,6 +156,18 @@ for ALG in XMSS XMSSMT HSS; do
         --past-signature "$WORK/o.3" --in "$d/other.pem" "${PP[@]}"
     says "belongs to another key"
 done
+# an encrypted key: recreate and --past-signature read it with -passin
+d="$WORK/enc"; mkdir -p "$d"
+openssl genpkey "${PROV[@]}" -algorithm XMSS -pkeyopt "state:$d/e.state" -aes-256-cbc -pass pass:pw \
+    -out "$d/e.pem" 2>/dev/null || not_ok "encrypted genpkey"
+openssl pkeyutl "${PROV[@]}" -sign -rawin -inkey "$d/e.pem" -passin pass:pw -in "$WORK/msg" -out "$d/e.sig"
+tear "$d/e.state" 0
+status "encrypted XMSS: recreate with a wrong passphrase fails" 1 "${ST[@]}" recreate --in "$d/e.pem" \
+    --at 70 -passin pass:nope "${PP[@]}"
+status "encrypted XMSS: recreate with -passin" 0 "${ST[@]}" recreate --in "$d/e.pem" --at 70 -passin pass:pw "${PP[@]}"
+status "encrypted XMSS: advance past a signature with -passin" 0 "${ST[@]}" advance "$d/e.state" \
+    --past-signature "$d/e.sig" --in "$d/e.pem" -passin pass:pw "${PP[@]}"
+says "index 0"
 status "usage: advance without a target" 2 "${ST[@]}" advance "$WORK/x.state"
 status "a missing state: inspect fails" 1 "${ST[@]}" inspect "$WORK/none.state"
 says "missing"
