@@ -13,16 +13,6 @@ HOLD_LOCK=${1:?usage: keytool_state.sh HOLD_LOCK}
 KEYTOOL=${FASTSIG_KEYTOOL:?FASTSIG_KEYTOOL must name the fastsig-keytool binary}
 ST=("$KEYTOOL" state)
 PP=(-provider-path "$MODULE_DIR")
-HOLDER=
-trap '[ -n "$HOLDER" ] && kill "$HOLDER"; rm -rf "$WORK"' EXIT
-hold_lock() {
-    rm -f "$WORK/ready"
-    "$HOLD_LOCK" "$1" "$WORK/ready" &
-    HOLDER=$!
-    for _ in $(seq 100); do [ -e "$WORK/ready" ] && return 0; sleep 0.1; done
-    not_ok "hold_lock: no lock on $1"
-}
-unhold() { kill "$HOLDER"; wait "$HOLDER" 2>/dev/null; HOLDER=; }
 echo "a message" >"$WORK/msg"
 
 sign() { openssl pkeyutl "${PROV[@]}" -sign -rawin -inkey "$1" -in "$WORK/msg" -out "$2"; }
