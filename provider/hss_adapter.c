@@ -93,7 +93,7 @@ static int parse_levels(const char *spec, void **core, FSP_ERRDETAIL *d)
 
 static int hss_gen(const FSP_SIGALG *alg, const FSP_GENOPTS *o, void **key)
 {
-    STATEFUL_PROGRESS pg = { o, 0 };
+    STATEFUL_PROGRESS pg;
     uint8_t seed[LMS_MAX_N + LMS_I_BYTES];
     STATEFUL_KEY *x;
     void *core;
@@ -113,12 +113,16 @@ static int hss_gen(const FSP_SIGALG *alg, const FSP_GENOPTS *o, void **key)
     } else {
         err = o->rng(o->rng_arg, seed, slen) ? FASTSIG_OK : FASTSIG_ERR_RNG;
     }
-    if (err == FASTSIG_OK) /* a seed some key has is refused before the trees are built */
-        err = stateful_seed_check(x, seed, slen, o->state, o->detail);
+    stateful_progress_init(&pg, o, x->ops->name(core));
+    /* a bad output or a seed some key has is refused before the trees are built */
     if (err == FASTSIG_OK)
+        err = stateful_gen_check(x, o, seed, slen);
+    if (err == FASTSIG_OK) {
         err = fs_stateful_hss_keygen(core, seed, slen,
                                      o->threads ? o->threads : stateful_default_threads(),
                                      stateful_progress, &pg);
+        stateful_progress_end(&pg, err);
+    }
     OPENSSL_cleanse(seed, sizeof(seed));
     return stateful_gen_done(x, err, o, key);
 }

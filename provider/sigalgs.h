@@ -64,6 +64,9 @@ typedef struct {
     unsigned threads;           /* "threads" (1..FSP_GEN_MAX_THREADS), 0 = default;
                                  * refused by rows whose gen_settable lacks it */
     FSP_ERRDETAIL *detail;       /* the failure's detail (never NULL) */
+    int listened;               /* the application gave a progress callback */
+    const char *resume;         /* "resume": checkpoint path, NULL = none; offered
+                                 * only by adapters that list it in gen_settable */
 } FSP_GENOPTS;
 #define FSP_GEN_MAX_THREADS 64
 

@@ -68,7 +68,7 @@ static int gen(const FSP_SIGALG *alg, const FSP_GENOPTS *o, void **key)
         OPENSSL_cleanse(seed, sizeof(seed));
         return FASTSIG_ERR_NOMEM;
     }
-    if ((err = stateful_seed_check(x, seed, 3 * (size_t)p->n, o->state, o->detail)) == FASTSIG_OK)
+    if ((err = stateful_gen_check(x, o, seed, 3 * (size_t)p->n)) == FASTSIG_OK)
         err = fs_stateful_wotsp_keygen(core, seed, 3 * (size_t)p->n);
     OPENSSL_cleanse(seed, sizeof(seed));
     return stateful_gen_done(x, err, o, key);

@@ -24,6 +24,7 @@ static const struct {
     { "list", kt_cmd_list, "every parameter set: sizes, signatures, costs, SP 800-208" },
     { "cms-sign", kt_cmd_cms_sign, "CMS SignedData without signed attributes, over the content itself" },
     { "cms-verify", kt_cmd_cms_verify, "check such a SignedData (RFC 9708 section 4)" },
+    { "state", kt_cmd_state, "inspect, advance or recreate a state file (recovery)" },
 };
 
 static void usage(FILE *f)

@@ -201,6 +201,15 @@ int fastsig_state_reserve(fastsig_state *st, uint64_t want, uint64_t *first,
 int fastsig_state_spend_range(fastsig_state *st, uint64_t first, uint64_t count,
                               uint64_t *got_first, fastsig_cause *cause);
 
+/* Moves the file's next forward to `to` (next <= to <= max) in one locked
+ * durable update, never backwards: STATE_RANGE when `to` is below next or
+ * above max (nothing written); FASTSIG_OK without a write when it equals
+ * next. The registry's mark (fastsig_state_use_registry) is raised to `to`
+ * after the update. *from (may be NULL) gets the next it found. For an
+ * operator's repair (stateadvance.c); this process's block is left as it
+ * is (below `to`, never given back since the file moved on). */
+int fastsig_state_advance(fastsig_state *st, uint64_t to, uint64_t *from, fastsig_cause *cause);
+
 /* Gives back the unused tail of this process's block if nobody reserved
  * beyond it (one durable update), else burns it. The block is empty after. */
 int fastsig_state_release(fastsig_state *st, fastsig_cause *cause);

@@ -66,6 +66,13 @@
  * or decimal text as in `-pkeyopt threads:1`), 1..64; default: the CPUs this
  * process may run on, at most 8. The key does not depend on it. */
 #define FASTSIG_PKEY_PARAM_THREADS "threads"
+/* XMSS / XMSS^MT whose top tree is taller than 10 (XMSS H16, H20; XMSS^MT
+ * 40/2, 60/3): key generation in pieces with a checkpoint file (UTF-8 path,
+ * `-pkeyopt resume:PATH`): made (mode 0600, it holds the seed) before the
+ * trees are built, rewritten every $FASTSIG_CHECKPOINT_INTERVAL seconds
+ * (default 10), removed on success; an interrupted generation run again with
+ * the same option goes on from it (doc/state.md section 2). */
+#define FASTSIG_PKEY_PARAM_RESUME "resume"
 /* Stateful keys: indices reserved per durable state write, 1..2^30 (uint64,
  * or decimal text): a key parameter (EVP_PKEY_set_params / get_params) and a
  * signature-context parameter (e.g. `pkeyutl

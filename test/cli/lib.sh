@@ -8,7 +8,7 @@ MODULE_DIR=${FASTSIG_MODULE_DIR:?FASTSIG_MODULE_DIR must name the folder holding
 VECTORS=${FASTSIG_VECTORS:-$(dirname "${BASH_SOURCE[0]}")/../vectors}
 PROV=(-provider-path "$MODULE_DIR" -provider fastsig -provider default)
 WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
+trap '[ -n "${HOLDER:-}" ] && kill "$HOLDER"; rm -rf "$WORK"' EXIT # hold_lock below
 # The default state directory holds the key-id registry: a fresh one per
 # script, so that known-answer keys (a fixed seed) can be generated again in
 # the next run, and the user's own stays untouched.
@@ -83,8 +83,8 @@ provider_cnf() {
         "activate = 1" "[fastsig_sect]" "module = $MODULE_DIR/fastsig.so" "$@" "activate = 1" >"$f"
 }
 
-# hold_lock FILE: another process ($HOLD_LOCK, the hold_lock helper) holds
-# FILE's OFD lock, as a signer mid-update does, until unhold
+# hold_lock FILE: another process ($HOLD_LOCK, test/cli/hold_lock.c) holds
+# FILE's OFD lock until unhold (killed at exit)
 HOLDER=
 hold_lock() {
     rm -f "$WORK/ready"
