@@ -27,7 +27,8 @@ for internal in wots_chain.h wotsp_scheme.h tree.h adrs.h params.h xmss.h hash.h
 done
 
 # The manual pages of doc/man, in the build's mandir.
-for page in man1/fastsig-keytool.1 man1/tzsum.1 man7/fastsig.7; do
+for page in man1/fastsig-keytool.1 man1/tzsum.1 man7/fastsig.7 man7/EVP_PKEY-XMSS.7 \
+    man7/EVP_PKEY-HSS.7 man7/EVP_PKEY-WOTSP.7 man7/EVP_PKEY-RW.7 man7/EVP_MD-TZ.7; do
     check "manual page $page installed" test -n "$(find "$DEST" -path "*/share/man/$page")"
 done
 
