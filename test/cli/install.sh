@@ -31,6 +31,14 @@ for page in man1/fastsig-keytool.1 man1/tzsum.1 man7/fastsig.7 man7/EVP_PKEY-XMS
     man7/EVP_PKEY-HSS.7 man7/EVP_PKEY-WOTSP.7 man7/EVP_PKEY-RW.7 man7/EVP_MD-TZ.7; do
     check "manual page $page installed" test -n "$(find "$DEST" -path "*/share/man/$page")"
 done
+# The other names of a page's NAME section are links to it (man EVP_PKEY-XMSSMT finds it).
+for link in EVP_PKEY-XMSSMT.7:EVP_PKEY-XMSS.7 EVP_SIGNATURE-XMSS.7:EVP_PKEY-XMSS.7 \
+    EVP_SIGNATURE-XMSSMT.7:EVP_PKEY-XMSS.7 EVP_SIGNATURE-HSS.7:EVP_PKEY-HSS.7 \
+    EVP_SIGNATURE-WOTSP.7:EVP_PKEY-WOTSP.7 EVP_PKEY-RW-P1363.7:EVP_PKEY-RW.7 \
+    EVP_SIGNATURE-RW.7:EVP_PKEY-RW.7 EVP_SIGNATURE-RW-P1363.7:EVP_PKEY-RW.7; do
+    at=$(find "$DEST" -path "*/share/man/man7/${link%%:*}" | head -1)
+    check_eq "man7/${link%%:*} links to ${link#*:}" "$(readlink "${at:-/nonexistent}")" "${link#*:}"
+done
 
 pc=$(find "$DEST" -name fastsig.pc | head -1)
 if [ -n "$pc" ]; then
