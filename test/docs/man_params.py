@@ -8,13 +8,16 @@ Checks, each a line `ok - ...` or `FAIL - ...`, then `man_params: N passed, N fa
   a macro that include/fastsig/provider.h (FASTSIG_*) or OpenSSL's core_names.h (OSSL_*, when
   given) defines as "NAME": a renamed parameter or a wrong macro fails;
 - every parameter name provider.h defines (FASTSIG_*_PARAM_*) is written in some page of
-  doc/man/ (quoted, or as a command-line word), so that a new parameter cannot go undocumented.
+  doc/man/ (quoted, or as a command-line word), so that a new parameter cannot go undocumented;
+- every name the C examples pass to OSSL_PARAM_construct_*() is one that provider.h or
+  core_names.h defines (a misspelt one would be ignored by the provider, not refused).
 """
 import os
 import re
 import sys
 
 ITEM = re.compile(r"^\.It Qo (\S+) Qc Po Dv (\S+) Pc", re.M)
+CONSTRUCT = re.compile(r'OSSL_PARAM_construct_\w+\(\s*"([^"]+)"')
 DEFINE = re.compile(r'^#\s*define\s+(\w+)\s+("[^"]*"|\w+)', re.M)
 
 
@@ -69,6 +72,9 @@ def main(root, core_names=None):
             check(known.get(macro) == name,
                   f'{page}: "{name}" is {macro}' + ("" if known.get(macro) == name else
                   f" (that macro is {known.get(macro)!r})"))
+        if core_names:
+            for name in CONSTRUCT.findall(text):
+                check(name in known.values(), f'{page}: its example\'s parameter "{name}" is defined')
     everything = "\n".join(texts.values())
     for macro, name in sorted(ours.items()):
         check(written(name, everything), f'{macro} ("{name}") is documented in doc/man')
