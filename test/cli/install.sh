@@ -27,8 +27,17 @@ for internal in wots_chain.h wotsp_scheme.h tree.h adrs.h params.h xmss.h hash.h
 done
 
 # The manual pages of doc/man, in the build's mandir.
-for page in man1/fastsig-keytool.1 man1/tzsum.1 man7/fastsig.7; do
+for page in man1/fastsig-keytool.1 man1/tzsum.1 man7/fastsig.7 man7/EVP_PKEY-XMSS.7 \
+    man7/EVP_PKEY-HSS.7 man7/EVP_PKEY-WOTSP.7 man7/EVP_PKEY-RW.7 man7/EVP_MD-TZ.7; do
     check "manual page $page installed" test -n "$(find "$DEST" -path "*/share/man/$page")"
+done
+# The other names of a page's NAME section are links to it (man EVP_PKEY-XMSSMT finds it).
+for link in EVP_PKEY-XMSSMT.7:EVP_PKEY-XMSS.7 EVP_SIGNATURE-XMSS.7:EVP_PKEY-XMSS.7 \
+    EVP_SIGNATURE-XMSSMT.7:EVP_PKEY-XMSS.7 EVP_SIGNATURE-HSS.7:EVP_PKEY-HSS.7 \
+    EVP_SIGNATURE-WOTSP.7:EVP_PKEY-WOTSP.7 EVP_PKEY-RW-P1363.7:EVP_PKEY-RW.7 \
+    EVP_SIGNATURE-RW.7:EVP_PKEY-RW.7 EVP_SIGNATURE-RW-P1363.7:EVP_PKEY-RW.7; do
+    at=$(find "$DEST" -path "*/share/man/man7/${link%%:*}" | head -1)
+    check_eq "man7/${link%%:*} links to ${link#*:}" "$(readlink "${at:-/nonexistent}")" "${link#*:}"
 done
 
 pc=$(find "$DEST" -name fastsig.pc | head -1)
