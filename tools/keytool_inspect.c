@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "fastsig_err.h"
+#include "keytool_state.h" /* kt_hex */
 #include "keytool_statecmd.h"
 #include "state/registry.h"
 #include "state/stateslot.h"
@@ -60,7 +61,7 @@ static void read_slot(const uint8_t *b, SLOT *s)
     s->next = le(b + 32, 8);
     s->crc = le(b + 120, 8);
     s->crc_calc = fs_state_crc64(b, 120);
-    kt_key_id_hex(b + 40, s->key_id);
+    kt_hex(b + 40, FASTSIG_STATE_KEY_ID_LEN, s->key_id);
     s->valid = fs_state_slot_decode(b, &dec) == 0;
     s->why[0] = '\0';
     if (s->valid)
@@ -131,7 +132,7 @@ static void judge(REPORT *r, const KT_STATE_OPTS *o, const KT_KEYINFO *ki)
                 " key id and max equal)", s[0].seq, s[1].seq);
     if (ki != NULL && r->cur >= 0) {
         char want[65];
-        kt_key_id_hex(ki->key_id, want);
+        kt_hex(ki->key_id, FASTSIG_STATE_KEY_ID_LEN, want);
         if (strcmp(want, r->key_id) != 0) {
             problem(r, "foreign key id: the file is another key's state, not %s's", o->in);
             r->verdict = KT_BROKEN;

@@ -11,9 +11,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <openssl/err.h>
 #include <openssl/provider.h>
+#include "fastsig/provider.h"
 #include "fastsig_err.h"
 #include "keytool_cmds.h"
+#include "keytool_state.h" /* kt_state_dir */
 #include "keytool_statecmd.h"
 #include "state/statemark.h"
 
@@ -40,9 +43,9 @@ static void usage(FILE *f)
             "  --in KEY         the key (inspect: checks the file's key id against it)\n"
             "  --json           inspect's report as one JSON object\n"
             "  --state-dir DIR  the default state directory holding the registry\n"
-            "                   (default: $FASTSIG_STATE_DIR, $XDG_STATE_HOME/fastsig,\n"
-            "                   ~/.local/state/fastsig; name it when openssl.cnf sets\n"
-            "                   state_dir)\n"
+            "                   (default: the provider's, as for a signer:\n"
+            "                   $FASTSIG_STATE_DIR, state_dir in openssl.cnf,\n"
+            "                   $XDG_STATE_HOME/fastsig, ~/.local/state/fastsig)\n"
             "  Locks are waited for $FASTSIG_STATE_LOCK_TIMEOUT seconds (default 5).\n");
 }
 
@@ -134,19 +137,19 @@ int kt_cmd_state(int argc, char **argv)
         usage(stderr);
         return KT_USAGE;
     }
-    if (!kt_lock_timeout_from_env())
+    if (!kt_provider_path(o.provider_path))
         return KT_USAGE;
-    if (o.in != NULL) {
-        if (!kt_provider_path(o.provider_path))
-            return KT_USAGE;
-        if (!kt_load_providers(&fs, &dflt))
-            return KT_FAILED;
-    }
+    if (o.in != NULL && !kt_load_providers(&fs, &dflt))
+        return KT_FAILED;
+    if (o.in == NULL) /* only for its state directory: a state file is read without it */
+        fs = OSSL_PROVIDER_try_load(NULL, FASTSIG_PROVIDER_NAME, 1);
+    o.fs = fs;
     rc = strcmp(sub, "inspect") == 0   ? kt_state_inspect(&o)
          : strcmp(sub, "advance") == 0 ? kt_state_advance(&o)
                                        : kt_state_recreate(&o);
     if (fs != NULL) {
-        OSSL_PROVIDER_unload(dflt);
+        if (dflt != NULL)
+            OSSL_PROVIDER_unload(dflt);
         OSSL_PROVIDER_unload(fs);
     }
     return rc;
@@ -159,6 +162,14 @@ int kt_registry_dir(const KT_STATE_OPTS *o, char *out, size_t len)
         if (strlen(o->state_dir) >= sizeof(dir))
             return 0;
         strcpy(dir, o->state_dir);
+    } else if (o->fs != NULL) { /* the provider's: state_dir from openssl.cnf too */
+        ERR_set_mark();
+        int ok = kt_state_dir(o->fs, out, len);
+        ERR_pop_to_mark();
+        if (ok)
+            return 1;
+        if (fastsig_state_default_dir(NULL, dir, sizeof(dir)) != FASTSIG_OK)
+            return 0;
     } else if (fastsig_state_default_dir(NULL, dir, sizeof(dir)) != FASTSIG_OK) {
         return 0;
     }
@@ -186,27 +197,6 @@ void kt_registry_raise(const char *dir, const uint8_t id[FASTSIG_STATE_KEY_ID_LE
     if (abs != NULL && fs_mark_path(dir, id, abs, mark_file, sizeof(mark_file)) == FASTSIG_OK)
         fs_mark_raise(mark_file, id, abs, to);
     free(abs);
-}
-
-int kt_lock_timeout_from_env(void)
-{
-    const char *t = getenv("FASTSIG_STATE_LOCK_TIMEOUT");
-    unsigned ms;
-    if (t == NULL || t[0] == '\0')
-        return 1;
-    if (fastsig_state_parse_timeout(t, &ms) != FASTSIG_OK) {
-        fprintf(stderr, "fastsig-keytool: FASTSIG_STATE_LOCK_TIMEOUT=%s: not a number of seconds"
-                        " (0 to %u, at most three decimals)\n", t, FASTSIG_STATE_LOCK_TIMEOUT_MAX_S);
-        return 0;
-    }
-    fastsig_state_set_lock_timeout(ms);
-    return 1;
-}
-
-void kt_key_id_hex(const uint8_t id[FASTSIG_STATE_KEY_ID_LEN], char out[65])
-{
-    for (int i = 0; i < FASTSIG_STATE_KEY_ID_LEN; i++)
-        snprintf(out + 2 * i, 3, "%02x", id[i]);
 }
 
 void kt_state_error(const char *path, int err, const fastsig_cause *cause)

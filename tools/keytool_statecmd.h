@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <openssl/provider.h>
 #include "state/statefile.h"
 
 /* Exit status of `state inspect` (also the other commands' 0 / 1 / 2). */
@@ -19,6 +20,7 @@ enum { KT_HEALTHY = 0, KT_FAILED = 1, KT_USAGE = 2, KT_REPAIRABLE = 3, KT_BROKEN
 
 typedef struct {
     const char *state, *in, *passin, *state_dir, *provider_path, *sig;
+    OSSL_PROVIDER *fs; /* fastsig, when it loaded: its default state directory */
     uint64_t to, by, at, margin;
     int json, has_to, has_by, has_at, has_margin, lost;
 } KT_STATE_OPTS;
@@ -41,9 +43,6 @@ void kt_registry_raise(const char *dir, const uint8_t id[FASTSIG_STATE_KEY_ID_LE
                        const char *path, uint64_t to);
 /* The lock timeout from $FASTSIG_STATE_LOCK_TIMEOUT as the provider reads
  * it (default 5 s): 1, else 0 with a message. */
-int kt_lock_timeout_from_env(void);
-/* 64 lowercase hex digits of a key id into out (65 bytes). */
-void kt_key_id_hex(const uint8_t id[FASTSIG_STATE_KEY_ID_LEN], char out[65]);
 /* "state file PATH: " and the reason of a failed state call. */
 void kt_state_error(const char *path, int err, const fastsig_cause *cause);
 
