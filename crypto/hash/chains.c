@@ -3,6 +3,7 @@
  * caller's ADRS and start), its fused kernel, and its block walk, the lane
  * walk, any parameters on the lane engine's kernels. */
 #include <string.h>
+#include "memops.h"
 #include "bytes.h"
 #include "fastsig_err.h"
 #include "hash/chains.h"
@@ -107,7 +108,7 @@ static int lane_walk(const fs_chain_walk *w, const fs_chain_list *cl)
             uint32_t aw[FS_CHAIN_MAX_WORDS], steps = cl->load(cl->src, c, aw, 1);
             const uint8_t *src = cl->in + c * cl->in_stride;
             if (steps == 0) {
-                memmove(cl->out + c * n, src, n);
+                fs_move(cl->out + c * n, src, n);
                 continue;
             }
             size_t i = active++;
@@ -138,7 +139,7 @@ static int lane_walk(const fs_chain_walk *w, const fs_chain_list *cl)
         }
     }
     /* chain values and their F keys are secret; the PRFs are of PUB_SEED */
-    explicit_bzero(fm, fill * fbytes);
+    fs_wipe(fm, fill * fbytes);
     return FASTSIG_OK;
 }
 

@@ -7,6 +7,7 @@
  * planned when the selection was built.
  * Whole input blocks are read in place; only the padded tail is copied. */
 #include <string.h>
+#include "memops.h"
 #include "bytes.h"
 #include "hash/keccak.h"
 #include "hash/lanes_select.h"
@@ -196,7 +197,7 @@ void fs_lanes_run_ptrs(fs_hash_family f, const fs_hash_state *mid, const uint8_t
         widest = N > widest ? N : widest;
     }
     if (secret)
-        explicit_bzero(ts, state_bytes(fm, widest));
+        fs_wipe(ts, state_bytes(fm, widest));
 }
 
 void fs_lanes_absorb(fs_hash_family f, fs_hash_state *st, const uint8_t *data, size_t nblocks)
@@ -210,7 +211,7 @@ void fs_lanes_absorb(fs_hash_family f, fs_hash_state *st, const uint8_t *data, s
         in[l] = data;
     compress(fm, k, ts, in, nblocks);
     get_lane(fm, k->lanes, ts, 0, st);
-    explicit_bzero(ts, state_bytes(fm, k->lanes));
+    fs_wipe(ts, state_bytes(fm, k->lanes));
 }
 
 void fs_lanes_run(fs_hash_family f, const fs_hash_state *mid, uint64_t done, const uint8_t *in,
@@ -256,10 +257,10 @@ void fs_lanes_run(fs_hash_family f, const fs_hash_state *mid, uint64_t done, con
             wiped_lanes = N;
     }
     /* inputs may be secret (WOTS+ chains): wipe what was used */
-    explicit_bzero(ts, state_bytes(fm, wiped_lanes));
+    fs_wipe(ts, state_bytes(fm, wiped_lanes));
     if (rem)
         for (unsigned l = 0; l < wiped_lanes; l++)
-            explicit_bzero(tail[l], tbytes);
+            fs_wipe(tail[l], tbytes);
 }
 
 /* Lane buffers of fs_lanes_run_parts: whole padded messages up to this size
@@ -312,8 +313,8 @@ int fs_lanes_run_parts(fs_hash_family f, const fs_hash_state *mid, uint64_t done
         widest = N > widest ? N : widest;
     }
     /* inputs may be secret (WOTS+ chains, PRF_keygen): wipe what was used */
-    explicit_bzero(ts, state_bytes(fm, widest));
+    fs_wipe(ts, state_bytes(fm, widest));
     for (unsigned l = 0; l < wiped_lanes; l++)
-        explicit_bzero(blk[l], bytes);
+        fs_wipe(blk[l], bytes);
     return 0;
 }

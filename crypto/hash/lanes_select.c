@@ -3,8 +3,8 @@
  * (the kernel for a group of each size, as cpu.c's picker chooses by the
  * measured costs), and the fused chain kernels of each kind, built once;
  * fs_hash_select publishes one. */
-#include <pthread.h>
 #include "kernel_cost.h"
+#include "once.h"
 #include "hash/keccak.h"
 #include "hash/lanes_select.h"
 
@@ -61,7 +61,7 @@ static const unsigned hash_bits[] = { FS_CPU_SHANI, FS_CPU_AVX2, FS_CPU_AVX512 }
 #define NBITS (sizeof(hash_bits) / sizeof(hash_bits[0]))
 static selection selections[1u << NBITS];
 const selection *fs_lanes_current;
-static pthread_once_t built_once = PTHREAD_ONCE_INIT;
+static fs_once_flag built_once = FS_ONCE_INIT;
 
 static void build_all(void)
 {
@@ -76,7 +76,7 @@ static void build_all(void)
 const selection *fs_lanes_selection_for(unsigned mask)
 {
     unsigned i = 0;
-    pthread_once(&built_once, build_all);
+    fs_once(&built_once, build_all);
     mask &= fs_cpu_features();
     for (unsigned b = 0; b < NBITS; b++)
         i |= (mask & hash_bits[b]) ? 1u << b : 0;
