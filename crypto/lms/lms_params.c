@@ -99,7 +99,7 @@ static int find(int ots, const char *name, lmots_params *o, lms_params *l)
             fill_ots(o, (unsigned)(i / NW), (unsigned)(i % NW));
         else
             fill_lms(l, (unsigned)(i / NH), (unsigned)(i % NH));
-        if (strcmp(ots ? o->name : l->name, name) == 0)
+        if (fs_name_eq(ots ? o->name : l->name, name))
             return FASTSIG_OK;
     }
     return FASTSIG_ERR_UNSUPPORTED;

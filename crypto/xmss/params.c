@@ -128,7 +128,7 @@ const xmss_params *xmss_params_by_name(const char *name)
         return NULL;
     fs_once(&once, build);
     for (size_t i = 0; i < N_ROWS; i++)
-        if (strcmp(rows[i].name, name) == 0)
+        if (fs_name_eq(rows[i].name, name))
             return &rows[i];
     return NULL;
 }
