@@ -64,8 +64,14 @@ struct fs_chain_walk {
  * chain). */
 #define FS_CHAIN_INLINE static inline __attribute__((always_inline))
 _Static_assert(FS_CHAIN_LANES < 32, "lane masks are 32 bits");
-/* Chains sorted per call at most (more keep their order). */
+/* Chains sorted per call at most (more keep their order); the device
+ * verifier's build (FASTSIG_SMALL_STACK) sorts one key's (265 LM-OTS
+ * chains at most). */
+#ifdef FASTSIG_SMALL_STACK
+#define FS_CHAIN_SORT_MAX 272
+#else
 #define FS_CHAIN_SORT_MAX 2048
+#endif
 /* Most chains a row leaves to its block walk. */
 #define FS_CHAIN_TAIL_MAX 8
 

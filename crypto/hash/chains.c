@@ -24,10 +24,15 @@ typedef struct {
     size_t pbase;      /* this phase's first PRF pair (key, bitmask) */
 } slot;
 
+#ifdef FASTSIG_SMALL_STACK /* libfastsig-verify: one lane per kernel call anyway */
+#define MAX_SLOTS 8
+#define CHAIN_ARENA 2048
+#else
 #define MAX_SLOTS 128
-#define PRF_POOL (2 * MAX_SLOTS)
 /* Bytes of padded messages: 128 F slots and 256 PRFs of SHA-256 n = 32. */
 #define CHAIN_ARENA 32768
+#endif
+#define PRF_POOL (2 * MAX_SLOTS)
 
 /* The PRF message of slot t rounds ahead, key (km 0) or bitmask (km 1). */
 static void prf_adrs(uint8_t *a, const slot *sl, uint32_t t, unsigned km)

@@ -9,10 +9,17 @@
 #include "hash/hash_internal.h"
 #include "hash/lanes.h"
 
-/* Per-lane messages are assembled here, this many bytes per batch. */
+/* Per-lane messages are assembled here, this many bytes per batch (a
+ * multi-part message is always far shorter). Lanes per internal batch of
+ * the keyed helpers (several kernel calls). FASTSIG_SMALL_STACK: the
+ * device verifier's frames (libfastsig-verify, one lane per kernel call). */
+#ifdef FASTSIG_SMALL_STACK
+#define SCRATCH 2048
+#define BATCH 16
+#else
 #define SCRATCH 16384
-/* Lanes per internal batch of the keyed helpers (several kernel calls). */
 #define BATCH 64
+#endif
 
 int fs_hash_params_check(const fs_hash_params *p)
 {
@@ -313,7 +320,11 @@ void fs_hash_tmpl_init(fs_hash_tmpl *t, const fs_hash_seeds *s, unsigned domain,
 /* RAND_HASH batches: each lane's three PRF messages and its H message
  * toByte(1) || KEY || masked nodes, padded once per call from templates
  * (only ADRS, key and nodes change). Tree nodes are public: no wipes. */
+#ifdef FASTSIG_SMALL_STACK
+#define RH_ARENA 4096
+#else
 #define RH_ARENA 24576
+#endif
 
 int fs_hash_rand_hash(const fs_hash_seeds *s, uint8_t *out, const uint8_t *in,
                       const uint8_t *adrs, size_t lanes)

@@ -42,9 +42,12 @@ static void compress(const family *fm, const lane_kernel *k, void *st,
         fs_keccak_absorb_blocks(k->keccak, st, fm->block, in, k->lanes, nblocks * fm->block);
 }
 
-/* Bytes of a transposed state of N lanes that fill_state may have written. */
+/* Bytes of a transposed state of N lanes that fill_state may have written
+ * (one lane: no spill). */
 static size_t state_bytes(const family *fm, unsigned N)
 {
+    if (N == 1)
+        return (size_t)fm->words * fm->wordsize;
     return ((size_t)(fm->words - 1) * N + MAX_KERNEL_LANES) * fm->wordsize;
 }
 
@@ -178,8 +181,8 @@ void fs_lanes_run_ptrs(fs_hash_family f, const fs_hash_state *mid, const uint8_t
                        int secret)
 {
     const family *fm = ready(f);
-    _Alignas(64) uint64_t ts[25 * MAX_KERNEL_LANES];
-    const uint8_t *ptr[MAX_KERNEL_LANES];
+    _Alignas(64) uint64_t ts[25 * LANE_BUF];
+    const uint8_t *ptr[LANE_BUF];
     unsigned widest = 0;
     for (size_t base = 0; base < lanes;) {
         const lane_kernel *k = pick(fm, lanes - base);
@@ -204,8 +207,8 @@ void fs_lanes_absorb(fs_hash_family f, fs_hash_state *st, const uint8_t *data, s
 {
     const family *fm = ready(f);
     const lane_kernel *k = pick(fm, 1);
-    _Alignas(64) uint64_t ts[25 * MAX_KERNEL_LANES];
-    const uint8_t *in[MAX_KERNEL_LANES];
+    _Alignas(64) uint64_t ts[25 * LANE_BUF];
+    const uint8_t *in[LANE_BUF];
     fill_state(fm, k->lanes, ts, st);
     for (unsigned l = 0; l < k->lanes; l++)
         in[l] = data;
@@ -219,10 +222,10 @@ void fs_lanes_run(fs_hash_family f, const fs_hash_state *mid, uint64_t done, con
 {
     const family *fm = ready(f);
     fs_hash_state iv;
-    _Alignas(64) uint64_t ts[25 * MAX_KERNEL_LANES];
-    _Alignas(64) uint8_t tail[MAX_KERNEL_LANES][2 * MAX_BLOCK];
+    _Alignas(64) uint64_t ts[25 * LANE_BUF];
+    _Alignas(64) uint8_t tail[LANE_BUF][2 * MAX_BLOCK];
     _Alignas(64) uint8_t tmpl[2 * MAX_BLOCK];
-    const uint8_t *ptr[MAX_KERNEL_LANES];
+    const uint8_t *ptr[LANE_BUF];
     size_t nfull = len / fm->block, rem = len % fm->block;
     size_t ntail = pad_template(fm, tmpl, rem, done + len), tbytes = ntail * fm->block;
     unsigned wiped_lanes = 0;
@@ -272,10 +275,10 @@ int fs_lanes_run_parts(fs_hash_family f, const fs_hash_state *mid, uint64_t done
                        unsigned nparts, uint8_t *out, size_t n, size_t lanes)
 {
     const family *fm = ready(f);
-    _Alignas(64) uint64_t ts[25 * MAX_KERNEL_LANES];
-    _Alignas(64) uint8_t blk[MAX_KERNEL_LANES][PARTS_MAX];
+    _Alignas(64) uint64_t ts[25 * LANE_BUF];
+    _Alignas(64) uint8_t blk[LANE_BUF][PARTS_MAX];
     _Alignas(64) uint8_t tmpl[2 * MAX_BLOCK];
-    const uint8_t *ptr[MAX_KERNEL_LANES];
+    const uint8_t *ptr[LANE_BUF];
     size_t per = headlen;
     for (unsigned i = 0; i < nparts; i++)
         per += parts[i].len;
@@ -286,7 +289,7 @@ int fs_lanes_run_parts(fs_hash_family f, const fs_hash_state *mid, uint64_t done
         return -1;
     /* the shared head and padding go into the lane buffers once; each
      * group then writes only its lanes' parts, straight into place */
-    unsigned wiped_lanes = (unsigned)(lanes < MAX_KERNEL_LANES ? lanes : MAX_KERNEL_LANES);
+    unsigned wiped_lanes = (unsigned)(lanes < LANE_BUF ? lanes : LANE_BUF);
     unsigned widest = 0;
     for (unsigned l = 0; l < wiped_lanes; l++) {
         fs_copy(blk[l], head, headlen);

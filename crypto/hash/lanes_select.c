@@ -40,8 +40,12 @@ static void build_family(family *fm, fs_hash_family f, unsigned mask)
         else
             fm->kernel[i].keccak = k;
     }
-    for (unsigned left = 1; left <= MAX_KERNEL_LANES; left++)
-        fm->plan[left] = &fm->kernel[fs_kernel_choose(t, mask, FS_KERNEL_PAIR, left) - t->rows];
+    for (unsigned left = 1; left <= MAX_KERNEL_LANES; left++) {
+        const fs_kernel *k = fs_kernel_choose(t, mask, FS_KERNEL_PAIR, left);
+        if (k->lanes > LANE_BUF)
+            k = &t->rows[0]; /* the tables start with their portable one-lane row */
+        fm->plan[left] = &fm->kernel[k - t->rows];
+    }
 }
 
 static void build(selection *sel, unsigned mask)

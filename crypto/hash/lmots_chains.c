@@ -33,8 +33,12 @@ static uint32_t lmots_load(const void *src, size_t c, uint32_t *w, size_t wstrid
 
 /* Chains per pass of the block walk: their blocks stay on the stack (no
  * allocation: it builds freestanding, libfastsig-verify), two full groups
- * of the widest kernel. */
+ * of the widest kernel; fewer in the device build (one lane per call). */
+#ifdef FASTSIG_SMALL_STACK
+#define CHUNK 8
+#else
 #define CHUNK 32
+#endif
 
 /* The block walk of at most CHUNK chains: every chain its own padded
  * block, hashed side by side in place; chains in longest-first order, so

@@ -12,8 +12,13 @@
 /* A K message: the prefix, then the chain ends. */
 #define KMSG (LMOTS_PBLC_PREFIX + LMS_MAX_P * LMS_MAX_N)
 /* K messages on the stack at once (8.5 KB each): an L = 2 HSS signature's
- * two levels hash their K side by side; deeper ones go by pairs. */
+ * two levels hash their K side by side; deeper ones go by pairs. The
+ * device build (FASTSIG_SMALL_STACK, one lane per kernel call) takes one. */
+#ifdef FASTSIG_SMALL_STACK
+#define KMSGS 1
+#else
 #define KMSGS 2
+#endif
 
 int lms_sig_len(const uint8_t *sig, size_t avail, size_t *len)
 {

@@ -7,8 +7,16 @@
 #include "xmss/tree.h"
 
 /* Nodes per batch of the one-key L-tree: their keys and bitmasks are one
- * PRF call (3 x 16 lanes), their hashes one H call. */
+ * PRF call (3 x 16 lanes), their hashes one H call; levels per batch of the
+ * auth-path walk's masks. The device build (FASTSIG_SMALL_STACK: one lane
+ * per kernel call) batches 4. */
+#ifdef FASTSIG_SMALL_STACK
+#define LTREE_GROUP 4
+#define AUTH_GROUP 4
+#else
 #define LTREE_GROUP 16
+#define AUTH_GROUP 16
+#endif
 
 /* Level h's nodes i0 .. i0 + cnt - 1 of an L-tree, into pk + i0 * n, from
  * the level below at pk + 2 * i0 * n (read before anything is written). */
@@ -62,9 +70,6 @@ int xmss_ltree_one(const xmss_ctx *c, uint8_t *out, uint8_t *pk, const xmss_adrs
     memcpy(out, pk, n);
     return FASTSIG_OK;
 }
-
-/* Levels per batch of the auth-path walk's masks. */
-#define AUTH_GROUP 16
 
 /* RAND_HASH up the auth path: the keys and bitmasks depend only on the
  * addresses, so each batch of levels gets all of them from one PRF call

@@ -37,12 +37,22 @@ void xmss_wots_chain_adrs(const xmss_params *p, xmss_adrs *a, const xmss_adrs *o
         }
 }
 
+/* The device verifier's build (FASTSIG_SMALL_STACK) has the XMSS and
+ * XMSS^MT rows only (w = 16): its frame is sized for them. */
+#ifdef FASTSIG_SMALL_STACK
+#define PK_FROM_SIG_LEN XMSS_TREE_MAX_LEN
+#else
+#define PK_FROM_SIG_LEN XMSS_MAX_LEN
+#endif
+
 int xmss_wots_pk_from_sig(const xmss_ctx *c, uint8_t *pk, const uint8_t *sig, const uint8_t *msg,
                          const xmss_adrs *ots)
 {
     const xmss_params *p = c->p;
-    xmss_adrs a[XMSS_MAX_LEN];
-    uint32_t start[XMSS_MAX_LEN], steps[XMSS_MAX_LEN];
+    xmss_adrs a[PK_FROM_SIG_LEN];
+    uint32_t start[PK_FROM_SIG_LEN], steps[PK_FROM_SIG_LEN];
+    if (p->len > PK_FROM_SIG_LEN)
+        return FASTSIG_ERR_BAD_PARAM;
     xmss_wots_digits(p, msg, start);
     for (unsigned i = 0; i < p->len; i++)
         steps[i] = p->w - 1u - start[i];
