@@ -63,13 +63,18 @@ static void build(selection *sel, unsigned mask)
  * them, built once, so that switching is a pointer store. */
 static const unsigned hash_bits[] = { FS_CPU_SHANI, FS_CPU_AVX2, FS_CPU_AVX512 };
 #define NBITS (sizeof(hash_bits) / sizeof(hash_bits[0]))
-static selection selections[1u << NBITS];
+#ifdef FASTSIG_SMALL_STACK
+#define NSEL 1 /* the device build has no extension (cpu_none.c): one selection, 4 KB */
+#else
+#define NSEL (1u << NBITS)
+#endif
+static selection selections[NSEL];
 const selection *fs_lanes_current;
 static fs_once_flag built_once = FS_ONCE_INIT;
 
 static void build_all(void)
 {
-    for (unsigned i = 0; i < (1u << NBITS); i++) {
+    for (unsigned i = 0; i < NSEL; i++) {
         unsigned mask = 0;
         for (unsigned b = 0; b < NBITS; b++)
             mask |= (i >> b & 1) ? hash_bits[b] : 0;
@@ -84,7 +89,7 @@ const selection *fs_lanes_selection_for(unsigned mask)
     mask &= fs_cpu_features();
     for (unsigned b = 0; b < NBITS; b++)
         i |= (mask & hash_bits[b]) ? 1u << b : 0;
-    return &selections[i];
+    return &selections[i < NSEL ? i : 0];
 }
 
 void fs_hash_select(unsigned mask)
