@@ -6,66 +6,94 @@
 #include "memops.h"
 #include "xmss/tree.h"
 
-/* Nodes per batch of the one-key L-tree: their keys and bitmasks are one
- * PRF call (3 x 16 lanes), their hashes one H call; levels per batch of the
- * auth-path walk's masks. The device build (FASTSIG_SMALL_STACK: one lane
+/* Nodes per batch of the one-key L-tree's keys and bitmasks (one PRF call of
+ * 3 x LTREE_GROUP lanes, taken in the tree's node order across levels, so
+ * that a WOTS+ key's 66 L-tree nodes take two calls), levels per batch of
+ * the auth-path walk's masks. The device build (FASTSIG_SMALL_STACK: one lane
  * per kernel call) batches 4. */
 #ifdef FASTSIG_SMALL_STACK
 #define LTREE_GROUP 4
 #define AUTH_GROUP 4
 #else
-#define LTREE_GROUP 16
+#define LTREE_GROUP 48
 #define AUTH_GROUP 16
 #endif
 
-/* Level h's nodes i0 .. i0 + cnt - 1 of an L-tree, into pk + i0 * n, from
- * the level below at pk + 2 * i0 * n (read before anything is written). */
-static int ltree_group(const xmss_ctx *c, uint8_t *pk, const xmss_adrs *ltree, uint32_t h,
-                       size_t i0, size_t cnt)
+/* A node of an L-tree in its order (level by level, left to right): its
+ * level h and index i, the level's node count half and width l. */
+typedef struct {
+    uint32_t h;
+    size_t i, half, l;
+} lt_pos;
+
+static void lt_next(lt_pos *p)
 {
-    size_t n = c->p->n;
-    uint8_t km[3 * LTREE_GROUP * XMSS_MAX_N], m[2 * LTREE_GROUP * XMSS_MAX_N];
+    if (++p->i < p->half)
+        return;
+    p->l = (p->l + 1) / 2; /* the odd last node rises unchanged */
+    p->h++;
+    p->i = 0;
+    p->half = p->l / 2;
+}
+
+/* The keys and bitmasks of the cnt nodes from at on: keys into km, then
+ * every BM0, then every BM1 (cnt * n bytes each). */
+static int lt_masks(const xmss_ctx *c, uint8_t *km, const xmss_adrs *ltree, lt_pos at,
+                    size_t cnt)
+{
     xmss_adrs a[3 * LTREE_GROUP];
-    /* lanes: every node's key, then every BM0, then every BM1 */
-    for (size_t j = 0; j < cnt; j++)
+    for (size_t j = 0; j < cnt; j++, lt_next(&at))
         for (unsigned k = 0; k < 3; k++) {
             xmss_adrs *x = &a[k * cnt + j];
             *x = *ltree;
-            xmss_adrs_set_tree_height(x, h);
-            xmss_adrs_set_tree_index(x, (uint32_t)(i0 + j));
+            xmss_adrs_set_tree_height(x, at.h);
+            xmss_adrs_set_tree_index(x, (uint32_t)at.i);
             xmss_adrs_word(x, 7, k);
         }
-    int rc = fs_hash_prf(&c->seeds, km, a[0].b, 3 * cnt);
-    if (rc != FASTSIG_OK)
-        return rc;
-    /* H's message: (left XOR BM0) || (right XOR BM1) */
-    for (size_t j = 0; j < cnt; j++) {
-        const uint8_t *x = pk + 2 * (i0 + j) * n, *bm0 = km + (cnt + j) * n;
-        const uint8_t *bm1 = km + (2 * cnt + j) * n;
-        for (size_t b = 0; b < n; b++) {
-            m[2 * j * n + b] = x[b] ^ bm0[b];
-            m[(2 * j + 1) * n + b] = x[n + b] ^ bm1[b];
-        }
-    }
-    return fs_hash_H(&c->hp, pk + i0 * n, km, m, cnt);
+    return fs_hash_prf(&c->seeds, km, a[0].b, 3 * cnt);
 }
 
 int xmss_ltree_one(const xmss_ctx *c, uint8_t *out, uint8_t *pk, const xmss_adrs *ltree)
 {
-    size_t n = c->p->n, l = c->p->len;
+    const size_t n = c->p->n, total = (size_t)c->p->len - 1;
+    uint8_t km[3 * LTREE_GROUP * XMSS_MAX_N], m[2 * LTREE_GROUP * XMSS_MAX_N];
+    lt_pos pos = { 0, 0, c->p->len / 2u, c->p->len };
+    size_t done = 0, first = 0, ready = 0; /* masks of nodes first .. ready - 1 in km */
     if (n > XMSS_MAX_N)
         return FASTSIG_ERR_BAD_PARAM;
-    for (uint32_t h = 0; l > 1; h++) {
-        size_t half = l / 2;
-        for (size_t i0 = 0; i0 < half; i0 += LTREE_GROUP) {
-            int rc = ltree_group(c, pk, ltree, h, i0,
-                                 half - i0 < LTREE_GROUP ? half - i0 : LTREE_GROUP);
+    while (done < total) {
+        if (done == ready) {
+            size_t cnt = total - done < LTREE_GROUP ? total - done : LTREE_GROUP;
+            int rc = lt_masks(c, km, ltree, pos, cnt);
             if (rc != FASTSIG_OK)
                 return rc;
+            first = done;
+            ready = done + cnt;
         }
-        if (l & 1) /* the odd last node rises unchanged (half < l - 1: not overwritten) */
-            fs_move(pk + half * n, pk + (l - 1) * n, n);
-        l = (l + 1) / 2;
+        /* the level's next nodes whose masks are at hand: level pos.h's nodes
+         * i0 .. i0 + cnt - 1 into pk + i0 * n, from pk + 2 * i0 * n (read
+         * into m before anything is written) */
+        size_t i0 = pos.i, cnt = pos.half - i0 < ready - done ? pos.half - i0 : ready - done;
+        size_t chunk = ready - first, off = done - first;
+        for (size_t j = 0; j < cnt; j++) {
+            const uint8_t *x = pk + 2 * (i0 + j) * n, *bm0 = km + (chunk + off + j) * n;
+            const uint8_t *bm1 = km + (2 * chunk + off + j) * n;
+            for (size_t b = 0; b < n; b++) { /* (left XOR BM0) || (right XOR BM1) */
+                m[2 * j * n + b] = x[b] ^ bm0[b];
+                m[(2 * j + 1) * n + b] = x[n + b] ^ bm1[b];
+            }
+        }
+        int rc = fs_hash_H(&c->hp, pk + i0 * n, km + off * n, m, cnt);
+        if (rc != FASTSIG_OK)
+            return rc;
+        done += cnt;
+        pos.i += cnt;
+        if (pos.i == pos.half) { /* the level is done */
+            if (pos.l & 1) /* the odd last node rises (half < l - 1: not overwritten) */
+                fs_move(pk + pos.half * n, pk + (pos.l - 1) * n, n);
+            pos.i = pos.half - 1;
+            lt_next(&pos);
+        }
     }
     memcpy(out, pk, n);
     return FASTSIG_OK;
