@@ -11,6 +11,7 @@
 #include <string.h>
 #include "fastsig/verify.h"
 #include "vecfile.h"
+#include "verify_cases.h"
 #include "xmss_vec.h"
 
 static unsigned checks, failures;
@@ -174,54 +175,31 @@ static void lms_file(const char *file)
     xmss_vec_free(v);
 }
 
-/* The ACVP LMS cases (lms/acvp-lms-sigver.txt, OpenSSL's evp test layout):
- * each PublicKeyRaw (NAME:LMS:hex, a bare LMS key) then Input (message)
- * and Output (signature); every one valid. Held as bare LMS, and as an
- * L = 1 HSS signature (the level counts put in front) one-shot and
+/* The 80 ACVP LMS cases (every LMS and LM-OTS set): held as bare LMS, and
+ * as an L = 1 HSS signature (the level counts put in front) one-shot and
  * streamed, tampered once. */
-static void acvp_file(void)
+static void acvp_cases(void)
 {
-    xmss_vec *v = xmss_vec_load("../lms/acvp-lms-sigver.txt");
-    uint8_t *pk = NULL, *msg = NULL;
-    size_t pklen = 0, mlen = 0, cases = 0;
-    char name[96] = "";
-    for (size_t i = 0; v != NULL && i < v->count; i++) {
-        const char *key = v->keys[i], *val = v->vals[i];
-        size_t len;
-        if (strcmp(key, "PublicKeyRaw") == 0) {
-            const char *hex = strrchr(val, ':');
-            free(pk);
-            pk = fs_unhex_alloc(hex ? hex + 1 : val, &pklen);
-            snprintf(name, sizeof(name), "ACVP %.*s", (int)strcspn(val, ":"), val);
-        } else if (strcmp(key, "Input") == 0) {
-            free(msg);
-            msg = fs_unhex_alloc(val, &mlen);
-        } else if (strcmp(key, "Output") == 0) {
-            uint8_t *sig = fs_unhex_alloc(val, &len);
-            check(pk && msg && sig, name, "key, message and signature decode", 0);
-            if (pk && msg && sig) {
-                holds(name, FASTSIG_VERIFY_LMS, pk, pklen, msg, mlen, sig, len);
-                uint8_t *hpk = malloc(pklen + 4), *hsig = malloc(len + 4);
-                memcpy(hpk, "\0\0\0\1", 4); /* L = 1 */
-                memcpy(hpk + 4, pk, pklen);
-                memcpy(hsig, "\0\0\0\0", 4); /* L - 1 = 0 */
-                memcpy(hsig + 4, sig, len);
-                both(name, "as HSS L = 1", 1, FASTSIG_VERIFY_HSS, hpk, pklen + 4, msg, mlen, hsig,
-                     len + 4);
-                hsig[4 + len / 2] ^= 1;
-                both(name, "as HSS L = 1, tampered", 0, FASTSIG_VERIFY_HSS, hpk, pklen + 4, msg,
-                     mlen, hsig, len + 4);
-                free(hpk);
-                free(hsig);
-                cases++;
-            }
-            free(sig);
-        }
+    verify_case *c;
+    size_t n = verify_cases_acvp(&c);
+    check(n == 80, "ACVP", "80 cases read", (int)n);
+    for (size_t i = 0; i < n; i++) {
+        const verify_case *k = &c[i];
+        holds(k->name, FASTSIG_VERIFY_LMS, k->pk, k->pklen, k->msg, k->mlen, k->sig, k->siglen);
+        uint8_t *hpk = malloc(k->pklen + 4), *hsig = malloc(k->siglen + 4);
+        memcpy(hpk, "\0\0\0\1", 4); /* L = 1 */
+        memcpy(hpk + 4, k->pk, k->pklen);
+        memcpy(hsig, "\0\0\0\0", 4); /* L - 1 = 0 */
+        memcpy(hsig + 4, k->sig, k->siglen);
+        both(k->name, "as HSS L = 1", 1, FASTSIG_VERIFY_HSS, hpk, k->pklen + 4, k->msg, k->mlen,
+             hsig, k->siglen + 4);
+        hsig[4 + k->siglen / 2] ^= 1;
+        both(k->name, "as HSS L = 1, tampered", 0, FASTSIG_VERIFY_HSS, hpk, k->pklen + 4, k->msg,
+             k->mlen, hsig, k->siglen + 4);
+        free(hpk);
+        free(hsig);
     }
-    check(cases == 80, "ACVP", "80 cases read", (int)cases);
-    free(pk);
-    free(msg);
-    xmss_vec_free(v);
+    verify_cases_free(c, n);
 }
 
 /* Misuse of the API: refused, never a crash. */
@@ -245,7 +223,7 @@ int main(void)
         xmss_file(xmss_files[i]);
     for (size_t i = 0; i < sizeof(lms_files) / sizeof(lms_files[0]); i++)
         lms_file(lms_files[i]);
-    acvp_file();
+    acvp_cases();
     api_misuse();
     printf("verify-kat: %u checks, %u passed, %u failed\n", checks, checks - failures, failures);
     return failures ? 1 : 0;
