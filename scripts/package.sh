@@ -81,8 +81,8 @@ check_eq "lintian: no error (build-deb/lintian.txt)" "$?" 0
 grep -E '^[EWI]: ' "$OUT/lintian.txt" | sed 's/^/   /'
 check_eq "the runtime package holds the module, the tools, their man pages and the snippet" \
     "$(dpkg-deb -c "$rt_deb" | grep -cE '/(fastsig\.so|fastsig-keytool|tzsum|fastsig-keytool\.1\.gz|tzsum\.1\.gz|fastsig\.7\.gz|fastsig\.cnf|openssl\.cnf)$')" 8
-check_eq "the development package holds the headers, libfastsig.a and fastsig.pc" \
-    "$(dpkg-deb -c "$dev_deb" | grep -cE '/(provider\.h|tz\.h|sl2\.h|gf127\.h|fastsig_err\.h|libfastsig\.a|fastsig\.pc)$')" 7
+check_eq "the development package holds the headers, libfastsig.a, libfastsig-verify.a and their .pc" \
+    "$(dpkg-deb -c "$dev_deb" | grep -cE '/(provider\.h|tz\.h|sl2\.h|gf127\.h|fastsig_err\.h|verify\.h|libfastsig\.a|libfastsig-verify\.a|fastsig\.pc|fastsig-verify\.pc)$')" 10
 check "no benchmark in the packages" bash -c "! dpkg-deb -c '$rt_deb' | grep -q fastsig-bench"
 
 # 2. Install. Whatever a previous run left installed goes first, so the file lists compare.

@@ -10,7 +10,10 @@
 #      installed module, purge; counted with OpenSSL 3.0 (the system's), and on a line of its own
 #   6. a release build against OpenSSL 3.5 (scripts/openssl35.sh builds it from Debian's source
 #      package into a cache on first use): the unit, evp and cli suites with that openssl
-# Ends with one line per OpenSSL version, then the summary line "fastsig: N passed, N failed".
+#   6. libfastsig-verify cross-built for 32-bit ARM (cross/armhf.txt, -Dverify_only=true) and its
+#      tests run under qemu-arm: every known answer, and the freestanding check
+# Ends with one line per OpenSSL version and one for ARM, then the summary line
+# "fastsig: N passed, N failed".
 # FASTSIG_SOAK=1 adds the long soak tests (see README), with meson's per-test timeouts x20.
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 # the Java peer of test/cli/bc_cms.sh: Bouncy Castle 1.72 (Debian's jars) and a JDK to compile it
@@ -121,9 +124,28 @@ else
     fail=$((fail + 1))
 fi
 
+pass35=$((pass - pass30))
+fail35=$((fail - fail30))
+
+echo "== 32-bit ARM: libfastsig-verify cross-built, its tests under qemu-arm"
+fs_install_missing gcc-arm-linux-gnueabihf libc6-dev-armhf-cross qemu-user
+arm_dir=$ROOT/build-armhf
+if [ -f "$arm_dir/build.ninja" ]; then
+    meson setup --reconfigure "$arm_dir" >/dev/null
+else
+    meson setup "$arm_dir" --cross-file cross/armhf.txt -Dverify_only=true >/dev/null
+fi
+if ninja -C "$arm_dir" >/dev/null; then
+    run_suites "$arm_dir" "libfastsig-verify on 32-bit ARM (qemu-arm)"
+else
+    echo "error: the ARM cross build failed (see above)" >&2
+    fail=$((fail + 1))
+fi
+
 echo
 echo "package: $pkg_pass passed, $pkg_fail failed"
 echo "OpenSSL 3.0: $pass30 passed, $fail30 failed"
-echo "OpenSSL 3.5: $((pass - pass30)) passed, $((fail - fail30)) failed"
+echo "OpenSSL 3.5: $pass35 passed, $fail35 failed"
+echo "32-bit ARM (qemu-arm): $((pass - pass30 - pass35)) passed, $((fail - fail30 - fail35)) failed"
 echo "fastsig: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

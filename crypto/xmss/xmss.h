@@ -44,6 +44,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "hash/hash_stream.h"
 #include "xmss/params.h"
 #include "xmss/tree.h"
 
@@ -131,6 +132,17 @@ int xmss_verify(int kind, const uint8_t *pk, size_t pklen, const uint8_t *msg, s
 /* Same, with the parameter row given (no oid lookup; pk's oid must match). */
 int xmss_verify_p(const xmss_params *p, const uint8_t *pk, size_t pklen, const uint8_t *msg,
                  size_t msglen, const uint8_t *sig, size_t siglen);
+
+/* xmss_verify_p with H_msg given (dmsg, n bytes) instead of the message:
+ * the last step of a streamed verification. */
+int xmss_verify_digest(const xmss_params *p, const uint8_t *pk, size_t pklen,
+                       const uint8_t *dmsg, const uint8_t *sig, size_t siglen);
+/* Checks pk and sig as xmss_verify_p does before hashing, then starts s on
+ * H_msg's prefix toByte(2, pad) || r || root || toByte(idx, n): fed the
+ * message (fs_hash_stream_update), its final digest is xmss_verify_digest's
+ * dmsg. */
+int xmss_hmsg_start(const xmss_params *p, fs_hash_stream *s, const uint8_t *pk, size_t pklen,
+                    const uint8_t *sig, size_t siglen);
 
 /* Cache bytes: *out is malloc'd (free with free()). */
 int xmss_cache_export(xmss_key *k, uint8_t **out, size_t *outlen);
