@@ -128,10 +128,11 @@ int kt_cmd_state(int argc, char **argv)
     const char *sub = argc >= 2 ? argv[1] : "";
     int rc;
 
-    if (strcmp(sub, "-h") == 0 || strcmp(sub, "--help") == 0) {
-        usage(stdout);
-        return KT_HEALTHY;
-    }
+    for (int i = 1; i < argc; i++) /* state -h, and state SUBCOMMAND ... -h too */
+        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+            usage(stdout);
+            return KT_HEALTHY;
+        }
     if (!parse(argc, argv, &o) || !valid(sub, &o)) {
         fprintf(stderr, "fastsig-keytool: state %s: bad or missing options\n", sub);
         usage(stderr);
