@@ -99,23 +99,6 @@ const unsigned *fs_kernel_costs(const fs_kernel_table *t)
     return st->cost;
 }
 
-const fs_kernel *fs_kernel_choose(const fs_kernel_table *t, unsigned mask, unsigned skip,
-                                  unsigned lanes)
-{
-    return fs_kernel_pick(t->rows, fs_kernel_costs(t), mask, skip, lanes);
-}
-
-const fs_kernel *fs_kernel_default(const fs_kernel_table *t)
-{
-    /* threads that race store the same row: the costs are published once */
-    const fs_kernel *k = __atomic_load_n(&t->state->chosen, __ATOMIC_ACQUIRE);
-    if (__builtin_expect(k == NULL, 0)) {
-        k = fs_kernel_choose(t, fs_cpu_features(), 0, 1);
-        __atomic_store_n(&t->state->chosen, k, __ATOMIC_RELEASE);
-    }
-    return k;
-}
-
 int fs_kernel_costs_measured(const fs_kernel_table *t)
 {
     return __atomic_load_n(&t->state->ready, __ATOMIC_ACQUIRE) == 2;

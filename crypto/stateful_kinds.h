@@ -9,6 +9,7 @@
 #include "stateful.h"
 #include "xmss/params.h"
 #include "xmss/tree.h"
+#include "xmss/xmss.h"
 #include "lms/lms_params.h"
 #include "lms/lms_tree.h"
 
@@ -17,6 +18,10 @@
 int fs_stateful_xmss_new(const xmss_params *p, void **core);
 int fs_stateful_xmss_keygen(void *core, const uint8_t *seed, size_t seedlen, unsigned threads,
                             xmss_progress_fn progress, void *parg);
+/* The same in pieces (xmss_keygen_resume, xmss/xmss.h). */
+int fs_stateful_xmss_keygen_resume(void *core, const uint8_t *seed, size_t seedlen,
+                                   unsigned threads, xmss_progress_fn progress, void *parg,
+                                   const xmss_resume *resume);
 /* WOTS+ (fs_stateful_wotsp). */
 int fs_stateful_wotsp_new(const xmss_params *p, void **core);
 int fs_stateful_wotsp_keygen(void *core, const uint8_t *seed, size_t seedlen);

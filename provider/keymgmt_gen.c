@@ -34,7 +34,7 @@ typedef struct {
     const FSP_SIGALG *alg;
     int selection;
     size_t bits;
-    char *param, *state, *mode;
+    char *param, *state, *mode, *resume;
     unsigned char *seed;
     size_t seedlen;
     unsigned threads;
@@ -151,6 +151,14 @@ int fsp_km_gen_set_params(void *genctx, const OSSL_PARAM params[])
         return 0;
     if (!get_text(g, params, FASTSIG_PKEY_PARAM_STATE, &g->state))
         return 0;
+    if (OSSL_PARAM_locate_const(params, FASTSIG_PKEY_PARAM_RESUME) != NULL
+        && OSSL_PARAM_locate_const(g->alg->ad->gen_settable, FASTSIG_PKEY_PARAM_RESUME) == NULL) {
+        FSP_ERR_MSG(g->provctx, FASTSIG_ERR_UNSUPPORTED, "%s key generation has no resume option",
+                   g->alg->name);
+        return 0;
+    }
+    if (!get_text(g, params, FASTSIG_PKEY_PARAM_RESUME, &g->resume))
+        return 0;
     if ((p = OSSL_PARAM_locate_const(params, FASTSIG_PKEY_PARAM_SEED)) != NULL
         && (err = get_seed(g, p)) != FASTSIG_OK)
         goto fail;
@@ -184,6 +192,7 @@ void fsp_km_gen_cleanup(void *genctx)
     OPENSSL_free(g->param);
     OPENSSL_free(g->state);
     OPENSSL_free(g->mode);
+    OPENSSL_free(g->resume);
     fs_secmem_free(g->seed); /* wiped */
     OPENSSL_free(g);
 }
@@ -206,7 +215,7 @@ void *fsp_km_gen(void *genctx, OSSL_CALLBACK *cb, void *cbarg)
     FSP_GENCTX *g = genctx;
     FSP_ERRDETAIL detail = { 0 };
     FSP_GENOPTS o = { g->bits, g->param, g->seed, g->seedlen, g->state,
-                     fsp_rng_bytes, g->provctx, gen_progress, g, g->mode, g->threads, &detail };
+                     fsp_rng_bytes, g->provctx, gen_progress, g, g->mode, g->threads, &detail, 0, NULL };
     FSP_KEY *k;
     void *core = NULL;
     int err;
@@ -217,6 +226,8 @@ void *fsp_km_gen(void *genctx, OSSL_CALLBACK *cb, void *cbarg)
     }
     g->cb = cb;
     g->cbarg = cbarg;
+    o.listened = cb != NULL;
+    o.resume = g->resume;
     if ((err = g->alg->ad->gen(g->alg, &o, &core)) != FASTSIG_OK) {
         FSP_ERR_DETAIL(g->provctx, err, &detail);
         return NULL;

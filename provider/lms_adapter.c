@@ -8,12 +8,13 @@
  * signature of one level u32str(0) || an LMS signature. This row's PUB_KEY
  * parameter and signatures are the LMS bytes without those four, as 3.6's
  * keymgmt exports and its verifier reads them; it also takes the HSS forms
- * of one level (fastsig's LMS before 3.6). Its SPKI and PKCS#8 are the HSS
+ * of one level (fastsig's LMS before 3.6) on import and verification. Its SPKI and PKCS#8 are the HSS
  * ones, under the HSS OID: a key file of this row reads back as an HSS key. */
 #include <string.h>
 #include <openssl/crypto.h>
 #include "stateful_key.h"
 #include "stateful_kinds.h"
+#include "hss_compat.h"
 #include "prov.h"
 #include "fastsig_err.h"
 #include "fastsig/provider.h"
@@ -107,53 +108,18 @@ static int lms_row_sign(void *key, const FSP_SIGOPTS *o, int prehashed, unsigned
     return err;
 }
 
-/* The length of the key's LMS signature (its sets are in its public key:
- * lms type, then ots type); 0 if unknown. */
-static size_t lms_row_sig_len(const STATEFUL_KEY *x)
-{
-    lms_params lp;
-    lmots_params op;
-
-    if (x->pklen < HSS_PREFIX + 8 || lms_params_get(&lp, fs_load_be32(x->pk + 4)) != FASTSIG_OK
-        || lmots_params_get(&op, fs_load_be32(x->pk + 8)) != FASTSIG_OK)
-        return 0;
-    return lms_sig_bytes(&lp, &op);
-}
-
-/* An LMS signature (OpenSSL 3.6's), or the HSS signature of one level: the
- * lengths differ by four bytes, so the length tells which. */
-static int lms_row_verify(const void *key, const FSP_SIGOPTS *o, int prehashed,
-                          const unsigned char *sig, size_t siglen, const unsigned char *msg,
-                          size_t msglen)
-{
-    const STATEFUL_KEY *x = key;
-    unsigned char *hss;
-    int err;
-
-    if (!one_level(x))
-        return FASTSIG_ERR_BAD_KEY;
-    if (siglen != lms_row_sig_len(x))
-        return stateful_verify(key, o, prehashed, sig, siglen, msg, msglen);
-    if ((hss = OPENSSL_malloc(siglen + HSS_PREFIX)) == NULL)
-        return FASTSIG_ERR_NOMEM;
-    fs_store_be32(hss, 0);
-    memcpy(hss + HSS_PREFIX, sig, siglen);
-    err = stateful_verify(key, o, prehashed, hss, siglen + HSS_PREFIX, msg, msglen);
-    OPENSSL_free(hss);
-    return err;
-}
-
 static const OSSL_PARAM gen_settable[] = {
     OSSL_PARAM_uint(FASTSIG_PKEY_PARAM_THREADS, NULL),
     OSSL_PARAM_END
 };
 
-/* STATEFUL_COMMON_HOOKS but the public key, sign and verify */
+/* STATEFUL_COMMON_HOOKS but the public key and sign; verify is the HSS row's,
+ * which takes the bare LMS signature of a one-level key too (hss_compat.c) */
 const FSP_ADAPTER fsp_lms_adapter = {
     .gen = lms_row_gen, .free = stateful_free, .has_private = stateful_has_private,
     .sizes = stateful_sizes, .pub_encode = lms_row_pub_encode, .pub_decode = lms_row_pub_decode,
     .priv_encode = stateful_priv_encode, .priv_decode = lms_row_priv_decode, .sign = lms_row_sign,
-    .verify = lms_row_verify, .spki_encode = stateful_pub_encode, .param_name = stateful_param_name,
+    .verify = hss_compat_verify, .spki_encode = stateful_pub_encode, .param_name = stateful_param_name,
     .state = stateful_state, .sigopts_default = stateful_sigopts_default,
     .ctx_settable = stateful_ctx_params, .ctx_set = stateful_ctx_set,
     .ctx_gettable = stateful_ctx_params, .ctx_get = stateful_ctx_get,

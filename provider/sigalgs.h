@@ -64,6 +64,9 @@ typedef struct {
     unsigned threads;           /* "threads" (1..FSP_GEN_MAX_THREADS), 0 = default;
                                  * refused by rows whose gen_settable lacks it */
     FSP_ERRDETAIL *detail;       /* the failure's detail (never NULL) */
+    int listened;               /* the application gave a progress callback */
+    const char *resume;         /* "resume": checkpoint path, NULL = none; offered
+                                 * only by adapters that list it in gen_settable */
 } FSP_GENOPTS;
 #define FSP_GEN_MAX_THREADS 64
 
@@ -77,6 +80,8 @@ typedef struct {
     /* stateful rows (stateful_params.c) */
     uint64_t batch;     /* reservation block of this context; 0: the key's */
     int verify_after_sign; /* 1: verify before returning a signature */
+    uint64_t warn_remaining; /* low-water warning of this context ... */
+    int warn_set;            /* ... when set (else the key's: stateful_warn.c) */
     /* a failed sign()'s detail: set by the glue around that one call only
      * (NULL otherwise: a dupctx copy never shares it) */
     FSP_ERRDETAIL *detail;

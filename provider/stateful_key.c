@@ -54,16 +54,6 @@ int stateful_seed(const FSP_GENOPTS *o, const xmss_params *p, uint8_t *seed)
     return o->rng(o->rng_arg, seed, len) ? FASTSIG_OK : FASTSIG_ERR_RNG;
 }
 
-int stateful_progress(void *arg, uint64_t done, uint64_t total)
-{
-    STATEFUL_PROGRESS *g = arg;
-    uint64_t step = total > 0 ? done * 40 / total : 40;
-    int go = 1;
-    for (; g->shown < step && go; g->shown++)
-        go = g->o->progress(g->o->progress_arg, 0, (int)g->shown);
-    return !go; /* cores: nonzero = stop; FSP_GENOPTS: 0 = stop */
-}
-
 unsigned stateful_default_threads(void)
 {
     return fs_cpu_threads();
@@ -312,6 +302,7 @@ int stateful_sign(void *key, const FSP_SIGOPTS *o, int prehashed, unsigned char 
         return stateful_state_error(x, err, NULL, d); /* an index the core refuses names the file too */
     }
     *siglen = need;
+    stateful_warn_check(x, o, idx);
     return FASTSIG_OK;
 }
 

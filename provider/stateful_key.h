@@ -32,11 +32,14 @@
 #define FASTSIG_STATEFUL_KEY_H
 
 #include <stdint.h>
+#include <time.h>
 #include <openssl/crypto.h>
 #include "sigalgs.h"
 #include "stateful.h"
 #include "xmss/params.h" /* stateful_params, stateful_seed */
 #include "state/statefile.h"
+#include "state/genckpt.h"
+#include "xmss/xmss.h" /* xmss_resume */
 
 /* A seed fingerprint (crypto/state/registry.h's seed entries). */
 #define STATEFUL_SEED_FP_LEN FS_STATEFUL_SEED_FP_LEN
@@ -58,19 +61,59 @@ typedef struct {
     int cache_read;          /* the node cache file was read (atomic) */
     int cache_err;           /* result of the last cache file write */
     uint64_t batch;          /* key's reservation block (default 64; atomic) */
+    uint64_t warn_remaining; /* the key's low-water warning (stateful_warn.c) ... */
+    int warn_set;            /* ... when set (atomic), else the provider's config */
     uint8_t seed_fp[STATEFUL_SEED_FP_LEN]; /* key generation: its seeds' fingerprint */
     int seed_fp_set;         /* ... computed (stateful_seed_check) */
+    int regen_maybe;         /* ... found registered with a state that may be
+                              * this same key's (stateful_regen.c) */
 } STATEFUL_KEY;
 
-/* Key-generation progress of the tree cores, shown by genpkey: a '.' per
- * fortieth of the work (xmss and lms progress callbacks share this form). */
+/* Key-generation progress of the tree cores (stateful_progress.c): the
+ * application's callback once per fortieth of the work (genpkey prints a
+ * '.'), and for a person at a terminal a line with percent, rate and time
+ * left (FASTSIG_PROGRESS: auto, 1, 0). xmss and lms progress callbacks
+ * share the form of stateful_progress. */
 typedef struct {
     const FSP_GENOPTS *o;
-    uint64_t shown;
+    uint64_t shown;            /* fortieths reported to the application */
+    const char *name;          /* the parameter set, for the line */
+    int detail;                /* the line: off, on a terminal, as lines */
+    uint64_t permille, tenth, total;
+    uint64_t prev, skipped;    /* leaves taken from a checkpoint, not built */
+    double last;               /* seconds from start at the last line */
+    struct timespec start;
 } STATEFUL_PROGRESS;
+void stateful_progress_init(STATEFUL_PROGRESS *g, const FSP_GENOPTS *o, const char *name);
 int stateful_progress(void *arg, uint64_t done, uint64_t total);
+/* The closing line (err: the generation's result). */
+void stateful_progress_end(STATEFUL_PROGRESS *g, int err);
 /* Key-generation threads by default: the CPUs this process may run on. */
 unsigned stateful_default_threads(void);
+
+/* Key generation in pieces with a checkpoint file (stateful_resume.c,
+ * `-pkeyopt resume:PATH`, XMSS and XMSS^MT sets with pieces). */
+typedef struct {
+    const char *path;   /* NULL: no resume asked */
+    fs_genckpt ck;      /* the seed and the roots (of a loaded file) */
+    int loaded;         /* the file existed: its generation goes on */
+    xmss_resume r;      /* what the core gets */
+    double interval, last;
+    int err;            /* a failed save, and why */
+    fastsig_cause cause;
+} STATEFUL_RESUME;
+/* Before the outputs are checked: o->resume's file, if it exists, gives
+ * the seed (refused: another set, a seed: option that differs, a damaged
+ * file; a set without pieces refuses resume). */
+int stateful_resume_load(STATEFUL_RESUME *rs, const FSP_GENOPTS *o, const xmss_params *p,
+                         uint8_t *seed);
+/* After the checks: the file made (a new generation), the core's resume
+ * (NULL: none, or *err). */
+const xmss_resume *stateful_resume_begin(STATEFUL_RESUME *rs, STATEFUL_PROGRESS *pg, int *err,
+                                         FSP_ERRDETAIL *d);
+/* The generation's end (err its result, returned, or a failed save's): the
+ * file removed on success, kept otherwise. */
+int stateful_resume_end(STATEFUL_RESUME *rs, int err, FSP_ERRDETAIL *d);
 
 /* ---- building blocks for the adapters ---- */
 /* A key object over core (taken over, freed on failure). */
@@ -100,8 +143,17 @@ int stateful_regen_may_hold(const STATEFUL_KEY *x, const char *state_opt, const 
                             const char *found);
 int stateful_regen_same_key(const STATEFUL_KEY *x, const char *dir);
 int stateful_regen_exists(const STATEFUL_KEY *x, FSP_ERRDETAIL *d);
+/* ... the same refusal of the file at path before the key id is known
+ * (stateful_gen_check: no tree built). */
+int stateful_regen_exists_at(const char *path, FSP_ERRDETAIL *d);
 /* opt made absolute against the working directory (BAD_PARAM: too long). */
 int stateful_abs_path(const char *opt, char *buf, size_t len);
+/* Before the trees are built (stateful_gencheck.c): every output of the
+ * generation checked (the state file's directory and path, the default
+ * directory's registry; not the node cache, best effort), then
+ * stateful_seed_check: a refusal costs no tree build. */
+int stateful_gen_check(STATEFUL_KEY *x, const FSP_GENOPTS *o, const uint8_t *seed,
+                       size_t seedlen);
 /* After x->pk is set and stateful_seed_check passed: the key id, the state path
  * (o->state, else the default directory), the key id and the seed
  * fingerprint registered with that path in the default directory's
@@ -178,6 +230,18 @@ void stateful_range_text(const STATEFUL_KEY *x, char *out, size_t outlen);
  * signed with the cache prepared ahead from its first signature. */
 uint64_t stateful_shard_align(const STATEFUL_KEY *x);
 
+/* stateful_warn.c: the low-water warning. `warn_remaining = N` in the
+ * provider's config section (stateful_warn_config at load: 0 with
+ * the value refused), the key parameter and the signature-context
+ * parameter "warn-remaining" (uint64 or decimal text; 0: off) override it.
+ * After a signature with index idx leaves fewer than N indices after it in
+ * the key's range, one line goes to stderr, once per process. */
+int stateful_warn_config(const char *text);
+int stateful_warn_parse(const OSSL_PARAM params[], uint64_t *v); /* 0 absent, 1, -1 bad */
+void stateful_warn_check(const STATEFUL_KEY *x, const FSP_SIGOPTS *o, uint64_t idx);
+/* The threshold in force: o's (o may be NULL), else x's, else the config's. */
+uint64_t stateful_warn_threshold(const STATEFUL_KEY *x, const FSP_SIGOPTS *o);
+
 /* ---- FSP_ADAPTER hooks shared by every stateful row ---- */
 void stateful_free(void *key);
 int stateful_has_private(const void *key);
@@ -206,11 +270,12 @@ extern const OSSL_PARAM stateful_ctx_params[];
 extern const OSSL_PARAM stateful_key_gettable[];
 extern const OSSL_PARAM stateful_key_settable[];
 
-/* The hooks above, for an FSP_ADAPTER initializer. */
-#define STATEFUL_COMMON_HOOKS                                                                \
+/* The hooks above, for an FSP_ADAPTER initializer (..._BUT_VERIFY: for an
+ * adapter with a verify of its own, e.g. HSS's for other implementations' forms). */
+#define STATEFUL_COMMON_HOOKS STATEFUL_HOOKS_BUT_VERIFY, .verify = stateful_verify
+#define STATEFUL_HOOKS_BUT_VERIFY                                                            \
     .free = stateful_free, .has_private = stateful_has_private, .sizes = stateful_sizes,             \
     .pub_encode = stateful_pub_encode, .priv_encode = stateful_priv_encode, .sign = stateful_sign,   \
-    .verify = stateful_verify,                                                               \
     .param_name = stateful_param_name, .state = stateful_state,                                  \
     .sigopts_default = stateful_sigopts_default, .ctx_settable = stateful_ctx_params,            \
     .ctx_set = stateful_ctx_set, .ctx_gettable = stateful_ctx_params, .ctx_get = stateful_ctx_get,   \

@@ -48,17 +48,20 @@ int stateful_regen_same_key(const STATEFUL_KEY *x, const char *dir)
            && fastsig_state_peek(x->path, x->key_id, &next, &left, &max, NULL) == FASTSIG_OK;
 }
 
-int stateful_regen_exists(const STATEFUL_KEY *x, FSP_ERRDETAIL *d)
+/* The refusal of the file at path; key_id: the new key's, NULL before it is
+ * known (then the file is not this key's: its seed is not registered). */
+static int exists_refused(const char *path, const uint8_t *key_id, FSP_ERRDETAIL *d)
 {
     fastsig_state_info in;
     char why[512];
-    int s = newer_slot(x->path, &in);
+    int s = newer_slot(path, &in);
     if (s < 0) {
-        fsp_detail_state_why(d, FASTSIG_ERR_STATE_EXISTS, x->path,
-                             "not a state file: choose another state path");
+        fsp_detail_state_why(d, FASTSIG_ERR_STATE_EXISTS, path,
+                             "a file is there already, not a state file: choose another state "
+                             "path");
         return FASTSIG_ERR_STATE_EXISTS;
     }
-    if (memcmp(in.key_id[s], x->key_id, sizeof(x->key_id)) == 0)
+    if (key_id != NULL && memcmp(in.key_id[s], key_id, FASTSIG_STATE_KEY_ID_LEN) == 0)
         snprintf(why, sizeof(why), "this key's state (index %" PRIu64 " of %" PRIu64 "): use the "
                  "key file saved with it", in.next[s], in.max[s]);
     else if (in.next[s] == 0)
@@ -68,6 +71,16 @@ int stateful_regen_exists(const STATEFUL_KEY *x, FSP_ERRDETAIL *d)
     else
         snprintf(why, sizeof(why), "another key's state, index %" PRIu64 " of %" PRIu64 ": keep "
                  "it, choose another state path", in.next[s], in.max[s]);
-    fsp_detail_state_why(d, FASTSIG_ERR_STATE_EXISTS, x->path, why);
+    fsp_detail_state_why(d, FASTSIG_ERR_STATE_EXISTS, path, why);
     return FASTSIG_ERR_STATE_EXISTS;
+}
+
+int stateful_regen_exists(const STATEFUL_KEY *x, FSP_ERRDETAIL *d)
+{
+    return exists_refused(x->path, x->key_id, d);
+}
+
+int stateful_regen_exists_at(const char *path, FSP_ERRDETAIL *d)
+{
+    return exists_refused(path, NULL, d);
 }

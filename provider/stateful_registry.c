@@ -59,7 +59,9 @@ int stateful_seed_check(STATEFUL_KEY *x, const uint8_t *seed, size_t seedlen,
         return err;
     x->seed_fp_set = 1;
     err = fastsig_registry_holder_as(SEED, dir, x->seed_fp, found, sizeof(found), &cause);
-    if (err == FASTSIG_ERR_STATE_REGISTERED && stateful_regen_may_hold(x, state_opt, dir, found))
+    x->regen_maybe = err == FASTSIG_ERR_STATE_REGISTERED
+                     && stateful_regen_may_hold(x, state_opt, dir, found);
+    if (x->regen_maybe)
         return FASTSIG_OK; /* decided when the key id is known */
     if (err == FASTSIG_OK
         || fastsig_registry_path_as(SEED, dir, x->seed_fp, entry, sizeof(entry)) != FASTSIG_OK)

@@ -11,6 +11,7 @@
 #include "stateful_kinds.h"
 #include "prov.h"
 #include "fastsig_err.h"
+#include "set_suggest.h"
 #include "fastsig/provider.h"
 
 /* Per row, by FSP_SIGALG.variant (sigalgs.c): the kind, its contract and
@@ -26,6 +27,7 @@ static const struct {
 
 static const OSSL_PARAM gen_settable[] = {
     OSSL_PARAM_uint(FASTSIG_PKEY_PARAM_THREADS, NULL),
+    OSSL_PARAM_utf8_string(FASTSIG_PKEY_PARAM_RESUME, NULL, 0),
     OSSL_PARAM_END
 };
 
@@ -34,30 +36,46 @@ static int xmss_gen(const FSP_SIGALG *alg, const FSP_GENOPTS *o, void **key)
     const char *name = o->param != NULL ? o->param : rows[alg->variant].default_param;
     const xmss_params *p = stateful_params(rows[alg->variant].kind, name);
     uint8_t seed[3 * XMSS_MAX_N];
-    STATEFUL_PROGRESS pg = { o, 0 };
+    STATEFUL_PROGRESS pg;
+    STATEFUL_RESUME rs;
+    const xmss_resume *r;
     STATEFUL_KEY *x;
     void *core;
     int err;
 
-    if (p == NULL)
-        fsp_detail_file(o->detail, FASTSIG_ERR_UNSUPPORTED, "parameter set", name, 0,
-                           "not a name of this algorithm's sets");
+    if (p == NULL) {
+        char near[160], why[300];
+        fs_sets_nearest(alg->variant == FSP_XMSS_VARIANT ? FS_SETS_XMSS : FS_SETS_XMSSMT, name,
+                        near, sizeof(near));
+        snprintf(why, sizeof(why), "not a name of this algorithm's sets (nearest: %s;"
+                 " fastsig-keytool list shows all)", near);
+        fsp_detail_file(o->detail, FASTSIG_ERR_UNSUPPORTED, "parameter set", name, 0, why);
+    }
     if (p == NULL || o->mode != NULL)
         return FASTSIG_ERR_UNSUPPORTED;
-    if ((err = stateful_seed(o, p, seed)) != FASTSIG_OK)
+    if ((err = stateful_seed(o, p, seed)) != FASTSIG_OK
+        || (err = stateful_resume_load(&rs, o, p, seed)) != FASTSIG_OK) {
+        OPENSSL_cleanse(seed, sizeof(seed));
         return err;
+    }
     if (fs_stateful_xmss_new(p, &core) != FASTSIG_OK
         || (x = stateful_new(rows[alg->variant].ops, core)) == NULL) {
         OPENSSL_cleanse(seed, sizeof(seed));
+        stateful_resume_end(&rs, FASTSIG_ERR_NOMEM, o->detail);
         return FASTSIG_ERR_NOMEM;
     }
-    /* a seed some key has is refused before the trees are built */
-    if ((err = stateful_seed_check(x, seed, 3 * (size_t)p->n, o->state, o->detail)) == FASTSIG_OK)
-        err = fs_stateful_xmss_keygen(core, seed, 3 * (size_t)p->n,
-                                      o->threads ? o->threads : stateful_default_threads(),
-                                      stateful_progress, &pg);
+    /* a bad output or a seed some key has is refused before the trees are built */
+    stateful_progress_init(&pg, o, p->name);
+    if ((err = stateful_gen_check(x, o, seed, 3 * (size_t)p->n)) == FASTSIG_OK
+        && ((r = stateful_resume_begin(&rs, &pg, &err, o->detail)) != NULL || err == FASTSIG_OK)) {
+        err = fs_stateful_xmss_keygen_resume(core, seed, 3 * (size_t)p->n,
+                                             o->threads ? o->threads : stateful_default_threads(),
+                                             stateful_progress, &pg, r);
+        stateful_progress_end(&pg, err);
+    }
     OPENSSL_cleanse(seed, sizeof(seed));
-    return stateful_gen_done(x, err, o, key);
+    err = stateful_gen_done(x, err, o, key);
+    return stateful_resume_end(&rs, err, o->detail);
 }
 
 static int xmss_priv_decode(const FSP_SIGALG *alg, const unsigned char *in, size_t len,

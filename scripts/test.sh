@@ -6,13 +6,19 @@
 #      (suite ct: signing under valgrind memcheck, test/ct)
 #   4. a clang build of the libFuzzer targets (test/fuzz): each runs for a bounded time
 #      (FASTSIG_FUZZ_SECONDS, default 30; 600 under FASTSIG_SOAK) and counts as one test
-#   5. release builds against OpenSSL 3.5 and 3.6, the latter twice: as Debian builds it (LMS off)
+#   5. the Debian packages (scripts/package.sh): build, lint, install, the CLI flows against the
+#      installed module, purge; counted with OpenSSL 3.0 (the system's), and on a line of its own
+#   6. release builds against OpenSSL 3.5 and 3.6, the latter twice: as Debian builds it (LMS off)
 #      and with enable-lms (scripts/openssl.sh builds each from Debian's source package into a
-#      cache on first use): the unit, evp and cli suites with that openssl
-# Ends with one line per OpenSSL version, then the summary line "fastsig: N passed, N failed".
+#      cache on first use): the unit, evp and cli suites with that openssl, a line each
+#   7. libfastsig-verify cross-built for 32-bit ARM (cross/armhf.txt, -Dverify_only=true) and its
+#      tests run under qemu-arm: every known answer, and the freestanding check
+# Ends with one line per OpenSSL version and one for ARM, then the summary line
+# "fastsig: N passed, N failed".
 # FASTSIG_SOAK=1 adds the long soak tests (see README), with meson's per-test timeouts x20.
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
-fs_install_missing make perl valgrind ccache
+# the Java peer of test/cli/bc_cms.sh: Bouncy Castle 1.72 (Debian's jars) and a JDK to compile it
+fs_install_missing make perl valgrind ccache default-jdk-headless libbcprov-java libbcpkix-java mandoc
 
 pass=0
 fail=0
@@ -96,7 +102,18 @@ else
     fail=$((fail + ${#fuzz_bins[@]}))
 fi
 
-summary=("OpenSSL 3.0: $pass passed, $fail failed")
+echo "== Debian package (scripts/package.sh)"
+bash scripts/package.sh | tee "$BUILD/package-summary.txt" || true
+read -r pkg_pass pkg_fail < <(sed -n 's/^package: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' \
+                                   "$BUILD/package-summary.txt") || true
+pkg_pass=${pkg_pass:-0}
+pkg_fail=${pkg_fail:-1} # no summary line: the step itself failed
+pass=$((pass + pkg_pass))
+fail=$((fail + pkg_fail))
+
+pass30=$pass
+fail30=$fail
+summary=("package: $pkg_pass passed, $pkg_fail failed" "OpenSSL 3.0: $pass30 passed, $fail30 failed")
 
 # other_openssl SERIES [VARIANT]: a release build against that OpenSSL (scripts/openssl.sh builds it
 # into its cache on first use), its unit, evp and cli suites, and a summary line of its own.
@@ -119,6 +136,26 @@ other_openssl() {
 other_openssl 3.5
 other_openssl 3.6       # as Debian builds it: LMS off
 other_openssl 3.6 lms   # enable-lms: OpenSSL's own LMS verifier beside fastsig's HSS/LMS
+
+pass_ossl=$pass
+fail_ossl=$fail
+
+echo "== 32-bit ARM: libfastsig-verify cross-built, its tests under qemu-arm"
+fs_install_missing gcc-arm-linux-gnueabihf libc6-dev-armhf-cross qemu-user
+arm_dir=$ROOT/build-armhf
+if [ -f "$arm_dir/build.ninja" ]; then
+    meson setup --reconfigure "$arm_dir" >/dev/null
+else
+    meson setup "$arm_dir" --cross-file cross/armhf.txt -Dverify_only=true >/dev/null
+fi
+if ninja -C "$arm_dir" >/dev/null; then
+    run_suites "$arm_dir" "libfastsig-verify on 32-bit ARM (qemu-arm)"
+else
+    echo "error: the ARM cross build failed (see above)" >&2
+    fail=$((fail + 1))
+fi
+
+summary+=("32-bit ARM (qemu-arm): $((pass - pass_ossl)) passed, $((fail - fail_ossl)) failed")
 
 echo
 printf '%s\n' "${summary[@]}"

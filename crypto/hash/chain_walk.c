@@ -1,6 +1,7 @@
 /* chain_walk.c - the chain walker's tail (chain_walk.h): the chains a
  * fused walk leaves in its lanes, finished on the row's block walk. */
 #include <string.h>
+#include "memops.h"
 #include "bytes.h"
 #include "fastsig_err.h"
 #include "hash/chain_walk.h"
@@ -47,8 +48,8 @@ int fs_chain_finish_tail(const fs_chain_walk *w, const fs_chain_list *cl, const 
     for (size_t j = 0; rc == FASTSIG_OK && j < t; j++)
         memcpy(cl->out + tchain[j] * n, tout + j * n, n);
     if (w->secret && t) {
-        explicit_bzero(tin, t * n);
-        explicit_bzero(tout, t * n);
+        fs_wipe(tin, t * n);
+        fs_wipe(tout, t * n);
     }
     return rc;
 }

@@ -19,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include "memops.h"
 #include "bytes.h"
 #include "hash/lanes.h"
 #include "hash/sha256_chain.h"
@@ -63,8 +64,14 @@ struct fs_chain_walk {
  * chain). */
 #define FS_CHAIN_INLINE static inline __attribute__((always_inline))
 _Static_assert(FS_CHAIN_LANES < 32, "lane masks are 32 bits");
-/* Chains sorted per call at most (more keep their order). */
+/* Chains sorted per call at most (more keep their order); the device
+ * verifier's build (FASTSIG_SMALL_STACK) sorts one key's (265 LM-OTS
+ * chains at most). */
+#ifdef FASTSIG_SMALL_STACK
+#define FS_CHAIN_SORT_MAX 272
+#else
 #define FS_CHAIN_SORT_MAX 2048
+#endif
 /* Most chains a row leaves to its block walk. */
 #define FS_CHAIN_TAIL_MAX 8
 
@@ -113,7 +120,7 @@ FS_CHAIN_INLINE int fs_chain_refill_lane(const fs_chain_list *cl, fs_chain_load_
         const uint8_t *src = cl->in + c * cl->in_stride;
         uint32_t steps = load(cl->src, c, lw + l, FS_CHAIN_LANES);
         if (steps == 0) {
-            memmove(cl->out + c * n, src, n);
+            fs_move(cl->out + c * n, src, n);
             continue;
         }
         chain[l] = c;
@@ -170,7 +177,7 @@ FS_CHAIN_INLINE int fs_chain_walk_fused_n(fs_chain_fn *fn, const fs_chain_walk *
     }
     int rc = fs_chain_finish_tail(w, cl, x, lw, left, chain);
     if (w->secret) /* chain values are secret when signing and at keygen */
-        explicit_bzero(x, sizeof(x));
+        fs_wipe(x, sizeof(x));
     return rc;
 }
 

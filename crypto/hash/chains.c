@@ -3,6 +3,7 @@
  * caller's ADRS and start), its fused kernel, and its block walk, the lane
  * walk, any parameters on the lane engine's kernels. */
 #include <string.h>
+#include "memops.h"
 #include "bytes.h"
 #include "fastsig_err.h"
 #include "hash/chains.h"
@@ -23,10 +24,15 @@ typedef struct {
     size_t pbase;      /* this phase's first PRF pair (key, bitmask) */
 } slot;
 
+#ifdef FASTSIG_SMALL_STACK /* libfastsig-verify: one lane per kernel call anyway */
+#define MAX_SLOTS 8
+#define CHAIN_ARENA 2048
+#else
 #define MAX_SLOTS 128
-#define PRF_POOL (2 * MAX_SLOTS)
 /* Bytes of padded messages: 128 F slots and 256 PRFs of SHA-256 n = 32. */
 #define CHAIN_ARENA 32768
+#endif
+#define PRF_POOL (2 * MAX_SLOTS)
 
 /* The PRF message of slot t rounds ahead, key (km 0) or bitmask (km 1). */
 static void prf_adrs(uint8_t *a, const slot *sl, uint32_t t, unsigned km)
@@ -107,7 +113,7 @@ static int lane_walk(const fs_chain_walk *w, const fs_chain_list *cl)
             uint32_t aw[FS_CHAIN_MAX_WORDS], steps = cl->load(cl->src, c, aw, 1);
             const uint8_t *src = cl->in + c * cl->in_stride;
             if (steps == 0) {
-                memmove(cl->out + c * n, src, n);
+                fs_move(cl->out + c * n, src, n);
                 continue;
             }
             size_t i = active++;
@@ -138,7 +144,7 @@ static int lane_walk(const fs_chain_walk *w, const fs_chain_list *cl)
         }
     }
     /* chain values and their F keys are secret; the PRFs are of PUB_SEED */
-    explicit_bzero(fm, fill * fbytes);
+    fs_wipe(fm, fill * fbytes);
     return FASTSIG_OK;
 }
 

@@ -3,15 +3,23 @@
  * message assembly (short messages in the kernels' padded blocks, long ones
  * in place after their prefix's block), bitmasks. */
 #include <string.h>
+#include "memops.h"
 #include "fastsig_err.h"
 #include "hash/hash.h"
 #include "hash/hash_internal.h"
 #include "hash/lanes.h"
 
-/* Per-lane messages are assembled here, this many bytes per batch. */
+/* Per-lane messages are assembled here, this many bytes per batch (a
+ * multi-part message is always far shorter). Lanes per internal batch of
+ * the keyed helpers (several kernel calls). FASTSIG_SMALL_STACK: the
+ * device verifier's frames (libfastsig-verify, one lane per kernel call). */
+#ifdef FASTSIG_SMALL_STACK
+#define SCRATCH 2048
+#define BATCH 16
+#else
 #define SCRATCH 16384
-/* Lanes per internal batch of the keyed helpers (several kernel calls). */
 #define BATCH 64
+#endif
 
 int fs_hash_params_check(const fs_hash_params *p)
 {
@@ -51,7 +59,7 @@ void fs_hash_keyed_init(fs_hash_keyed *k, const fs_hash_params *p, unsigned doma
     k->done = whole * block;
     k->restlen = (unsigned)(len - k->done);
     memcpy(k->rest, prefix + k->done, k->restlen);
-    explicit_bzero(prefix, sizeof(prefix));
+    fs_wipe(prefix, sizeof(prefix));
 }
 
 /* One piece of each lane's message (lanes.h). */
@@ -80,8 +88,8 @@ static void prefix_then_msg(fs_hash_family f, const fs_hash_state *mid, uint64_t
         fs_lanes_absorb(f, &st, first, 1);
         fs_lanes_run(f, &st, done + block, msg + take, 0, mlen - take, out, 0, n, 1);
     }
-    explicit_bzero(&st, sizeof(st));
-    explicit_bzero(first, sizeof(first));
+    fs_wipe(&st, sizeof(st));
+    fs_wipe(first, sizeof(first));
 }
 
 /* out_l = Hash(prefix || parts[0]_l || parts[1]_l ...), prefix given by k. */
@@ -119,7 +127,7 @@ static void run_parts(const fs_hash_params *p, const fs_hash_keyed *k, const par
                      cnt);
         used = cnt * per > used ? cnt * per : used;
     }
-    explicit_bzero(buf, used);
+    fs_wipe(buf, used);
 }
 
 /* Hash(toByte(domain, pad) || parts...) with an empty key. */
@@ -258,7 +266,7 @@ int fs_hash_seeds_init(fs_hash_seeds *s, const fs_hash_params *p, const uint8_t 
 void fs_hash_seeds_clear(fs_hash_seeds *s)
 {
     if (s != NULL)
-        explicit_bzero(s, sizeof(*s));
+        fs_wipe(s, sizeof(*s));
 }
 
 int fs_hash_check_seeds(const fs_hash_seeds *s, const void *out, const void *in, size_t lanes)
@@ -312,7 +320,11 @@ void fs_hash_tmpl_init(fs_hash_tmpl *t, const fs_hash_seeds *s, unsigned domain,
 /* RAND_HASH batches: each lane's three PRF messages and its H message
  * toByte(1) || KEY || masked nodes, padded once per call from templates
  * (only ADRS, key and nodes change). Tree nodes are public: no wipes. */
+#ifdef FASTSIG_SMALL_STACK
+#define RH_ARENA 4096
+#else
 #define RH_ARENA 24576
+#endif
 
 int fs_hash_rand_hash(const fs_hash_seeds *s, uint8_t *out, const uint8_t *in,
                       const uint8_t *adrs, size_t lanes)

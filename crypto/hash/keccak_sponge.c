@@ -2,6 +2,7 @@
  * lane-interleaved states (word i of lane l at st[i*lanes + l]), and the
  * incremental one-state SHAKE (fs_shake_ctx). */
 #include <string.h>
+#include "memops.h"
 #include "bytes.h"
 #include "hash/keccak.h"
 
@@ -47,7 +48,7 @@ void fs_keccak_absorb_final(const fs_kernel *k, uint64_t *st, unsigned rate,
         ptr[l] = tail[l];
     }
     fs_keccak_absorb_blocks(k, st, rate, ptr, used, rate);
-    explicit_bzero(tail, sizeof(tail)); /* may hold keys (PRF inputs) */
+    fs_wipe(tail, sizeof(tail)); /* may hold keys (PRF inputs) */
 }
 
 void fs_keccak_squeeze(const fs_kernel *k, uint64_t *st, unsigned rate,
@@ -71,7 +72,7 @@ void fs_shake_lanes(const fs_kernel *k, unsigned rate, uint8_t *const out[], siz
     memset(st, 0, sizeof(uint64_t) * 25 * k->lanes);
     fs_keccak_absorb_final(k, st, rate, in, used, inlen, FS_SHAKE_DS);
     fs_keccak_squeeze(k, st, rate, out, used, outlen);
-    explicit_bzero(st, sizeof(st));
+    fs_wipe(st, sizeof(st));
 }
 
 void fs_shake_init(fs_shake_ctx *x, unsigned rate)
@@ -143,7 +144,7 @@ void fs_shake_squeeze(fs_shake_ctx *x, uint8_t *out, size_t len)
 
 void fs_shake_wipe(fs_shake_ctx *x)
 {
-    explicit_bzero(x, sizeof(*x));
+    fs_wipe(x, sizeof(*x));
 }
 
 static void shake_one(unsigned rate, uint8_t *out, size_t outlen, const uint8_t *in, size_t inlen)

@@ -7,6 +7,7 @@
  * planned when the selection was built.
  * Whole input blocks are read in place; only the padded tail is copied. */
 #include <string.h>
+#include "memops.h"
 #include "bytes.h"
 #include "hash/keccak.h"
 #include "hash/lanes_select.h"
@@ -41,9 +42,12 @@ static void compress(const family *fm, const lane_kernel *k, void *st,
         fs_keccak_absorb_blocks(k->keccak, st, fm->block, in, k->lanes, nblocks * fm->block);
 }
 
-/* Bytes of a transposed state of N lanes that fill_state may have written. */
+/* Bytes of a transposed state of N lanes that fill_state may have written
+ * (one lane: no spill). */
 static size_t state_bytes(const family *fm, unsigned N)
 {
+    if (N == 1)
+        return (size_t)fm->words * fm->wordsize;
     return ((size_t)(fm->words - 1) * N + MAX_KERNEL_LANES) * fm->wordsize;
 }
 
@@ -177,8 +181,8 @@ void fs_lanes_run_ptrs(fs_hash_family f, const fs_hash_state *mid, const uint8_t
                        int secret)
 {
     const family *fm = ready(f);
-    _Alignas(64) uint64_t ts[25 * MAX_KERNEL_LANES];
-    const uint8_t *ptr[MAX_KERNEL_LANES];
+    _Alignas(64) uint64_t ts[25 * LANE_BUF];
+    const uint8_t *ptr[LANE_BUF];
     unsigned widest = 0;
     for (size_t base = 0; base < lanes;) {
         const lane_kernel *k = pick(fm, lanes - base);
@@ -196,21 +200,21 @@ void fs_lanes_run_ptrs(fs_hash_family f, const fs_hash_state *mid, const uint8_t
         widest = N > widest ? N : widest;
     }
     if (secret)
-        explicit_bzero(ts, state_bytes(fm, widest));
+        fs_wipe(ts, state_bytes(fm, widest));
 }
 
 void fs_lanes_absorb(fs_hash_family f, fs_hash_state *st, const uint8_t *data, size_t nblocks)
 {
     const family *fm = ready(f);
     const lane_kernel *k = pick(fm, 1);
-    _Alignas(64) uint64_t ts[25 * MAX_KERNEL_LANES];
-    const uint8_t *in[MAX_KERNEL_LANES];
+    _Alignas(64) uint64_t ts[25 * LANE_BUF];
+    const uint8_t *in[LANE_BUF];
     fill_state(fm, k->lanes, ts, st);
     for (unsigned l = 0; l < k->lanes; l++)
         in[l] = data;
     compress(fm, k, ts, in, nblocks);
     get_lane(fm, k->lanes, ts, 0, st);
-    explicit_bzero(ts, state_bytes(fm, k->lanes));
+    fs_wipe(ts, state_bytes(fm, k->lanes));
 }
 
 void fs_lanes_run(fs_hash_family f, const fs_hash_state *mid, uint64_t done, const uint8_t *in,
@@ -218,10 +222,10 @@ void fs_lanes_run(fs_hash_family f, const fs_hash_state *mid, uint64_t done, con
 {
     const family *fm = ready(f);
     fs_hash_state iv;
-    _Alignas(64) uint64_t ts[25 * MAX_KERNEL_LANES];
-    _Alignas(64) uint8_t tail[MAX_KERNEL_LANES][2 * MAX_BLOCK];
+    _Alignas(64) uint64_t ts[25 * LANE_BUF];
+    _Alignas(64) uint8_t tail[LANE_BUF][2 * MAX_BLOCK];
     _Alignas(64) uint8_t tmpl[2 * MAX_BLOCK];
-    const uint8_t *ptr[MAX_KERNEL_LANES];
+    const uint8_t *ptr[LANE_BUF];
     size_t nfull = len / fm->block, rem = len % fm->block;
     size_t ntail = pad_template(fm, tmpl, rem, done + len), tbytes = ntail * fm->block;
     unsigned wiped_lanes = 0;
@@ -256,10 +260,10 @@ void fs_lanes_run(fs_hash_family f, const fs_hash_state *mid, uint64_t done, con
             wiped_lanes = N;
     }
     /* inputs may be secret (WOTS+ chains): wipe what was used */
-    explicit_bzero(ts, state_bytes(fm, wiped_lanes));
+    fs_wipe(ts, state_bytes(fm, wiped_lanes));
     if (rem)
         for (unsigned l = 0; l < wiped_lanes; l++)
-            explicit_bzero(tail[l], tbytes);
+            fs_wipe(tail[l], tbytes);
 }
 
 /* Lane buffers of fs_lanes_run_parts: whole padded messages up to this size
@@ -271,10 +275,10 @@ int fs_lanes_run_parts(fs_hash_family f, const fs_hash_state *mid, uint64_t done
                        unsigned nparts, uint8_t *out, size_t n, size_t lanes)
 {
     const family *fm = ready(f);
-    _Alignas(64) uint64_t ts[25 * MAX_KERNEL_LANES];
-    _Alignas(64) uint8_t blk[MAX_KERNEL_LANES][PARTS_MAX];
+    _Alignas(64) uint64_t ts[25 * LANE_BUF];
+    _Alignas(64) uint8_t blk[LANE_BUF][PARTS_MAX];
     _Alignas(64) uint8_t tmpl[2 * MAX_BLOCK];
-    const uint8_t *ptr[MAX_KERNEL_LANES];
+    const uint8_t *ptr[LANE_BUF];
     size_t per = headlen;
     for (unsigned i = 0; i < nparts; i++)
         per += parts[i].len;
@@ -285,7 +289,7 @@ int fs_lanes_run_parts(fs_hash_family f, const fs_hash_state *mid, uint64_t done
         return -1;
     /* the shared head and padding go into the lane buffers once; each
      * group then writes only its lanes' parts, straight into place */
-    unsigned wiped_lanes = (unsigned)(lanes < MAX_KERNEL_LANES ? lanes : MAX_KERNEL_LANES);
+    unsigned wiped_lanes = (unsigned)(lanes < LANE_BUF ? lanes : LANE_BUF);
     unsigned widest = 0;
     for (unsigned l = 0; l < wiped_lanes; l++) {
         fs_copy(blk[l], head, headlen);
@@ -312,8 +316,8 @@ int fs_lanes_run_parts(fs_hash_family f, const fs_hash_state *mid, uint64_t done
         widest = N > widest ? N : widest;
     }
     /* inputs may be secret (WOTS+ chains, PRF_keygen): wipe what was used */
-    explicit_bzero(ts, state_bytes(fm, widest));
+    fs_wipe(ts, state_bytes(fm, widest));
     for (unsigned l = 0; l < wiped_lanes; l++)
-        explicit_bzero(blk[l], bytes);
+        fs_wipe(blk[l], bytes);
     return 0;
 }

@@ -3,8 +3,8 @@
  * (the kernel for a group of each size, as cpu.c's picker chooses by the
  * measured costs), and the fused chain kernels of each kind, built once;
  * fs_hash_select publishes one. */
-#include <pthread.h>
 #include "kernel_cost.h"
+#include "once.h"
 #include "hash/keccak.h"
 #include "hash/lanes_select.h"
 
@@ -40,8 +40,12 @@ static void build_family(family *fm, fs_hash_family f, unsigned mask)
         else
             fm->kernel[i].keccak = k;
     }
-    for (unsigned left = 1; left <= MAX_KERNEL_LANES; left++)
-        fm->plan[left] = &fm->kernel[fs_kernel_choose(t, mask, FS_KERNEL_PAIR, left) - t->rows];
+    for (unsigned left = 1; left <= MAX_KERNEL_LANES; left++) {
+        const fs_kernel *k = fs_kernel_choose(t, mask, FS_KERNEL_PAIR, left);
+        if (k->lanes > LANE_BUF)
+            k = &t->rows[0]; /* the tables start with their portable one-lane row */
+        fm->plan[left] = &fm->kernel[k - t->rows];
+    }
 }
 
 static void build(selection *sel, unsigned mask)
@@ -59,13 +63,18 @@ static void build(selection *sel, unsigned mask)
  * them, built once, so that switching is a pointer store. */
 static const unsigned hash_bits[] = { FS_CPU_SHANI, FS_CPU_AVX2, FS_CPU_AVX512 };
 #define NBITS (sizeof(hash_bits) / sizeof(hash_bits[0]))
-static selection selections[1u << NBITS];
+#ifdef FASTSIG_SMALL_STACK
+#define NSEL 1 /* the device build has no extension (cpu_none.c): one selection, 4 KB */
+#else
+#define NSEL (1u << NBITS)
+#endif
+static selection selections[NSEL];
 const selection *fs_lanes_current;
-static pthread_once_t built_once = PTHREAD_ONCE_INIT;
+static fs_once_flag built_once = FS_ONCE_INIT;
 
 static void build_all(void)
 {
-    for (unsigned i = 0; i < (1u << NBITS); i++) {
+    for (unsigned i = 0; i < NSEL; i++) {
         unsigned mask = 0;
         for (unsigned b = 0; b < NBITS; b++)
             mask |= (i >> b & 1) ? hash_bits[b] : 0;
@@ -76,11 +85,11 @@ static void build_all(void)
 const selection *fs_lanes_selection_for(unsigned mask)
 {
     unsigned i = 0;
-    pthread_once(&built_once, build_all);
+    fs_once(&built_once, build_all);
     mask &= fs_cpu_features();
     for (unsigned b = 0; b < NBITS; b++)
         i |= (mask & hash_bits[b]) ? 1u << b : 0;
-    return &selections[i];
+    return &selections[i < NSEL ? i : 0];
 }
 
 void fs_hash_select(unsigned mask)

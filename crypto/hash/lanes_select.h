@@ -12,6 +12,15 @@
 #include "hash/sha256_chain.h"
 
 #define MAX_KERNEL_LANES 16
+/* Lanes the run loops' buffers hold: every kernel's. The device verifier's
+ * build (FASTSIG_SMALL_STACK, libfastsig-verify: portable kernels, a device's
+ * stack) holds one, and its plans name one-lane kernels only
+ * (lanes_select.c). */
+#ifdef FASTSIG_SMALL_STACK
+#define LANE_BUF 1
+#else
+#define LANE_BUF MAX_KERNEL_LANES
+#endif
 
 /* A row of a family's kernel table, with its entry point resolved. */
 typedef struct {

@@ -2,8 +2,8 @@
  * fs_hash_lmots_chains (hash.h) on it: its lane words (q, i << 16 | j << 8),
  * its fused kernel (SHA-256), and its block walk, any family on the lane
  * engine's kernels. */
-#include <stdlib.h>
 #include <string.h>
+#include "memops.h"
 #include "bytes.h"
 #include "fastsig_err.h"
 #include "hash/chains.h"
@@ -29,33 +29,35 @@ static void put_step(uint8_t *b, const uint8_t *I, const uint32_t w[2], const ui
     memcpy(b + HDR, val, n);
 }
 
-/* The block walk: every chain its own padded block, hashed side by side
- * in place; chains in longest-first order, so that the ones still walking
- * at any round are blocks 0 .. active-1. Inline for the entry point's own
- * load (the tail's comes through the row). */
-FS_CHAIN_INLINE int blocks(const fs_chain_walk *w, const fs_chain_list *cl)
+static uint32_t lmots_load(const void *src, size_t c, uint32_t *w, size_t wstride);
+
+/* Chains per pass of the block walk: their blocks stay on the stack (no
+ * allocation: it builds freestanding, libfastsig-verify), two full groups
+ * of the widest kernel; fewer in the device build (one lane per call). */
+#ifdef FASTSIG_SMALL_STACK
+#define CHUNK 8
+#else
+#define CHUNK 32
+#endif
+
+/* The block walk of at most CHUNK chains: every chain its own padded
+ * block, hashed side by side in place; chains in longest-first order, so
+ * that the ones still walking at any round are blocks 0 .. active-1. */
+FS_CHAIN_INLINE int blocks_chunk(const fs_chain_walk *w, const fs_chain_list *cl)
 {
     fs_chain_load_fn *const load = cl->load;
     const lmots_ctx *x = w->ctx;
     const size_t count = cl->count, B = fs_lanes_block(x->hash), len = HDR + w->n;
-    if (count == 0)
-        return FASTSIG_OK;
-    uint8_t tmpl[2 * MAX_BLOCK];
+    uint8_t tmpl[2 * MAX_BLOCK], blk[CHUNK * MAX_BLOCK];
+    const uint8_t *ptrs[CHUNK];
+    uint32_t order[CHUNK], steps[CHUNK] = { 0 }; /* steps of the chain at each position */
+    if (count == 0 || count > CHUNK)
+        return count ? FASTSIG_ERR_BAD_PARAM : FASTSIG_OK;
     if (fs_lanes_pad(x->hash, tmpl, len, 0) != 1)
         return FASTSIG_ERR_BAD_PARAM; /* a step is one block for every set */
-    /* the few chains the fused walk leaves need no allocation */
-    uint8_t blk_few[TAIL * MAX_BLOCK];
-    const uint8_t *ptrs_few[TAIL];
-    uint32_t order_few[2 * TAIL];
-    int few = count <= TAIL;
-    uint8_t *blk = few ? blk_few : malloc(count * B);
-    const uint8_t **ptrs = few ? ptrs_few : malloc(count * sizeof(*ptrs));
-    uint32_t *order = few ? order_few : malloc(2 * count * sizeof(*order));
-    int rc = blk && ptrs && order ? FASTSIG_OK : FASTSIG_ERR_NOMEM;
-    if (rc == FASTSIG_OK && !fs_chain_order(order, cl))
-        rc = FASTSIG_ERR_BAD_PARAM; /* steps > 256 */
-    uint32_t *steps = order ? order + count : NULL; /* of the chain at each position */
-    for (size_t k = 0; rc == FASTSIG_OK && k < count; k++) {
+    if (!fs_chain_order(order, cl))
+        return FASTSIG_ERR_BAD_PARAM; /* steps > 256 */
+    for (size_t k = 0; k < count; k++) {
         uint32_t lw[FS_CHAIN_MAX_WORDS];
         uint8_t *b = blk + k * B;
         steps[k] = load(cl->src, order[k], lw, 1);
@@ -65,21 +67,35 @@ FS_CHAIN_INLINE int blocks(const fs_chain_walk *w, const fs_chain_list *cl)
     }
     fs_hash_state iv;
     fs_lanes_iv(x->hash, &iv);
-    for (uint32_t r = 0, active = (uint32_t)count; rc == FASTSIG_OK && r < steps[0]; r++) {
+    for (uint32_t r = 0, active = (uint32_t)count; r < steps[0]; r++) {
         while (active > 0 && steps[active - 1] <= r)
             active--;
         fs_lanes_run_ptrs(x->hash, &iv, ptrs, 1, blk + HDR, B, w->n, active, w->secret);
         for (size_t k = 0; k < active; k++)
             blk[k * B + 22]++;
     }
-    for (size_t k = 0; rc == FASTSIG_OK && k < count; k++)
+    for (size_t k = 0; k < count; k++)
         memcpy(cl->out + order[k] * w->n, blk + k * B + HDR, w->n);
-    if (w->secret && blk)
-        explicit_bzero(blk, count * B);
-    if (!few) {
-        free(blk);
-        free(ptrs);
-        free(order);
+    if (w->secret)
+        fs_wipe(blk, count * B);
+    return FASTSIG_OK;
+}
+
+/* The block walk of any number of chains, CHUNK at a time. Inline for the
+ * entry point's own load (the tail's comes through the row). */
+FS_CHAIN_INLINE int blocks(const fs_chain_walk *w, const fs_chain_list *cl)
+{
+    if (cl->count <= CHUNK)
+        return blocks_chunk(w, cl);
+    if (cl->load != lmots_load)
+        return FASTSIG_ERR_BAD_PARAM; /* only job arrays are split (a tail is short) */
+    int rc = FASTSIG_OK;
+    for (size_t off = 0; off < cl->count && rc == FASTSIG_OK; off += CHUNK) {
+        const fs_chain_list sub = { cl->count - off < CHUNK ? cl->count - off : CHUNK,
+                                    cl->in + off * cl->in_stride, cl->in_stride,
+                                    cl->out + off * w->n, lmots_load,
+                                    (const fs_hash_lmots_job *)cl->src + off };
+        rc = blocks_chunk(w, &sub);
     }
     return rc;
 }

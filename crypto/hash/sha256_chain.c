@@ -2,6 +2,7 @@
  * (sha256_chain.h): the same steps, lane by lane, through the one-lane
  * compression on byte messages, and the table of chain kernels. */
 #include <string.h>
+#include "memops.h"
 #include "bytes.h"
 #include "cpu.h"
 #include "kernel_cost.h"
@@ -59,8 +60,8 @@ void fs_sha256_chain_x16_portable(uint32_t x[8 * L], uint32_t adrs[FS_CHAIN_MAX_
             for (unsigned i = 0; i < 8; i++)
                 x[i * L + l] = h[i];
             adrs[6 * L + l]++;
-            explicit_bzero(m, sizeof(m));
-            explicit_bzero(blk, sizeof(blk));
+            fs_wipe(m, sizeof(m));
+            fs_wipe(blk, sizeof(blk));
         }
 }
 
@@ -96,8 +97,8 @@ void fs_lms_chain_x16_portable(uint32_t x[8 * L], uint32_t qij[FS_CHAIN_MAX_WORD
         for (unsigned k = 0; k < n / 4; k++)
             x[k * L + l] = fs_load_be32(blk + HDR + 4 * k);
         qij[L + l] = (qij[L + l] & 0xffff00ffu) | (uint32_t)j << 8;
-        explicit_bzero(blk, sizeof(blk));
-        explicit_bzero(h, sizeof(h));
+        fs_wipe(blk, sizeof(blk));
+        fs_wipe(h, sizeof(h));
     }
 }
 

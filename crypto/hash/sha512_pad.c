@@ -2,6 +2,7 @@
  * kernel, on transposed states (word i of lane l at st[i*lanes + l]). */
 #include <string.h>
 #include "bytes.h"
+#include "memops.h"
 #include "hash/sha512.h"
 
 void fs_sha512_init(const fs_kernel *k, uint64_t *st)
@@ -50,7 +51,7 @@ void fs_sha512_final(const fs_kernel *k, uint64_t *st, uint64_t prefix,
     for (unsigned l = 0; l < used; l++)
         for (size_t i = 0; i < outlen && i < FS_SHA512_DIGEST; i++)
             out[l][i] = (uint8_t)(st[(i / 8) * n + l] >> (56 - 8 * (i % 8))); /* a prefix of BE words */
-    explicit_bzero(tail, sizeof(tail)); /* may hold keys (PRF inputs) */
+    fs_wipe(tail, sizeof(tail)); /* may hold keys (PRF inputs) */
 }
 
 void fs_sha512_lanes(const fs_kernel *k, uint8_t *const out[], size_t outlen,
@@ -59,7 +60,7 @@ void fs_sha512_lanes(const fs_kernel *k, uint8_t *const out[], size_t outlen,
     uint64_t st[8 * FS_SHA512_MAX_LANES];
     fs_sha512_init(k, st);
     fs_sha512_final(k, st, 0, in, used, len, out, outlen);
-    explicit_bzero(st, sizeof(st));
+    fs_wipe(st, sizeof(st));
 }
 
 void fs_sha512(uint8_t out[64], const uint8_t *in, size_t len)

@@ -106,6 +106,24 @@ void hss_level_set(hss_key *k, unsigned i, uint64_t idx, lms_tree *t, lms_tree *
  * when the level counts disagree or bytes are left over. */
 int hss_verify(const uint8_t *pub, size_t publen, const uint8_t *msg, size_t mlen,
                const uint8_t *sig, size_t siglen);
+/* hss_verify in two halves (streamed verification keeps the view between
+ * them): hss_sig_parse makes the checks that need no hash, level by level
+ * (a level's parts stay where they are in pub, sig and msg: they must
+ * outlive the view). It returns the code of the outer checks (argument,
+ * level counts); the first malformed level's code is kept in bad, the
+ * levels before it in v[0 .. parsed-1]. hss_levels_verify hashes them and
+ * returns hss_verify's code. A caller that streams the message sets the
+ * last level's v.Q (lms_q_start) before hss_levels_verify. */
+typedef struct {
+    lms_sig_view v[LMS_MAX_LEVELS];
+    const uint8_t *msg[LMS_MAX_LEVELS];
+    size_t mlen[LMS_MAX_LEVELS];
+    unsigned levels, parsed;
+    int bad;
+} hss_levels_view;
+int hss_sig_parse(const uint8_t *pub, size_t publen, const uint8_t *msg, size_t mlen,
+                  const uint8_t *sig, size_t siglen, hss_levels_view *h);
+int hss_levels_verify(const hss_levels_view *h);
 /* The same one level after another (the levels' lms_verify in turn): the
  * reference the tests hold hss_verify, which runs the levels side by side,
  * to. */

@@ -43,6 +43,54 @@ static int level_parts(const uint8_t *p, size_t left, int last, size_t *sl, size
     return rc;
 }
 
+int hss_sig_parse(const uint8_t *pub, size_t publen, const uint8_t *msg, size_t mlen,
+                  const uint8_t *sig, size_t siglen, hss_levels_view *h)
+{
+    int rc = check_outer(pub, publen, msg, mlen, sig, siglen);
+    if (rc != FASTSIG_OK)
+        return rc;
+    unsigned nspk = fs_load_be32(sig);
+    const uint8_t *key = pub + 4, *p = sig + 4;
+    size_t keylen = publen - 4, left = siglen - 4;
+    h->levels = nspk + 1;
+    h->parsed = 0;
+    h->bad = FASTSIG_OK;
+    for (unsigned i = 0; i <= nspk && h->bad == FASTSIG_OK; i++) {
+        size_t sl, pl;
+        int bad = level_parts(p, left, i == nspk, &sl, &pl);
+        if (bad == FASTSIG_OK)
+            bad = lms_sig_parse(&h->v[i], key, keylen, p, sl);
+        if (bad == FASTSIG_ERR_BAD_KEY && i > 0)
+            bad = FASTSIG_ERR_BAD_SIGNATURE; /* a lower key is part of the signature */
+        h->bad = bad;
+        if (bad != FASTSIG_OK)
+            break;
+        /* level i's key signs the next public key, the last one the message */
+        h->msg[i] = i < nspk ? p + sl : msg;
+        h->mlen[i] = i < nspk ? pl : mlen;
+        h->parsed++;
+        key = p + sl;
+        keylen = pl;
+        p += sl + pl;
+        left -= sl + pl;
+    }
+    return FASTSIG_OK;
+}
+
+int hss_levels_verify(const hss_levels_view *h)
+{
+    if (h->parsed > 0) {
+        uint8_t roots[LMS_MAX_LEVELS * LMS_MAX_N];
+        int rc = lms_roots(h->v, h->msg, h->mlen, h->parsed, roots);
+        if (rc != FASTSIG_OK)
+            return rc;
+        for (unsigned i = 0; i < h->parsed; i++)
+            if (memcmp(roots + i * LMS_MAX_N, h->v[i].T1, h->v[i].lp.m) != 0)
+                return FASTSIG_ERR_VERIFY;
+    }
+    return h->bad;
+}
+
 /* RFC 8554 section 6.3 with the levels side by side: every level is
  * parsed first (the checks of the serial algorithm, in its order), then
  * the roots of the levels that parsed are computed together. The first
@@ -51,44 +99,9 @@ static int level_parts(const uint8_t *p, size_t left, int last, size_t *sl, size
 int hss_verify(const uint8_t *pub, size_t publen, const uint8_t *msg, size_t mlen,
                const uint8_t *sig, size_t siglen)
 {
-    int rc = check_outer(pub, publen, msg, mlen, sig, siglen);
-    if (rc != FASTSIG_OK)
-        return rc;
-    unsigned nspk = fs_load_be32(sig), parsed = 0;
-    lms_sig_view v[LMS_MAX_LEVELS];
-    const uint8_t *lmsg[LMS_MAX_LEVELS];
-    size_t lmlen[LMS_MAX_LEVELS];
-    const uint8_t *key = pub + 4, *p = sig + 4;
-    size_t keylen = publen - 4, left = siglen - 4;
-    int bad = FASTSIG_OK;
-    for (unsigned i = 0; i <= nspk && bad == FASTSIG_OK; i++) {
-        size_t sl, pl;
-        bad = level_parts(p, left, i == nspk, &sl, &pl);
-        if (bad == FASTSIG_OK)
-            bad = lms_sig_parse(&v[i], key, keylen, p, sl);
-        if (bad == FASTSIG_ERR_BAD_KEY && i > 0)
-            bad = FASTSIG_ERR_BAD_SIGNATURE; /* a lower key is part of the signature */
-        if (bad != FASTSIG_OK)
-            break;
-        /* level i's key signs the next public key, the last one the message */
-        lmsg[i] = i < nspk ? p + sl : msg;
-        lmlen[i] = i < nspk ? pl : mlen;
-        parsed++;
-        key = p + sl;
-        keylen = pl;
-        p += sl + pl;
-        left -= sl + pl;
-    }
-    if (parsed > 0) {
-        uint8_t roots[LMS_MAX_LEVELS * LMS_MAX_N];
-        rc = lms_roots(v, lmsg, lmlen, parsed, roots);
-        if (rc != FASTSIG_OK)
-            return rc;
-        for (unsigned i = 0; i < parsed; i++)
-            if (memcmp(roots + i * LMS_MAX_N, v[i].T1, v[i].lp.m) != 0)
-                return FASTSIG_ERR_VERIFY;
-    }
-    return bad;
+    hss_levels_view h;
+    int rc = hss_sig_parse(pub, publen, msg, mlen, sig, siglen, &h);
+    return rc != FASTSIG_OK ? rc : hss_levels_verify(&h);
 }
 
 int hss_verify_serial(const uint8_t *pub, size_t publen, const uint8_t *msg, size_t mlen,

@@ -1,14 +1,11 @@
-/* lmots.c - see lmots.h. */
-#include <stdlib.h>
+/* lmots.c - see lmots.h: digits, signing, the keys a signature implies
+ * (no allocation: it builds freestanding, libfastsig-verify); the leaves
+ * of key generation are in lmots_keys.c. */
 #include <string.h>
 #include "bytes.h"
 #include "fastsig_err.h"
 #include "lms/lmots.h"
 #include "lms/lms_chain.h"
-
-/* Leaves per engine batch in keygen: every chain of them side by side,
- * the blocks of the widest set (W1) staying within about 1 MiB. */
-#define LEAF_BATCH 32
 
 void lmots_digits(const lmots_params *op, const uint8_t *Q, uint8_t *a)
 {
@@ -40,49 +37,6 @@ static int msg_digest(const lmots_params *op, const uint8_t *I, uint32_t q, cons
     return lms_hash_msg(op->hash, op->n, Q, pre, 22 + op->n, msg, mlen);
 }
 
-/* K of `count` leaves from their chain ends y (count * p * n bytes). */
-static int keys_from_ends(const lmots_params *op, const uint8_t *I, uint32_t first, size_t count,
-                          const uint8_t *y, uint8_t *K)
-{
-    size_t ylen = (size_t)op->p * op->n, mlen = LMOTS_PBLC_PREFIX + ylen;
-    uint8_t *m = malloc(count * mlen);
-    if (m == NULL)
-        return FASTSIG_ERR_NOMEM;
-    for (size_t l = 0; l < count; l++) {
-        uint8_t *d = m + l * mlen;
-        lmots_pblc_prefix(I, first + (uint32_t)l, d);
-        memcpy(d + LMOTS_PBLC_PREFIX, y + l * ylen, ylen);
-    }
-    int rc = lms_hash_lanes(op->hash, op->n, K, m, mlen, count);
-    free(m);
-    return rc;
-}
-
-int lmots_leaf_keys(const lmots_params *op, const uint8_t I[LMS_I_BYTES], const uint8_t *seed,
-                    uint32_t first, size_t count, uint8_t *K)
-{
-    size_t batch = count < LEAF_BATCH ? count : LEAF_BATCH, chains = batch * op->p;
-    lms_chain_job *jobs = malloc(chains * sizeof(*jobs));
-    uint8_t *y = malloc(chains * op->n);
-    int rc = jobs && y ? FASTSIG_OK : FASTSIG_ERR_NOMEM;
-    for (size_t done = 0; done < count && rc == FASTSIG_OK; done += batch) {
-        size_t m = count - done < batch ? count - done : batch;
-        for (size_t l = 0; l < m; l++)
-            for (unsigned i = 0; i < op->p; i++) {
-                /* secret (j = 0xff) then the 2^w - 1 steps j = 0 .. 2^w - 2 */
-                lms_chain_job jb = { first + (uint32_t)(done + l), (uint16_t)i, 0xff,
-                                     (uint16_t)(1u << op->w) };
-                jobs[l * op->p + i] = jb;
-            }
-        rc = lms_chains(op, I, jobs, m * op->p, seed, 0, y, 1);
-        if (rc == FASTSIG_OK)
-            rc = keys_from_ends(op, I, first + (uint32_t)done, m, y, K + done * op->n);
-    }
-    free(jobs);
-    free(y);
-    return rc;
-}
-
 int lmots_sign(const lmots_params *op, const uint8_t I[LMS_I_BYTES], const uint8_t *seed,
                uint32_t q, const uint8_t *C, const uint8_t *msg, size_t mlen, uint8_t *sig)
 {
@@ -107,11 +61,18 @@ int lmots_ends_from_sig(const lmots_params *op, const uint8_t I[LMS_I_BYTES], ui
 {
     if (siglen < 4 || fs_load_be32(sig) != op->type || siglen != lmots_sig_bytes(op))
         return FASTSIG_ERR_BAD_SIGNATURE;
-    uint8_t Q[LMS_MAX_N], a[LMS_MAX_P];
-    lms_chain_job jobs[LMS_MAX_P];
+    uint8_t Q[LMS_MAX_N];
     int rc = msg_digest(op, I, q, sig + 4, msg, mlen, Q);
-    if (rc != FASTSIG_OK)
-        return rc;
+    return rc != FASTSIG_OK ? rc : lmots_ends_from_digest(op, I, q, sig, siglen, Q, z);
+}
+
+int lmots_ends_from_digest(const lmots_params *op, const uint8_t I[LMS_I_BYTES], uint32_t q,
+                           const uint8_t *sig, size_t siglen, const uint8_t *Q, uint8_t *z)
+{
+    if (siglen < 4 || fs_load_be32(sig) != op->type || siglen != lmots_sig_bytes(op))
+        return FASTSIG_ERR_BAD_SIGNATURE;
+    uint8_t a[LMS_MAX_P];
+    lms_chain_job jobs[LMS_MAX_P];
     lmots_digits(op, Q, a);
     unsigned top = (1u << op->w) - 1;
     for (unsigned i = 0; i < op->p; i++) {

@@ -8,7 +8,8 @@
  * SEED is n bytes. Contract: keygen hands every chain of `count` leaves to
  * the engine at once (in batches bounded in memory); signing walks the p
  * chains of one leaf side by side. Functions return FASTSIG_OK or a
- * fastsig_err code; pk_from_sig returns FASTSIG_ERR_BAD_SIGNATURE for a
+ * fastsig_err code (key generation's leaves in lmots_keys.c, the rest in
+ * lmots.c); pk_from_sig returns FASTSIG_ERR_BAD_SIGNATURE for a
  * signature of the wrong type or length. */
 #ifndef FASTSIG_LMS_LMOTS_H
 #define FASTSIG_LMS_LMOTS_H
@@ -45,6 +46,10 @@ int lmots_pk_from_sig(const lmots_params *op, const uint8_t I[LMS_I_BYTES], uint
 int lmots_ends_from_sig(const lmots_params *op, const uint8_t I[LMS_I_BYTES], uint32_t q,
                         const uint8_t *sig, size_t siglen, const uint8_t *msg, size_t mlen,
                         uint8_t *z);
+/* The same from Q (n bytes) already hashed: the last step of a streamed
+ * verification (lms_q_start, lms_tree.h). */
+int lmots_ends_from_digest(const lmots_params *op, const uint8_t I[LMS_I_BYTES], uint32_t q,
+                           const uint8_t *sig, size_t siglen, const uint8_t *Q, uint8_t *z);
 void lmots_pblc_prefix(const uint8_t I[LMS_I_BYTES], uint32_t q, uint8_t pre[LMOTS_PBLC_PREFIX]);
 
 #endif

@@ -1,5 +1,6 @@
 /* lms_chain.c - see lms_chain.h. */
 #include <string.h>
+#include "memops.h"
 #include "bytes.h"
 #include "fastsig_err.h"
 #include "lms/lms_chain.h"
@@ -34,7 +35,7 @@ int lms_chains_ref(const lmots_params *op, const uint8_t I[LMS_I_BYTES],
         }
         memcpy(out + c * op->n, b + HDR, op->n);
     }
-    explicit_bzero(b, sizeof(b));
+    fs_wipe(b, sizeof(b));
     return FASTSIG_OK;
 }
 

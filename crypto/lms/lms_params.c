@@ -1,7 +1,7 @@
 /* lms_params.c - see lms_params.h. */
-#include <stdio.h>
 #include <string.h>
 #include "fastsig_err.h"
+#include "namefmt.h"
 #include "lms/lms_params.h"
 
 static const struct {
@@ -34,7 +34,13 @@ static void fill_ots(lmots_params *o, unsigned f, unsigned k)
     o->w = w;
     o->p = u + v;
     o->ls = 16 - v * w;
-    snprintf(o->name, sizeof(o->name), "LMOTS_%s_N%u_W%u", families[f].tag, n, w);
+    size_t at = 0; /* "LMOTS_SHA256_N32_W4" */
+    fs_name_str(o->name, sizeof(o->name), &at, "LMOTS_");
+    fs_name_str(o->name, sizeof(o->name), &at, families[f].tag);
+    fs_name_str(o->name, sizeof(o->name), &at, "_N");
+    fs_name_uint(o->name, sizeof(o->name), &at, n);
+    fs_name_str(o->name, sizeof(o->name), &at, "_W");
+    fs_name_uint(o->name, sizeof(o->name), &at, w);
 }
 
 static void fill_lms(lms_params *l, unsigned f, unsigned k)
@@ -45,7 +51,13 @@ static void fill_lms(lms_params *l, unsigned f, unsigned k)
     l->family = f;
     l->m = families[f].n;
     l->h = 5 * (k + 1);
-    snprintf(l->name, sizeof(l->name), "LMS_%s_M%u_H%u", families[f].tag, l->m, l->h);
+    size_t at = 0; /* "LMS_SHA256_M32_H10" */
+    fs_name_str(l->name, sizeof(l->name), &at, "LMS_");
+    fs_name_str(l->name, sizeof(l->name), &at, families[f].tag);
+    fs_name_str(l->name, sizeof(l->name), &at, "_M");
+    fs_name_uint(l->name, sizeof(l->name), &at, l->m);
+    fs_name_str(l->name, sizeof(l->name), &at, "_H");
+    fs_name_uint(l->name, sizeof(l->name), &at, l->h);
 }
 
 size_t lmots_params_count(void)
@@ -87,7 +99,7 @@ static int find(int ots, const char *name, lmots_params *o, lms_params *l)
             fill_ots(o, (unsigned)(i / NW), (unsigned)(i % NW));
         else
             fill_lms(l, (unsigned)(i / NH), (unsigned)(i % NH));
-        if (strcmp(ots ? o->name : l->name, name) == 0)
+        if (fs_name_eq(ots ? o->name : l->name, name))
             return FASTSIG_OK;
     }
     return FASTSIG_ERR_UNSUPPORTED;

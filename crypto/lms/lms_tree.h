@@ -24,6 +24,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "hash/hash_stream.h"
 #include "lms/lms_params.h"
 
 /* done of total leaves computed; nonzero asks to stop (the call then
@@ -112,6 +113,7 @@ typedef struct {
     const uint8_t *I, *T1; /* in the public key */
     const uint8_t *ots_sig, *path;
     uint32_t q;
+    const uint8_t *Q; /* NULL (lms_sig_parse): hash the message; else its Q (n bytes) */
 } lms_sig_view;
 int lms_sig_parse(lms_sig_view *v, const uint8_t *pub, size_t publen, const uint8_t *sig,
                   size_t siglen);
@@ -121,5 +123,8 @@ int lms_roots(const lms_sig_view *v, const uint8_t *const msg[], const size_t ml
  * from its typecodes: FASTSIG_ERR_BAD_SIGNATURE when unknown or longer than
  * avail. */
 int lms_sig_len(const uint8_t *sig, size_t avail, size_t *len);
+/* Starts s on Q's prefix I || u32str(q) || u16str(D_MESG) || C of a parsed
+ * signature: fed the message, its final digest is the view's Q. */
+int lms_q_start(const lms_sig_view *v, fs_hash_stream *s);
 
 #endif

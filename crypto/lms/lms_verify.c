@@ -1,6 +1,6 @@
 /* lms_verify.c - LMS verification (RFC 8554 Algorithm 6a), one signature
- * or several side by side; see lms_tree.h. */
-#include <stdlib.h>
+ * or several side by side; see lms_tree.h. No allocation: it builds
+ * freestanding (libfastsig-verify). */
 #include <string.h>
 #include "bytes.h"
 #include "fastsig_err.h"
@@ -11,6 +11,14 @@
 #define ROOM (3 * 168)
 /* A K message: the prefix, then the chain ends. */
 #define KMSG (LMOTS_PBLC_PREFIX + LMS_MAX_P * LMS_MAX_N)
+/* K messages on the stack at once (8.5 KB each): an L = 2 HSS signature's
+ * two levels hash their K side by side; deeper ones go by pairs. The
+ * device build (FASTSIG_SMALL_STACK, one lane per kernel call) takes one. */
+#ifdef FASTSIG_SMALL_STACK
+#define KMSGS 1
+#else
+#define KMSGS 2
+#endif
 
 int lms_sig_len(const uint8_t *sig, size_t avail, size_t *len)
 {
@@ -39,6 +47,7 @@ int lms_sig_parse(lms_sig_view *v, const uint8_t *pub, size_t publen, const uint
         fs_load_be32(sig + 4 + lmots_sig_bytes(&v->op)) != v->lp.type)
         return FASTSIG_ERR_BAD_SIGNATURE;
     v->q = fs_load_be32(sig);
+    v->Q = NULL;
     if (v->q >> v->lp.h)
         return FASTSIG_ERR_BAD_SIGNATURE;
     v->I = pub + 8;
@@ -48,16 +57,32 @@ int lms_sig_parse(lms_sig_view *v, const uint8_t *pub, size_t publen, const uint
     return FASTSIG_OK;
 }
 
-/* The K of signatures first .. end-1, which share one LM-OTS set: each
- * one's message (prefix and chain ends, written where the chains ended)
- * is a lane of one engine call; K lands in the leaf message at leaf + 22. */
-static void keys_side_by_side(const lms_sig_view *v, size_t first, size_t end, uint8_t *kmsg,
-                              uint8_t *leaf)
+/* The K of signatures first .. end-1 (at most KMSGS), which share one
+ * LM-OTS set: each one's message (prefix and chain ends, written where the
+ * chains ended) is a lane of one engine call; K lands in the leaf message
+ * at leaf + 22. */
+static int keys_side_by_side(const lms_sig_view *v, size_t first, size_t end,
+                             const uint8_t *const msg[], const size_t mlen[], uint8_t *leaf)
 {
+    uint8_t kmsg[KMSGS * KMSG];
+    int rc = FASTSIG_OK;
+    for (size_t i = first; i < end && rc == FASTSIG_OK; i++) {
+        uint8_t *km = kmsg + (i - first) * KMSG;
+        size_t olen = lmots_sig_bytes(&v[i].op);
+        lmots_pblc_prefix(v[i].I, v[i].q, km);
+        if (v[i].Q != NULL)
+            rc = lmots_ends_from_digest(&v[i].op, v[i].I, v[i].q, v[i].ots_sig, olen, v[i].Q,
+                                        km + LMOTS_PBLC_PREFIX);
+        else
+            rc = lmots_ends_from_sig(&v[i].op, v[i].I, v[i].q, v[i].ots_sig, olen, msg[i],
+                                     mlen[i], km + LMOTS_PBLC_PREFIX);
+    }
+    if (rc != FASTSIG_OK)
+        return rc;
     const lmots_params *op = &v[first].op;
     fs_hash_params hp = lms_hash_params(op->hash, op->n);
-    (void)fs_hash_many_strided(&hp, leaf + first * ROOM + 22, ROOM, kmsg + first * KMSG, KMSG,
-                               LMOTS_PBLC_PREFIX + (size_t)op->p * op->n, end - first);
+    return fs_hash_many_strided(&hp, leaf + first * ROOM + 22, ROOM, kmsg, KMSG,
+                                LMOTS_PBLC_PREFIX + (size_t)op->p * op->n, end - first);
 }
 
 static int same_ots(const lmots_params *a, const lmots_params *b)
@@ -97,24 +122,13 @@ int lms_roots(const lms_sig_view *v, const uint8_t *const msg[], const size_t ml
 {
     if (count == 0 || count > LMS_MAX_LEVELS)
         return FASTSIG_ERR_BAD_PARAM;
-    uint8_t leaf[LMS_MAX_LEVELS * ROOM], node[LMS_MAX_LEVELS * ROOM], one[KMSG];
-    uint8_t *kmsg = count == 1 ? one : malloc(count * KMSG);
-    if (kmsg == NULL)
-        return FASTSIG_ERR_NOMEM;
+    uint8_t leaf[LMS_MAX_LEVELS * ROOM], node[LMS_MAX_LEVELS * ROOM];
     int rc = FASTSIG_OK;
-    for (size_t i = 0; i < count && rc == FASTSIG_OK; i++) {
-        lmots_pblc_prefix(v[i].I, v[i].q, kmsg + i * KMSG);
-        rc = lmots_ends_from_sig(&v[i].op, v[i].I, v[i].q, v[i].ots_sig,
-                                 lmots_sig_bytes(&v[i].op), msg[i], mlen[i],
-                                 kmsg + i * KMSG + LMOTS_PBLC_PREFIX);
-    }
     for (size_t i = 0, end; i < count && rc == FASTSIG_OK; i = end) {
-        for (end = i + 1; end < count && same_ots(&v[end].op, &v[i].op); end++)
+        for (end = i + 1; end < count && end - i < KMSGS && same_ots(&v[end].op, &v[i].op); end++)
             ;
-        keys_side_by_side(v, i, end, kmsg, leaf);
+        rc = keys_side_by_side(v, i, end, msg, mlen, leaf);
     }
-    if (kmsg != one)
-        free(kmsg);
     if (rc != FASTSIG_OK)
         return rc;
     /* the leaf and node messages, padded once; each step then writes a
@@ -173,4 +187,15 @@ int lms_verify(const uint8_t *pub, size_t publen, const uint8_t *msg, size_t mle
     if (rc != FASTSIG_OK)
         return rc;
     return memcmp(root, v.T1, v.lp.m) == 0 ? FASTSIG_OK : FASTSIG_ERR_VERIFY;
+}
+
+int lms_q_start(const lms_sig_view *v, fs_hash_stream *s)
+{
+    uint8_t pre[22 + LMS_MAX_N];
+    memcpy(pre, v->I, LMS_I_BYTES);
+    fs_store_be32(pre + 16, v->q);
+    fs_store_be16(pre + 20, LMS_D_MESG);
+    memcpy(pre + 22, v->ots_sig + 4, v->op.n); /* C */
+    fs_hash_params hp = lms_hash_params(v->op.hash, v->op.n);
+    return fs_hash_stream_prefixed(s, &hp, pre, 22 + (size_t)v->op.n);
 }

@@ -201,6 +201,15 @@ int fastsig_state_reserve(fastsig_state *st, uint64_t want, uint64_t *first,
 int fastsig_state_spend_range(fastsig_state *st, uint64_t first, uint64_t count,
                               uint64_t *got_first, fastsig_cause *cause);
 
+/* Moves the file's next forward to `to` (next <= to <= max) in one locked
+ * durable update, never backwards: STATE_RANGE when `to` is below next or
+ * above max (nothing written); FASTSIG_OK without a write when it equals
+ * next. The registry's mark (fastsig_state_use_registry) is raised to `to`
+ * after the update. *from (may be NULL) gets the next it found. For an
+ * operator's repair (stateadvance.c); this process's block is left as it
+ * is (below `to`, never given back since the file moved on). */
+int fastsig_state_advance(fastsig_state *st, uint64_t to, uint64_t *from, fastsig_cause *cause);
+
 /* Gives back the unused tail of this process's block if nobody reserved
  * beyond it (one durable update), else burns it. The block is empty after. */
 int fastsig_state_release(fastsig_state *st, fastsig_cause *cause);
@@ -231,6 +240,22 @@ typedef struct {
  * the file could be read, corrupt or not (see info->file_ok); STATE_MISSING,
  * STATE_LOCKED or STATE_IO otherwise. */
 int fastsig_state_inspect(const char *path, fastsig_state_info *info, fastsig_cause *cause);
+
+/* A state file's current slot as a monitor sees it, without any lock
+ * (stateobserve.c): a signer is never made to wait. The view is one whose
+ * two slots agree (key id, max, seqs one apart), read again while an update
+ * shows half done; STATE_CORRUPT when none comes (a torn file, or 50 tries
+ * each meeting an update), else as fastsig_state_inspect. No key id is
+ * checked: view->key_id says whose it is. mtime: the file's last update
+ * (reservation, give-back, creation); dev, ino: which file was read. */
+typedef struct {
+    uint64_t seq, max, next;
+    uint8_t key_id[FASTSIG_STATE_KEY_ID_LEN];
+    int64_t mtime_sec;
+    long mtime_nsec;
+    uint64_t dev, ino;
+} fastsig_state_view;
+int fastsig_state_observe(const char *path, fastsig_state_view *view, fastsig_cause *cause);
 
 /* The default state directory: $FASTSIG_STATE_DIR if set and non-empty, else
  * config_dir if non-NULL and non-empty (e.g. from provider.cnf), else

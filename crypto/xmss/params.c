@@ -1,9 +1,9 @@
 /* params.c - the parameter table, built once from the per-family and
  * per-height descriptions below (so a set is a combination, never a copy). */
-#include <pthread.h>
-#include <stdio.h>
 #include <string.h>
 #include "fastsig_err.h"
+#include "namefmt.h"
+#include "once.h"
 #include "xmss/params.h"
 
 /* One row per hash family, in the order of the RFC 8391 / SP 800-208 oid
@@ -37,7 +37,7 @@ static const uint16_t wots_ws[3] = { 16, 4, 256 };
 
 static xmss_params rows[N_ROWS];
 static char names[N_ROWS][32];
-static pthread_once_t once = PTHREAD_ONCE_INIT;
+static fs_once_flag once = FS_ONCE_INIT;
 
 static void fill_wots(xmss_params *p, unsigned f, unsigned w)
 {
@@ -66,12 +66,19 @@ static void tree_row(size_t r, int kind, unsigned f, uint32_t oid, unsigned h, u
     p->d = (uint8_t)d;
     p->tree_h = (uint8_t)(h / d);
     p->idx_bytes = (uint8_t)(kind == XMSS_KIND_XMSS ? 4 : (h + 7) / 8);
-    if (kind == XMSS_KIND_XMSS)
-        snprintf(names[r], sizeof(names[r]), "XMSS-%s_%u_%u", families[f].tag, h,
-                 (unsigned)families[f].bits);
-    else
-        snprintf(names[r], sizeof(names[r]), "XMSSMT-%s_%u/%u_%u", families[f].tag, h, d,
-                 (unsigned)families[f].bits);
+    /* "XMSS-SHA2_10_256", "XMSSMT-SHA2_20/2_256" */
+    char *nm = names[r];
+    size_t at = 0, cap = sizeof(names[r]);
+    fs_name_str(nm, cap, &at, kind == XMSS_KIND_XMSS ? "XMSS-" : "XMSSMT-");
+    fs_name_str(nm, cap, &at, families[f].tag);
+    fs_name_str(nm, cap, &at, "_");
+    fs_name_uint(nm, cap, &at, h);
+    if (kind != XMSS_KIND_XMSS) {
+        fs_name_str(nm, cap, &at, "/");
+        fs_name_uint(nm, cap, &at, d);
+    }
+    fs_name_str(nm, cap, &at, "_");
+    fs_name_uint(nm, cap, &at, families[f].bits);
     p->name = names[r];
 }
 
@@ -90,12 +97,16 @@ static void build(void)
             fill_wots(p, f, wots_ws[k]);
             p->kind = XMSS_KIND_WOTSP;
             p->oid = 1 + 3 * f + k;
-            if (k == 0)
-                snprintf(names[r], sizeof(names[r]), "WOTSP-%s_%u", families[f].tag,
-                         (unsigned)families[f].bits);
-            else
-                snprintf(names[r], sizeof(names[r]), "WOTSP-%s_%u_W%u", families[f].tag,
-                         (unsigned)families[f].bits, (unsigned)wots_ws[k]);
+            /* "WOTSP-SHA2_256", "WOTSP-SHA2_256_W4" */
+            size_t at = 0, cap = sizeof(names[r]);
+            fs_name_str(names[r], cap, &at, "WOTSP-");
+            fs_name_str(names[r], cap, &at, families[f].tag);
+            fs_name_str(names[r], cap, &at, "_");
+            fs_name_uint(names[r], cap, &at, families[f].bits);
+            if (k != 0) {
+                fs_name_str(names[r], cap, &at, "_W");
+                fs_name_uint(names[r], cap, &at, wots_ws[k]);
+            }
             p->name = names[r];
         }
 }
@@ -107,7 +118,7 @@ size_t xmss_params_count(void)
 
 const xmss_params *xmss_params_at(size_t i)
 {
-    pthread_once(&once, build);
+    fs_once(&once, build);
     return i < N_ROWS ? &rows[i] : NULL;
 }
 
@@ -115,16 +126,16 @@ const xmss_params *xmss_params_by_name(const char *name)
 {
     if (name == NULL)
         return NULL;
-    pthread_once(&once, build);
+    fs_once(&once, build);
     for (size_t i = 0; i < N_ROWS; i++)
-        if (strcmp(rows[i].name, name) == 0)
+        if (fs_name_eq(rows[i].name, name))
             return &rows[i];
     return NULL;
 }
 
 const xmss_params *xmss_params_by_oid(int kind, uint32_t oid)
 {
-    pthread_once(&once, build);
+    fs_once(&once, build);
     for (size_t i = 0; i < N_ROWS; i++)
         if (rows[i].kind == kind && rows[i].oid == oid)
             return &rows[i];

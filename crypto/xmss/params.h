@@ -38,6 +38,7 @@ enum xmss_kind { XMSS_KIND_XMSS = 1, XMSS_KIND_XMSSMT = 2, XMSS_KIND_WOTSP = 3 }
 
 #define XMSS_MAX_N 64
 #define XMSS_MAX_LEN 261      /* w=4, n=64: len1=256 + len2=5 (checked by a test) */
+#define XMSS_TREE_MAX_LEN 131 /* the XMSS / XMSS^MT rows (w=16), n=64: 128 + 3 */
 #define XMSS_MAX_H 60
 #define XMSS_MAX_D 12
 

@@ -1,8 +1,11 @@
-/* tree.c - see tree.h. */
+/* tree.c - see tree.h: building trees (leaves on threads, nodes, L-trees
+ * of many keys); one key's L-tree and the root from an auth path, which
+ * verification needs, are in tree_root.c. */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include "fastsig_err.h"
+#include "memops.h"
 #include "xmss/tree.h"
 #include "xmss/wots_chain.h"
 
@@ -72,7 +75,7 @@ int xmss_ltree_with(const xmss_ctx *c, uint8_t *out, uint8_t *pk, const uint8_t 
         }
         rc = fs_hash_H(&c->hp, pk, km + base * n, m, half);
         if (l & 1) /* the odd last node rises unchanged (half < l - 1: not yet overwritten) */
-            memmove(pk + half * n, pk + (l - 1) * n, n);
+            fs_move(pk + half * n, pk + (l - 1) * n, n);
         base += half;
         l = (l + 1) / 2;
     }
@@ -82,20 +85,10 @@ int xmss_ltree_with(const xmss_ctx *c, uint8_t *out, uint8_t *pk, const uint8_t 
     return rc;
 }
 
-static int ltree_one(const xmss_ctx *c, uint8_t *out, uint8_t *pk, const xmss_adrs *ltree)
-{
-    uint8_t *km = malloc(xmss_ltree_masks_bytes(c->p));
-    int rc = km != NULL ? xmss_ltree_masks(c, km, ltree) : FASTSIG_ERR_NOMEM;
-    if (rc == FASTSIG_OK)
-        rc = xmss_ltree_with(c, out, pk, km);
-    free(km);
-    return rc;
-}
-
 int xmss_ltree(const xmss_ctx *c, uint8_t *out, uint8_t *pk, const xmss_adrs *ltree, size_t keys)
 {
     if (keys == 1)
-        return ltree_one(c, out, pk, ltree);
+        return xmss_ltree_one(c, out, pk, ltree);
     const xmss_params *p = c->p;
     size_t n = p->n, l = p->len, half = l / 2;
     uint8_t *in = malloc(keys * half * 2 * n);
@@ -123,7 +116,7 @@ int xmss_ltree(const xmss_ctx *c, uint8_t *out, uint8_t *pk, const xmss_adrs *lt
         for (size_t k = 0; k < keys; k++) {
             /* the odd node first: its source may be overwritten below */
             if (l & 1)
-                memmove(pk + (k * nl + half) * n, pk + (k * l + l - 1) * n, n);
+                fs_move(pk + (k * nl + half) * n, pk + (k * l + l - 1) * n, n);
             memcpy(pk + k * nl * n, res + k * half * n, half * n);
         }
         l = nl;
@@ -264,46 +257,4 @@ void xmss_auth_from(const xmss_params *p, uint8_t *auth, const uint8_t *nodes, u
     size_t n = p->n;
     for (unsigned l = 0; l < b; l++)
         memcpy(auth + l * n, nodes + (xmss_level_off(b, l) + ((leaf >> l) ^ 1)) * n, n);
-}
-
-/* Levels per batch of the auth-path walk's masks. */
-#define AUTH_GROUP 16
-
-/* RAND_HASH up the auth path: the keys and bitmasks depend only on the
- * addresses, so each batch of levels gets all of them from one PRF call
- * (full lane groups); only the H calls follow the path one by one. */
-int xmss_root_from_auth(const xmss_ctx *c, uint8_t *root, const uint8_t *leaf, uint64_t leaf_idx,
-                       const uint8_t *auth, unsigned t, uint32_t layer, uint64_t tree)
-{
-    size_t n = c->p->n;
-    uint8_t buf[2 * XMSS_MAX_N], km[3 * AUTH_GROUP * XMSS_MAX_N];
-    xmss_adrs a[3 * AUTH_GROUP];
-    if (n > XMSS_MAX_N)
-        return FASTSIG_ERR_BAD_PARAM;
-    memmove(root, leaf, n);
-    for (unsigned l0 = 0; l0 < t; l0 += AUTH_GROUP) {
-        unsigned cnt = t - l0 < AUTH_GROUP ? t - l0 : AUTH_GROUP;
-        for (unsigned j = 0; j < cnt; j++)
-            for (unsigned m = 0; m < 3; m++) {
-                xmss_adrs *x = &a[3 * j + m];
-                xmss_adrs_init(x, layer, tree, XMSS_ADRS_TREE);
-                xmss_adrs_set_tree_height(x, l0 + j);
-                xmss_adrs_set_tree_index(x, (uint32_t)(leaf_idx >> (j + 1)));
-                xmss_adrs_word(x, 7, m);
-            }
-        int rc = fs_hash_prf(&c->seeds, km, a[0].b, 3 * (size_t)cnt);
-        for (unsigned j = 0; j < cnt && rc == FASTSIG_OK; j++, leaf_idx >>= 1) {
-            const uint8_t *sib = auth + (size_t)(l0 + j) * n;
-            const uint8_t *left = (leaf_idx & 1) ? sib : root, *right = (leaf_idx & 1) ? root : sib;
-            const uint8_t *bm0 = km + (3 * j + 1) * n, *bm1 = km + (3 * j + 2) * n;
-            for (size_t i = 0; i < n; i++) {
-                buf[i] = left[i] ^ bm0[i];
-                buf[n + i] = right[i] ^ bm1[i];
-            }
-            rc = fs_hash_H(&c->hp, root, km + 3 * j * n, buf, 1);
-        }
-        if (rc != FASTSIG_OK)
-            return rc;
-    }
-    return FASTSIG_OK;
 }

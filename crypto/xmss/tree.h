@@ -32,6 +32,9 @@ static inline size_t xmss_subtree_nodes(unsigned b)
 /* L-tree compression of `keys` WOTS+ public keys (pk: keys * len * n bytes,
  * clobbered) into keys leaves; ltree[k] is key k's L-tree address. */
 int xmss_ltree(const xmss_ctx *c, uint8_t *out, uint8_t *pk, const xmss_adrs *ltree, size_t keys);
+/* One key's L-tree (xmss_ltree with keys = 1; pk clobbered), on fixed
+ * stack buffers (tree_root.c). */
+int xmss_ltree_one(const xmss_ctx *c, uint8_t *out, uint8_t *pk, const xmss_adrs *ltree);
 /* The same for one key in two steps: the keys and bitmasks of its L-tree
  * nodes (xmss_ltree_masks_bytes(p) bytes into km), which depend only on
  * PUB_SEED and the L-tree address (a one-time key can keep them: WOTSP

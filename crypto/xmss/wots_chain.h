@@ -9,7 +9,8 @@
  *   sk_i = PRF_keygen(SK_SEED, PUB_SEED || ADRS(chain = i, hash = 0, km = 0)).
  * A public key is the len chain ends (len * n bytes, before any L-tree); a
  * signature is len * n bytes; msg is n bytes (a digest). Signing needs a ctx
- * initialised with SK_SEED. Returns FASTSIG_OK or a fastsig_err code. */
+ * initialised with SK_SEED. Key generation and signing are in
+ * wots_keys.c, the rest (the public side) in wots_chain.c. Returns FASTSIG_OK or a fastsig_err code. */
 #ifndef FASTSIG_XMSS_WOTS_CHAIN_H
 #define FASTSIG_XMSS_WOTS_CHAIN_H
 
@@ -20,6 +21,10 @@
 
 /* base_w(msg, len1) followed by base_w of the shifted checksum (len2 digits). */
 void xmss_wots_digits(const xmss_params *p, const uint8_t *msg, uint32_t *digits);
+
+/* One ADRS per chain: key k's chain i at index k * len + i (chain address
+ * set, hash and key-and-mask 0). */
+void xmss_wots_chain_adrs(const xmss_params *p, xmss_adrs *a, const xmss_adrs *ots, size_t keys);
 
 /* Public keys of `keys` OTS keys at once: pk is keys * len * n bytes. */
 int xmss_wots_pkgen(const xmss_ctx *c, uint8_t *pk, const xmss_adrs *ots, size_t keys);

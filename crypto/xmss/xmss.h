@@ -44,6 +44,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "hash/hash_stream.h"
 #include "xmss/params.h"
 #include "xmss/tree.h"
 
@@ -56,6 +57,27 @@ typedef struct xmss_key xmss_key;
  * (clamped to that range). */
 int xmss_keygen(const xmss_params *p, const uint8_t *seed, size_t seedlen, unsigned threads,
                xmss_progress_fn progress, void *parg, xmss_key **out);
+/* Key generation in pieces, for sets whose top layer tree is taller than a
+ * bottom subtree (t > XMSS_BOTTOM_H: XMSS H16, H20, XMSS^MT 40/2, 60/3):
+ * that tree is built as 2^(t - b) bottom subtrees one after another, and
+ * only their roots are needed above them. roots[0 .. have) (n bytes each,
+ * from an earlier run of the same seed; have <= 2^(t - b)) are taken instead
+ * of building those subtrees (the first is built anyway: the cache keeps it
+ * whole); save (may be NULL) is called after each subtree with every root
+ * done so far (done of total) and stops the generation by returning
+ * nonzero (FASTSIG_ERR_INTERNAL, as a progress stop). The roots are public
+ * (tree nodes); the caller keeps the seed beside them. */
+typedef struct xmss_resume_s {
+    const uint8_t *roots;
+    uint64_t have;
+    int (*save)(void *arg, const uint8_t *roots, uint64_t done, uint64_t total);
+    void *arg;
+} xmss_resume;
+/* The pieces of p's generation: 2^(t - b), or 0 when it is built whole. */
+uint64_t xmss_keygen_pieces(const xmss_params *p);
+int xmss_keygen_resume(const xmss_params *p, const uint8_t *seed, size_t seedlen,
+                       unsigned threads, xmss_progress_fn progress, void *parg,
+                       const xmss_resume *resume, xmss_key **out);
 /* A key from its sk core bytes (kind: XMSS_KIND_XMSS or XMSS_KIND_XMSSMT picks
  * the oid space); *idx gets the index stored in them. The cache is empty:
  * import one or let signing build what it needs. */
@@ -110,6 +132,17 @@ int xmss_verify(int kind, const uint8_t *pk, size_t pklen, const uint8_t *msg, s
 /* Same, with the parameter row given (no oid lookup; pk's oid must match). */
 int xmss_verify_p(const xmss_params *p, const uint8_t *pk, size_t pklen, const uint8_t *msg,
                  size_t msglen, const uint8_t *sig, size_t siglen);
+
+/* xmss_verify_p with H_msg given (dmsg, n bytes) instead of the message:
+ * the last step of a streamed verification. */
+int xmss_verify_digest(const xmss_params *p, const uint8_t *pk, size_t pklen,
+                       const uint8_t *dmsg, const uint8_t *sig, size_t siglen);
+/* Checks pk and sig as xmss_verify_p does before hashing, then starts s on
+ * H_msg's prefix toByte(2, pad) || r || root || toByte(idx, n): fed the
+ * message (fs_hash_stream_update), its final digest is xmss_verify_digest's
+ * dmsg. */
+int xmss_hmsg_start(const xmss_params *p, fs_hash_stream *s, const uint8_t *pk, size_t pklen,
+                    const uint8_t *sig, size_t siglen);
 
 /* Cache bytes: *out is malloc'd (free with free()). */
 int xmss_cache_export(xmss_key *k, uint8_t **out, size_t *outlen);

@@ -41,9 +41,17 @@ static int build_top(xmss_key *k, unsigned L, uint64_t tree, uint64_t want)
         return FASTSIG_ERR_NOMEM;
     ly->top_ok = 0;
     int rc = FASTSIG_OK;
+    /* a key generation in pieces (xmss_keygen_resume): the top layer's
+     * tree 0, its roots known from an earlier run taken, each saved */
+    const xmss_resume *r = L + 1 == k->p.d && tree == 0 ? k->resume : NULL;
     for (uint64_t s = 0; s < ((uint64_t)1 << tb) && rc == FASTSIG_OK; s++) {
         uint64_t sub = (tree << tb) + s;
         uint8_t *dst = sub == want ? ly->cur : tmp;
+        if (r != NULL && s < r->have && sub != want) {
+            memcpy(ly->top + s * n, r->roots + s * n, n);
+            k->pdone += (uint64_t)1 << ly->b;
+            continue;
+        }
         if (sub == want)
             ly->cur_ok = 0;
         rc = build_subtree(k, L, sub, dst, k->threads);
@@ -52,6 +60,9 @@ static int build_top(xmss_key *k, unsigned L, uint64_t tree, uint64_t want)
             ly->cur_sub = sub;
             ly->cur_ok = 1;
         }
+        if (rc == FASTSIG_OK && r != NULL && r->save != NULL && s + 1 >= r->have
+            && r->save(r->arg, ly->top, s + 1, (uint64_t)1 << tb) != 0)
+            rc = FASTSIG_ERR_INTERNAL;
     }
     free(tmp);
     if (rc == FASTSIG_OK)

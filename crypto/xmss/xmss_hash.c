@@ -1,5 +1,6 @@
 /* xmss_hash.c - see xmss_hash.h. */
 #include <string.h>
+#include "memops.h"
 #include "bytes.h"
 #include "fastsig_err.h"
 #include "xmss/xmss_hash.h"
@@ -43,7 +44,7 @@ int xmss_seed_fp(const xmss_params *p, const uint8_t *seed, size_t seedlen,
     memcpy(in + d, seed, n);              /* SK_SEED */
     memcpy(in + d + n, seed + 2 * n, n);  /* PUB_SEED */
     int rc = fs_hash_many(&hp, fp, in, d + 2 * n, 1);
-    explicit_bzero(in, sizeof(in));
+    fs_wipe(in, sizeof(in));
     return rc;
 }
 

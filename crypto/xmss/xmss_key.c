@@ -123,15 +123,6 @@ uint64_t xmss_cache_changes(xmss_key *k)
     return v;
 }
 
-/* The XMSS / XMSS^MT row named by the oid in a key's first 4 bytes. */
-int xmss_tree_row_of(int kind, const uint8_t *key, size_t len, const xmss_params **p)
-{
-    if (len < 4)
-        return FASTSIG_ERR_BAD_LENGTH;
-    *p = xmss_params_by_oid(kind, fs_load_be32(key));
-    return *p == NULL || kind == XMSS_KIND_WOTSP ? FASTSIG_ERR_BAD_KEY : FASTSIG_OK;
-}
-
 int xmss_key_from_sk(int kind, const uint8_t *sk, size_t sklen, uint64_t *idx, xmss_key **out)
 {
     if (sk == NULL || out == NULL)

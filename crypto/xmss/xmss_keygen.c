@@ -10,8 +10,20 @@ static unsigned clamp_threads(unsigned threads)
     return threads < 1 ? 1 : threads > XMSS_MAX_THREADS ? XMSS_MAX_THREADS : threads;
 }
 
+uint64_t xmss_keygen_pieces(const xmss_params *p)
+{
+    return p->tree_h > XMSS_BOTTOM_H ? (uint64_t)1 << (p->tree_h - XMSS_BOTTOM_H) : 0;
+}
+
 int xmss_keygen(const xmss_params *p, const uint8_t *seed, size_t seedlen, unsigned threads,
                xmss_progress_fn progress, void *parg, xmss_key **out)
+{
+    return xmss_keygen_resume(p, seed, seedlen, threads, progress, parg, NULL, out);
+}
+
+int xmss_keygen_resume(const xmss_params *p, const uint8_t *seed, size_t seedlen,
+                       unsigned threads, xmss_progress_fn progress, void *parg,
+                       const xmss_resume *resume, xmss_key **out)
 {
     if (out == NULL || seed == NULL)
         return FASTSIG_ERR_NULL_ARG;
@@ -29,6 +41,12 @@ int xmss_keygen(const xmss_params *p, const uint8_t *seed, size_t seedlen, unsig
     k->threads = clamp_threads(threads);
     k->progress = progress;
     k->parg = parg;
+    if (resume != NULL && (resume->have > xmss_keygen_pieces(p)
+                           || (resume->have != 0 && resume->roots == NULL))) {
+        xmss_key_free(k);
+        return FASTSIG_ERR_BAD_PARAM;
+    }
+    k->resume = resume;
     k->pdone = 0;
     k->ptotal = ((uint64_t)1 << p->tree_h) * (lower ? p->d : 1);
     rc = xmss_ensure_layer(k, top, 0);
@@ -37,6 +55,7 @@ int xmss_keygen(const xmss_params *p, const uint8_t *seed, size_t seedlen, unsig
     for (unsigned L = 0; lower && L < top && rc == FASTSIG_OK; L++)
         rc = xmss_ensure_layer(k, L, 0);
     k->progress = NULL;
+    k->resume = NULL;
     k->threads = 2;
     k->checked = 1; /* the root is the seeds' by construction */
     if (rc != FASTSIG_OK) {

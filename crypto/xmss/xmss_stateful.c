@@ -112,8 +112,15 @@ int fs_stateful_xmss_new(const xmss_params *p, void **out)
 int fs_stateful_xmss_keygen(void *core, const uint8_t *seed, size_t seedlen, unsigned threads,
                             xmss_progress_fn progress, void *parg)
 {
+    return fs_stateful_xmss_keygen_resume(core, seed, seedlen, threads, progress, parg, NULL);
+}
+
+int fs_stateful_xmss_keygen_resume(void *core, const uint8_t *seed, size_t seedlen,
+                                   unsigned threads, xmss_progress_fn progress, void *parg,
+                                   const xmss_resume *resume)
+{
     xmss_core *c = core;
-    int err = xmss_keygen(c->p, seed, seedlen, threads, progress, parg, &c->k);
+    int err = xmss_keygen_resume(c->p, seed, seedlen, threads, progress, parg, resume, &c->k);
     if (err == FASTSIG_OK)
         err = xmss_key_export_pk(c->k, c->pk, c->pklen);
     c->dirty = 1; /* written at keygen, so that the first signer starts warm */

@@ -29,6 +29,12 @@
  * and signature; its key files are HSS keys of one level. */
 #define FASTSIG_SIG_LMS      "LMS"
 
+/* Provider parameter (OSSL_PROVIDER_get_params), UTF-8: the default state
+ * directory this process uses ($FASTSIG_STATE_DIR, `state_dir` in the
+ * provider's config section, ...: doc/state.md section 2), which holds the
+ * key-id registry; fastsig-keytool asks it. */
+#define FASTSIG_PROV_PARAM_STATE_DIR "state-dir"
+
 /* Key-generation parameters (EVP_PKEY_CTX_set_params after
  * EVP_PKEY_keygen_init, or -pkeyopt NAME:VALUE). Text values are UTF-8
  * strings; an empty one is refused by name ("state is empty"): give
@@ -62,12 +68,26 @@
  * or decimal text as in `-pkeyopt threads:1`), 1..64; default: the CPUs this
  * process may run on, at most 8. The key does not depend on it. */
 #define FASTSIG_PKEY_PARAM_THREADS "threads"
+/* XMSS / XMSS^MT whose top tree is taller than 10 (XMSS H16, H20; XMSS^MT
+ * 40/2, 60/3): key generation in pieces with a checkpoint file (UTF-8 path,
+ * `-pkeyopt resume:PATH`): made (mode 0600, it holds the seed) before the
+ * trees are built, rewritten every $FASTSIG_CHECKPOINT_INTERVAL seconds
+ * (default 10), removed on success; an interrupted generation run again with
+ * the same option goes on from it (doc/state.md section 2). */
+#define FASTSIG_PKEY_PARAM_RESUME "resume"
 /* Stateful keys: indices reserved per durable state write, 1..2^30 (uint64,
  * or decimal text): a key parameter (EVP_PKEY_set_params / get_params) and a
  * signature-context parameter (e.g. `pkeyutl
  * -pkeyopt batch:1`), which wins for that context; default 64, 1 = one
  * fdatasync per signature. */
 #define FASTSIG_PKEY_PARAM_BATCH "batch"
+/* Stateful keys: a low-water warning (uint64, or decimal text as in
+ * `pkeyutl -pkeyopt warn-remaining:1000`; key parameter and signature-context
+ * parameter; default `warn_remaining = N` in the provider's config section,
+ * else 0: off). A signature that leaves fewer than N indices after its own
+ * in the key's (or shard's) range prints one line on stderr, once per
+ * process: "fastsig: warning: ...". The "remaining" parameter stays exact. */
+#define FASTSIG_PKEY_PARAM_WARN_REMAINING "warn-remaining"
 
 /* Key parameters of stateful private keys (EVP_PKEY_get_params), uint64,
  * from the state file (read-only, without taking an index) until this key

@@ -2,7 +2,7 @@
 # install.sh - `meson install` into a scratch DESTDIR: the module lands in
 # the build's module directory (libcrypto's by default), only the public headers (include/fastsig/)
 # are installed, and they, the library and fastsig.pc let a C program use the
-# TZ core through pkg-config.
+# TZ core through pkg-config; the manual pages land in the mandir.
 source "$(dirname "$0")/lib.sh"
 DEST=$WORK/dest
 check "meson install --destdir" meson install -C "$MODULE_DIR" --no-rebuild --destdir "$DEST"
@@ -19,11 +19,25 @@ check_eq "installed module answers -provider fastsig" \
 incdir=$(find "$DEST" -type d -path '*/include/fastsig' | head -1)
 check_eq "installed headers are exactly the public ones" \
     "$(cd "${incdir:-$DEST/none}" 2>/dev/null && ls | tr '\n' ' ')" \
-    "fastsig_err.h gf127.h provider.h sl2.h tz.h "
+    "fastsig_err.h gf127.h provider.h sl2.h tz.h verify.h "
 check_eq "no other header is installed anywhere" \
     "$(find "$DEST" -name '*.h' ! -path '*/include/fastsig/*' | wc -l)" 0
 for internal in wots_chain.h wotsp_scheme.h tree.h adrs.h params.h xmss.h hash.h keccak.h rw.h statefile.h; do
     check "internal header $internal is not installed" test -z "$(find "$DEST" -name "$internal")"
+done
+
+# The manual pages of doc/man, in the build's mandir.
+for page in man1/fastsig-keytool.1 man1/tzsum.1 man7/fastsig.7 man7/EVP_PKEY-XMSS.7 \
+    man7/EVP_PKEY-HSS.7 man7/EVP_PKEY-WOTSP.7 man7/EVP_PKEY-RW.7 man7/EVP_MD-TZ.7; do
+    check "manual page $page installed" test -n "$(find "$DEST" -path "*/share/man/$page")"
+done
+# The other names of a page's NAME section are links to it (man EVP_PKEY-XMSSMT finds it).
+for link in EVP_PKEY-XMSSMT.7:EVP_PKEY-XMSS.7 EVP_SIGNATURE-XMSS.7:EVP_PKEY-XMSS.7 \
+    EVP_SIGNATURE-XMSSMT.7:EVP_PKEY-XMSS.7 EVP_SIGNATURE-HSS.7:EVP_PKEY-HSS.7 \
+    EVP_SIGNATURE-WOTSP.7:EVP_PKEY-WOTSP.7 EVP_PKEY-RW-P1363.7:EVP_PKEY-RW.7 \
+    EVP_SIGNATURE-RW.7:EVP_PKEY-RW.7 EVP_SIGNATURE-RW-P1363.7:EVP_PKEY-RW.7; do
+    at=$(find "$DEST" -path "*/share/man/man7/${link%%:*}" | head -1)
+    check_eq "man7/${link%%:*} links to ${link#*:}" "$(readlink "${at:-/nonexistent}")" "${link#*:}"
 done
 
 pc=$(find "$DEST" -name fastsig.pc | head -1)
@@ -56,5 +70,28 @@ C
         "$(openssl dgst -provider-path "$MODULE_DIR" -provider fastsig -TZ -r <(printf 'hello world') | cut -d' ' -f1)"
 else
     not_ok "fastsig.pc not installed"
+fi
+
+# The device verifier: its archive, header and .pc; a program built with its
+# flags alone (no libcrypto) refuses a signature of the wrong length.
+vpc=$(find "$DEST" -name fastsig-verify.pc | head -1)
+if [ -n "$vpc" ]; then
+    ok "fastsig-verify.pc installed"
+    vflags=$(PKG_CONFIG_PATH=$(dirname "$vpc") pkg-config \
+        --define-variable=prefix="$DEST$(pkg-config --variable=prefix "$vpc")" --cflags --libs fastsig-verify)
+    cat >"$WORK/use_verify.c" <<'C'
+#include <fastsig/verify.h>
+#include <fastsig/fastsig_err.h>
+int main(void)
+{
+    static const uint8_t pk[60] = { 0, 0, 0, 1 }, msg[1] = { 0 }, sig[8] = { 0 };
+    return fastsig_verify(FASTSIG_VERIFY_HSS, pk, sizeof(pk), msg, 1, sig, sizeof(sig)) == FASTSIG_OK;
+}
+C
+    check "a device program builds with fastsig-verify.pc's flags alone" \
+        cc "$WORK/use_verify.c" -o "$WORK/use_verify" $vflags
+    check "and refuses a short signature" "$WORK/use_verify"
+else
+    not_ok "fastsig-verify.pc not installed"
 fi
 summary install

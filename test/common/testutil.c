@@ -4,10 +4,6 @@
 #include <CUnit/Basic.h>
 #include "testutil.h"
 
-#ifndef FASTSIG_VECTORS_DIR
-#define FASTSIG_VECTORS_DIR "test/vectors"
-#endif
-
 int fs_cu_main(const fs_suite *suites)
 {
     if (CU_initialize_registry() != CUE_SUCCESS)
@@ -33,39 +29,9 @@ int fs_cu_run(const char *suite, const fs_test *tests)
     return fs_cu_main(suites);
 }
 
-const char *fs_vectors_dir(void)
+void fs_vector_missing(const char *msg)
 {
-    const char *env = getenv("FASTSIG_VECTORS");
-    return env && *env ? env : FASTSIG_VECTORS_DIR;
-}
-
-FILE *fs_open_vector(const char *rel)
-{
-    char path[4096];
-    snprintf(path, sizeof(path), "%s/%s", fs_vectors_dir(), rel);
-    FILE *f = fopen(path, "r");
-    if (f == NULL) {
-        char msg[4200];
-        snprintf(msg, sizeof(msg), "known-answer vectors not found: looked for %s "
-                 "(set FASTSIG_VECTORS to the test/vectors folder)", path);
-        fprintf(stderr, "%s\n", msg);
-        CU_assertImplementation(CU_FALSE, __LINE__, msg, __FILE__, "", CU_FALSE);
-    }
-    return f;
-}
-
-uint8_t *fs_unhex_alloc(const char *hex, size_t *len)
-{
-    size_t n = strlen(hex);
-    if (n % 2)
-        return NULL;
-    uint8_t *out = malloc(n / 2 + 1);
-    if (out == NULL || fs_unhex(hex, out, n / 2)) {
-        free(out);
-        return NULL;
-    }
-    *len = n / 2;
-    return out;
+    CU_assertImplementation(CU_FALSE, __LINE__, msg, __FILE__, "", CU_FALSE);
 }
 
 void fs_hex(const uint8_t *in, size_t len, char *out)

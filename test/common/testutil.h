@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <CUnit/CUnit.h>
 #include "hex.h" /* fs_unhex */
+#include "vecfile.h" /* fs_open_vector, fs_unhex_alloc; fs_vector_missing records a CUnit failure */
 
 typedef struct {
     const char *name;
@@ -25,14 +26,6 @@ int fs_cu_main(const fs_suite *suites);
 /* The same for a program of one suite. */
 int fs_cu_run(const char *suite, const fs_test *tests);
 
-/* The vectors folder: $FASTSIG_VECTORS, else the one meson was told. */
-const char *fs_vectors_dir(void);
-/* Opens vectors/<rel>; on failure records a CUnit failure that says where it
- * looked and returns NULL. */
-FILE *fs_open_vector(const char *rel);
-
-/* fs_unhex, allocating: *len gets the byte count; NULL on bad hex. */
-uint8_t *fs_unhex_alloc(const char *hex, size_t *len);
 void fs_hex(const uint8_t *in, size_t len, char *out /* 2*len+1 */);
 
 /* Deterministic pseudo-random bytes for tests (xorshift; not for secrets). */

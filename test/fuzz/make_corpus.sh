@@ -13,7 +13,7 @@ W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
 # the keys made here are thrown away: their key-id registry entries too
 export FASTSIG_STATE_DIR=$W
-targets=(decode_der decode_pem verify rw_sig tz_params state)
+targets=(decode_der decode_pem verify rw_sig tz_params state verify_lib)
 for t in "${targets[@]}"; do
     rm -rf "corpus/$t"
     mkdir -p "corpus/$t"
@@ -71,6 +71,27 @@ for alg in RW RW-P1363 WOTSP XMSS XMSSMT HSS; do
             rw_seed 12 sha1-prehashed -in "$W/d1" -pkeyopt digest:SHA1 ;;
     esac
 done
+# verify_lib (fuzz_verify_lib.c): mode (scheme - 1) || split || BE16 length ||
+# raw public key || signature of "fuzz"; the raw key is the SPKI's last 52
+# bytes (XMSS n = 24: oid || root || PUB_SEED; HSS / LMS M24: L || type ||
+# type || I || T[1]); LMS is an L = 1 HSS key without its level counts
+vl_seed() { # SCHEME-1 NAME ALGORITHM PARAM [strip]
+    local mode=$1 name=$2 alg=$3 param=$4 strip=${5:-0}
+    openssl genpkey "${P[@]}" -algorithm "$alg" -pkeyopt "param:$param" \
+        -pkeyopt "state:$W/vl-$name.state" -out "$W/vl.pem"
+    openssl pkey "${P[@]}" -in "$W/vl.pem" -pubout -outform DER -out "$W/vl.der"
+    openssl pkeyutl "${P[@]}" -sign -rawin -inkey "$W/vl.pem" -in "$W/m" -out "$W/vl.sig"
+    tail -c $((52 - strip)) "$W/vl.der" >"$W/vl.pk"
+    tail -c +$((strip + 1)) "$W/vl.sig" >"$W/vl.s"
+    { printf "\\x0$mode\\x02"; be16 $((52 - strip)); cat "$W/vl.pk" "$W/vl.s"; } \
+        >corpus/verify_lib/$name-valid.bin
+    { printf "\\x0$mode\\x02"; be16 $((52 - strip)); cat "$W/vl.pk"; head -c 40 "$W/vl.s"; } \
+        >corpus/verify_lib/$name-short.bin
+}
+vl_seed 0 xmss XMSS XMSS-SHA2_10_192
+vl_seed 1 xmssmt XMSSMT XMSSMT-SHA2_20/2_192
+vl_seed 2 hss HSS LMS_SHA256_M24_H5/LMOTS_SHA256_N24_W4,LMS_SHA256_M24_H5/LMOTS_SHA256_N24_W4
+vl_seed 3 lms HSS LMS_SHA256_M24_H5/LMOTS_SHA256_N24_W8 4
 # the HSS node cache (fuzz_state.c): a two-level key from the SEED the
 # target knows (its hss_seed, first 24 bytes) so that it can seal mutations
 HSS_SEED=5eed000102030405060708090a0b0c0d0e0f101112131415

@@ -1,7 +1,7 @@
 /* xmss_vec.c - see xmss_vec.h. */
 #include <stdlib.h>
 #include <string.h>
-#include "testutil.h"
+#include "vecfile.h"
 #include "xmss_vec.h"
 
 xmss_vec *xmss_vec_load(const char *file)

@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# keygen_resume.sh - a key generation in pieces (`-pkeyopt resume:PATH`,
+# doc/state.md section 2) killed and run again: XMSS-SHA2_16_256 (64
+# pieces of 1024 leaves) killed (SIGKILL) once its checkpoint holds 8
+# pieces, then resumed: it says so, the key is the one a single run of the
+# same seed makes, it signs, and the checkpoint is gone; also without a
+# seed: option. Refused: another seed, another set, a set built in one
+# piece, HSS, a damaged checkpoint, one open to other users. FASTSIG_SOAK=1
+# adds XMSSMT-SHA2_40/2_256 (2^20 leaves: minutes).
+source "$(dirname "$0")/lib.sh"
+export FASTSIG_CHECKPOINT_INTERVAL=0 FASTSIG_PROGRESS=1
+SEED=$(printf '%0192d' 11)
+echo "a message" >"$WORK/msg"
+PIDS=
+trap '[ -n "$PIDS" ] && kill -9 $PIDS 2>/dev/null; rm -rf "$WORK"' EXIT
+
+alg() { case $1 in XMSSMT*) echo XMSSMT ;; *) echo XMSS ;; esac; }
+# gen PARAM STATE CKPT [OPT...]: genpkey of an XMSS / XMSS^MT set with a checkpoint
+gen() { local param=$1 state=$2 ck=$3; shift 3
+    openssl genpkey "${PROV[@]}" -algorithm "$(alg "$param")" -pkeyopt "param:$param" \
+        -pkeyopt "state:$state" -pkeyopt "resume:$ck" "$@"; }
+# says TEXT: the last refusal's message holds TEXT
+says() { cp "$WORK/err" "$WORK/last.err"; check "  saying '$1'" grep -qF -- "$1" "$WORK/last.err"; }
+# pieces CKPT N: the checkpoint holds at least N pieces (n = 32: 144 + 32 N bytes)
+pieces() { [ "$(stat -c %s "$1" 2>/dev/null || echo 0)" -ge $((144 + 32 * $2)) ]; }
+# kill_at PARAM DIR N [OPT...]: a generation into DIR killed once its checkpoint holds N pieces
+kill_at() { local param=$1 d=$2 n=$3; shift 3
+    (exec openssl genpkey "${PROV[@]}" -algorithm "$(alg "$param")" -pkeyopt "param:$param" \
+        -pkeyopt "state:$d/k.state" -pkeyopt "resume:$d/ck" -out "$d/k.pem" "$@" 2>"$d/first.err") &
+    PIDS=$! # openssl itself (exec): the process killed
+    for _ in $(seq 12000); do pieces "$d/ck" "$n" || ! kill -0 "$PIDS" 2>/dev/null && break; sleep 0.05; done
+    kill -9 "$PIDS"; wait "$PIDS" 2>/dev/null; PIDS=
+    check "$param: killed with a checkpoint of $n pieces or more" pieces "$d/ck" "$n"
+    check_eq "  the checkpoint is mode 0600 (it holds the seed)" "$(stat -c %a "$d/ck")" 600
+    check_eq "  no state file yet" "$(ls "$d/k.state" 2>/dev/null)" ""
+}
+# resumed PARAM DIR [OPT...]: the generation run again goes on from its checkpoint
+resumed() { local param=$1 d=$2; shift 2
+    check "$param: run again, it resumes" gen "$param" "$d/k.state" "$d/ck" -out "$d/k.pem" "$@"
+    cp "$WORK/err" "$d/second.err"
+    check "  saying so, with the pieces done" grep -qE "resumed from $d/ck: ([89]|[1-9][0-9]+) of [0-9]+ pieces done" "$d/second.err"
+    check_eq "  the pieces done were not built again (no 10% line: 8 pieces are 12.5%)" \
+        "$(grep -c ' 10% (' "$d/second.err")" 0
+    check_eq "  the checkpoint is removed" "$(ls "$d/ck" 2>/dev/null)" ""
+    check "  the key signs" openssl pkeyutl "${PROV[@]}" -sign -rawin -inkey "$d/k.pem" -in "$WORK/msg" -out "$d/sig"
+    openssl pkey "${PROV[@]}" -in "$d/k.pem" -pubout -out "$d/pub.pem"
+    check "  ... and the signature verifies" openssl pkeyutl "${PROV[@]}" -verify -rawin -pubin \
+        -inkey "$d/pub.pem" -in "$WORK/msg" -sigfile "$d/sig"
+}
+
+P16=XMSS-SHA2_16_256
+d="$WORK/seeded"; mkdir -p "$d"
+kill_at $P16 "$d" 8 -pkeyopt "seed:$SEED"
+resumed $P16 "$d" -pkeyopt "seed:$SEED"
+mkdir -p "$WORK/one"
+FASTSIG_STATE_DIR="$WORK/one/sd" openssl genpkey "${PROV[@]}" -algorithm XMSS -pkeyopt "param:$P16" \
+    -pkeyopt "seed:$SEED" -pkeyopt "state:$WORK/one/k.state" -out "$WORK/one/k.pem" 2>/dev/null
+check_eq "$P16: the resumed key is the one a single run makes" \
+    "$(openssl pkey "${PROV[@]}" -in "$d/k.pem" -pubout | md5sum)" \
+    "$(openssl pkey "${PROV[@]}" -in "$WORK/one/k.pem" -pubout | md5sum)"
+
+d="$WORK/random"; mkdir -p "$d"
+kill_at $P16 "$d" 8
+resumed $P16 "$d"
+
+# refusals, before any tree is built
+d="$WORK/refused"; mkdir -p "$d"
+kill_at $P16 "$d" 2 -pkeyopt "seed:$(printf '%0192d' 13)"
+check_fails "a checkpoint with another seed: option refused" gen $P16 "$d/k.state" "$d/ck" \
+    -out "$d/x.pem" -pkeyopt "seed:$(printf '%0192d' 12)"
+says "checkpoint file $d/ck: holds another seed than the seed: option"
+check_fails "a checkpoint of another set refused" gen XMSS-SHA2_16_192 "$d/k.state" "$d/ck" -out "$d/x.pem"
+says "a checkpoint of another parameter set"
+cp "$d/ck" "$d/ck.good"
+flip_bit "$d/ck" 60
+check_fails "a damaged checkpoint refused" gen $P16 "$d/k.state" "$d/ck" -out "$d/x.pem"
+says "checkpoint file $d/ck: not a whole checkpoint"
+cp "$d/ck.good" "$d/ck" && chmod 0666 "$d/ck"
+check_fails "a checkpoint open to other users refused" gen $P16 "$d/k.state" "$d/ck" -out "$d/x.pem"
+says "writable by group or others"
+check_fails "resume of a set built in one piece refused" gen XMSS-SHA2_10_256 "$d/t.state" "$d/t.ck" -out "$d/x.pem"
+says "built in one piece"
+check_fails "resume of an HSS key refused" openssl genpkey "${PROV[@]}" -algorithm HSS \
+    -pkeyopt "state:$d/h.state" -pkeyopt "resume:$d/h.ck" -out "$d/x.pem"
+says "name=resume" # openssl: not among HSS's settable parameters
+check_eq "  no checkpoint made by any refusal" "$(ls "$d" | grep -c 'ck$')" 1
+
+if soak; then
+    d="$WORK/mt"; mkdir -p "$d"
+    kill_at XMSSMT-SHA2_40/2_256 "$d" 100
+    resumed XMSSMT-SHA2_40/2_256 "$d"
+else
+    ok "XMSSMT-SHA2_40/2_256 killed and resumed: FASTSIG_SOAK=1 only (2^20 leaves)"
+fi
+summary keygen_resume
