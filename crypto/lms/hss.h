@@ -34,6 +34,7 @@
 #include <stdint.h>
 #include "lms/lms_params.h"
 #include "lms/lms_tree.h"
+#include "hash/hash_stream.h"
 
 typedef struct hss_key hss_key;
 
@@ -73,6 +74,35 @@ size_t hss_sig_bytes(const hss_key *k);
 void hss_pub(const hss_key *k, uint8_t *pub);
 /* Signature at global index g into sig (hss_sig_bytes). */
 int hss_sign(hss_key *k, uint64_t g, const uint8_t *msg, size_t mlen, uint8_t *sig);
+/* ---- a message that streams (hss_stream.c): never held whole ----
+ * Signing: hss_sign_begin, once the caller has durably spent g, writes the
+ * bottom tree's I and C (n bytes; both derive from the top level's SEED and
+ * I and g, whichever trees are current) and starts h (Q's prefix); the
+ * caller feeds the message to h; hss_sign_end finishes h and signs Q at g
+ * (the bytes of hss_sign over the whole message; FASTSIG_ERR_INTERNAL if
+ * the tree under g has another I). An abandoned h only burns g.
+ * Verification: hss_verify_begin makes hss_verify's checks of sig that need
+ * no message (its codes) and starts h from the bottom level's I, q and C;
+ * hss_verify_end finishes h and verifies the same sig. The pieces under
+ * them: hss_sign of a digest Q made with C under I, hss_verify of the
+ * bottom level's digest Q, and the bottom level's parsed signature. */
+int hss_sign_begin(hss_key *k, uint64_t g, uint8_t I[LMS_I_BYTES], uint8_t *C,
+                   fs_hash_stream *h);
+int hss_sign_end(hss_key *k, uint64_t g, const uint8_t I[LMS_I_BYTES], const uint8_t *C,
+                 fs_hash_stream *h, uint8_t *sig);
+int hss_verify_begin(const uint8_t *pub, size_t publen, const uint8_t *sig, size_t siglen,
+                     fs_hash_stream *h);
+int hss_verify_end(const uint8_t *pub, size_t publen, fs_hash_stream *h, const uint8_t *sig,
+                   size_t siglen);
+int hss_sign_digest(hss_key *k, uint64_t g, const uint8_t I[LMS_I_BYTES], const uint8_t *C,
+                    const uint8_t *Q, uint8_t *sig);
+int hss_verify_digest(const uint8_t *pub, size_t publen, const uint8_t *Q, const uint8_t *sig,
+                      size_t siglen);
+int hss_verify_bottom(const uint8_t *pub, size_t publen, const uint8_t *sig, size_t siglen,
+                      lms_sig_view *bottom);
+/* Level i's leaf under global index g. */
+uint32_t hss_leaf_of(const hss_key *k, unsigned i, uint64_t g);
+
 /* The fingerprint of the top level's (SEED, I), for the key-id registry's
  * seed entries (crypto/state/registry.h; hss_seedfp.c): LM-OTS secrets are
  * H(I || u32str(q) || u16str(i) || u8str(0xff) || SEED), whatever the

@@ -43,24 +43,19 @@ static int level_parts(const uint8_t *p, size_t left, int last, size_t *sl, size
     return rc;
 }
 
-/* RFC 8554 section 6.3 with the levels side by side: every level is
- * parsed first (the checks of the serial algorithm, in its order), then
- * the roots of the levels that parsed are computed together. The first
- * level that fails, by a wrong root or a malformed part, gives the code:
- * the one the serial algorithm returns. */
-int hss_verify(const uint8_t *pub, size_t publen, const uint8_t *msg, size_t mlen,
-               const uint8_t *sig, size_t siglen)
+/* Every level of sig parsed (the checks of the serial algorithm, in its
+ * order) into v, with each level's message (the next public key, the last
+ * one msg); *parsed: the levels that parsed. Returns the first level's
+ * failure, or FASTSIG_OK. */
+static int parse_levels(const uint8_t *pub, size_t publen, const uint8_t *msg, size_t mlen,
+                        const uint8_t *sig, size_t siglen, lms_sig_view *v,
+                        const uint8_t **lmsg, size_t *lmlen, unsigned *parsed)
 {
-    int rc = check_outer(pub, publen, msg, mlen, sig, siglen);
-    if (rc != FASTSIG_OK)
-        return rc;
-    unsigned nspk = fs_load_be32(sig), parsed = 0;
-    lms_sig_view v[LMS_MAX_LEVELS];
-    const uint8_t *lmsg[LMS_MAX_LEVELS];
-    size_t lmlen[LMS_MAX_LEVELS];
+    unsigned nspk = fs_load_be32(sig);
     const uint8_t *key = pub + 4, *p = sig + 4;
     size_t keylen = publen - 4, left = siglen - 4;
     int bad = FASTSIG_OK;
+    *parsed = 0;
     for (unsigned i = 0; i <= nspk && bad == FASTSIG_OK; i++) {
         size_t sl, pl;
         bad = level_parts(p, left, i == nspk, &sl, &pl);
@@ -73,12 +68,33 @@ int hss_verify(const uint8_t *pub, size_t publen, const uint8_t *msg, size_t mle
         /* level i's key signs the next public key, the last one the message */
         lmsg[i] = i < nspk ? p + sl : msg;
         lmlen[i] = i < nspk ? pl : mlen;
-        parsed++;
+        (*parsed)++;
         key = p + sl;
         keylen = pl;
         p += sl + pl;
         left -= sl + pl;
     }
+    return bad;
+}
+
+/* RFC 8554 section 6.3 with the levels side by side: every level is
+ * parsed first, then the roots of the levels that parsed are computed
+ * together. The first level that fails, by a wrong root or a malformed
+ * part, gives the code: the one the serial algorithm returns. Q: the
+ * bottom level's digest of a streamed message (NULL: of msg). */
+static int verify_any(const uint8_t *pub, size_t publen, const uint8_t *msg, size_t mlen,
+                      const uint8_t *Q, const uint8_t *sig, size_t siglen)
+{
+    int rc = check_outer(pub, publen, msg, mlen, sig, siglen);
+    if (rc != FASTSIG_OK)
+        return rc;
+    unsigned nspk = fs_load_be32(sig), parsed;
+    lms_sig_view v[LMS_MAX_LEVELS];
+    const uint8_t *lmsg[LMS_MAX_LEVELS];
+    size_t lmlen[LMS_MAX_LEVELS];
+    int bad = parse_levels(pub, publen, msg, mlen, sig, siglen, v, lmsg, lmlen, &parsed);
+    if (parsed == nspk + 1)
+        v[nspk].Q = Q;
     if (parsed > 0) {
         uint8_t roots[LMS_MAX_LEVELS * LMS_MAX_N];
         rc = lms_roots(v, lmsg, lmlen, parsed, roots);
@@ -89,6 +105,35 @@ int hss_verify(const uint8_t *pub, size_t publen, const uint8_t *msg, size_t mle
                 return FASTSIG_ERR_VERIFY;
     }
     return bad;
+}
+
+int hss_verify(const uint8_t *pub, size_t publen, const uint8_t *msg, size_t mlen,
+               const uint8_t *sig, size_t siglen)
+{
+    return verify_any(pub, publen, msg, mlen, NULL, sig, siglen);
+}
+
+int hss_verify_digest(const uint8_t *pub, size_t publen, const uint8_t *Q, const uint8_t *sig,
+                      size_t siglen)
+{
+    return Q == NULL ? FASTSIG_ERR_NULL_ARG : verify_any(pub, publen, NULL, 0, Q, sig, siglen);
+}
+
+int hss_verify_bottom(const uint8_t *pub, size_t publen, const uint8_t *sig, size_t siglen,
+                      lms_sig_view *bottom)
+{
+    int rc = check_outer(pub, publen, NULL, 0, sig, siglen);
+    if (rc != FASTSIG_OK)
+        return rc;
+    unsigned nspk = fs_load_be32(sig), parsed;
+    lms_sig_view v[LMS_MAX_LEVELS];
+    const uint8_t *lmsg[LMS_MAX_LEVELS];
+    size_t lmlen[LMS_MAX_LEVELS];
+    if ((rc = parse_levels(pub, publen, NULL, 0, sig, siglen, v, lmsg, lmlen, &parsed))
+        == FASTSIG_OK)
+        *bottom = v[nspk];
+    (void)parsed;
+    return rc;
 }
 
 int hss_verify_serial(const uint8_t *pub, size_t publen, const uint8_t *msg, size_t mlen,

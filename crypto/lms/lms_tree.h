@@ -69,6 +69,13 @@ const uint8_t *lms_tree_seed(const lms_tree *t);
 void lms_tree_pub(const lms_tree *t, uint8_t *pub);
 /* The signature at leaf q (< 2^h) into sig (lms_sig_bytes). */
 int lms_tree_sign(lms_tree *t, uint32_t q, const uint8_t *msg, size_t mlen, uint8_t *sig);
+/* A streamed message's: C from lms_randomizer (the tree's I and SEED at q)
+ * and Q from lmots_digest_begin's stream; the bytes of lms_tree_sign. */
+int lms_tree_sign_digest(lms_tree *t, uint32_t q, const uint8_t *C, const uint8_t *Q,
+                         uint8_t *sig);
+/* C = H(I || u32str(q) || u16str(0xfffd) || u8str(0xff) || SEED), n bytes. */
+int lms_randomizer(const lmots_params *op, const uint8_t I[LMS_I_BYTES], const uint8_t *seed,
+                   uint32_t q, uint8_t *C);
 
 /* The nodes as bytes, for a node cache file (public data):
  * lms_tree_nodes points *nodes at them and returns their count (m bytes
@@ -112,6 +119,8 @@ typedef struct {
     const uint8_t *I, *T1; /* in the public key */
     const uint8_t *ots_sig, *path;
     uint32_t q;
+    const uint8_t *Q;      /* NULL (parse): the message's digest is computed
+                            * by lms_roots; else it is this (streamed) */
 } lms_sig_view;
 int lms_sig_parse(lms_sig_view *v, const uint8_t *pub, size_t publen, const uint8_t *sig,
                   size_t siglen);

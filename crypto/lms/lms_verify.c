@@ -45,6 +45,7 @@ int lms_sig_parse(lms_sig_view *v, const uint8_t *pub, size_t publen, const uint
     v->T1 = pub + 24;
     v->ots_sig = sig + 4;
     v->path = sig + 4 + lmots_sig_bytes(&v->op) + 4;
+    v->Q = NULL;
     return FASTSIG_OK;
 }
 
@@ -104,9 +105,12 @@ int lms_roots(const lms_sig_view *v, const uint8_t *const msg[], const size_t ml
     int rc = FASTSIG_OK;
     for (size_t i = 0; i < count && rc == FASTSIG_OK; i++) {
         lmots_pblc_prefix(v[i].I, v[i].q, kmsg + i * KMSG);
-        rc = lmots_ends_from_sig(&v[i].op, v[i].I, v[i].q, v[i].ots_sig,
-                                 lmots_sig_bytes(&v[i].op), msg[i], mlen[i],
-                                 kmsg + i * KMSG + LMOTS_PBLC_PREFIX);
+        uint8_t *z = kmsg + i * KMSG + LMOTS_PBLC_PREFIX;
+        size_t olen = lmots_sig_bytes(&v[i].op);
+        rc = v[i].Q != NULL
+             ? lmots_ends_from_digest(&v[i].op, v[i].I, v[i].q, v[i].ots_sig, olen, v[i].Q, z)
+             : lmots_ends_from_sig(&v[i].op, v[i].I, v[i].q, v[i].ots_sig, olen, msg[i],
+                                   mlen[i], z);
     }
     for (size_t i = 0, end; i < count && rc == FASTSIG_OK; i = end) {
         for (end = i + 1; end < count && same_ots(&v[end].op, &v[i].op); end++)

@@ -46,6 +46,7 @@
 #include <stdint.h>
 #include "xmss/params.h"
 #include "xmss/tree.h"
+#include "hash/hash_stream.h"
 
 /* Largest bottom-subtree height the cache keeps whole (2^(b+1) - 1 nodes). */
 #define XMSS_BOTTOM_H 10
@@ -110,6 +111,33 @@ int xmss_verify(int kind, const uint8_t *pk, size_t pklen, const uint8_t *msg, s
 /* Same, with the parameter row given (no oid lookup; pk's oid must match). */
 int xmss_verify_p(const xmss_params *p, const uint8_t *pk, size_t pklen, const uint8_t *msg,
                  size_t msglen, const uint8_t *sig, size_t siglen);
+
+/* ---- a message that streams (xmss_stream.c): never held whole ----
+ * Signing: xmss_sign_begin, once the caller has durably spent idx, writes
+ * r = PRF(SK_PRF, idx) (n bytes) and starts h (H_msg keyed with r, the root
+ * and idx); the caller feeds the message to h (fs_hash_stream_update);
+ * xmss_sign_end finishes h and signs its digest at idx with r (verify: then
+ * checks the signature against the digest, FASTSIG_ERR_FAULT and sig wiped
+ * on a mismatch). The bytes are those of xmss_sign over the whole message.
+ * An abandoned h only burns idx (it is spent; nothing was signed).
+ * Verification: xmss_verify_begin makes xmss_verify's checks of sig that
+ * need no message (its codes) and starts h with the signature's r and
+ * index; xmss_verify_end finishes h and verifies the same sig against it. */
+int xmss_sign_begin(xmss_key *k, uint64_t idx, uint8_t *r, fs_hash_stream *h);
+int xmss_sign_end(xmss_key *k, uint64_t idx, const uint8_t *r, fs_hash_stream *h, int verify,
+                  uint8_t *sig, size_t siglen);
+int xmss_verify_begin(const xmss_params *p, const uint8_t *pk, size_t pklen, const uint8_t *sig,
+                      size_t siglen, fs_hash_stream *h);
+int xmss_verify_end(const xmss_params *p, const uint8_t *pk, size_t pklen, fs_hash_stream *h,
+                    const uint8_t *sig, size_t siglen);
+/* The pieces under them: xmss_sign at idx with r and the digest given;
+ * xmss_verify_p of a digest; the checks of a signature that need no hash. */
+int xmss_sign_digest(xmss_key *k, uint64_t idx, const uint8_t *r, const uint8_t *digest,
+                     uint8_t *sig, size_t siglen);
+int xmss_verify_digest(const xmss_params *p, const uint8_t *pk, size_t pklen,
+                       const uint8_t *digest, const uint8_t *sig, size_t siglen);
+int xmss_verify_checks(const xmss_params *p, const uint8_t *pk, size_t pklen,
+                       const uint8_t *sig, size_t siglen);
 
 /* Cache bytes: *out is malloc'd (free with free()). */
 int xmss_cache_export(xmss_key *k, uint8_t **out, size_t *outlen);

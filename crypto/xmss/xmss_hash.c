@@ -92,3 +92,14 @@ int xmss_hash_msg(const xmss_ctx *c, uint8_t *out, const uint8_t *r, const uint8
     fs_store_be(key + 2 * n, n, idx);
     return fs_hash_msg(&c->hp, out, key, msg, msglen);
 }
+
+int xmss_hash_msg_begin(const xmss_ctx *c, fs_hash_stream *h, const uint8_t *r,
+                        const uint8_t *root, uint64_t idx)
+{
+    uint8_t key[3 * XMSS_MAX_N];
+    size_t n = c->p->n;
+    memcpy(key, r, n);
+    memcpy(key + n, root, n);
+    fs_store_be(key + 2 * n, n, idx);
+    return fs_hash_stream_msg_init(h, &c->hp, key);
+}
