@@ -1,12 +1,10 @@
 /* signature.c - the one signature implementation of every fastsig
- * signature algorithm. The message is always signed whole (no pre-hash):
- * streaming digest-sign/verify, and OpenSSL 3.5's message signing
- * (EVP_PKEY_sign_message_*), buffer it and hand it to the adapter at final.
- * Buffering, not hashing as it comes: XMSS's H_msg starts with a randomizer
- * made from the index, and an index taken at init would be spent by a caller
- * that never finishes. A context holds no reservation: a stateful key's index is taken
- * inside adapter->sign, so dupctx (which OpenSSL 3.0 uses for every
- * DigestSignFinal) can never duplicate one. */
+ * signature algorithm; the message is signed whole (no pre-hash). Digest
+ * sign/verify and OpenSSL 3.5's message signing stream it: rows with stream
+ * hooks (the stateful ones) hash it as it comes from the first update, which
+ * spends the index (signature_stream.c; dupctx, which OpenSSL 3.0 uses for
+ * every DigestSignFinal, shares it: one copy signs), and verify so when the
+ * signature came first; other rows buffer it for the adapter's final. */
 #include <stddef.h>
 #include <string.h>
 #include <openssl/core_names.h>
@@ -28,6 +26,8 @@ typedef struct {
     int message;      /* initialised for message signing: one-shot data is the message */
     unsigned char *sig; /* verify_message_final's signature ("signature" ctx param) */
     size_t siglen;
+    int signing;        /* stream: a message that streams (signature_stream.c), or NULL */
+    void *stream;
 } FSP_SIGCTX;
 
 static const OSSL_PARAM generic_gettable[] = {
@@ -71,6 +71,7 @@ static void sig_freectx(void *vctx)
     FSP_SIGCTX *c = vctx;
     if (c == NULL)
         return;
+    fsp_stream_free(c->alg, c->stream); /* an unsigned index stays spent */
     fsp_key_free(c->key);
     OPENSSL_clear_free(c->msg, c->msgcap);
     OPENSSL_free(c->sig);
@@ -85,7 +86,9 @@ static void *sig_dupctx(void *vctx)
     c->key = NULL;
     c->msg = NULL;
     c->sig = NULL;
-    if ((src->key != NULL && (c->key = fsp_key_share(src->key)) == NULL)
+    c->stream = NULL;
+    if ((src->stream != NULL && (c->stream = src->alg->ad->stream_dup(src->stream)) == NULL)
+        || (src->key != NULL && (c->key = fsp_key_share(src->key)) == NULL)
         || (src->msgcap != 0 && (c->msg = OPENSSL_memdup(src->msg, src->msgcap)) == NULL)
         || (src->sig != NULL && (c->sig = OPENSSL_memdup(src->sig, src->siglen)) == NULL)) {
         sig_freectx(c);
@@ -157,6 +160,9 @@ static int sig_init(FSP_SIGCTX *c, void *provkey, const OSSL_PARAM params[], int
     c->msglen = 0;
     c->digest_param = 0;
     c->message = 0;
+    c->signing = signing;
+    fsp_stream_free(c->alg, c->stream); /* an unsigned index stays spent */
+    c->stream = NULL;
     OPENSSL_free(c->sig);
     c->sig = NULL;
     c->siglen = 0;
@@ -277,9 +283,14 @@ static int dsig_verify_init(void *vctx, const char *mdname, void *provkey,
 static int dsig_update(void *vctx, const unsigned char *data, size_t datalen)
 {
     FSP_SIGCTX *c = vctx;
-
     if (datalen == 0)
         return 1;
+    if (c->msglen == 0 && c->stream == NULL /* the first bytes: signing spends its index */
+        && !fsp_stream_begin(c->provctx, c->alg, c->key, &c->opts, c->signing, c->sig,
+                             c->siglen, &c->stream))
+        return 0;
+    if (c->stream != NULL)
+        return c->alg->ad->stream_update(c->stream, data, datalen) == FASTSIG_OK;
     if (datalen > SIZE_MAX - c->msglen) {
         FSP_ERR(c->provctx, FASTSIG_ERR_BAD_LENGTH);
         return 0;
@@ -304,12 +315,17 @@ static int dsig_update(void *vctx, const unsigned char *data, size_t datalen)
 static int dsig_sign_final(void *vctx, unsigned char *sig, size_t *siglen, size_t sigsize)
 {
     FSP_SIGCTX *c = vctx;
+    if (c->stream != NULL)
+        return fsp_stream_sign_final(c->provctx, c->alg, c->key, &c->opts, c->stream, sig, siglen,
+                                     sigsize);
     return sign_data(c, 0, sig, siglen, sigsize, c->msg, c->msglen);
 }
 
 static int dsig_verify_final(void *vctx, const unsigned char *sig, size_t siglen)
 {
     FSP_SIGCTX *c = vctx;
+    if (c->stream != NULL)
+        return fsp_stream_verify_final(c->provctx, c->alg, c->key, c->stream, sig, siglen);
     return verify_data(c, 0, sig, siglen, c->msg, c->msglen);
 }
 
@@ -354,6 +370,8 @@ static int msig_verify_final(void *vctx)
         FSP_ERR_MSG(c->provctx, FASTSIG_ERR_BAD_PARAM, "no signature to verify was set");
         return 0;
     }
+    if (c->stream != NULL) /* it was set before the data: it started the digest */
+        return fsp_stream_verify_final(c->provctx, c->alg, c->key, c->stream, NULL, 0);
     return verify_data(c, 0, c->sig, c->siglen, c->msg, c->msglen);
 }
 
