@@ -28,7 +28,7 @@ static const row rows[] = {
     { "XMSSMT", "XMSSMT-SHA2_20/4_256", 96, 3 },
     { "HSS", "LMS_SHA256_M32_H5/LMOTS_SHA256_N32_W4,LMS_SHA256_M32_H5/LMOTS_SHA256_N32_W8", 48, 0 },
     { "HSS", "LMS_SHAKE_M24_H5/LMOTS_SHAKE_N24_W4", 40, 0 },
-    { "WOTSP", NULL, 96, 0 }, /* held whole: still the same bytes */
+    { "WOTSP", NULL, 96, 0 },
 };
 #define NROWS (sizeof(rows) / sizeof(rows[0]))
 
