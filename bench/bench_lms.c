@@ -109,6 +109,10 @@ static void bench_lms(void)
           { "LMOTS_SHA256_N32_W4" }, 1 },
         { "lms", "LMS_SHA256_M32_H10/LMOTS_SHA256_N32_W8", { "LMS_SHA256_M32_H10" },
           { "LMOTS_SHA256_N32_W8" }, 1 },
+        { "lms", "LMS_SHA256_M24_H10/LMOTS_SHA256_N24_W4", { "LMS_SHA256_M24_H10" },
+          { "LMOTS_SHA256_N24_W4" }, 1 }, /* SP 800-208's SHA-256/192 */
+        { "lms", "LMS_SHAKE_M24_H10/LMOTS_SHAKE_N24_W4", { "LMS_SHAKE_M24_H10" },
+          { "LMOTS_SHAKE_N24_W4" }, 1 }, /* ... and SHAKE256/192 */
         { "hss", "L=2 H10/H10 W4", { "LMS_SHA256_M32_H10", "LMS_SHA256_M32_H10" },
           { "LMOTS_SHA256_N32_W4", "LMOTS_SHA256_N32_W4" }, 2 },
     };

@@ -2,6 +2,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <openssl/crypto.h>
 #include "prov.h"
 #include "fastsig_err.h"
 #include "state/statecause.h"
@@ -133,4 +134,16 @@ static const OSSL_ITEM reason_strings[] = {
 const OSSL_ITEM *fsp_reason_strings(void)
 {
     return reason_strings;
+}
+
+/* What a digest refused to a scheme that signs the message itself most often
+ * means: OpenSSL's CMS, which 3.0 runs through a digest whatever the key, and
+ * 3.5 too without signed attributes (doc/design.md section 9). */
+const char *fsp_cms_hint(void)
+{
+    return OpenSSL_version_num() < 0x30500000L
+               ? "; CMS: OpenSSL 3.5 or later with signed attributes, or without them "
+                 "fastsig-keytool cms-sign / cms-verify"
+               : "; CMS: keep the signed attributes, or without them use fastsig-keytool "
+                 "cms-sign / cms-verify (OpenSSL's CMS signs a digest, RFC 9708 the content)";
 }

@@ -7,6 +7,8 @@
 #include "prov.h"
 #include "fastsig_err.h"
 #include "state/statefile.h"
+#include "fastsig/provider.h"
+#include "stateful_key.h"
 
 #ifndef FASTSIG_VERSION
 #define FASTSIG_VERSION "unknown"
@@ -20,6 +22,7 @@ static const OSSL_PARAM gettable_params[] = {
     OSSL_PARAM_utf8_ptr(OSSL_PROV_PARAM_VERSION, NULL, 0),
     OSSL_PARAM_utf8_ptr(OSSL_PROV_PARAM_BUILDINFO, NULL, 0),
     OSSL_PARAM_int(OSSL_PROV_PARAM_STATUS, NULL),
+    OSSL_PARAM_utf8_string(FASTSIG_PROV_PARAM_STATE_DIR, NULL, 0),
     OSSL_PARAM_END
 };
 
@@ -44,6 +47,13 @@ static int fsp_get_params(void *provctx, OSSL_PARAM params[])
     p = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_STATUS);
     if (p != NULL && !OSSL_PARAM_set_int(p, 1))
         return 0;
+    p = OSSL_PARAM_locate(params, FASTSIG_PROV_PARAM_STATE_DIR);
+    if (p != NULL) { /* unresolved: the tools say which directory they looked in */
+        char dir[4096];
+        if (fastsig_state_default_dir(fsp_config_state_dir(), dir, sizeof(dir)) != FASTSIG_OK
+            || !OSSL_PARAM_set_utf8_string(p, dir))
+            return 0;
+    }
     return 1;
 }
 
@@ -84,17 +94,24 @@ static int set_lock_timeout(const OSSL_CORE_HANDLE *handle, const char *cnf)
 static int read_config(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in)
 {
     OSSL_FUNC_core_get_params_fn *get = NULL;
-    char *dir = NULL, *timeout = NULL;
-    OSSL_PARAM p[3];
+    char *dir = NULL, *timeout = NULL, *warn = NULL;
+    FSP_PROVCTX at_init = { handle, NULL };
+    OSSL_PARAM p[4];
 
     for (; in->function_id != 0; in++)
         if (in->function_id == OSSL_FUNC_CORE_GET_PARAMS)
             get = OSSL_FUNC_core_get_params(in);
     p[0] = OSSL_PARAM_construct_utf8_ptr("state_dir", &dir, 0);
     p[1] = OSSL_PARAM_construct_utf8_ptr("state_lock_timeout", &timeout, 0);
-    p[2] = OSSL_PARAM_construct_end();
+    p[2] = OSSL_PARAM_construct_utf8_ptr("warn_remaining", &warn, 0);
+    p[3] = OSSL_PARAM_construct_end();
     if (get == NULL || !get(handle, p))
-        dir = timeout = NULL;
+        dir = timeout = warn = NULL;
+    if (!stateful_warn_config(warn)) { /* a typo must not silence the warning */
+        FSP_ERR_MSG(&at_init, FASTSIG_ERR_BAD_PARAM,
+                   "warn_remaining=%s: not a number of signatures", warn);
+        return 0;
+    }
     if (dir != NULL && strlen(dir) < sizeof(config_state_dir))
         strcpy(config_state_dir, dir);
     return set_lock_timeout(handle, timeout);

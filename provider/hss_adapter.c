@@ -8,7 +8,8 @@
  * (LMS_SHA256_M32_H10/LMOTS_SHA256_N32_W8,LMS_SHA256_M32_H10/LMOTS_SHA256_N32_W4).
  * `seed:` is SEED (n bytes) then I (16 bytes) of the top tree.
  *
- * Public key: the RFC 8554 HSS encoding (hss.h), as it is. Private key
+ * Public key: the RFC 8554 HSS encoding (hss.h), as it is (on import also
+ * RFC 8708's wrapped form, and bare LMS signatures verify: hss_compat.c). Private key
  * core: hss_stateful.c (then stateful_key.h's framing: state path, and a
  * shard's range of global HSS indices). The signing core is made at the
  * first signature (from the node cache file when it checks, else built; a
@@ -19,9 +20,11 @@
 #include <openssl/crypto.h>
 #include <openssl/params.h>
 #include "stateful_key.h"
+#include "hss_compat.h"
 #include "stateful_kinds.h"
 #include "prov.h"
 #include "fastsig_err.h"
+#include "set_suggest.h"
 #include "fastsig/provider.h"
 
 #define HSS_DEFAULT_PARAM "LMS_SHA256_M32_H10/LMOTS_SHA256_N32_W4"
@@ -36,6 +39,17 @@ static int spec_why(const char *spec, unsigned i, const char *level, const char 
     snprintf(msg, sizeof(msg), "level %u (%s): %s", i + 1, level, why);
     fsp_detail_file(d, FASTSIG_ERR_UNSUPPORTED, "parameter set", spec, 0, msg);
     return FASTSIG_ERR_UNSUPPORTED;
+}
+
+/* A level's LMS or LM-OTS set name that is none: refused, naming the nearest. */
+static int unknown_set(const char *spec, unsigned i, const char *name, fs_set_table t,
+                       FSP_ERRDETAIL *d)
+{
+    char near[160], why[300];
+    fs_sets_nearest(t, name, near, sizeof(near));
+    snprintf(why, sizeof(why), "not an %s set name (nearest: %s; fastsig-keytool list shows all)",
+             t == FS_SETS_LMS ? "LMS" : "LM-OTS", near);
+    return spec_why(spec, i, name, why, d);
 }
 
 /* The param: syntax above into an empty core of those levels. */
@@ -64,10 +78,9 @@ static int parse_levels(const char *spec, void **core, FSP_ERRDETAIL *d)
             return spec_why(spec, L, lv, "not one 'LMS set/LM-OTS set'", d);
         *slash = '\0';
         if (lms_params_by_name(&lms[L], lv) != FASTSIG_OK)
-            return spec_why(spec, L, lv, "not an LMS set name (e.g. LMS_SHA256_M32_H10)", d);
+            return unknown_set(spec, L, lv, FS_SETS_LMS, d);
         if (lmots_params_by_name(&ots[L], slash + 1) != FASTSIG_OK)
-            return spec_why(spec, L, slash + 1,
-                            "not an LM-OTS set name (e.g. LMOTS_SHA256_N32_W4)", d);
+            return unknown_set(spec, L, slash + 1, FS_SETS_LMOTS, d);
         L++;
     }
     int err = fs_stateful_hss_new(L, lms, ots, &bad, &why, core);
@@ -101,7 +114,7 @@ static int hss_gen(const FSP_SIGALG *alg, const FSP_GENOPTS *o, void **key)
         err = o->rng(o->rng_arg, seed, slen) ? FASTSIG_OK : FASTSIG_ERR_RNG;
     }
     if (err == FASTSIG_OK) /* a seed some key has is refused before the trees are built */
-        err = stateful_seed_check(x, seed, slen, o->detail);
+        err = stateful_seed_check(x, seed, slen, o->state, o->detail);
     if (err == FASTSIG_OK)
         err = fs_stateful_hss_keygen(core, seed, slen,
                                      o->threads ? o->threads : stateful_default_threads(),
@@ -119,6 +132,7 @@ static int hss_priv_decode(const FSP_SIGALG *alg, const unsigned char *in, size_
 static int hss_pub_decode(const FSP_SIGALG *alg, const unsigned char *in, size_t len,
                           void **key)
 {
+    hss_compat_unwrap_pub(&in, &len); /* RFC 8708's form, on import only */
     return stateful_pub_decode(&fs_stateful_hss, in, len, key);
 }
 
@@ -129,5 +143,5 @@ static const OSSL_PARAM gen_settable[] = {
 
 const FSP_ADAPTER fsp_hss_adapter = {
     .gen = hss_gen, .pub_decode = hss_pub_decode, .priv_decode = hss_priv_decode,
-    .gen_settable = gen_settable, STATEFUL_COMMON_HOOKS
+    .gen_settable = gen_settable, .verify = hss_compat_verify, STATEFUL_HOOKS_BUT_VERIFY
 };

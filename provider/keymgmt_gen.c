@@ -69,15 +69,29 @@ static int get_threads(FSP_GENCTX *g, const OSSL_PARAM *p)
     return 1;
 }
 
-/* A text option into *dst (replacing what it held), when present. */
-static int get_text(const OSSL_PARAM params[], const char *name, char **dst)
+/* A text option into *dst (replacing what it held), when present. An empty
+ * one is refused by name: "state" would silently mean the default state
+ * directory, and the usual cause is OSSL_PARAM_utf8_string(name, s, 0), whose
+ * 0 is the string's size (OSSL_PARAM_construct_utf8_string's 0 means strlen). */
+static int get_text(FSP_GENCTX *g, const OSSL_PARAM params[], const char *name, char **dst)
 {
     const OSSL_PARAM *p = OSSL_PARAM_locate_const(params, name);
     if (p == NULL)
         return 1;
     OPENSSL_free(*dst);
     *dst = NULL;
-    return OSSL_PARAM_get_utf8_string(p, dst, 0);
+    if (!OSSL_PARAM_get_utf8_string(p, dst, 0)) {
+        FSP_ERR_MSG(g->provctx, FASTSIG_ERR_BAD_PARAM, "%s: not a UTF-8 string", name);
+        return 0;
+    }
+    if ((*dst)[0] == '\0') {
+        FSP_ERR_MSG(g->provctx, FASTSIG_ERR_BAD_PARAM, "%s is empty (from C: the size of an "
+                    "OSSL_PARAM_utf8_string is the string's length, not 0)", name);
+        OPENSSL_free(*dst);
+        *dst = NULL;
+        return 0;
+    }
+    return 1;
 }
 
 /* The "seed" option (octets or hex) into g->seed, a secmem.h buffer: it
@@ -129,14 +143,14 @@ int fsp_km_gen_set_params(void *genctx, const OSSL_PARAM params[])
             goto fail;
         g->bits = (size_t)v;
     }
-    if (!get_text(params, FASTSIG_PKEY_PARAM_PARAM, &g->param)
-        || !get_text(params, FASTSIG_PKEY_PARAM_MODE, &g->mode))
-        goto fail;
+    if (!get_text(g, params, FASTSIG_PKEY_PARAM_PARAM, &g->param)
+        || !get_text(g, params, FASTSIG_PKEY_PARAM_MODE, &g->mode))
+        return 0;
     if ((p = OSSL_PARAM_locate_const(params, FASTSIG_PKEY_PARAM_THREADS)) != NULL
         && !get_threads(g, p))
         return 0;
-    if (!get_text(params, FASTSIG_PKEY_PARAM_STATE, &g->state))
-        goto fail;
+    if (!get_text(g, params, FASTSIG_PKEY_PARAM_STATE, &g->state))
+        return 0;
     if ((p = OSSL_PARAM_locate_const(params, FASTSIG_PKEY_PARAM_SEED)) != NULL
         && (err = get_seed(g, p)) != FASTSIG_OK)
         goto fail;

@@ -23,6 +23,9 @@ void fsp_raise(const FSP_PROVCTX *ctx, int reason, const char *file, int line,
 #define FSP_ERR_MSG(ctx, reason, ...) \
     fsp_raise((ctx), (reason), OPENSSL_FILE, OPENSSL_LINE, OPENSSL_FUNC, __VA_ARGS__)
 const OSSL_ITEM *fsp_reason_strings(void);
+/* The hint a digest refused to a row that signs the message whole ends with:
+ * what works for CMS on the running OpenSSL. */
+const char *fsp_cms_hint(void);
 /* The detail of one error ("state file PATH: why"), carried explicitly
  * from the call that knows the path and cause (the state layer's
  * fastsig_cause) to the raise that knows the provider context. reason: the

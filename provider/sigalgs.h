@@ -77,6 +77,8 @@ typedef struct {
     /* stateful rows (stateful_params.c) */
     uint64_t batch;     /* reservation block of this context; 0: the key's */
     int verify_after_sign; /* 1: verify before returning a signature */
+    uint64_t warn_remaining; /* low-water warning of this context ... */
+    int warn_set;            /* ... when set (else the key's: stateful_warn.c) */
     /* a failed sign()'s detail: set by the glue around that one call only
      * (NULL otherwise: a dupctx copy never shares it) */
     FSP_ERRDETAIL *detail;

@@ -121,7 +121,10 @@ static int sig_set_ctx_params(void *vctx, const OSSL_PARAM params[])
     if ((err = c->alg->ad->ctx_set(&c->opts, params)) != FASTSIG_OK) {
         const char *md = NULL;
         if ((p = OSSL_PARAM_locate_const(params, OSSL_SIGNATURE_PARAM_DIGEST)) != NULL
-            && OSSL_PARAM_get_utf8_string_ptr(p, &md))
+            && OSSL_PARAM_get_utf8_string_ptr(p, &md) && c->alg->ad->ctx_digest == NULL)
+            FSP_ERR_MSG(c->provctx, err, "%s signs the message itself, never a digest (got %s)%s",
+                       c->alg->name, md, fsp_cms_hint());
+        else if (p != NULL && md != NULL)
             FSP_ERR_MSG(c->provctx, err, "%s: digest %s refused (this algorithm signs the "
                        "message whole, or takes other digests)", c->alg->name, md);
         else
@@ -257,7 +260,8 @@ static int dsig_init(FSP_SIGCTX *c, const char *mdname, void *provkey,
     if (mdname != NULL && mdname[0] != '\0') {
         if (c->alg->ad->ctx_digest == NULL) {
             FSP_ERR_MSG(c->provctx, FASTSIG_ERR_UNSUPPORTED,
-                       "%s signs the message itself: no digest (got %s)", c->alg->name, mdname);
+                       "%s signs the message itself: no digest (got %s)%s", c->alg->name, mdname,
+                       fsp_cms_hint());
             return 0;
         }
         if ((err = c->alg->ad->ctx_digest(&c->opts, mdname)) != FASTSIG_OK) {

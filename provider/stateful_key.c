@@ -325,6 +325,7 @@ int stateful_sign(void *key, const FSP_SIGOPTS *o, int prehashed, unsigned char 
         return stateful_state_error(x, err, NULL, o != NULL ? o->detail : NULL);
     }
     *siglen = need;
+    stateful_warn_check(x, o, idx);
     return FASTSIG_OK;
 }
 

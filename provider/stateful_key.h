@@ -5,6 +5,7 @@
  * file. stateful_key.c: the object, its private-key framing, signing and the
  * cache lifecycle; stateful_state.c: its state file; stateful_params.c: its
  * parameters and text; stateful_registry.c: a new key's registry entries;
+ * stateful_regen.c: a key generated again where its state is;
  * stateful_shard.c: carving a shard.
  *
  * Private key (PKCS#8 privateKey contents):
@@ -57,6 +58,8 @@ typedef struct {
     int cache_read;          /* the node cache file was read (atomic) */
     int cache_err;           /* result of the last cache file write */
     uint64_t batch;          /* key's reservation block (default 64; atomic) */
+    uint64_t warn_remaining; /* the key's low-water warning (stateful_warn.c) ... */
+    int warn_set;            /* ... when set (atomic), else the provider's config */
     uint8_t seed_fp[STATEFUL_SEED_FP_LEN]; /* key generation: its seeds' fingerprint */
     int seed_fp_set;         /* ... computed (stateful_seed_check) */
 } STATEFUL_KEY;
@@ -84,13 +87,30 @@ int stateful_seed(const FSP_GENOPTS *o, const xmss_params *p, uint8_t *seed);
  * (ops->seed_fp), refused at once (STATE_REGISTERED, naming the state that
  * holds it) when the default directory's registry has it already: the same
  * seed under any parameter set of the kind would sign with the same
- * one-time keys. stateful_state_new claims it. */
-int stateful_seed_check(STATEFUL_KEY *x, const uint8_t *seed, size_t seedlen, FSP_ERRDETAIL *d);
+ * one-time keys. stateful_state_new claims it. Not refused yet when the
+ * state it names exists where this key's goes (state_opt, NULL: the default
+ * directory): that may be the same key again (stateful_regen_same_key). */
+int stateful_seed_check(STATEFUL_KEY *x, const uint8_t *seed, size_t seedlen,
+                        const char *state_opt, FSP_ERRDETAIL *d);
+/* stateful_regen.c: a key generated again. may_hold: the registry's state
+ * found (of the seed) is a state of x's size and is where a key generated
+ * with state_opt in the default directory dir may keep its state. same_key: x->path is the
+ * state the registry names for x's key id, and it is x's (x takes it over).
+ * exists: the refusal of a state path whose file exists (STATE_EXISTS), its
+ * detail saying whose state it holds and what to do. */
+int stateful_regen_may_hold(const STATEFUL_KEY *x, const char *state_opt, const char *dir,
+                            const char *found);
+int stateful_regen_same_key(const STATEFUL_KEY *x, const char *dir);
+int stateful_regen_exists(const STATEFUL_KEY *x, FSP_ERRDETAIL *d);
+/* opt made absolute against the working directory (BAD_PARAM: too long). */
+int stateful_abs_path(const char *opt, char *buf, size_t len);
 /* After x->pk is set and stateful_seed_check passed: the key id, the state path
  * (o->state, else the default directory), the key id and the seed
  * fingerprint registered with that path in the default directory's
  * registry (refused, naming the state, if either has one) and a new state
- * file of the key's index count, opened; a refusal's detail in d. */
+ * file of the key's index count, opened (the same key generated again: the
+ * state the registry names for it, stateful_regen_same_key); a refusal's
+ * detail in d. */
 int stateful_state_new(STATEFUL_KEY *x, const char *state_opt, FSP_ERRDETAIL *d);
 /* stateful_registry.c: the two claims of stateful_state_new in the registry of the
  * default state directory dir (stateful_register: the error's detail in d, nothing
@@ -160,6 +180,18 @@ void stateful_range_text(const STATEFUL_KEY *x, char *out, size_t outlen);
  * signed with the cache prepared ahead from its first signature. */
 uint64_t stateful_shard_align(const STATEFUL_KEY *x);
 
+/* stateful_warn.c: the low-water warning. `warn_remaining = N` in the
+ * provider's config section (stateful_warn_config at load: 0 with
+ * the value refused), the key parameter and the signature-context
+ * parameter "warn-remaining" (uint64 or decimal text; 0: off) override it.
+ * After a signature with index idx leaves fewer than N indices after it in
+ * the key's range, one line goes to stderr, once per process. */
+int stateful_warn_config(const char *text);
+int stateful_warn_parse(const OSSL_PARAM params[], uint64_t *v); /* 0 absent, 1, -1 bad */
+void stateful_warn_check(const STATEFUL_KEY *x, const FSP_SIGOPTS *o, uint64_t idx);
+/* The threshold in force: o's (o may be NULL), else x's, else the config's. */
+uint64_t stateful_warn_threshold(const STATEFUL_KEY *x, const FSP_SIGOPTS *o);
+
 /* ---- FSP_ADAPTER hooks shared by every stateful row ---- */
 void stateful_free(void *key);
 int stateful_has_private(const void *key);
@@ -205,11 +237,12 @@ extern const OSSL_PARAM stateful_ctx_params[];
 extern const OSSL_PARAM stateful_key_gettable[];
 extern const OSSL_PARAM stateful_key_settable[];
 
-/* The hooks above, for an FSP_ADAPTER initializer. */
-#define STATEFUL_COMMON_HOOKS                                                                \
+/* The hooks above, for an FSP_ADAPTER initializer (..._BUT_VERIFY: for an
+ * adapter with a verify of its own, e.g. HSS's for other implementations' forms). */
+#define STATEFUL_COMMON_HOOKS STATEFUL_HOOKS_BUT_VERIFY, .verify = stateful_verify
+#define STATEFUL_HOOKS_BUT_VERIFY                                                            \
     .free = stateful_free, .has_private = stateful_has_private, .sizes = stateful_sizes,             \
     .pub_encode = stateful_pub_encode, .priv_encode = stateful_priv_encode, .sign = stateful_sign,   \
-    .verify = stateful_verify,                                                               \
     .param_name = stateful_param_name, .state = stateful_state,                                  \
     .sigopts_default = stateful_sigopts_default, .ctx_settable = stateful_ctx_params,            \
     .ctx_set = stateful_ctx_set, .ctx_gettable = stateful_ctx_params, .ctx_get = stateful_ctx_get,   \

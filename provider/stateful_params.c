@@ -17,10 +17,12 @@
 const OSSL_PARAM stateful_ctx_params[] = {
     OSSL_PARAM_uint64(FASTSIG_PKEY_PARAM_BATCH, NULL),
     OSSL_PARAM_int(FASTSIG_SIG_PARAM_VERIFY_AFTER_SIGN, NULL),
+    OSSL_PARAM_uint64(FASTSIG_PKEY_PARAM_WARN_REMAINING, NULL),
     OSSL_PARAM_END
 };
 const OSSL_PARAM stateful_key_gettable[] = {
     OSSL_PARAM_uint64(FASTSIG_PKEY_PARAM_BATCH, NULL),
+    OSSL_PARAM_uint64(FASTSIG_PKEY_PARAM_WARN_REMAINING, NULL),
     OSSL_PARAM_utf8_string(FASTSIG_PKEY_PARAM_STATE, NULL, 0),
     OSSL_PARAM_utf8_string(FASTSIG_PKEY_PARAM_SHARD_RANGE, NULL, 0),
     OSSL_PARAM_uint64(FASTSIG_PKEY_PARAM_SHARD_ALIGN, NULL),
@@ -28,6 +30,7 @@ const OSSL_PARAM stateful_key_gettable[] = {
 };
 const OSSL_PARAM stateful_key_settable[] = {
     OSSL_PARAM_uint64(FASTSIG_PKEY_PARAM_BATCH, NULL),
+    OSSL_PARAM_uint64(FASTSIG_PKEY_PARAM_WARN_REMAINING, NULL),
     OSSL_PARAM_utf8_string(FASTSIG_PKEY_PARAM_SHARD_RANGE, NULL, 0),
     OSSL_PARAM_utf8_string(FASTSIG_PKEY_PARAM_SHARD_STATE, NULL, 0),
     OSSL_PARAM_END
@@ -72,13 +75,32 @@ static int get_verify_after_sign(const OSSL_PARAM params[], int *v)
     return *v == 0 || *v == 1 ? 1 : -1;
 }
 
+/* 1 when params name a digest: these schemes sign the message itself, so a
+ * digest set on the context (EVP_PKEY_CTX_set_signature_md) is refused before
+ * anything is signed. That is OpenSSL's CMS without signed attributes: it
+ * hands the signer the content's digest, where RFC 9708 section 4 signs the
+ * content itself (doc/design.md section 9). */
+static int names_digest(const OSSL_PARAM params[])
+{
+    const OSSL_PARAM *p = OSSL_PARAM_locate_const(params, OSSL_SIGNATURE_PARAM_DIGEST);
+    const char *md = NULL;
+    return p != NULL && (!OSSL_PARAM_get_utf8_string_ptr(p, &md) || md[0] != '\0');
+}
+
 int stateful_ctx_set(FSP_SIGOPTS *o, const OSSL_PARAM params[])
 {
-    uint64_t v = 0;
+    uint64_t v = 0, w = 0;
     int vas = 0;
     int r = get_batch(params, &v), rv = get_verify_after_sign(params, &vas);
-    if (r < 0 || rv < 0)
+    int rw = stateful_warn_parse(params, &w);
+    if (names_digest(params))
+        return FASTSIG_ERR_UNSUPPORTED;
+    if (r < 0 || rv < 0 || rw < 0)
         return FASTSIG_ERR_BAD_PARAM;
+    if (rw > 0) {
+        o->warn_remaining = w;
+        o->warn_set = 1;
+    }
     if (r > 0)
         o->batch = v;
     if (rv > 0)
@@ -94,6 +116,9 @@ int stateful_ctx_get(const FSP_SIGOPTS *o, OSSL_PARAM params[])
     p = OSSL_PARAM_locate(params, FASTSIG_SIG_PARAM_VERIFY_AFTER_SIGN);
     if (p != NULL && !OSSL_PARAM_set_int(p, o->verify_after_sign))
         return FASTSIG_ERR_BAD_PARAM;
+    p = OSSL_PARAM_locate(params, FASTSIG_PKEY_PARAM_WARN_REMAINING);
+    if (p != NULL && o->warn_set && !OSSL_PARAM_set_uint64(p, o->warn_remaining))
+        return FASTSIG_ERR_BAD_PARAM;
     return FASTSIG_OK;
 }
 
@@ -103,6 +128,9 @@ int stateful_get_params(const void *key, OSSL_PARAM params[])
     OSSL_PARAM *p;
     if ((p = OSSL_PARAM_locate(params, FASTSIG_PKEY_PARAM_BATCH)) != NULL
         && !OSSL_PARAM_set_uint64(p, __atomic_load_n(&x->batch, __ATOMIC_RELAXED)))
+        return FASTSIG_ERR_BAD_PARAM;
+    if ((p = OSSL_PARAM_locate(params, FASTSIG_PKEY_PARAM_WARN_REMAINING)) != NULL
+        && !OSSL_PARAM_set_uint64(p, stateful_warn_threshold(x, NULL)))
         return FASTSIG_ERR_BAD_PARAM;
     if ((p = OSSL_PARAM_locate(params, FASTSIG_PKEY_PARAM_STATE)) != NULL && x->path != NULL
         && !OSSL_PARAM_set_utf8_string(p, x->path))
@@ -137,10 +165,14 @@ static int set_shard(STATEFUL_KEY *x, const OSSL_PARAM params[], FSP_ERRDETAIL *
 int stateful_set_params(void *key, const OSSL_PARAM params[], FSP_ERRDETAIL *detail)
 {
     STATEFUL_KEY *x = key;
-    uint64_t v = 0;
-    int r = get_batch(params, &v);
-    if (r < 0)
+    uint64_t v = 0, w = 0;
+    int r = get_batch(params, &v), rw = stateful_warn_parse(params, &w);
+    if (r < 0 || rw < 0)
         return FASTSIG_ERR_BAD_PARAM;
+    if (rw > 0) { /* read by stateful_sign, maybe in another thread */
+        __atomic_store_n(&x->warn_remaining, w, __ATOMIC_RELAXED);
+        __atomic_store_n(&x->warn_set, 1, __ATOMIC_RELEASE);
+    }
     if (r > 0) /* read by stateful_sign at every signature, maybe in another thread */
         __atomic_store_n(&x->batch, v, __ATOMIC_RELAXED);
     return set_shard(x, params, detail);

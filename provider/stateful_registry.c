@@ -49,7 +49,8 @@ static int refused(int err, const fastsig_cause *cause, const char *entry, const
     return err;
 }
 
-int stateful_seed_check(STATEFUL_KEY *x, const uint8_t *seed, size_t seedlen, FSP_ERRDETAIL *d)
+int stateful_seed_check(STATEFUL_KEY *x, const uint8_t *seed, size_t seedlen,
+                        const char *state_opt, FSP_ERRDETAIL *d)
 {
     char dir[4096], found[4096], entry[4096];
     fastsig_cause cause;
@@ -58,6 +59,8 @@ int stateful_seed_check(STATEFUL_KEY *x, const uint8_t *seed, size_t seedlen, FS
         return err;
     x->seed_fp_set = 1;
     err = fastsig_registry_holder_as(SEED, dir, x->seed_fp, found, sizeof(found), &cause);
+    if (err == FASTSIG_ERR_STATE_REGISTERED && stateful_regen_may_hold(x, state_opt, dir, found))
+        return FASTSIG_OK; /* decided when the key id is known */
     if (err == FASTSIG_OK
         || fastsig_registry_path_as(SEED, dir, x->seed_fp, entry, sizeof(entry)) != FASTSIG_OK)
         return err;

@@ -30,27 +30,35 @@ int stateful_default_state_dir(char *real, size_t len, FSP_ERRDETAIL *d)
     return err;
 }
 
+int stateful_abs_path(const char *opt, char *buf, size_t len)
+{
+    char dir[4096];
+    if (opt[0] == '/') {
+        if (strlen(opt) >= len)
+            return FASTSIG_ERR_BAD_PARAM;
+        strcpy(buf, opt);
+    } else if (getcwd(dir, sizeof(dir)) == NULL
+               || (size_t)snprintf(buf, len, "%s/%s", dir, opt) >= len) {
+        return FASTSIG_ERR_BAD_PARAM;
+    }
+    return FASTSIG_OK;
+}
+
 /* The state path stored in the key: absolute, so the key works from any
  * working directory, and the same file from every one (a relative
  * FASTSIG_STATE_DIR or state_dir is resolved once, here: copies of a
  * directory of keys used from two places must not get two states). */
 static int state_path(STATEFUL_KEY *x, const char *opt, FSP_ERRDETAIL *d)
 {
-    char buf[4096], dir[4096], real[4096];
+    char buf[4096], real[4096];
     int err;
 
-    if (opt == NULL || opt[0] == '\0') {
+    if (opt == NULL) {
         if ((err = stateful_default_state_dir(real, sizeof(real), d)) != FASTSIG_OK
             || (err = fastsig_state_key_path(real, x->key_id, buf, sizeof(buf))) != FASTSIG_OK)
             return err;
-    } else if (opt[0] == '/') {
-        if (strlen(opt) >= sizeof(buf))
-            return FASTSIG_ERR_BAD_PARAM;
-        strcpy(buf, opt);
-    } else {
-        if (getcwd(dir, sizeof(dir)) == NULL
-            || (size_t)snprintf(buf, sizeof(buf), "%s/%s", dir, opt) >= sizeof(buf))
-            return FASTSIG_ERR_BAD_PARAM;
+    } else if ((err = stateful_abs_path(opt, buf, sizeof(buf))) != FASTSIG_OK) {
+        return err;
     }
     if (strlen(buf) > 0xffff)
         return FASTSIG_ERR_BAD_PARAM;
@@ -210,16 +218,21 @@ int stateful_state_new(STATEFUL_KEY *x, const char *state_opt, FSP_ERRDETAIL *d)
         return FASTSIG_ERR_INTERNAL; /* every kind checks its seed first */
     if ((err = xmss_key_id(x->pk, x->pklen, x->key_id)) != FASTSIG_OK
         || (err = state_path(x, state_opt, d)) != FASTSIG_OK
-        || (err = stateful_default_state_dir(dir, sizeof(dir), d)) != FASTSIG_OK
-        || (err = stateful_register(x, dir, d)) != FASTSIG_OK)
+        || (err = stateful_default_state_dir(dir, sizeof(dir), d)) != FASTSIG_OK)
         return err;
-    if ((err = fastsig_state_create(x->path, x->key_id, x->ops->max(x->core), 0, 0, &cause))
-        != FASTSIG_OK) {
-        /* no state was made (a file already at the path is not this
-         * generation's): the key may be generated again */
-        if (err == FASTSIG_ERR_STATE_EXISTS || lstat(x->path, &sb) != 0)
-            stateful_unregister(x, dir);
-        return state_error(x, err, &cause, d);
+    /* the same key again finds its one state there (stateful_regen.c) */
+    if (!stateful_regen_same_key(x, dir)) {
+        if ((err = stateful_register(x, dir, d)) != FASTSIG_OK)
+            return err;
+        err = fastsig_state_create(x->path, x->key_id, x->ops->max(x->core), 0, 0, &cause);
+        if (err != FASTSIG_OK) {
+            /* no state was made (a file already at the path is not this
+             * generation's): the key may be generated again */
+            if (err == FASTSIG_ERR_STATE_EXISTS || lstat(x->path, &sb) != 0)
+                stateful_unregister(x, dir);
+            return err == FASTSIG_ERR_STATE_EXISTS ? stateful_regen_exists(x, d)
+                                                   : state_error(x, err, &cause, d);
+        }
     }
     err = FASTSIG_OK;
     return stateful_state_of(x, &err, d) != NULL ? FASTSIG_OK : err;

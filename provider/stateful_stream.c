@@ -110,6 +110,7 @@ int stateful_stream_sign_final(void *key, const FSP_SIGOPTS *o, void *st, unsign
         return stateful_state_error(x, err, NULL, o != NULL ? o->detail : NULL);
     }
     *siglen = need;
+    stateful_warn_check(x, o, s->m.idx); /* as stateful_sign: the low-water warning */
     return FASTSIG_OK;
 }
 

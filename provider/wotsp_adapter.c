@@ -13,6 +13,8 @@
 #include "stateful_key.h"
 #include "stateful_kinds.h"
 #include "fastsig_err.h"
+#include "set_suggest.h"
+#include "prov.h"
 
 /* The row from param (hash family, default SHA2_256) and mode (w16, w4, w256). */
 static const xmss_params *pick(const FSP_GENOPTS *o)
@@ -31,6 +33,24 @@ static const xmss_params *pick(const FSP_GENOPTS *o)
     return stateful_params(XMSS_KIND_WOTSP, name);
 }
 
+/* Why pick() found no row: the mode, or the set (naming the nearest ones). */
+static int refuse(const FSP_GENOPTS *o)
+{
+    const char *base = o->param != NULL ? o->param : "WOTSP-SHA2_256";
+    char near[160], why[300];
+
+    if (stateful_params(XMSS_KIND_WOTSP, base) != NULL) {
+        fsp_detail_file(o->detail, FASTSIG_ERR_UNSUPPORTED, "mode", o->mode, 0,
+                        "not w16, w4 or w256");
+        return FASTSIG_ERR_UNSUPPORTED;
+    }
+    fs_sets_nearest(FS_SETS_WOTSP, base, near, sizeof(near));
+    snprintf(why, sizeof(why), "not a WOTSP set name (nearest: %s; the _W4 / _W256 forms are"
+             " -pkeyopt mode:; fastsig-keytool list shows all)", near);
+    fsp_detail_file(o->detail, FASTSIG_ERR_UNSUPPORTED, "parameter set", base, 0, why);
+    return FASTSIG_ERR_UNSUPPORTED;
+}
+
 static int gen(const FSP_SIGALG *alg, const FSP_GENOPTS *o, void **key)
 {
     const xmss_params *p = pick(o);
@@ -40,7 +60,7 @@ static int gen(const FSP_SIGALG *alg, const FSP_GENOPTS *o, void **key)
     int err;
 
     if (p == NULL)
-        return FASTSIG_ERR_UNSUPPORTED;
+        return refuse(o);
     if ((err = stateful_seed(o, p, seed)) != FASTSIG_OK)
         return err;
     if (fs_stateful_wotsp_new(p, &core) != FASTSIG_OK
@@ -48,7 +68,7 @@ static int gen(const FSP_SIGALG *alg, const FSP_GENOPTS *o, void **key)
         OPENSSL_cleanse(seed, sizeof(seed));
         return FASTSIG_ERR_NOMEM;
     }
-    if ((err = stateful_seed_check(x, seed, 3 * (size_t)p->n, o->detail)) == FASTSIG_OK)
+    if ((err = stateful_seed_check(x, seed, 3 * (size_t)p->n, o->state, o->detail)) == FASTSIG_OK)
         err = fs_stateful_wotsp_keygen(core, seed, 3 * (size_t)p->n);
     OPENSSL_cleanse(seed, sizeof(seed));
     return stateful_gen_done(x, err, o, key);

@@ -11,6 +11,7 @@
 #include "stateful_kinds.h"
 #include "prov.h"
 #include "fastsig_err.h"
+#include "set_suggest.h"
 #include "fastsig/provider.h"
 
 /* Per row, by FSP_SIGALG.variant (sigalgs.c): the kind, its contract and
@@ -39,9 +40,14 @@ static int xmss_gen(const FSP_SIGALG *alg, const FSP_GENOPTS *o, void **key)
     void *core;
     int err;
 
-    if (p == NULL)
-        fsp_detail_file(o->detail, FASTSIG_ERR_UNSUPPORTED, "parameter set", name, 0,
-                           "not a name of this algorithm's sets");
+    if (p == NULL) {
+        char near[160], why[300];
+        fs_sets_nearest(alg->variant == FSP_XMSS_VARIANT ? FS_SETS_XMSS : FS_SETS_XMSSMT, name,
+                        near, sizeof(near));
+        snprintf(why, sizeof(why), "not a name of this algorithm's sets (nearest: %s;"
+                 " fastsig-keytool list shows all)", near);
+        fsp_detail_file(o->detail, FASTSIG_ERR_UNSUPPORTED, "parameter set", name, 0, why);
+    }
     if (p == NULL || o->mode != NULL)
         return FASTSIG_ERR_UNSUPPORTED;
     if ((err = stateful_seed(o, p, seed)) != FASTSIG_OK)
@@ -52,7 +58,7 @@ static int xmss_gen(const FSP_SIGALG *alg, const FSP_GENOPTS *o, void **key)
         return FASTSIG_ERR_NOMEM;
     }
     /* a seed some key has is refused before the trees are built */
-    if ((err = stateful_seed_check(x, seed, 3 * (size_t)p->n, o->detail)) == FASTSIG_OK)
+    if ((err = stateful_seed_check(x, seed, 3 * (size_t)p->n, o->state, o->detail)) == FASTSIG_OK)
         err = fs_stateful_xmss_keygen(core, seed, 3 * (size_t)p->n,
                                       o->threads ? o->threads : stateful_default_threads(),
                                       stateful_progress, &pg);

@@ -6,12 +6,15 @@
 #      (suite ct: signing under valgrind memcheck, test/ct)
 #   4. a clang build of the libFuzzer targets (test/fuzz): each runs for a bounded time
 #      (FASTSIG_FUZZ_SECONDS, default 30; 600 under FASTSIG_SOAK) and counts as one test
-#   5. a release build against OpenSSL 3.5 (scripts/openssl35.sh builds it from Debian's source
+#   5. the Debian packages (scripts/package.sh): build, lint, install, the CLI flows against the
+#      installed module, purge; counted with OpenSSL 3.0 (the system's), and on a line of its own
+#   6. a release build against OpenSSL 3.5 (scripts/openssl35.sh builds it from Debian's source
 #      package into a cache on first use): the unit, evp and cli suites with that openssl
 # Ends with one line per OpenSSL version, then the summary line "fastsig: N passed, N failed".
 # FASTSIG_SOAK=1 adds the long soak tests (see README), with meson's per-test timeouts x20.
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
-fs_install_missing make perl valgrind
+# the Java peer of test/cli/bc_cms.sh: Bouncy Castle 1.72 (Debian's jars) and a JDK to compile it
+fs_install_missing make perl valgrind default-jdk-headless libbcprov-java libbcpkix-java mandoc
 
 pass=0
 fail=0
@@ -95,6 +98,15 @@ else
     fail=$((fail + ${#fuzz_bins[@]}))
 fi
 
+echo "== Debian package (scripts/package.sh)"
+bash scripts/package.sh | tee "$BUILD/package-summary.txt" || true
+read -r pkg_pass pkg_fail < <(sed -n 's/^package: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' \
+                                   "$BUILD/package-summary.txt") || true
+pkg_pass=${pkg_pass:-0}
+pkg_fail=${pkg_fail:-1} # no summary line: the step itself failed
+pass=$((pass + pkg_pass))
+fail=$((fail + pkg_fail))
+
 pass30=$pass
 fail30=$fail
 
@@ -110,6 +122,7 @@ else
 fi
 
 echo
+echo "package: $pkg_pass passed, $pkg_fail failed"
 echo "OpenSSL 3.0: $pass30 passed, $fail30 failed"
 echo "OpenSSL 3.5: $((pass - pass30)) passed, $((fail - fail30)) failed"
 echo "fastsig: $pass passed, $fail failed"

@@ -7,6 +7,11 @@
 #include <openssl/provider.h>
 
 int kt_cmd_shard(int argc, char **argv);
+int kt_cmd_list(int argc, char **argv);
+int kt_cmd_status(int argc, char **argv);
+int kt_cmd_move(int argc, char **argv);
+int kt_cmd_cms_sign(int argc, char **argv);
+int kt_cmd_cms_verify(int argc, char **argv);
 
 /* -provider-path DIR (NULL: OPENSSL_MODULES, then libcrypto's module
  * directory): 1, else 0 with a message. */

@@ -97,32 +97,22 @@ EVP_PKEY *kt_load_key(const char *path, KT_PASSIN *in)
     return k;
 }
 
-int kt_write_key(EVP_PKEY *k, const char *path, const EVP_CIPHER *cipher, const char *pass)
+int kt_write_file(const char *data, size_t len, const char *path, int replace)
 {
     char tmp[4300];
-    BIO *mem = BIO_new(BIO_s_secmem()); /* the key's text is wiped when freed */
-    BUF_MEM *pem = NULL;
     fastsig_cause cause;
-    int w, saved;
 
-    if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid()) >= sizeof(tmp)
-        || mem == NULL || PEM_write_bio_PrivateKey(mem, k, cipher, NULL, 0, NULL,
-                                                   (void *)pass) != 1
-        || BIO_get_mem_ptr(mem, &pem) != 1) {
-        BIO_free(mem);
-        kt_die_ssl("cannot encode the shard key");
+    if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid()) >= sizeof(tmp)) {
+        fprintf(stderr, "fastsig-keytool: %s: path too long\n", path);
         return 0;
     }
     /* O_EXCL, 0600, fsync'd before it gets its name */
-    w = fs_file_write_new(tmp, (const uint8_t *)pem->data, pem->length, &cause);
-    saved = cause.sys_errno;
-    BIO_free(mem);
-    if (w != 0) {
-        fprintf(stderr, "fastsig-keytool: cannot write %s: %s\n", tmp, strerror(saved));
+    if (fs_file_write_new(tmp, (const uint8_t *)data, len, &cause) != 0) {
+        fprintf(stderr, "fastsig-keytool: cannot write %s: %s\n", tmp, strerror(cause.sys_errno));
         return 0;
     }
-    if (fs_file_install(tmp, path, 0) != 0) {
-        saved = errno;
+    if (fs_file_install(tmp, path, replace) != 0) {
+        int saved = errno;
         unlink(tmp);
         fprintf(stderr, "fastsig-keytool: cannot write %s: %s\n", path, strerror(saved));
         return 0;
@@ -133,6 +123,23 @@ int kt_write_key(EVP_PKEY *k, const char *path, const EVP_CIPHER *cipher, const 
         return 0;
     }
     return 1;
+}
+
+int kt_write_key(EVP_PKEY *k, const char *path, const EVP_CIPHER *cipher, const char *pass)
+{
+    BIO *mem = BIO_new(BIO_s_secmem()); /* the key's text is wiped when freed */
+    BUF_MEM *pem = NULL;
+    int ok;
+
+    if (mem == NULL || PEM_write_bio_PrivateKey(mem, k, cipher, NULL, 0, NULL, (void *)pass) != 1
+        || BIO_get_mem_ptr(mem, &pem) != 1) {
+        BIO_free(mem);
+        kt_die_ssl("cannot encode the shard key");
+        return 0;
+    }
+    ok = kt_write_file(pem->data, pem->length, path, 0);
+    BIO_free(mem);
+    return ok;
 }
 
 int kt_provider_path(const char *dir)

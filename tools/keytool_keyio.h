@@ -33,5 +33,8 @@ EVP_PKEY *kt_load_key(const char *path, KT_PASSIN *in);
  * PKCS#8 encrypted with cipher and pass when cipher is not NULL. 1, else 0
  * with a message naming the path. */
 int kt_write_key(EVP_PKEY *k, const char *path, const EVP_CIPHER *cipher, const char *pass);
+/* The same for len bytes of data (a key's text); replace: over an existing
+ * file (atomically), else refused when path exists. */
+int kt_write_file(const char *data, size_t len, const char *path, int replace);
 
 #endif

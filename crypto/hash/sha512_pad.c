@@ -1,6 +1,7 @@
 /* sha512_pad.c - SHA-512 padding and finalisation over any compression
  * kernel, on transposed states (word i of lane l at st[i*lanes + l]). */
 #include <string.h>
+#include "bytes.h"
 #include "hash/sha512.h"
 
 void fs_sha512_init(const fs_kernel *k, uint64_t *st)
@@ -22,8 +23,7 @@ static size_t pad_tail(uint8_t buf[2 * FS_SHA512_BLOCK], const uint8_t *tail, si
     buf[rem] = 0x80;
     /* bit length < 2^67: the top 3 bits go to byte end-9 */
     buf[end - 9] = (uint8_t)(total >> 61);
-    for (int i = 0; i < 8; i++)
-        buf[end - 1 - i] = (uint8_t)((total << 3) >> (8 * i));
+    fs_store_be64(buf + end - 8, total << 3);
     return nb;
 }
 
@@ -32,7 +32,7 @@ void fs_sha512_final(const fs_kernel *k, uint64_t *st, uint64_t prefix,
                      size_t outlen)
 {
     unsigned n = k->lanes;
-    const uint8_t *ptr[FS_SHA512_MAX_LANES];
+    const uint8_t *ptr[FS_SHA512_MAX_LANES] = { 0 }; /* gcc cannot see n >= 1 */
     uint8_t tail[FS_SHA512_MAX_LANES][2 * FS_SHA512_BLOCK];
     size_t full = len / FS_SHA512_BLOCK, nb = 0;
 
@@ -49,7 +49,7 @@ void fs_sha512_final(const fs_kernel *k, uint64_t *st, uint64_t prefix,
     fs_sha512_fn(k)(st, ptr, nb);
     for (unsigned l = 0; l < used; l++)
         for (size_t i = 0; i < outlen && i < FS_SHA512_DIGEST; i++)
-            out[l][i] = (uint8_t)(st[(i / 8) * n + l] >> (56 - 8 * (i % 8)));
+            out[l][i] = (uint8_t)(st[(i / 8) * n + l] >> (56 - 8 * (i % 8))); /* a prefix of BE words */
     explicit_bzero(tail, sizeof(tail)); /* may hold keys (PRF inputs) */
 }
 

@@ -99,4 +99,14 @@ int fastsig_registry_holder_as(fastsig_registry_kind kind, const char *state_dir
                                const uint8_t id[FASTSIG_STATE_KEY_ID_LEN], char *found,
                                size_t foundlen, fastsig_cause *cause);
 
+/* The key's state file moved from `from` to `to` (fastsig-keytool move):
+ * key_id's entry gets `to` for every line that is `from`, rewritten whole
+ * under the entry's exclusive lock and installed under each of its names
+ * (the seed fingerprint's too: registrymove.c). *moved: the lines changed
+ * (0 when there is no entry or no line names `from`: FASTSIG_OK). */
+int fastsig_registry_move_state(const char *state_dir,
+                                const uint8_t key_id[FASTSIG_STATE_KEY_ID_LEN],
+                                const char *from, const char *to, int *moved,
+                                fastsig_cause *cause);
+
 #endif

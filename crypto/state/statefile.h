@@ -232,6 +232,22 @@ typedef struct {
  * STATE_LOCKED or STATE_IO otherwise. */
 int fastsig_state_inspect(const char *path, fastsig_state_info *info, fastsig_cause *cause);
 
+/* A state file's current slot as a monitor sees it, without any lock
+ * (stateobserve.c): a signer is never made to wait. The view is one whose
+ * two slots agree (key id, max, seqs one apart), read again while an update
+ * shows half done; STATE_CORRUPT when none comes (a torn file, or 50 tries
+ * each meeting an update), else as fastsig_state_inspect. No key id is
+ * checked: view->key_id says whose it is. mtime: the file's last update
+ * (reservation, give-back, creation); dev, ino: which file was read. */
+typedef struct {
+    uint64_t seq, max, next;
+    uint8_t key_id[FASTSIG_STATE_KEY_ID_LEN];
+    int64_t mtime_sec;
+    long mtime_nsec;
+    uint64_t dev, ino;
+} fastsig_state_view;
+int fastsig_state_observe(const char *path, fastsig_state_view *view, fastsig_cause *cause);
+
 /* The default state directory: $FASTSIG_STATE_DIR if set and non-empty, else
  * config_dir if non-NULL and non-empty (e.g. from provider.cnf), else
  * $XDG_STATE_HOME/fastsig if XDG_STATE_HOME is an absolute path, else

@@ -5,24 +5,20 @@
 # attributes, detached and embedded; cms -verify accepts each signature against
 # the certificate and refuses a changed file; the SignerInfo names the
 # algorithm's OID with absent parameters; a stateful key spends one index per
-# signature.
+# signature. Without signed attributes OpenSSL's CMS hands the signer the
+# content's digest (RFC 9708 signs the content itself): the hash-based keys
+# refuse it before an index is spent, saying to keep the signed attributes.
 # OpenSSL 3.0's CMS cannot sign with a provider's key (it has no way to ask a
 # provider for the SignerInfo's signatureAlgorithm, and signs the signed
 # attributes through a digest the hash-based schemes do not take): there the
-# test checks that cms -sign fails with an error that says so, not with a
-# broken file.
+# test checks that cms -sign fails, before an index is spent, with an error
+# naming OpenSSL 3.5, not with a broken file.
 source "$(dirname "$0")/lib.sh"
 
 case $(openssl version) in
     "OpenSSL 3.0."*) cms_signs=0 ;;
     *) cms_signs=1 ;;
 esac
-
-# remaining KEY: the signatures the stateful key has left (pkey -text)
-remaining() {
-    openssl pkey "${PROV[@]}" -in "$1" -noout -text 2>/dev/null |
-        sed -n 's/^state: index [0-9]*, remaining \([0-9]*\) of.*/\1/p'
-}
 
 head -c 70000 /dev/urandom >"$WORK/firmware.bin"
 cp "$WORK/firmware.bin" "$WORK/changed.bin"
@@ -35,9 +31,17 @@ for alg in XMSS XMSSMT HSS RW RW-P1363; do
     check "$alg: self-signed signer certificate" openssl req "${PROV[@]}" -x509 -new \
         -key "$d/key.pem" -subj "/CN=fastsig $alg firmware signer" -days 30 -out "$d/cert.pem"
     if [ "$cms_signs" -eq 0 ]; then
-        check_fails "$alg: cms -sign refused on OpenSSL 3.0" openssl cms "${PROV[@]}" -sign -binary \
-            -in "$WORK/firmware.bin" -signer "$d/cert.pem" -inkey "$d/key.pem" -outform DER \
-            -out "$d/refused.der"
+        before=$(remaining "$d/key.pem")
+        for attrs in "" -noattr; do
+            check_fails "$alg: cms -sign $attrs refused on OpenSSL 3.0" openssl cms "${PROV[@]}" \
+                -sign -binary -md sha256 $attrs -in "$WORK/firmware.bin" -signer "$d/cert.pem" \
+                -inkey "$d/key.pem" -outform DER -out "$d/refused.der"
+            [ -z "$before" ] && continue # RW, RW-P1363: errors of their own
+            cp "$WORK/err" "$WORK/prev.err"
+            check "$alg: cms -sign $attrs: the error names OpenSSL 3.5" grep -q "OpenSSL 3.5" \
+                "$WORK/prev.err"
+        done
+        [ -n "$before" ] && check_eq "$alg: no index spent on 3.0" "$(remaining "$d/key.pem")" "$before"
         continue
     fi
     case $alg in # the OID, as cms -print names it
@@ -54,6 +58,20 @@ for alg in XMSS XMSSMT HSS RW RW-P1363; do
             opts=()
             [ "$attrs" = no-attributes ] && opts+=(-noattr)
             [ "$layout" = embedded ] && opts+=(-nodetach)
+            if [ "$alg" != RW-P1363 ] && [ "$alg" != RW ] && [ "$attrs" = no-attributes ]; then
+                # OpenSSL's CMS hands the signer the content's digest, where RFC 9708 signs the
+                # content itself: refused before an index is spent, with the reason
+                before=$(remaining "$d/key.pem")
+                check_fails "$name: cms -sign refused" openssl cms "${PROV[@]}" -sign -binary \
+                    -md sha256 -in "$WORK/firmware.bin" -signer "$d/cert.pem" -inkey "$d/key.pem" \
+                    "${opts[@]}" -outform DER -out "$sig"
+                cp "$WORK/err" "$WORK/prev.err"
+                check "$name: the error says to keep the signed attributes" \
+                    grep -q "keep the signed attributes" "$WORK/prev.err"
+                check_eq "$name: no index spent" "$(remaining "$d/key.pem")" "$before"
+                check_eq "$name: no output" "$(cat "$sig" 2>/dev/null | wc -c)" 0
+                continue
+            fi
             if [ "$alg" = RW ] && [ "$attrs" = no-attributes ]; then
                 # without signed attributes CMS hands the signer the content's digest, and
                 # RW signs messages whole with its own hash: refused, with the reason

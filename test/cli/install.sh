@@ -2,7 +2,7 @@
 # install.sh - `meson install` into a scratch DESTDIR: the module lands in
 # the build's module directory (libcrypto's by default), only the public headers (include/fastsig/)
 # are installed, and they, the library and fastsig.pc let a C program use the
-# TZ core through pkg-config.
+# TZ core through pkg-config; the manual pages land in the mandir.
 source "$(dirname "$0")/lib.sh"
 DEST=$WORK/dest
 check "meson install --destdir" meson install -C "$MODULE_DIR" --no-rebuild --destdir "$DEST"
@@ -24,6 +24,11 @@ check_eq "no other header is installed anywhere" \
     "$(find "$DEST" -name '*.h' ! -path '*/include/fastsig/*' | wc -l)" 0
 for internal in wots_chain.h wotsp_scheme.h tree.h adrs.h params.h xmss.h hash.h keccak.h rw.h statefile.h; do
     check "internal header $internal is not installed" test -z "$(find "$DEST" -name "$internal")"
+done
+
+# The manual pages of doc/man, in the build's mandir.
+for page in man1/fastsig-keytool.1 man1/tzsum.1 man7/fastsig.7; do
+    check "manual page $page installed" test -n "$(find "$DEST" -path "*/share/man/$page")"
 done
 
 pc=$(find "$DEST" -name fastsig.pc | head -1)

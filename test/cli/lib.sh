@@ -42,6 +42,16 @@ flip_bit() {
     b=$(od -An -tu1 -j "$2" -N1 "$1" | tr -d ' ')
     printf "\\$(printf %03o $((b ^ 1)))" | dd of="$1" bs=1 seek="$2" conv=notrunc 2>/dev/null
 }
+# said DESCRIPTION TEXT: the error of the last command that check or check_fails ran contains TEXT
+said() {
+    cp "$WORK/err" "$WORK/prev.err"
+    check "$1" grep -q "$2" "$WORK/prev.err"
+}
+# remaining KEY: the signatures a stateful key has left (pkey -text), empty for other keys
+remaining() {
+    openssl pkey "${PROV[@]}" -in "$1" -noout -text 2>/dev/null |
+        sed -n 's/^state: index [0-9]*, remaining \([0-9]*\) of.*/\1/p'
+}
 need_vectors() {
     [ -d "$VECTORS" ] && return 0
     not_ok "known-answer vectors not found: looked in $VECTORS (set FASTSIG_VECTORS)"
@@ -72,5 +82,17 @@ provider_cnf() {
         "[provider_sect]" "default = default_sect" "fastsig = fastsig_sect" "[default_sect]" \
         "activate = 1" "[fastsig_sect]" "module = $MODULE_DIR/fastsig.so" "$@" "activate = 1" >"$f"
 }
+
+# hold_lock FILE: another process ($HOLD_LOCK, the hold_lock helper) holds
+# FILE's OFD lock, as a signer mid-update does, until unhold
+HOLDER=
+hold_lock() {
+    rm -f "$WORK/ready"
+    "$HOLD_LOCK" "$1" "$WORK/ready" &
+    HOLDER=$!
+    for _ in $(seq 100); do [ -e "$WORK/ready" ] && return 0; sleep 0.1; done
+    not_ok "hold_lock: no lock on $1"
+}
+unhold() { kill "$HOLDER"; wait "$HOLDER" 2>/dev/null; HOLDER=; }
 
 summary() { echo "$1: $PASSED passed, $FAILED failed"; [ "$FAILED" -eq 0 ]; }

@@ -40,15 +40,18 @@ key_index() { openssl pkey "${PROV[@]}" -in "$1" -noout -text | sed -n 's/^state
 # spends_nothing DESCRIPTION WHY KEY ARGS...: a keytool run on KEY that fails
 # saying WHY, and leaves KEY's index and the state files in $WORK as they were
 spends_nothing() {
-    local d=$1 why=$2 key=$3 before states
+    local d=$1 why=$2 key=$3 before states pems
     shift 3
     before=$(key_index "$key")
     states=$(ls "$WORK" | grep -c '\.state$')
+    pems=$(ls "$WORK" | grep -c '\.pem')
     check_fails "$d" "${KT[@]}" --in "$key" "$@"
     cp "$WORK/err" "$WORK/kt.err"
     check "  saying '$why'" grep -q "$why" "$WORK/kt.err"
     check_eq "  the parent's index unchanged" "$(key_index "$key")" "$before"
     check_eq "  no orphan state file" "$(ls "$WORK" | grep -c '\.state$')" "$states"
+    # keytool writes a key whole or not at all (a temporary name, then linked)
+    check_eq "  no new key file, empty or partial" "$(ls "$WORK" | grep -c '\.pem')" "$pems"
 }
 # kt DESCRIPTION ARGS...: a keytool run that must succeed; its output in $WORK/kt.out
 kt() { local d=$1; shift; check "$d" "${KT[@]}" "$@"; cp "$WORK/out" "$WORK/kt.out"; }

@@ -14,16 +14,6 @@ WATCH_OPEN=$2
 # forever is killed and so fails its check
 GUARD=(timeout 60)
 
-# hold_lock FILE: another process holds FILE's OFD lock until unhold
-HOLDER=
-hold_lock() {
-    rm -f "$WORK/ready"
-    "$HOLD_LOCK" "$1" "$WORK/ready" &
-    HOLDER=$!
-    for _ in $(seq 100); do [ -e "$WORK/ready" ] && return 0; sleep 0.1; done
-    not_ok "hold_lock: no lock on $1"
-}
-unhold() { kill "$HOLDER"; wait "$HOLDER" 2>/dev/null; HOLDER=; }
 trap '[ -n "$HOLDER" ] && kill "$HOLDER"; rm -rf "$WORK"' EXIT
 
 lazy_state() {
