@@ -284,7 +284,7 @@ int fsp_stream_begin(const struct fsp_provctx *pc, const FSP_SIGALG *alg, FSP_KE
 int fsp_stream_sign_final(const struct fsp_provctx *pc, const FSP_SIGALG *alg, FSP_KEY *key,
                           FSP_SIGOPTS *o, void *st, unsigned char *sig, size_t *siglen,
                           size_t sigsize);
-void fsp_stream_free(const FSP_SIGALG *alg, void *st); /* st may be NULL */
+void fsp_stream_free(const FSP_SIGALG *alg, void **st); /* *st: may be NULL; set to NULL */
 int fsp_stream_verify_final(const struct fsp_provctx *pc, const FSP_SIGALG *alg, FSP_KEY *key, void *st,
                             const unsigned char *sig, size_t siglen);
 

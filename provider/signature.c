@@ -1,10 +1,7 @@
-/* signature.c - the one signature implementation of every fastsig
- * signature algorithm; the message is signed whole (no pre-hash). Digest
- * sign/verify and OpenSSL 3.5's message signing stream it: rows with stream
- * hooks (the stateful ones) hash it as it comes from the first update, which
- * spends the index (signature_stream.c; dupctx, which OpenSSL 3.0 uses for
- * every DigestSignFinal, shares it: one copy signs), and verify so when the
- * signature came first; other rows buffer it for the adapter's final. */
+/* signature.c - the one signature implementation of every fastsig algorithm;
+ * messages are signed whole (no pre-hash). Stateful rows hash a streamed one
+ * as it comes, the index spent at the first update (signature_stream.c); other
+ * rows, and a verification given its signature last, buffer it. */
 #include <stddef.h>
 #include <string.h>
 #include <openssl/core_names.h>
@@ -26,8 +23,8 @@ typedef struct {
     int message;      /* initialised for message signing: one-shot data is the message */
     unsigned char *sig; /* verify_message_final's signature ("signature" ctx param) */
     size_t siglen;
-    int signing;        /* stream: a message that streams (signature_stream.c), or NULL */
-    void *stream;
+    int signing;        /* initialised to sign (1) or to verify (0) */
+    void *stream;       /* a message that streams (signature_stream.c), or NULL */
 } FSP_SIGCTX;
 
 static const OSSL_PARAM generic_gettable[] = {
@@ -71,7 +68,7 @@ static void sig_freectx(void *vctx)
     FSP_SIGCTX *c = vctx;
     if (c == NULL)
         return;
-    fsp_stream_free(c->alg, c->stream); /* an unsigned index stays spent */
+    fsp_stream_free(c->alg, &c->stream); /* an unsigned index stays spent */
     fsp_key_free(c->key);
     OPENSSL_clear_free(c->msg, c->msgcap);
     OPENSSL_free(c->sig);
@@ -85,8 +82,7 @@ static void *sig_dupctx(void *vctx)
         return NULL;
     c->key = NULL;
     c->msg = NULL;
-    c->sig = NULL;
-    c->stream = NULL;
+    c->sig = NULL; /* c->stream: NULL as src's, or src's copy below */
     if ((src->stream != NULL && (c->stream = src->alg->ad->stream_dup(src->stream)) == NULL)
         || (src->key != NULL && (c->key = fsp_key_share(src->key)) == NULL)
         || (src->msgcap != 0 && (c->msg = OPENSSL_memdup(src->msg, src->msgcap)) == NULL)
@@ -164,8 +160,7 @@ static int sig_init(FSP_SIGCTX *c, void *provkey, const OSSL_PARAM params[], int
     c->digest_param = 0;
     c->message = 0;
     c->signing = signing;
-    fsp_stream_free(c->alg, c->stream); /* an unsigned index stays spent */
-    c->stream = NULL;
+    fsp_stream_free(c->alg, &c->stream); /* an unsigned index stays spent */
     OPENSSL_free(c->sig);
     c->sig = NULL;
     c->siglen = 0;

@@ -77,8 +77,9 @@ int fsp_stream_verify_final(const FSP_PROVCTX *pc, const FSP_SIGALG *alg, FSP_KE
     return 0;
 }
 
-void fsp_stream_free(const FSP_SIGALG *alg, void *st)
+void fsp_stream_free(const FSP_SIGALG *alg, void **st)
 {
-    if (st != NULL)
-        alg->ad->stream_free(st);
+    if (*st != NULL)
+        alg->ad->stream_free(*st);
+    *st = NULL;
 }
