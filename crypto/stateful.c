@@ -14,3 +14,8 @@ int fs_stateful_put_sk(const uint8_t *src, size_t srclen, uint8_t *out, size_t *
     *len = srclen;
     return FASTSIG_OK;
 }
+
+void fs_stateful_msg_update(fs_stateful_msg *m, const uint8_t *data, size_t len)
+{
+    fs_hash_stream_update(&m->h, data, len);
+}

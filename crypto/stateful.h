@@ -22,18 +22,37 @@
  *   clears the dirty flag, cache_import takes bytes of the same key (refused
  *   otherwise, the core unchanged) and clears it; the flag is set when the
  *   cache changed since (trees built or moved on, a new range).
+ * - Streaming (msg_* ops; NULL: the kind signs held messages only): the
+ *   message digest (XMSS, WOTS+: H_msg; LMS: Q) is keyed by the index alone
+ *   (r = PRF(SK_PRF, idx), C from SEED and q), so a message is hashed as it
+ *   comes: msg_sign_init(idx) once the caller has durably spent idx, then
+ *   fs_stateful_msg_update as often as needed, then msg_sign_final (the
+ *   bytes of sign over the whole message; verify: checked against the
+ *   digest). A message abandoned before final only burns its index.
+ *   msg_verify_init makes the checks of sig that need no message (verify's
+ *   codes) and starts the digest from it; msg_verify_final checks the same
+ *   sig. No allocation; an fs_stateful_msg is plain data (copies are fine).
  * No OpenSSL type here. */
 #ifndef FASTSIG_STATEFUL_H
 #define FASTSIG_STATEFUL_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include "hash/hash_stream.h"
 
 #define FS_STATEFUL_SEED_FP_LEN 32
 /* Largest public key of any kind (HSS: 4 + 24 + 64). */
 #define FS_STATEFUL_PK_MAX 132
 /* Largest private core of any kind (XMSS^MT: 4 + 8 + 4 x 64). */
 #define FS_STATEFUL_SK_MAX 268
+
+/* A message signed or verified as it streams (the msg_* ops). */
+typedef struct {
+    fs_hash_stream h;            /* the digest so far */
+    uint64_t idx;                /* signing: the index, spent by the caller */
+    uint8_t rand[FS_HASH_MAX_N]; /* r (XMSS, WOTS+) or C (LMS): public */
+    uint8_t I[16];               /* LMS: the signing tree's I */
+} fs_stateful_msg;
 
 typedef struct fs_stateful_ops {
     /* in: a private key encoding starting with the core; *corelen: its size */
@@ -69,7 +88,15 @@ typedef struct fs_stateful_ops {
     /* Extra description lines ('\n' ended) into buf, or NULL op: none. */
     int (*text)(const void *core, char *buf, size_t len);
     void (*free)(void *core);
+    int (*msg_sign_init)(void *core, uint64_t idx, fs_stateful_msg *m);
+    int (*msg_sign_final)(void *core, fs_stateful_msg *m, int verify, uint8_t *sig,
+                          size_t siglen);
+    int (*msg_verify_init)(void *core, const uint8_t *sig, size_t siglen, fs_stateful_msg *m);
+    int (*msg_verify_final)(void *core, fs_stateful_msg *m, const uint8_t *sig, size_t siglen);
 } fs_stateful_ops;
+
+/* The next bytes of a streamed message (stateful.c). */
+void fs_stateful_msg_update(fs_stateful_msg *m, const uint8_t *data, size_t len);
 
 /* export_sk's sizing for a core kept as bytes: src (NULL: a public core,
  * BAD_KEY) into out (NULL: *len gets the size; BAD_LENGTH when *len is

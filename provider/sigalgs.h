@@ -169,6 +169,25 @@ struct fsp_adapter {
     /* Algorithm-specific lines of `openssl pkey -text` after the generic
      * header (param set, state); default: the public key in hex. */
     int (*text)(const void *key, int selection, BIO *out);
+    /* A message that streams (NULL hooks, or *st left NULL: the glue holds
+     * the message and calls sign / verify at the end). stream_sign_init
+     * follows sign's rule (checks, then one index spent durably) and starts
+     * *st; stream_verify_init keeps sig and starts *st from it (a malformed
+     * sig is reported by the final). The glue feeds *st; the finals sign
+     * (sig NULL is not asked of them) or verify what it absorbed. A copy
+     * (stream_dup) of a signing stream shares its index: one of them signs,
+     * the others' finals are refused. stream_free: an unsigned index stays
+     * spent. */
+    int (*stream_sign_init)(void *key, const FSP_SIGOPTS *o, void **st);
+    int (*stream_verify_init)(const void *key, const unsigned char *sig, size_t siglen,
+                              void **st);
+    int (*stream_update)(void *st, const unsigned char *data, size_t len); /* FASTSIG_OK */
+    int (*stream_sign_final)(void *key, const FSP_SIGOPTS *o, void *st, unsigned char *sig,
+                             size_t *siglen);
+    int (*stream_verify_final)(const void *key, void *st, const unsigned char *sig,
+                               size_t siglen);
+    void *(*stream_dup)(void *st);
+    void (*stream_free)(void *st);
 };
 
 /* Row flags. */
@@ -238,6 +257,7 @@ extern const char *const fsp_decoder_props[FSP_DEC_KINDS];
  * before the tables are handed out (algs.c). */
 int fsp_keymgmt_init(void);
 int fsp_signature_init(void);
+
 /* For every row i: the parameter list dst + i * cap gets generic's entries
  * then those of the row adapter's list at byte offset `list` of FSP_ADAPTER
  * (e.g. offsetof(FSP_ADAPTER, gettable); NULL there adds none). */
@@ -265,6 +285,21 @@ void *fsp_key_core(const FSP_KEY *k);          /* NULL for an empty key */
 int fsp_key_has_private(const FSP_KEY *k);
 /* Raw public key bytes, allocated (OPENSSL_free); FASTSIG_OK or a code. */
 int fsp_key_pub(const FSP_KEY *k, unsigned char **out, size_t *len);
+
+struct fsp_provctx;
+/* signature_stream.c: a message that streams (the adapter's stream hooks).
+ * begin: *st started for key (signing, or verifying sig: NULL gives none)
+ * or left NULL when the row holds messages; 1, or 0 with the error raised.
+ * The finals: 1 or 0 (raised); sign_final's sig NULL: the size only;
+ * verify_final's sig: the one given at the final (NULL: none). */
+int fsp_stream_begin(const struct fsp_provctx *pc, const FSP_SIGALG *alg, FSP_KEY *key, FSP_SIGOPTS *o,
+                     int signing, const unsigned char *sig, size_t siglen, void **st);
+int fsp_stream_sign_final(const struct fsp_provctx *pc, const FSP_SIGALG *alg, FSP_KEY *key,
+                          FSP_SIGOPTS *o, void *st, unsigned char *sig, size_t *siglen,
+                          size_t sigsize);
+void fsp_stream_free(const FSP_SIGALG *alg, void **st); /* *st: may be NULL; set to NULL */
+int fsp_stream_verify_final(const struct fsp_provctx *pc, const FSP_SIGALG *alg, FSP_KEY *key, void *st,
+                            const unsigned char *sig, size_t siglen);
 
 /* RNG for the cores (rng.c): arg is the FSP_PROVCTX; an fsp_rng_fn. */
 int fsp_rng_bytes(void *provctx, unsigned char *out, size_t len);

@@ -1,12 +1,7 @@
-/* signature.c - the one signature implementation of every fastsig
- * signature algorithm. The message is always signed whole (no pre-hash):
- * streaming digest-sign/verify, and OpenSSL 3.5's message signing
- * (EVP_PKEY_sign_message_*), buffer it and hand it to the adapter at final.
- * Buffering, not hashing as it comes: XMSS's H_msg starts with a randomizer
- * made from the index, and an index taken at init would be spent by a caller
- * that never finishes. A context holds no reservation: a stateful key's index is taken
- * inside adapter->sign, so dupctx (which OpenSSL 3.0 uses for every
- * DigestSignFinal) can never duplicate one. */
+/* signature.c - the one signature implementation of every fastsig algorithm;
+ * messages are signed whole (no pre-hash). Stateful rows hash a streamed one
+ * as it comes, the index spent at the first update (signature_stream.c); other
+ * rows, and a verification given its signature last, buffer it. */
 #include <stddef.h>
 #include <string.h>
 #include <openssl/core_names.h>
@@ -28,6 +23,8 @@ typedef struct {
     int message;      /* initialised for message signing: one-shot data is the message */
     unsigned char *sig; /* verify_message_final's signature ("signature" ctx param) */
     size_t siglen;
+    int signing;        /* initialised to sign (1) or to verify (0) */
+    void *stream;       /* a message that streams (signature_stream.c), or NULL */
 } FSP_SIGCTX;
 
 static const OSSL_PARAM generic_gettable[] = {
@@ -71,6 +68,7 @@ static void sig_freectx(void *vctx)
     FSP_SIGCTX *c = vctx;
     if (c == NULL)
         return;
+    fsp_stream_free(c->alg, &c->stream); /* an unsigned index stays spent */
     fsp_key_free(c->key);
     OPENSSL_clear_free(c->msg, c->msgcap);
     OPENSSL_free(c->sig);
@@ -84,8 +82,9 @@ static void *sig_dupctx(void *vctx)
         return NULL;
     c->key = NULL;
     c->msg = NULL;
-    c->sig = NULL;
-    if ((src->key != NULL && (c->key = fsp_key_share(src->key)) == NULL)
+    c->sig = NULL; /* c->stream: NULL as src's, or src's copy below */
+    if ((src->stream != NULL && (c->stream = src->alg->ad->stream_dup(src->stream)) == NULL)
+        || (src->key != NULL && (c->key = fsp_key_share(src->key)) == NULL)
         || (src->msgcap != 0 && (c->msg = OPENSSL_memdup(src->msg, src->msgcap)) == NULL)
         || (src->sig != NULL && (c->sig = OPENSSL_memdup(src->sig, src->siglen)) == NULL)) {
         sig_freectx(c);
@@ -99,7 +98,6 @@ static int sig_set_ctx_params(void *vctx, const OSSL_PARAM params[])
     FSP_SIGCTX *c = vctx;
     const OSSL_PARAM *p;
     int err;
-
     if (params == NULL)
         return 1;
 #ifdef FSP_HAVE_MESSAGE_API
@@ -139,7 +137,6 @@ static int sig_set_ctx_params(void *vctx, const OSSL_PARAM params[])
 static int sig_init(FSP_SIGCTX *c, void *provkey, const OSSL_PARAM params[], int signing)
 {
     FSP_KEY *k = provkey;
-
     if (k != NULL) {
         if (k->alg->ad != c->alg->ad || fsp_key_core(k) == NULL) {
             FSP_ERR_MSG(c->provctx, FASTSIG_ERR_BAD_KEY, "%s key expected", c->alg->name);
@@ -160,6 +157,8 @@ static int sig_init(FSP_SIGCTX *c, void *provkey, const OSSL_PARAM params[], int
     c->msglen = 0;
     c->digest_param = 0;
     c->message = 0;
+    c->signing = signing;
+    fsp_stream_free(c->alg, &c->stream); /* an unsigned index stays spent */
     OPENSSL_free(c->sig);
     c->sig = NULL;
     c->siglen = 0;
@@ -198,7 +197,6 @@ static int sign_data(FSP_SIGCTX *c, int prehashed, unsigned char *sig, size_t *s
     FSP_KEYSIZES sz;
     FSP_ERRDETAIL detail;
     int err;
-
     if (core == NULL)
         return reported(c, FASTSIG_ERR_BAD_KEY);
     if (sig == NULL) { /* size query: an upper bound, nothing spent */
@@ -220,7 +218,6 @@ static int verify_data(FSP_SIGCTX *c, int prehashed, const unsigned char *sig, s
                        const unsigned char *tbs, size_t tbslen)
 {
     void *core = fsp_key_core(c->key);
-
     if (core == NULL)
         return reported(c, FASTSIG_ERR_BAD_KEY);
     return reported(c, c->alg->ad->verify(core, &c->opts, prehashed, sig, siglen, tbs, tbslen));
@@ -248,7 +245,6 @@ static int dsig_init(FSP_SIGCTX *c, const char *mdname, void *provkey,
                      const OSSL_PARAM params[], int signing)
 {
     int err;
-
     if (!sig_init(c, provkey, params, signing))
         return 0;
     if (mdname != NULL && mdname[0] != '\0') {
@@ -281,9 +277,14 @@ static int dsig_verify_init(void *vctx, const char *mdname, void *provkey,
 static int dsig_update(void *vctx, const unsigned char *data, size_t datalen)
 {
     FSP_SIGCTX *c = vctx;
-
     if (datalen == 0)
         return 1;
+    if (c->msglen == 0 && c->stream == NULL /* the first bytes: signing spends its index */
+        && !fsp_stream_begin(c->provctx, c->alg, c->key, &c->opts, c->signing, c->sig,
+                             c->siglen, &c->stream))
+        return 0;
+    if (c->stream != NULL)
+        return c->alg->ad->stream_update(c->stream, data, datalen) == FASTSIG_OK;
     if (datalen > SIZE_MAX - c->msglen) {
         FSP_ERR(c->provctx, FASTSIG_ERR_BAD_LENGTH);
         return 0;
@@ -308,12 +309,17 @@ static int dsig_update(void *vctx, const unsigned char *data, size_t datalen)
 static int dsig_sign_final(void *vctx, unsigned char *sig, size_t *siglen, size_t sigsize)
 {
     FSP_SIGCTX *c = vctx;
+    if (c->stream != NULL)
+        return fsp_stream_sign_final(c->provctx, c->alg, c->key, &c->opts, c->stream, sig, siglen,
+                                     sigsize);
     return sign_data(c, 0, sig, siglen, sigsize, c->msg, c->msglen);
 }
 
 static int dsig_verify_final(void *vctx, const unsigned char *sig, size_t siglen)
 {
     FSP_SIGCTX *c = vctx;
+    if (c->stream != NULL)
+        return fsp_stream_verify_final(c->provctx, c->alg, c->key, c->stream, sig, siglen);
     return verify_data(c, 0, sig, siglen, c->msg, c->msglen);
 }
 
@@ -358,6 +364,8 @@ static int msig_verify_final(void *vctx)
         FSP_ERR_MSG(c->provctx, FASTSIG_ERR_BAD_PARAM, "no signature to verify was set");
         return 0;
     }
+    if (c->stream != NULL) /* it was set before the data: it started the digest */
+        return fsp_stream_verify_final(c->provctx, c->alg, c->key, c->stream, NULL, 0);
     return verify_data(c, 0, c->sig, c->siglen, c->msg, c->msglen);
 }
 
@@ -378,7 +386,6 @@ static int sig_get_ctx_params(void *vctx, OSSL_PARAM params[])
 {
     FSP_SIGCTX *c = vctx;
     OSSL_PARAM *p;
-
     if ((p = OSSL_PARAM_locate(params, OSSL_SIGNATURE_PARAM_ALGORITHM_ID)) != NULL) {
         if (c->alg->flags & FSP_SIGALG_OID_OF_ANOTHER) {
             /* its signatures are not the OID's (the LMS row's lack HSS's u32str(0)) */
@@ -389,9 +396,7 @@ static int sig_get_ctx_params(void *vctx, OSSL_PARAM params[])
         if (!fsp_der_algorithm_id(p, c->alg))
             return 0;
     }
-    if (c->alg->ad->ctx_get != NULL && c->alg->ad->ctx_get(&c->opts, params) != FASTSIG_OK)
-        return 0;
-    return 1;
+    return c->alg->ad->ctx_get == NULL || c->alg->ad->ctx_get(&c->opts, params) == FASTSIG_OK;
 }
 
 /* ---- per-slot entry points and dispatch tables ---- */

@@ -272,34 +272,47 @@ const char *stateful_param_name(const void *key)
 
 /* ---- signing ---- */
 
-int stateful_sign(void *key, const FSP_SIGOPTS *o, int prehashed, unsigned char *sig,
-              size_t *siglen, const unsigned char *msg, size_t msglen)
+int stateful_take_index(STATEFUL_KEY *x, const FSP_SIGOPTS *o, uint64_t *idx)
 {
-    STATEFUL_KEY *x = key;
-    size_t need = x->ops->sig_bytes(x->core);
     /* a signature context's own block size, else the key's */
-    uint64_t idx, batch = o != NULL && o->batch > 0 ? o->batch
-                                                   : __atomic_load_n(&x->batch, __ATOMIC_RELAXED);
+    uint64_t batch = o != NULL && o->batch > 0 ? o->batch
+                                               : __atomic_load_n(&x->batch, __ATOMIC_RELAXED);
     FSP_ERRDETAIL *d = o != NULL ? o->detail : NULL;
     fastsig_state *st;
     fastsig_cause cause;
-    int err = FASTSIG_OK;
+    int err;
 
     if (!stateful_has_private(x))
         return FASTSIG_ERR_BAD_KEY;
-    if (*siglen < need)
-        return FASTSIG_ERR_BAD_LENGTH; /* before anything is spent */
     stateful_cache_read(x); /* once: the first signature */
     if ((err = x->ops->check(x->core)) != FASTSIG_OK)
         return err; /* a damaged key: nothing spent */
     if ((st = stateful_state_of(x, &err, d)) == NULL)
         return err;
-    if ((err = fastsig_state_take_batch(st, batch, &idx, &cause)) != FASTSIG_OK)
+    if ((err = fastsig_state_take_batch(st, batch, idx, &cause)) != FASTSIG_OK)
         return stateful_state_error(x, err, &cause, d); /* WOTSP: OTS_USED once its index is spent */
+    return FASTSIG_OK;
+}
+
+int stateful_sign(void *key, const FSP_SIGOPTS *o, int prehashed, unsigned char *sig,
+              size_t *siglen, const unsigned char *msg, size_t msglen)
+{
+    STATEFUL_KEY *x = key;
+    size_t need = x->ops->sig_bytes(x->core);
+    uint64_t idx;
+    int err;
+
+    if (!stateful_has_private(x))
+        return FASTSIG_ERR_BAD_KEY;
+    if (*siglen < need)
+        return FASTSIG_ERR_BAD_LENGTH; /* before anything is spent */
+    if ((err = stateful_take_index(x, o, &idx)) != FASTSIG_OK)
+        return err;
     if ((err = x->ops->sign(x->core, idx, o != NULL && o->verify_after_sign, msg, msglen, sig,
                             need)) != FASTSIG_OK) {
         OPENSSL_cleanse(sig, need);
-        return stateful_state_error(x, err, NULL, d); /* an index the core refuses names the file too */
+        /* an index the core refuses names the file too */
+        return stateful_state_error(x, err, NULL, o != NULL ? o->detail : NULL);
     }
     *siglen = need;
     stateful_warn_check(x, o, idx);

@@ -258,6 +258,23 @@ int stateful_verify(const void *key, const FSP_SIGOPTS *o, int prehashed, const 
  * a failed signature leaves no bytes. */
 int stateful_sign(void *key, const FSP_SIGOPTS *o, int prehashed, unsigned char *sig,
               size_t *siglen, const unsigned char *msg, size_t msglen);
+/* The rule's first half, for sign and for a message that streams: the key
+ * checked, then one index durably spent (o's batch) into *idx; a refusal's
+ * detail in o->detail. */
+int stateful_take_index(STATEFUL_KEY *x, const FSP_SIGOPTS *o, uint64_t *idx);
+/* stateful_stream.c: the FSP_ADAPTER stream hooks (a message that streams,
+ * in constant memory, over the kind's msg_* ops; kinds without them hold
+ * the message: *st stays NULL). */
+int stateful_stream_sign_init(void *key, const FSP_SIGOPTS *o, void **st);
+int stateful_stream_verify_init(const void *key, const unsigned char *sig, size_t siglen,
+                                void **st);
+int stateful_stream_update(void *st, const unsigned char *data, size_t len);
+int stateful_stream_sign_final(void *key, const FSP_SIGOPTS *o, void *st, unsigned char *sig,
+                               size_t *siglen);
+int stateful_stream_verify_final(const void *key, void *st, const unsigned char *sig,
+                                 size_t siglen);
+void *stateful_stream_dup(void *st);
+void stateful_stream_free(void *st);
 const char *stateful_param_name(const void *key);
 int stateful_state(const void *key, FSP_STATEINFO *out);
 void stateful_sigopts_default(const FSP_SIGALG *alg, FSP_SIGOPTS *o);
@@ -280,6 +297,11 @@ extern const OSSL_PARAM stateful_key_settable[];
     .sigopts_default = stateful_sigopts_default, .ctx_settable = stateful_ctx_params,            \
     .ctx_set = stateful_ctx_set, .ctx_gettable = stateful_ctx_params, .ctx_get = stateful_ctx_get,   \
     .gettable = stateful_key_gettable, .get_params = stateful_get_params,                        \
-    .settable = stateful_key_settable, .set_params = stateful_set_params, .text = stateful_text
+    .settable = stateful_key_settable, .set_params = stateful_set_params, .text = stateful_text,  \
+    .stream_sign_init = stateful_stream_sign_init,                                             \
+    .stream_verify_init = stateful_stream_verify_init, .stream_update = stateful_stream_update, \
+    .stream_sign_final = stateful_stream_sign_final,                                           \
+    .stream_verify_final = stateful_stream_verify_final, .stream_dup = stateful_stream_dup,    \
+    .stream_free = stateful_stream_free
 
 #endif

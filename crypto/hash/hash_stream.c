@@ -14,6 +14,8 @@ int fs_hash_stream_keyed(fs_hash_stream *s, const fs_hash_params *p, unsigned do
     int rc = fs_hash_params_check(p);
     if (rc != FASTSIG_OK)
         return rc;
+    if (s == NULL || (key == NULL && keylen))
+        return FASTSIG_ERR_NULL_ARG;
     if (domain > 255 || keylen > 3 * FS_HASH_MAX_N)
         return FASTSIG_ERR_BAD_PARAM;
     fs_hash_keyed k;
@@ -34,6 +36,8 @@ int fs_hash_stream_prefixed(fs_hash_stream *s, const fs_hash_params *p, const ui
     int rc = fs_hash_params_check(p);
     if (rc != FASTSIG_OK)
         return rc;
+    if (s == NULL)
+        return FASTSIG_ERR_NULL_ARG;
     if (plen >= fs_lanes_block(p->family) || (prefix == NULL && plen))
         return FASTSIG_ERR_BAD_PARAM;
     s->family = p->family;

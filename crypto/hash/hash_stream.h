@@ -4,11 +4,15 @@
  * for the tail and its padding). The message hashes of verification that
  * are fed as the data streams in (libfastsig-verify's update calls): XMSS's
  * H_msg after toByte(2, pad) || r || root || toByte(idx, n), LMS's Q after
- * I || u32str(q) || u16str(D_MESG) || C. Same digests as fs_hash_msg and
+ * I || u32str(q) || u16str(D_MESG) || C, and the provider's streamed
+ * signing and verification (xmss_stream.c, wotsp_stream.c, hss_stream.c,
+ * for a message too long to hold). Same digests as fs_hash_msg and
  * fs_hash_prefixed_msg over the whole message; no allocation, freestanding.
  *
  * Contract: a stream is a plain struct (copyable, no resources); its bytes
- * are public data (no wiping). Every call after fs_hash_stream_final is
+ * are public data (no wiping: r is sent in the signature, the message is
+ * the caller's). The starts return FASTSIG_OK, NULL_ARG, BAD_PARAM or the
+ * codes of fs_hash_params_check. Every call after fs_hash_stream_final is
  * undefined until the next start. */
 #ifndef FASTSIG_HASH_STREAM_H
 #define FASTSIG_HASH_STREAM_H

@@ -34,6 +34,7 @@
 #include <stdint.h>
 #include "lms/lms_params.h"
 #include "lms/lms_tree.h"
+#include "hash/hash_stream.h"
 
 typedef struct hss_key hss_key;
 
@@ -73,6 +74,33 @@ size_t hss_sig_bytes(const hss_key *k);
 void hss_pub(const hss_key *k, uint8_t *pub);
 /* Signature at global index g into sig (hss_sig_bytes). */
 int hss_sign(hss_key *k, uint64_t g, const uint8_t *msg, size_t mlen, uint8_t *sig);
+/* ---- a message that streams (hss_stream.c): never held whole ----
+ * Signing: hss_sign_begin, once the caller has durably spent g, writes the
+ * bottom tree's I and C (n bytes; both derive from the top level's SEED and
+ * I and g, whichever trees are current) and starts h (Q's prefix); the
+ * caller feeds the message to h; hss_sign_end finishes h and signs Q at g
+ * (the bytes of hss_sign over the whole message; FASTSIG_ERR_INTERNAL if
+ * the tree under g has another I). An abandoned h only burns g.
+ * Verification: hss_verify_begin makes hss_verify's checks of sig that need
+ * no message (its codes) and starts h from the bottom level's I, q and C;
+ * hss_verify_end finishes h and verifies the same sig (both on the halves
+ * below, as libfastsig-verify is). The pieces under them: hss_sign of a
+ * digest Q made with C under I, hss_verify of the bottom level's digest Q. */
+int hss_sign_begin(hss_key *k, uint64_t g, uint8_t I[LMS_I_BYTES], uint8_t *C,
+                   fs_hash_stream *h);
+int hss_sign_end(hss_key *k, uint64_t g, const uint8_t I[LMS_I_BYTES], const uint8_t *C,
+                 fs_hash_stream *h, uint8_t *sig);
+int hss_verify_begin(const uint8_t *pub, size_t publen, const uint8_t *sig, size_t siglen,
+                     fs_hash_stream *h);
+int hss_verify_end(const uint8_t *pub, size_t publen, fs_hash_stream *h, const uint8_t *sig,
+                   size_t siglen);
+int hss_sign_digest(hss_key *k, uint64_t g, const uint8_t I[LMS_I_BYTES], const uint8_t *C,
+                    const uint8_t *Q, uint8_t *sig);
+int hss_verify_digest(const uint8_t *pub, size_t publen, const uint8_t *Q, const uint8_t *sig,
+                      size_t siglen);
+/* Level i's leaf under global index g. */
+uint32_t hss_leaf_of(const hss_key *k, unsigned i, uint64_t g);
+
 /* The fingerprint of the top level's (SEED, I), for the key-id registry's
  * seed entries (crypto/state/registry.h; hss_seedfp.c): LM-OTS secrets are
  * H(I || u32str(q) || u16str(i) || u8str(0xff) || SEED), whatever the
@@ -112,8 +140,10 @@ int hss_verify(const uint8_t *pub, size_t publen, const uint8_t *msg, size_t mle
  * outlive the view). It returns the code of the outer checks (argument,
  * level counts); the first malformed level's code is kept in bad, the
  * levels before it in v[0 .. parsed-1]. hss_levels_verify hashes them and
- * returns hss_verify's code. A caller that streams the message sets the
- * last level's v.Q (lms_q_start) before hss_levels_verify. */
+ * returns hss_verify's code. A caller that streams the message starts
+ * its Q with hss_levels_q_start (the first malformed level's code, or the
+ * bottom level's Q prefix in s) and ends with hss_levels_verify_q (the last
+ * level's v.Q = Q, then hss_levels_verify). No allocation (freestanding). */
 typedef struct {
     lms_sig_view v[LMS_MAX_LEVELS];
     const uint8_t *msg[LMS_MAX_LEVELS];
@@ -124,6 +154,8 @@ typedef struct {
 int hss_sig_parse(const uint8_t *pub, size_t publen, const uint8_t *msg, size_t mlen,
                   const uint8_t *sig, size_t siglen, hss_levels_view *h);
 int hss_levels_verify(const hss_levels_view *h);
+int hss_levels_q_start(const hss_levels_view *h, fs_hash_stream *s);
+int hss_levels_verify_q(hss_levels_view *h, const uint8_t *Q);
 /* The same one level after another (the levels' lms_verify in turn): the
  * reference the tests hold hss_verify, which runs the levels side by side,
  * to. */

@@ -30,9 +30,12 @@ static uint64_t bits(uint64_t g, unsigned a, unsigned n)
     return a >= 64 ? 0 : (g >> a) & (((uint64_t)1 << n) - 1);
 }
 
-int hss_sign(hss_key *k, uint64_t g, const uint8_t *msg, size_t mlen, uint8_t *sig)
+/* The signature at g: of msg, or (C non-NULL) of the digest Q a streamed
+ * message gave with C under the bottom tree whose identifier is I. */
+static int sign_any(hss_key *k, uint64_t g, const uint8_t *I, const uint8_t *C,
+                    const uint8_t *Q, const uint8_t *msg, size_t mlen, uint8_t *sig)
 {
-    if (k == NULL || sig == NULL || (msg == NULL && mlen))
+    if (k == NULL || sig == NULL)
         return FASTSIG_ERR_NULL_ARG;
     unsigned H = hss_total_height(k);
     if (H < 64 && g >> H)
@@ -48,6 +51,9 @@ int hss_sign(hss_key *k, uint64_t g, const uint8_t *msg, size_t mlen, uint8_t *s
     }
     if (rc != FASTSIG_OK)
         return rc;
+    unsigned last = k->L - 1;
+    if (C != NULL && memcmp(lms_tree_I(k->tree[last]), I, LMS_I_BYTES) != 0)
+        return FASTSIG_ERR_INTERNAL; /* the stream was begun under another tree */
     uint8_t *p = sig;
     fs_store_be32(p, k->L - 1);
     p += 4;
@@ -58,7 +64,29 @@ int hss_sign(hss_key *k, uint64_t g, const uint8_t *msg, size_t mlen, uint8_t *s
         lms_tree_pub(k->tree[i], p);
         p += lms_pub_bytes(&k->lp[i]);
     }
-    unsigned last = k->L - 1;
-    rc = lms_tree_sign(k->tree[last], (uint32_t)bits(g, 0, k->lp[last].h), msg, mlen, p);
+    uint32_t q = (uint32_t)bits(g, 0, k->lp[last].h);
+    rc = C == NULL ? lms_tree_sign(k->tree[last], q, msg, mlen, p)
+                   : lms_tree_sign_digest(k->tree[last], q, C, Q, p);
     return rc == FASTSIG_OK ? prepare(k, g) : rc;
+}
+
+int hss_sign(hss_key *k, uint64_t g, const uint8_t *msg, size_t mlen, uint8_t *sig)
+{
+    if (msg == NULL && mlen)
+        return FASTSIG_ERR_NULL_ARG;
+    return sign_any(k, g, NULL, NULL, NULL, msg, mlen, sig);
+}
+
+int hss_sign_digest(hss_key *k, uint64_t g, const uint8_t I[LMS_I_BYTES], const uint8_t *C,
+                    const uint8_t *Q, uint8_t *sig)
+{
+    if (I == NULL || C == NULL || Q == NULL)
+        return FASTSIG_ERR_NULL_ARG;
+    return sign_any(k, g, I, C, Q, NULL, 0, sig);
+}
+
+/* Level i's tree and leaf under g (hss_stream.c). */
+uint32_t hss_leaf_of(const hss_key *k, unsigned i, uint64_t g)
+{
+    return (uint32_t)bits(g, k->below[i], k->lp[i].h);
 }

@@ -6,7 +6,8 @@
  * Private core (the leading bytes of the private key encoding):
  *   u32str(L) || L x (u32str(lms type) || u32str(ots type)) || I || SEED || T[1]
  * T[1] is the public root, so a key that only verifies or exports its
- * public half builds no tree. */
+ * public half builds no tree. The core's struct is hss_sf.h's; a message that
+ * streams is signed in hss_stateful_msg.c. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,31 +20,7 @@
 #include "lms/hss.h"
 #include "lms/hss_cache.h"
 
-#define HSS_NAME_MAX (LMS_MAX_LEVELS * 48)
-/* The largest LMS signature and public key of a level: a public key names
- * only its top level, the others come in each signature. */
-#define LMS_LEVEL_MAX (4 + 4 + LMS_MAX_N * (LMS_MAX_P + 1) + 4 + LMS_MAX_N * LMS_MAX_H \
-                       + 4 + 4 + LMS_I_BYTES + LMS_MAX_N)
-
-typedef struct {
-    unsigned L, n, total_h;
-    lms_params lms[LMS_MAX_LEVELS];
-    lmots_params ots[LMS_MAX_LEVELS];
-    char name[HSS_NAME_MAX];
-    size_t sigbytes;
-    unsigned pub_levels;     /* a public key's L (0 for a private key): its
-                              * lower levels are unknown, lms[0] is the top */
-    uint8_t *sk;             /* the private core (secmem.h); NULL: public */
-    size_t sklen;
-    uint8_t pk[4 + 4 + 4 + LMS_I_BYTES + LMS_MAX_N];
-    size_t pklen;
-    pthread_mutex_t lock;    /* hss_key is not safe for concurrent use */
-    hss_key *core;           /* built at keygen, cache import or check */
-    int checked, core_err;   /* check done once, and its result */
-    uint64_t first, end;     /* the range: [first, end) */
-    uint64_t saved;          /* hss_cache_stamp at the last export / import */
-    int dirty;               /* trees built or a new range since */
-} hss_sf;
+#include "lms/hss_sf.h"
 
 /* The sizes and name once the levels are filled in; why the levels may not
  * form one key (one hash family and n for all, each tree with its own
@@ -420,4 +397,6 @@ const fs_stateful_ops fs_stateful_hss = {
     .cache_import = cache_import, .cache_dirty = cache_dirty, .set_range = set_range,
     .range = range, .max = max, .sig_bytes = sig_bytes, .n = n, .name = name,
     .shard_align = shard_align, .seed_fp = seed_fp, .text = text, .free = sf_free,
+    .msg_sign_init = hss_sf_msg_sign_init, .msg_sign_final = hss_sf_msg_sign_final,
+    .msg_verify_init = hss_sf_msg_verify_init, .msg_verify_final = hss_sf_msg_verify_final,
 };

@@ -4,6 +4,7 @@
 #include "bytes.h"
 #include "fastsig_err.h"
 #include "lms/hss.h"
+#include "lms/lmots.h"
 
 /* The length of the LMS public key at pub (avail bytes). */
 static int pub_len(const uint8_t *pub, size_t avail, size_t *len)
@@ -102,6 +103,32 @@ int hss_verify(const uint8_t *pub, size_t publen, const uint8_t *msg, size_t mle
     hss_levels_view h;
     int rc = hss_sig_parse(pub, publen, msg, mlen, sig, siglen, &h);
     return rc != FASTSIG_OK ? rc : hss_levels_verify(&h);
+}
+
+int hss_levels_q_start(const hss_levels_view *h, fs_hash_stream *s)
+{
+    if (h->parsed != h->levels)
+        return h->bad; /* a malformed level: refused before any hashing */
+    const lms_sig_view *v = &h->v[h->levels - 1];
+    /* the LM-OTS signature: u32str(type) || C || y */
+    return lmots_digest_begin(&v->op, v->I, v->q, v->ots_sig + 4, s);
+}
+
+int hss_levels_verify_q(hss_levels_view *h, const uint8_t *Q)
+{
+    if (h->parsed == h->levels)
+        h->v[h->levels - 1].Q = Q;
+    return hss_levels_verify(h);
+}
+
+int hss_verify_digest(const uint8_t *pub, size_t publen, const uint8_t *Q, const uint8_t *sig,
+                      size_t siglen)
+{
+    hss_levels_view h;
+    if (Q == NULL)
+        return FASTSIG_ERR_NULL_ARG;
+    int rc = hss_sig_parse(pub, publen, NULL, 0, sig, siglen, &h);
+    return rc != FASTSIG_OK ? rc : hss_levels_verify_q(&h, Q);
 }
 
 int hss_verify_serial(const uint8_t *pub, size_t publen, const uint8_t *msg, size_t mlen,

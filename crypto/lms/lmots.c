@@ -25,26 +25,51 @@ void lmots_digits(const lmots_params *op, const uint8_t *Q, uint8_t *a)
     }
 }
 
+/* The prefix of Q: I || u32str(q) || D_MESG || C (22 + n bytes). */
+static void mesg_prefix(const lmots_params *op, const uint8_t *I, uint32_t q, const uint8_t *C,
+                        uint8_t *pre)
+{
+    memcpy(pre, I, LMS_I_BYTES);
+    fs_store_be32(pre + 16, q);
+    fs_store_be16(pre + 20, LMS_D_MESG);
+    memcpy(pre + 22, C, op->n);
+}
+
 /* Q = H(I || u32str(q) || D_MESG || C || msg). */
 static int msg_digest(const lmots_params *op, const uint8_t *I, uint32_t q, const uint8_t *C,
                       const uint8_t *msg, size_t mlen, uint8_t *Q)
 {
     uint8_t pre[22 + LMS_MAX_N];
-    memcpy(pre, I, LMS_I_BYTES);
-    fs_store_be32(pre + 16, q);
-    fs_store_be16(pre + 20, LMS_D_MESG);
-    memcpy(pre + 22, C, op->n);
+    mesg_prefix(op, I, q, C, pre);
     return lms_hash_msg(op->hash, op->n, Q, pre, 22 + op->n, msg, mlen);
+}
+
+/* The one start of a streamed Q, signing (hss_stream.c) and verifying
+ * (hss_verify.c, the device verifier): the prefix, then the message. */
+int lmots_digest_begin(const lmots_params *op, const uint8_t I[LMS_I_BYTES], uint32_t q,
+                       const uint8_t *C, fs_hash_stream *h)
+{
+    uint8_t pre[22 + LMS_MAX_N];
+    fs_hash_params hp = lms_hash_params(op->hash, op->n);
+    if (h == NULL || C == NULL)
+        return FASTSIG_ERR_NULL_ARG;
+    mesg_prefix(op, I, q, C, pre);
+    return fs_hash_stream_prefixed(h, &hp, pre, 22 + (size_t)op->n);
 }
 
 int lmots_sign(const lmots_params *op, const uint8_t I[LMS_I_BYTES], const uint8_t *seed,
                uint32_t q, const uint8_t *C, const uint8_t *msg, size_t mlen, uint8_t *sig)
 {
-    uint8_t Q[LMS_MAX_N], a[LMS_MAX_P];
-    lms_chain_job jobs[LMS_MAX_P];
+    uint8_t Q[LMS_MAX_N];
     int rc = msg_digest(op, I, q, C, msg, mlen, Q);
-    if (rc != FASTSIG_OK)
-        return rc;
+    return rc != FASTSIG_OK ? rc : lmots_sign_digest(op, I, seed, q, C, Q, sig);
+}
+
+int lmots_sign_digest(const lmots_params *op, const uint8_t I[LMS_I_BYTES], const uint8_t *seed,
+                      uint32_t q, const uint8_t *C, const uint8_t *Q, uint8_t *sig)
+{
+    uint8_t a[LMS_MAX_P];
+    lms_chain_job jobs[LMS_MAX_P];
     lmots_digits(op, Q, a);
     for (unsigned i = 0; i < op->p; i++) {
         lms_chain_job jb = { q, (uint16_t)i, 0xff, (uint16_t)(1u + a[i]) };

@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "lms/lms_params.h"
+#include "hash/hash_stream.h"
 
 #define LMS_D_PBLC 0x8080
 #define LMS_D_MESG 0x8181
@@ -46,8 +47,16 @@ int lmots_pk_from_sig(const lmots_params *op, const uint8_t I[LMS_I_BYTES], uint
 int lmots_ends_from_sig(const lmots_params *op, const uint8_t I[LMS_I_BYTES], uint32_t q,
                         const uint8_t *sig, size_t siglen, const uint8_t *msg, size_t mlen,
                         uint8_t *z);
-/* The same from Q (n bytes) already hashed: the last step of a streamed
- * verification (lms_q_start, lms_tree.h). */
+/* A message that streams: h starts Q with its prefix I || u32str(q) ||
+ * u16str(D_MESG) || C (the one start of a streamed Q: signing, hss_stream.c,
+ * and verifying, hss_verify.c and libfastsig-verify); the message is its
+ * updates, Q its final. The signature and the chain ends from a Q computed
+ * so (the bytes of lmots_sign and lmots_ends_from_sig over the whole
+ * message). */
+int lmots_digest_begin(const lmots_params *op, const uint8_t I[LMS_I_BYTES], uint32_t q,
+                       const uint8_t *C, fs_hash_stream *h);
+int lmots_sign_digest(const lmots_params *op, const uint8_t I[LMS_I_BYTES], const uint8_t *seed,
+                      uint32_t q, const uint8_t *C, const uint8_t *Q, uint8_t *sig);
 int lmots_ends_from_digest(const lmots_params *op, const uint8_t I[LMS_I_BYTES], uint32_t q,
                            const uint8_t *sig, size_t siglen, const uint8_t *Q, uint8_t *z);
 void lmots_pblc_prefix(const uint8_t I[LMS_I_BYTES], uint32_t q, uint8_t pre[LMOTS_PBLC_PREFIX]);

@@ -307,9 +307,22 @@ void lms_tree_pub(const lms_tree *t, uint8_t *pub)
     memcpy(pub + 24, t->top + level_off(t->lp.h, t->cut, t->lp.h) * t->lp.m, t->lp.m);
 }
 
-int lms_tree_sign(lms_tree *t, uint32_t q, const uint8_t *msg, size_t mlen, uint8_t *sig)
+int lms_randomizer(const lmots_params *op, const uint8_t I[LMS_I_BYTES], const uint8_t *seed,
+                   uint32_t q, uint8_t *C)
 {
-    if (t == NULL || sig == NULL || (msg == NULL && mlen))
+    /* C = H(I || u32str(q) || u16str(0xfffd) || 0xff || SEED) */
+    lms_chain_job cj = { q, 0xfffd, 0xff, 1 };
+    int rc = lms_chains_ref(op, I, &cj, 1, seed, 0, C);
+    FS_DECLASSIFY(C, op->n); /* C is sent in the signature */
+    return rc;
+}
+
+/* The signature at q: of msg (Q NULL: C and Q computed here), or of the
+ * digest Q made with C (a streamed message). */
+static int sign_any(lms_tree *t, uint32_t q, const uint8_t *Cin, const uint8_t *Q,
+                    const uint8_t *msg, size_t mlen, uint8_t *sig)
+{
+    if (t == NULL || sig == NULL)
         return FASTSIG_ERR_NULL_ARG;
     const unsigned h = t->lp.h, m = t->lp.m, c = t->cut;
     if (h < 32 && q >> h)
@@ -321,15 +334,14 @@ int lms_tree_sign(lms_tree *t, uint32_t q, const uint8_t *msg, size_t mlen, uint
         rc = bottom(t, q >> c, 1);
     if (rc != FASTSIG_OK)
         return rc;
-    /* C = H(I || u32str(q) || u16str(0xfffd) || 0xff || SEED) */
     uint8_t C[LMS_MAX_N];
-    lms_chain_job cj = { q, 0xfffd, 0xff, 1 };
-    rc = lms_chains_ref(&t->op, t->I, &cj, 1, t->seed, 0, C);
+    if (Q == NULL)
+        rc = lms_randomizer(&t->op, t->I, t->seed, q, C);
     if (rc != FASTSIG_OK)
         return rc;
-    FS_DECLASSIFY(C, t->op.n); /* C is sent in the signature */
     fs_store_be32(sig, q);
-    rc = lmots_sign(&t->op, t->I, t->seed, q, C, msg, mlen, sig + 4);
+    rc = Q == NULL ? lmots_sign(&t->op, t->I, t->seed, q, C, msg, mlen, sig + 4)
+                   : lmots_sign_digest(&t->op, t->I, t->seed, q, Cin, Q, sig + 4);
     explicit_bzero(C, sizeof(C));
     if (rc != FASTSIG_OK)
         return rc;
@@ -344,6 +356,21 @@ int lms_tree_sign(lms_tree *t, uint32_t q, const uint8_t *msg, size_t mlen, uint
             memcpy(p, t->top + (level_off(h, c, l) + x) * m, m);
     }
     return FASTSIG_OK;
+}
+
+int lms_tree_sign(lms_tree *t, uint32_t q, const uint8_t *msg, size_t mlen, uint8_t *sig)
+{
+    if (msg == NULL && mlen)
+        return FASTSIG_ERR_NULL_ARG;
+    return sign_any(t, q, NULL, NULL, msg, mlen, sig);
+}
+
+int lms_tree_sign_digest(lms_tree *t, uint32_t q, const uint8_t *C, const uint8_t *Q,
+                         uint8_t *sig)
+{
+    if (C == NULL || Q == NULL)
+        return FASTSIG_ERR_NULL_ARG;
+    return sign_any(t, q, C, Q, NULL, 0, sig);
 }
 
 /* ---- the nodes as bytes, for a node cache file (hss_cache.c) ---- */

@@ -24,7 +24,6 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "hash/hash_stream.h"
 #include "lms/lms_params.h"
 
 /* done of total leaves computed; nonzero asks to stop (the call then
@@ -70,6 +69,13 @@ const uint8_t *lms_tree_seed(const lms_tree *t);
 void lms_tree_pub(const lms_tree *t, uint8_t *pub);
 /* The signature at leaf q (< 2^h) into sig (lms_sig_bytes). */
 int lms_tree_sign(lms_tree *t, uint32_t q, const uint8_t *msg, size_t mlen, uint8_t *sig);
+/* A streamed message's: C from lms_randomizer (the tree's I and SEED at q)
+ * and Q from lmots_digest_begin's stream; the bytes of lms_tree_sign. */
+int lms_tree_sign_digest(lms_tree *t, uint32_t q, const uint8_t *C, const uint8_t *Q,
+                         uint8_t *sig);
+/* C = H(I || u32str(q) || u16str(0xfffd) || u8str(0xff) || SEED), n bytes. */
+int lms_randomizer(const lmots_params *op, const uint8_t I[LMS_I_BYTES], const uint8_t *seed,
+                   uint32_t q, uint8_t *C);
 
 /* The nodes as bytes, for a node cache file (public data):
  * lms_tree_nodes points *nodes at them and returns their count (m bytes
@@ -123,8 +129,5 @@ int lms_roots(const lms_sig_view *v, const uint8_t *const msg[], const size_t ml
  * from its typecodes: FASTSIG_ERR_BAD_SIGNATURE when unknown or longer than
  * avail. */
 int lms_sig_len(const uint8_t *sig, size_t avail, size_t *len);
-/* Starts s on Q's prefix I || u32str(q) || u16str(D_MESG) || C of a parsed
- * signature: fed the message, its final digest is the view's Q. */
-int lms_q_start(const lms_sig_view *v, fs_hash_stream *s);
 
 #endif

@@ -188,14 +188,3 @@ int lms_verify(const uint8_t *pub, size_t publen, const uint8_t *msg, size_t mle
         return rc;
     return memcmp(root, v.T1, v.lp.m) == 0 ? FASTSIG_OK : FASTSIG_ERR_VERIFY;
 }
-
-int lms_q_start(const lms_sig_view *v, fs_hash_stream *s)
-{
-    uint8_t pre[22 + LMS_MAX_N];
-    memcpy(pre, v->I, LMS_I_BYTES);
-    fs_store_be32(pre + 16, v->q);
-    fs_store_be16(pre + 20, LMS_D_MESG);
-    memcpy(pre + 22, v->ots_sig + 4, v->op.n); /* C */
-    fs_hash_params hp = lms_hash_params(v->op.hash, v->op.n);
-    return fs_hash_stream_prefixed(s, &hp, pre, 22 + (size_t)v->op.n);
-}

@@ -74,8 +74,9 @@ static int start(verify_ctx *c)
         if (c->pk == NULL || c->sig == NULL)
             return FASTSIG_ERR_NULL_ARG;
         int rc = xmss_tree_row_of(kind, c->pk, c->pklen, &c->xp);
-        return rc != FASTSIG_OK ? rc
-                                : xmss_hmsg_start(c->xp, &c->hs, c->pk, c->pklen, c->sig, c->siglen);
+        if (rc != FASTSIG_OK)
+            return rc;
+        return xmss_verify_begin(c->xp, c->pk, c->pklen, c->sig, c->siglen, &c->hs);
     }
 #endif
 #ifndef FASTSIG_VERIFY_NO_LMS
@@ -84,9 +85,7 @@ static int start(verify_ctx *c)
         int rc = c->scheme == FASTSIG_VERIFY_LMS
                      ? lms_view(h, c->pk, c->pklen, c->sig, c->siglen)
                      : hss_sig_parse(c->pk, c->pklen, NULL, 0, c->sig, c->siglen, h);
-        if (rc == FASTSIG_OK && h->parsed != h->levels)
-            rc = h->bad; /* a malformed level: refused before any hashing */
-        return rc != FASTSIG_OK ? rc : lms_q_start(&h->v[h->parsed - 1], &c->hs);
+        return rc != FASTSIG_OK ? rc : hss_levels_q_start(h, &c->hs);
     }
 #endif
     return c->scheme >= FASTSIG_VERIFY_XMSS && c->scheme <= FASTSIG_VERIFY_LMS
@@ -138,9 +137,7 @@ int fastsig_verify_final(fastsig_verify_ctx *ctx)
         return xmss_verify_digest(c->xp, c->pk, c->pklen, digest, c->sig, c->siglen);
 #endif
 #ifndef FASTSIG_VERIFY_NO_LMS
-    hss_levels_view *h = &c->lv;
-    h->v[h->parsed - 1].Q = digest;
-    return hss_levels_verify(h);
+    return hss_levels_verify_q(&c->lv, digest);
 #else
     return FASTSIG_ERR_UNSUPPORTED;
 #endif

@@ -101,8 +101,10 @@ int xmss_wotsp_pk_from_sk(const uint8_t *sk, size_t sklen, uint8_t *pk, size_t p
     return FASTSIG_OK;
 }
 
-int xmss_wotsp_sign(const uint8_t *sk, size_t sklen, const uint8_t *msg, size_t msglen,
-                   uint8_t *sig, size_t siglen)
+/* The signature of msg, or (digest non-NULL) of the H_msg digest a
+ * streamed message gave with the same R (wotsp_stream.c). */
+static int sign_any(const uint8_t *sk, size_t sklen, const uint8_t *dg, const uint8_t *msg,
+                    size_t msglen, uint8_t *sig, size_t siglen)
 {
     const xmss_params *p;
     int rc = sk_row(sk, sklen, &p);
@@ -121,7 +123,9 @@ int xmss_wotsp_sign(const uint8_t *sk, size_t sklen, const uint8_t *msg, size_t 
     rc = xmss_ctx_init(&c, p, sk + 4 + 3 * n, sk + 4, sk + 4 + n);
     if (rc == FASTSIG_OK)
         rc = xmss_prf_msg(&c, sig, 0);
-    if (rc == FASTSIG_OK)
+    if (rc == FASTSIG_OK && dg != NULL)
+        memcpy(digest, dg, n);
+    else if (rc == FASTSIG_OK)
         rc = xmss_hash_msg(&c, digest, sig, root, 0, msg, msglen);
     if (rc == FASTSIG_OK)
         rc = xmss_wots_sign(&c, sig + n, digest, &ots);
@@ -131,6 +135,18 @@ int xmss_wotsp_sign(const uint8_t *sk, size_t sklen, const uint8_t *msg, size_t 
     if (rc != FASTSIG_OK)
         memset(sig, 0, siglen);
     return rc;
+}
+
+int xmss_wotsp_sign(const uint8_t *sk, size_t sklen, const uint8_t *msg, size_t msglen,
+                   uint8_t *sig, size_t siglen)
+{
+    return sign_any(sk, sklen, NULL, msg, msglen, sig, siglen);
+}
+
+int xmss_wotsp_sign_digest(const uint8_t *sk, size_t sklen, const uint8_t *digest, uint8_t *sig,
+                           size_t siglen)
+{
+    return digest == NULL ? FASTSIG_ERR_NULL_ARG : sign_any(sk, sklen, digest, NULL, 0, sig, siglen);
 }
 
 int xmss_wotsp_sign_verified(const uint8_t *sk, size_t sklen, const uint8_t *msg,
@@ -187,9 +203,10 @@ int xmss_wotsp_verify(const uint8_t *pk, size_t pklen, const uint8_t *msg, size_
     return xmss_wotsp_verify_cached(NULL, pk, pklen, msg, msglen, sig, siglen);
 }
 
-int xmss_wotsp_verify_cached(xmss_wotsp_verify_cache *cache, const uint8_t *pk, size_t pklen,
-                            const uint8_t *msg, size_t msglen, const uint8_t *sig,
-                            size_t siglen)
+/* Of msg, or (digest non-NULL) of a streamed message's H_msg digest. */
+static int verify_any(xmss_wotsp_verify_cache *cache, const uint8_t *pk, size_t pklen,
+                      const uint8_t *dg, const uint8_t *msg, size_t msglen, const uint8_t *sig,
+                      size_t siglen)
 {
     if (pk == NULL || sig == NULL || (msg == NULL && msglen != 0))
         return FASTSIG_ERR_NULL_ARG;
@@ -217,7 +234,9 @@ int xmss_wotsp_verify_cached(xmss_wotsp_verify_cache *cache, const uint8_t *pk, 
     int rc = xmss_ctx_init(&c, p, pk + 4 + n, NULL, NULL);
     if (rc == FASTSIG_OK && cache != NULL && (km = cached_masks(cache, &c, &lt)) == NULL)
         rc = FASTSIG_ERR_NOMEM;
-    if (rc == FASTSIG_OK)
+    if (rc == FASTSIG_OK && dg != NULL)
+        memcpy(digest, dg, n);
+    else if (rc == FASTSIG_OK)
         rc = xmss_hash_msg(&c, digest, sig, root, 0, msg, msglen);
     if (rc == FASTSIG_OK)
         rc = xmss_wots_pk_from_sig(&c, wpk, sig + n, digest, &ots);
@@ -230,4 +249,18 @@ int xmss_wotsp_verify_cached(xmss_wotsp_verify_cache *cache, const uint8_t *pk, 
     for (size_t i = 0; i < n; i++)
         diff |= node[i] ^ root[i];
     return diff ? FASTSIG_ERR_VERIFY : FASTSIG_OK;
+}
+
+int xmss_wotsp_verify_cached(xmss_wotsp_verify_cache *cache, const uint8_t *pk, size_t pklen,
+                            const uint8_t *msg, size_t msglen, const uint8_t *sig,
+                            size_t siglen)
+{
+    return verify_any(cache, pk, pklen, NULL, msg, msglen, sig, siglen);
+}
+
+int xmss_wotsp_verify_digest(xmss_wotsp_verify_cache *cache, const uint8_t *pk, size_t pklen,
+                             const uint8_t *digest, const uint8_t *sig, size_t siglen)
+{
+    return digest == NULL ? FASTSIG_ERR_NULL_ARG
+                          : verify_any(cache, pk, pklen, digest, NULL, 0, sig, siglen);
 }

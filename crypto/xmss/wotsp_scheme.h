@@ -12,7 +12,8 @@
  *     sig = R(n) || WOTS+ signature(len * n)
  * - Message binding as RFC 8391 XMSS with index 0: R = PRF(SK_PRF,
  *   toByte(0, 32)), digest = H_msg(R || root || toByte(0, n), M); the WOTS+
- *   signature signs the n-byte digest. The message is signed whole.
+ *   signature signs the n-byte digest. The message is signed whole (or
+ *   hashed as it streams: below).
  * - One-time: this core does not count uses; the caller (provider + state
  *   file) must refuse a second signature with the same sk.
  * - Errors: FASTSIG_ERR_BAD_PARAM for a non-WOTSP row, FASTSIG_ERR_BAD_LENGTH
@@ -27,6 +28,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "xmss/params.h"
+#include "hash/hash_stream.h"
 
 int xmss_wotsp_keygen(const xmss_params *p, const uint8_t *seed, size_t seedlen, uint8_t *sk,
                      size_t sklen, uint8_t *pk, size_t pklen);
@@ -56,6 +58,26 @@ int xmss_wotsp_verify_cached(xmss_wotsp_verify_cache *cache, const uint8_t *pk, 
                             const uint8_t *msg, size_t msglen, const uint8_t *sig,
                             size_t siglen);
 void xmss_wotsp_verify_cache_clear(xmss_wotsp_verify_cache *cache);
+/* ---- a message that streams (wotsp_stream.c): never held whole ----
+ * xmss_wotsp_sign_begin starts h (H_msg keyed with R, the root and index
+ * 0), the caller feeds it the message, xmss_wotsp_sign_end signs its digest
+ * (verify: then checks it against the digest; FASTSIG_ERR_FAULT, sig
+ * zeroed) with the bytes of xmss_wotsp_sign over the whole message. The
+ * one-time rule is the caller's, as for xmss_wotsp_sign. Verification:
+ * begin checks what needs no message and starts h from sig's R, end checks
+ * the same sig. The pieces under them take the digest. */
+int xmss_wotsp_sign_begin(const uint8_t *sk, size_t sklen, fs_hash_stream *h);
+int xmss_wotsp_sign_end(const uint8_t *sk, size_t sklen, fs_hash_stream *h, int verify,
+                        uint8_t *sig, size_t siglen);
+int xmss_wotsp_verify_begin(const uint8_t *pk, size_t pklen, const uint8_t *sig, size_t siglen,
+                            fs_hash_stream *h);
+int xmss_wotsp_verify_end(xmss_wotsp_verify_cache *cache, const uint8_t *pk, size_t pklen,
+                          fs_hash_stream *h, const uint8_t *sig, size_t siglen);
+int xmss_wotsp_sign_digest(const uint8_t *sk, size_t sklen, const uint8_t *digest, uint8_t *sig,
+                           size_t siglen);
+int xmss_wotsp_verify_digest(xmss_wotsp_verify_cache *cache, const uint8_t *pk, size_t pklen,
+                             const uint8_t *digest, const uint8_t *sig, size_t siglen);
+
 /* The row named by the oid in the first 4 bytes of a WOTSP pk or sk, or NULL. */
 const xmss_params *xmss_wotsp_params_of(const uint8_t *key, size_t keylen);
 

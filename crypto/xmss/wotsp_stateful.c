@@ -140,6 +140,35 @@ static int verify(void *core, const uint8_t *msg, size_t msglen, const uint8_t *
     return xmss_wotsp_verify_cached(&c->vcache, c->pk, c->pklen, msg, msglen, sig, siglen);
 }
 
+/* ---- a message that streams (wotsp_stream.c) ---- */
+
+static int msg_sign_init(void *core, uint64_t idx, fs_stateful_msg *m)
+{
+    wotsp_core *c = core;
+    m->idx = idx;
+    return idx != 0 ? FASTSIG_ERR_OTS_USED : xmss_wotsp_sign_begin(c->sk, c->sklen, &m->h);
+}
+
+static int msg_sign_final(void *core, fs_stateful_msg *m, int verify, uint8_t *sig,
+                          size_t siglen)
+{
+    wotsp_core *c = core;
+    return m->idx != 0 ? FASTSIG_ERR_OTS_USED
+                       : xmss_wotsp_sign_end(c->sk, c->sklen, &m->h, verify, sig, siglen);
+}
+
+static int msg_verify_init(void *core, const uint8_t *sig, size_t siglen, fs_stateful_msg *m)
+{
+    wotsp_core *c = core;
+    return xmss_wotsp_verify_begin(c->pk, c->pklen, sig, siglen, &m->h);
+}
+
+static int msg_verify_final(void *core, fs_stateful_msg *m, const uint8_t *sig, size_t siglen)
+{
+    wotsp_core *c = core;
+    return xmss_wotsp_verify_end(&c->vcache, c->pk, c->pklen, &m->h, sig, siglen);
+}
+
 static void range(void *core, uint64_t *first, uint64_t *end)
 {
     (void)core;
@@ -185,5 +214,7 @@ const fs_stateful_ops fs_stateful_wotsp = {
     .from_sk = from_sk, .from_pk = from_pk, .export_sk = export_sk, .has_sk = has_sk,
     .pk = pk, .check = check, .sign = sign, .verify = verify, .range = range, .max = max,
     .sig_bytes = sig_bytes, .n = n, .name = name, .shard_align = shard_align,
-    .seed_fp = seed_fp, .free = w_free,
+    .seed_fp = seed_fp, .free = w_free, .msg_sign_init = msg_sign_init,
+    .msg_sign_final = msg_sign_final, .msg_verify_init = msg_verify_init,
+    .msg_verify_final = msg_verify_final,
 };

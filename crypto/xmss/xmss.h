@@ -133,16 +133,34 @@ int xmss_verify(int kind, const uint8_t *pk, size_t pklen, const uint8_t *msg, s
 int xmss_verify_p(const xmss_params *p, const uint8_t *pk, size_t pklen, const uint8_t *msg,
                  size_t msglen, const uint8_t *sig, size_t siglen);
 
-/* xmss_verify_p with H_msg given (dmsg, n bytes) instead of the message:
- * the last step of a streamed verification. */
-int xmss_verify_digest(const xmss_params *p, const uint8_t *pk, size_t pklen,
-                       const uint8_t *dmsg, const uint8_t *sig, size_t siglen);
-/* Checks pk and sig as xmss_verify_p does before hashing, then starts s on
- * H_msg's prefix toByte(2, pad) || r || root || toByte(idx, n): fed the
- * message (fs_hash_stream_update), its final digest is xmss_verify_digest's
- * dmsg. */
-int xmss_hmsg_start(const xmss_params *p, fs_hash_stream *s, const uint8_t *pk, size_t pklen,
+/* ---- a message that streams (xmss_stream.c): never held whole ----
+ * Signing: xmss_sign_begin, once the caller has durably spent idx, writes
+ * r = PRF(SK_PRF, idx) (n bytes) and starts h (H_msg keyed with r, the root
+ * and idx); the caller feeds the message to h (fs_hash_stream_update);
+ * xmss_sign_end finishes h and signs its digest at idx with r (verify: then
+ * checks the signature against the digest, FASTSIG_ERR_FAULT and sig wiped
+ * on a mismatch). The bytes are those of xmss_sign over the whole message.
+ * An abandoned h only burns idx (it is spent; nothing was signed).
+ * Verification: xmss_verify_begin makes xmss_verify's checks of sig that
+ * need no message (its codes) and starts h on H_msg's prefix toByte(2, pad)
+ * || r || root || toByte(idx, n) with the signature's r and index;
+ * xmss_verify_end finishes h and verifies the same sig against it
+ * (xmss_verify_digest). xmss_verify_begin and xmss_verify_digest are in
+ * xmss_verify.c, which builds freestanding: libfastsig-verify streams on
+ * them too. */
+int xmss_sign_begin(xmss_key *k, uint64_t idx, uint8_t *r, fs_hash_stream *h);
+int xmss_sign_end(xmss_key *k, uint64_t idx, const uint8_t *r, fs_hash_stream *h, int verify,
+                  uint8_t *sig, size_t siglen);
+int xmss_verify_begin(const xmss_params *p, const uint8_t *pk, size_t pklen, const uint8_t *sig,
+                      size_t siglen, fs_hash_stream *h);
+int xmss_verify_end(const xmss_params *p, const uint8_t *pk, size_t pklen, fs_hash_stream *h,
                     const uint8_t *sig, size_t siglen);
+/* The pieces under them: xmss_sign at idx with r and the digest given;
+ * xmss_verify_p of a digest (H_msg, n bytes). */
+int xmss_sign_digest(xmss_key *k, uint64_t idx, const uint8_t *r, const uint8_t *digest,
+                     uint8_t *sig, size_t siglen);
+int xmss_verify_digest(const xmss_params *p, const uint8_t *pk, size_t pklen,
+                       const uint8_t *digest, const uint8_t *sig, size_t siglen);
 
 /* Cache bytes: *out is malloc'd (free with free()). */
 int xmss_cache_export(xmss_key *k, uint8_t **out, size_t *outlen);

@@ -3,6 +3,7 @@
 #include "memops.h"
 #include "bytes.h"
 #include "fastsig_err.h"
+#include "hash/hash_internal.h"
 #include "xmss/xmss_hash.h"
 #include "ctgrind.h"
 
@@ -83,13 +84,31 @@ int xmss_prf_msg(const xmss_ctx *c, uint8_t *r, uint64_t idx)
     return rc;
 }
 
-int xmss_hash_msg(const xmss_ctx *c, uint8_t *out, const uint8_t *r, const uint8_t *root,
-                 uint64_t idx, const uint8_t *msg, size_t msglen)
+/* H_msg's KEY: r || root || toByte(idx, n), 3n bytes. */
+static void hmsg_key(const xmss_ctx *c, const uint8_t *r, const uint8_t *root, uint64_t idx,
+                     uint8_t key[3 * XMSS_MAX_N])
 {
-    uint8_t key[3 * XMSS_MAX_N];
     size_t n = c->p->n;
     memcpy(key, r, n);
     memcpy(key + n, root, n);
     fs_store_be(key + 2 * n, n, idx);
+}
+
+int xmss_hash_msg(const xmss_ctx *c, uint8_t *out, const uint8_t *r, const uint8_t *root,
+                 uint64_t idx, const uint8_t *msg, size_t msglen)
+{
+    uint8_t key[3 * XMSS_MAX_N];
+    hmsg_key(c, r, root, idx, key);
     return fs_hash_msg(&c->hp, out, key, msg, msglen);
+}
+
+/* The streamed form (signing, xmss_stream.c; verifying, xmss_verify.c). */
+int xmss_hash_msg_begin(const xmss_ctx *c, fs_hash_stream *h, const uint8_t *r,
+                        const uint8_t *root, uint64_t idx)
+{
+    uint8_t key[3 * XMSS_MAX_N];
+    if (h == NULL)
+        return FASTSIG_ERR_NULL_ARG;
+    hmsg_key(c, r, root, idx, key);
+    return fs_hash_stream_keyed(h, &c->hp, FS_DOM_HMSG, key, 3 * (size_t)c->p->n);
 }

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "hash/hash.h"
+#include "hash/hash_stream.h"
 #include "xmss/params.h"
 #include "state/statefile.h"
 
@@ -32,6 +33,10 @@ int xmss_prf_msg(const xmss_ctx *c, uint8_t *r, uint64_t idx);
 /* out = H_msg(r || root || toByte(idx, n), msg). */
 int xmss_hash_msg(const xmss_ctx *c, uint8_t *out, const uint8_t *r, const uint8_t *root,
                  uint64_t idx, const uint8_t *msg, size_t msglen);
+/* The same as a stream (hash_stream.h): h keyed with r || root || toByte(idx,
+ * n); its updates are the message, its final the digest. */
+int xmss_hash_msg_begin(const xmss_ctx *c, fs_hash_stream *h, const uint8_t *r,
+                        const uint8_t *root, uint64_t idx);
 
 /* The id a state file binds to: SHA-256 of the public key bytes (for every
  * kind: oid || root || PUB_SEED). */

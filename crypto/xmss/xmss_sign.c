@@ -65,8 +65,11 @@ int xmss_key_check(xmss_key *k)
 
 /* ---- signing -------------------------------------------------------------- */
 
-static int sign_locked(xmss_key *k, uint64_t idx, const uint8_t *msg, size_t msglen,
-                       uint8_t *sig)
+/* The signature at idx: r = PRF(SK_PRF, idx) and the message's H_msg
+ * digest, computed here from msg when digest is NULL, else given (a
+ * streamed message: xmss_stream.c made both). */
+static int sign_locked(xmss_key *k, uint64_t idx, const uint8_t *r, const uint8_t *dg,
+                       const uint8_t *msg, size_t msglen, uint8_t *sig)
 {
     const xmss_params *p = &k->p;
     const size_t n = p->n, wsig = xmss_wots_sig_bytes(p);
@@ -77,9 +80,14 @@ static int sign_locked(xmss_key *k, uint64_t idx, const uint8_t *msg, size_t msg
         return rc;
     fs_store_be(s, p->idx_bytes, idx);
     s += p->idx_bytes;
-    rc = xmss_prf_msg(&k->ctx, s, idx);
-    if (rc == FASTSIG_OK)
-        rc = xmss_hash_msg(&k->ctx, digest, s, k->root, idx, msg, msglen);
+    if (dg != NULL) {
+        memcpy(s, r, n);
+        memcpy(digest, dg, n);
+    } else {
+        rc = xmss_prf_msg(&k->ctx, s, idx);
+        if (rc == FASTSIG_OK)
+            rc = xmss_hash_msg(&k->ctx, digest, s, k->root, idx, msg, msglen);
+    }
     s += n;
     for (unsigned L = 0; L < p->d && rc == FASTSIG_OK; L++) {
         uint64_t g = idx >> (p->tree_h * L);
@@ -110,23 +118,39 @@ static int sign_locked(xmss_key *k, uint64_t idx, const uint8_t *msg, size_t msg
     return rc;
 }
 
-int xmss_sign(xmss_key *k, uint64_t idx, const uint8_t *msg, size_t msglen, uint8_t *sig,
-             size_t siglen)
+static int sign_any(xmss_key *k, uint64_t idx, const uint8_t *r, const uint8_t *digest,
+                    const uint8_t *msg, size_t msglen, uint8_t *sig, size_t siglen)
 {
-    if (k == NULL || sig == NULL || (msg == NULL && msglen != 0))
+    if (k == NULL || sig == NULL)
         return FASTSIG_ERR_NULL_ARG;
     if (siglen != xmss_sig_bytes(&k->p))
         return FASTSIG_ERR_BAD_LENGTH;
     if (idx < k->first || idx > k->last)
         return FASTSIG_ERR_KEY_EXHAUSTED;
     pthread_mutex_lock(&k->lock);
-    int rc = sign_locked(k, idx, msg, msglen, sig);
+    int rc = sign_locked(k, idx, r, digest, msg, msglen, sig);
     pthread_mutex_unlock(&k->lock);
     if (rc == FASTSIG_OK && xmss_fault_hook != NULL)
         xmss_fault_hook(XMSS_FAULT_SIG, sig, siglen);
     if (rc != FASTSIG_OK)
         explicit_bzero(sig, siglen);
     return rc;
+}
+
+int xmss_sign(xmss_key *k, uint64_t idx, const uint8_t *msg, size_t msglen, uint8_t *sig,
+             size_t siglen)
+{
+    if (msg == NULL && msglen != 0)
+        return FASTSIG_ERR_NULL_ARG;
+    return sign_any(k, idx, NULL, NULL, msg, msglen, sig, siglen);
+}
+
+int xmss_sign_digest(xmss_key *k, uint64_t idx, const uint8_t *r, const uint8_t *digest,
+                     uint8_t *sig, size_t siglen)
+{
+    if (r == NULL || digest == NULL)
+        return FASTSIG_ERR_NULL_ARG;
+    return sign_any(k, idx, r, digest, NULL, 0, sig, siglen);
 }
 
 int xmss_sign_verified(xmss_key *k, uint64_t idx, const uint8_t *msg, size_t msglen,

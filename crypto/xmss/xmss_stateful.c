@@ -172,6 +172,32 @@ static int verify(void *core, const uint8_t *msg, size_t msglen, const uint8_t *
     return xmss_verify_p(c->p, c->pk, c->pklen, msg, msglen, sig, siglen);
 }
 
+/* ---- a message that streams (xmss_stream.c) ---- */
+
+static int msg_sign_init(void *core, uint64_t idx, fs_stateful_msg *m)
+{
+    m->idx = idx;
+    return xmss_sign_begin(((xmss_core *)core)->k, idx, m->rand, &m->h);
+}
+
+static int msg_sign_final(void *core, fs_stateful_msg *m, int verify, uint8_t *sig,
+                          size_t siglen)
+{
+    return xmss_sign_end(((xmss_core *)core)->k, m->idx, m->rand, &m->h, verify, sig, siglen);
+}
+
+static int msg_verify_init(void *core, const uint8_t *sig, size_t siglen, fs_stateful_msg *m)
+{
+    xmss_core *c = core;
+    return xmss_verify_begin(c->p, c->pk, c->pklen, sig, siglen, &m->h);
+}
+
+static int msg_verify_final(void *core, fs_stateful_msg *m, const uint8_t *sig, size_t siglen)
+{
+    xmss_core *c = core;
+    return xmss_verify_end(c->p, c->pk, c->pklen, &m->h, sig, siglen);
+}
+
 static int cache_export(void *core, uint8_t **out, size_t *outlen)
 {
     xmss_core *c = core;
@@ -272,6 +298,8 @@ static int seed_fp(const void *core, const uint8_t *seed, size_t seedlen,
     .cache_export = cache_export, .cache_import = cache_import,                          \
     .cache_dirty = cache_dirty, .set_range = set_range, .range = range, .max = max,      \
     .sig_bytes = sig_bytes, .n = n, .name = name, .shard_align = shard_align,            \
-    .seed_fp = seed_fp, .free = x_free
+    .seed_fp = seed_fp, .free = x_free, .msg_sign_init = msg_sign_init,                 \
+    .msg_sign_final = msg_sign_final, .msg_verify_init = msg_verify_init,               \
+    .msg_verify_final = msg_verify_final
 const fs_stateful_ops fs_stateful_xmss = { XMSS_OPS(xmss) };
 const fs_stateful_ops fs_stateful_xmssmt = { XMSS_OPS(xmssmt) };

@@ -112,26 +112,19 @@ int xmss_verify_digest(const xmss_params *p, const uint8_t *pk, size_t pklen,
     return verify(p, pk, pklen, NULL, 0, dmsg, sig, siglen);
 }
 
-int xmss_hmsg_start(const xmss_params *p, fs_hash_stream *s, const uint8_t *pk, size_t pklen,
-                    const uint8_t *sig, size_t siglen)
+int xmss_verify_begin(const xmss_params *p, const uint8_t *pk, size_t pklen, const uint8_t *sig,
+                      size_t siglen, fs_hash_stream *h)
 {
     uint64_t idx;
-    int rc = s == NULL ? FASTSIG_ERR_NULL_ARG : check(p, pk, pklen, sig, siglen, &idx);
+    int rc = h == NULL ? FASTSIG_ERR_NULL_ARG : check(p, pk, pklen, sig, siglen, &idx);
     if (rc != FASTSIG_OK)
         return rc;
-    const size_t n = p->n;
-    uint8_t key[3 * XMSS_MAX_N];
-    fs_hash_params hp;
     xmss_ctx c;
-    rc = xmss_ctx_init(&c, p, pk + 4 + n, NULL, NULL); /* for its descriptor */
-    if (rc != FASTSIG_OK)
-        return rc;
-    hp = c.hp;
+    rc = xmss_ctx_init(&c, p, pk + 4 + p->n, NULL, NULL); /* for its hash descriptor */
+    if (rc == FASTSIG_OK)
+        rc = xmss_hash_msg_begin(&c, h, sig + p->idx_bytes, pk + 4, idx);
     xmss_ctx_clear(&c);
-    memcpy(key, sig + p->idx_bytes, n); /* r */
-    memcpy(key + n, pk + 4, n);         /* root */
-    fs_store_be(key + 2 * n, n, idx);
-    return fs_hash_stream_keyed(s, &hp, FS_DOM_HMSG, key, 3 * n);
+    return rc;
 }
 
 int xmss_verify(int kind, const uint8_t *pk, size_t pklen, const uint8_t *msg, size_t msglen,

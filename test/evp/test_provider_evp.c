@@ -281,8 +281,9 @@ static void test_sign_verify(void)
 }
 
 /* OpenSSL 3.0's `dgst -sign` and `pkeyutl -rawin`: streaming plus dupctx. A
- * copied context must not reuse a stateful index: both finals succeed with
- * different signatures, or (one-time key) only one does. */
+ * copied context must not reuse a stateful index: a stateful row spent one
+ * at the first update and hashed the message as it came, so the copy shares
+ * it and exactly one of the two finals signs; other rows sign both. */
 static void test_streaming_dupctx(void)
 {
     FOR_EACH_ALG(a) {
@@ -305,15 +306,12 @@ static void test_streaming_dupctx(void)
         ok1 = EVP_DigestSignFinal(c1, s1, &l1) == 1;
         ok2 = EVP_DigestSignFinal(c2, s2, &l2) == 1;
         ERR_clear_error();
-        if (a->stateful && before < 2) {
+        if (a->stateful) { /* one index spent, one signature */
             CU_ASSERT(ok1 + ok2 == 1);
+            CU_ASSERT_EQUAL(evp_remaining(k), before - 1);
         } else {
             CU_ASSERT(ok1 && ok2);
             CU_ASSERT(verify_msg(k, msg, sizeof(msg), s2, l2));
-            if (a->stateful) { /* two indices spent, two different signatures */
-                CU_ASSERT(l1 != l2 || memcmp(s1, s2, l1) != 0);
-                CU_ASSERT_EQUAL(evp_remaining(k), before - 2);
-            }
         }
         if (ok1)
             CU_ASSERT(verify_msg(k, msg, sizeof(msg), s1, l1));

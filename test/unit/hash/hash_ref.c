@@ -3,6 +3,7 @@
 #include <string.h>
 #include <openssl/evp.h>
 #include <CUnit/CUnit.h>
+#include "cpu.h"
 #include "hash_ref.h"
 
 const fs_hash_params test_params[NPARAMS] = {
@@ -94,4 +95,24 @@ void ref_rand_hash(const fs_hash_params *p, const uint8_t *seed, uint8_t *out,
     for (unsigned j = 0; j < 2 * p->n; j++)
         bm[j] ^= in[j];
     ref_prefixed(p, 1, out, key, p->n, bm, 2 * p->n, NULL, 0);
+}
+
+/* The CPU paths to run: portable, each extension alone, all. */
+static const unsigned path_masks[] = { 0, FS_CPU_SHANI, FS_CPU_AVX2, FS_CPU_AVX512, ~0u };
+#define NPATHS (sizeof(path_masks) / sizeof(path_masks[0]))
+
+void each_path_param(void (*fn)(const fs_hash_params *p))
+{
+    unsigned have = fs_cpu_features();
+    for (size_t i = 0; i < NPATHS; i++) {
+        size_t j = 0;
+        while (j < i && (path_masks[j] & have) != (path_masks[i] & have))
+            j++;
+        if (j < i)
+            continue; /* the same path as an earlier mask */
+        fs_hash_select(path_masks[i]);
+        for (size_t k = 0; k < NPARAMS; k++)
+            fn(&test_params[k]);
+    }
+    fs_hash_select(~0u);
 }

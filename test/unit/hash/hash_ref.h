@@ -22,5 +22,9 @@ void ref_rand_hash(const fs_hash_params *p, const uint8_t *seed, uint8_t *out,
 #define NPARAMS 7
 extern const fs_hash_params test_params[NPARAMS];
 const char *param_name(const fs_hash_params *p);
+/* Runs fn for every descriptor on every distinct CPU path this machine
+ * has (portable, each extension alone, all), then restores the default
+ * selection. */
+void each_path_param(void (*fn)(const fs_hash_params *p));
 
 #endif

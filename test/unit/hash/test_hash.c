@@ -13,28 +13,6 @@
 
 #define MAXL 40
 
-/* The CPU paths to run: portable, each extension alone, all. */
-static const unsigned path_masks[] = { 0, FS_CPU_SHANI, FS_CPU_AVX2, FS_CPU_AVX512, ~0u };
-#define NPATHS (sizeof(path_masks) / sizeof(path_masks[0]))
-
-/* Runs fn for every parameter descriptor on every distinct CPU path, then
- * restores the default selection. */
-static void each_path_param(void (*fn)(const fs_hash_params *p))
-{
-    unsigned have = fs_cpu_features();
-    for (size_t i = 0; i < NPATHS; i++) {
-        size_t j = 0;
-        while (j < i && (path_masks[j] & have) != (path_masks[i] & have))
-            j++;
-        if (j < i)
-            continue; /* the same path as an earlier mask */
-        fs_hash_select(path_masks[i]);
-        for (size_t k = 0; k < NPARAMS; k++)
-            fn(&test_params[k]);
-    }
-    fs_hash_select(~0u);
-}
-
 static uint8_t *rnd(size_t len)
 {
     uint8_t *p = malloc(len + 1);
