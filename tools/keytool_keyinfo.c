@@ -28,7 +28,7 @@ static EVP_PKEY *load_public(const char *path)
         return NULL;
     while (BIO_gets(bio, line, sizeof(line)) > 0)
         if (strstr(line, "-----BEGIN PUBLIC KEY-----") != NULL) {
-            BIO_reset(bio);
+            (void)BIO_reset(bio);
             k = PEM_read_bio_PUBKEY_ex(bio, NULL, NULL, NULL, NULL, NULL);
             break;
         }

@@ -696,7 +696,7 @@ static void test_text(void)
         CU_ASSERT(n > 0 && strstr(data, "Private-Key") != NULL && strstr(data, a->name) != NULL);
         if (a->stateful)
             CU_ASSERT(n > 0 && strstr(data, "remaining") != NULL);
-        BIO_reset(b);
+        (void)BIO_reset(b);
         CU_ASSERT(EVP_PKEY_print_public(b, a->key, 0, NULL) == 1);
         BIO_write(b, "", 1);
         n = BIO_get_mem_data(b, &data);
