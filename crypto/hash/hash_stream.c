@@ -54,6 +54,8 @@ int fs_hash_stream_prefixed(fs_hash_stream *s, const fs_hash_params *p, const ui
 void fs_hash_stream_update(fs_hash_stream *s, const uint8_t *data, size_t len)
 {
     const size_t B = s->block;
+    if (len == 0) /* data may be NULL then (memcpy's arguments may not) */
+        return;
     if (s->buflen) { /* complete the waiting block first */
         size_t take = len < B - s->buflen ? len : B - s->buflen;
         memcpy(s->buf + s->buflen, data, take);
