@@ -100,17 +100,17 @@ int stateful_gen_check(STATEFUL_KEY *x, const FSP_GENOPTS *o, const uint8_t *see
                        size_t seedlen)
 {
     char def[4096], path[4096];
-    int exists = 0, err = registry_usable(def, sizeof(def), o->detail);
+    int exists = 0, regen = 0, err = registry_usable(def, sizeof(def), o->detail);
 
     if (err == FASTSIG_OK)
         err = o->state != NULL && o->state[0] != '\0'
               ? state_path_free(o->state, path, &exists, o->detail)
               : dir_usable(def, "state directory", NULL, o->detail);
     if (err == FASTSIG_OK)
-        err = stateful_seed_check(x, seed, seedlen, o->state, o->detail);
+        err = stateful_seed_check(x, seed, seedlen, o->state, &regen, o->detail);
     /* a file at the path: refused now, unless it may be this same key's
      * registered state (stateful_regen.c decides once the key id is known) */
-    if (err == FASTSIG_OK && exists && !x->regen_maybe)
+    if (err == FASTSIG_OK && exists && !regen)
         err = stateful_regen_exists_at(path, o->detail);
     return err;
 }

@@ -65,8 +65,6 @@ typedef struct {
     int warn_set;            /* ... when set (atomic), else the provider's config */
     uint8_t seed_fp[STATEFUL_SEED_FP_LEN]; /* key generation: its seeds' fingerprint */
     int seed_fp_set;         /* ... computed (stateful_seed_check) */
-    int regen_maybe;         /* ... found registered with a state that may be
-                              * this same key's (stateful_regen.c) */
 } STATEFUL_KEY;
 
 /* Key-generation progress of the tree cores (stateful_progress.c): the
@@ -130,9 +128,10 @@ int stateful_seed(const FSP_GENOPTS *o, const xmss_params *p, uint8_t *seed);
  * seed under any parameter set of the kind would sign with the same
  * one-time keys. stateful_state_new claims it. Not refused yet when the
  * state it names exists where this key's goes (state_opt, NULL: the default
- * directory): that may be the same key again (stateful_regen_same_key). */
+ * directory): that may be the same key again (stateful_regen_same_key); *regen
+ * says so (1), for stateful_gen_check. */
 int stateful_seed_check(STATEFUL_KEY *x, const uint8_t *seed, size_t seedlen,
-                        const char *state_opt, FSP_ERRDETAIL *d);
+                        const char *state_opt, int *regen, FSP_ERRDETAIL *d);
 /* stateful_regen.c: a key generated again. may_hold: the registry's state
  * found (of the seed) is a state of x's size and is where a key generated
  * with state_opt in the default directory dir may keep its state. same_key: x->path is the

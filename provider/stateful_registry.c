@@ -50,7 +50,7 @@ static int refused(int err, const fastsig_cause *cause, const char *entry, const
 }
 
 int stateful_seed_check(STATEFUL_KEY *x, const uint8_t *seed, size_t seedlen,
-                        const char *state_opt, FSP_ERRDETAIL *d)
+                        const char *state_opt, int *regen, FSP_ERRDETAIL *d)
 {
     char dir[4096], found[4096], entry[4096];
     fastsig_cause cause;
@@ -59,9 +59,8 @@ int stateful_seed_check(STATEFUL_KEY *x, const uint8_t *seed, size_t seedlen,
         return err;
     x->seed_fp_set = 1;
     err = fastsig_registry_holder_as(SEED, dir, x->seed_fp, found, sizeof(found), &cause);
-    x->regen_maybe = err == FASTSIG_ERR_STATE_REGISTERED
-                     && stateful_regen_may_hold(x, state_opt, dir, found);
-    if (x->regen_maybe)
+    *regen = err == FASTSIG_ERR_STATE_REGISTERED && stateful_regen_may_hold(x, state_opt, dir, found);
+    if (*regen)
         return FASTSIG_OK; /* decided when the key id is known */
     if (err == FASTSIG_OK
         || fastsig_registry_path_as(SEED, dir, x->seed_fp, entry, sizeof(entry)) != FASTSIG_OK)

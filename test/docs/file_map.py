@@ -16,6 +16,8 @@ import os
 import re
 import sys
 
+from checklist import Checklist
+
 SOURCE_DIRS = ("provider", "crypto", "asm", "tools")
 SOURCE_EXT = (".c", ".h", ".S", ".py")
 NAME = re.compile(r"[A-Za-z0-9_.\-]+\.(?:c|h|S|py|sh)\b")
@@ -50,11 +52,8 @@ def tree_files(root, dirs):
 def main(root):
     text = open(os.path.join(root, "doc", "design.md"), encoding="utf-8").read()
     secs = sections(text)
-    results = []
-
-    def check(ok, what):
-        results.append(ok)
-        print(("ok - " if ok else "FAIL - ") + what)
+    checks = Checklist("file_map")
+    check = checks.check
 
     diagram = secs.get(1, "")
     check("```" in diagram, "section 1 has its diagram")
@@ -87,9 +86,7 @@ def main(root):
         check(any(os.path.isdir(os.path.join(root, c)) for c in candidates),
               f"folder {folder}/ of the file map exists")
 
-    passed = sum(results)
-    print(f"file_map: {passed} passed, {len(results) - passed} failed")
-    return 0 if passed == len(results) else 1
+    return checks.summary()
 
 
 if __name__ == "__main__":

@@ -21,6 +21,8 @@ import re
 import subprocess
 import sys
 
+from checklist import Checklist
+
 TABLE = re.compile(r'\{\s*"([\w-]+)",\s*(kt_cmd_\w+),\s*"')
 OPTION = re.compile(r'strcmp\(a, "(-[\w-]+)"\)|\{\s*"(-[\w-]+)",\s*&')
 SUBCOMMAND = re.compile(r'strcmp\(sub, "(\w[\w-]*)"\)')
@@ -85,11 +87,8 @@ def main(root, keytool=None):
     subs = sections(page, ".Ss")
     synopsis = sections(page, ".Sh").get("SYNOPSIS", "")
     envsec = sections(page, ".Sh").get("ENVIRONMENT", "")
-    results = []
-
-    def check(ok, what):
-        results.append(bool(ok))
-        print(("ok - " if ok else "FAIL - ") + what)
+    checks = Checklist("man_keytool")
+    check = checks.check
 
     table = commands(root)
     check(len(table) > 0, f"tools/fastsig-keytool.c has a command table ({len(table)} commands)")
@@ -120,9 +119,7 @@ def main(root, keytool=None):
     for var in sorted(env_names(root)):
         check(re.search(rf"^\.It Ev .*\b{var}\b", envsec, re.M),
               f"ENVIRONMENT has .It Ev {var}")
-    passed = sum(results)
-    print(f"man_keytool: {passed} passed, {len(results) - passed} failed")
-    return 0 if results and passed == len(results) else 1
+    return checks.summary()
 
 
 if __name__ == "__main__":

@@ -16,6 +16,8 @@ import os
 import re
 import sys
 
+from checklist import Checklist
+
 ITEM = re.compile(r"^\.It Qo (\S+) Qc Po Dv (\S+) Pc", re.M)
 CONSTRUCT = re.compile(r'OSSL_PARAM_construct_\w+\(\s*"([^"]+)"')
 DEFINE = re.compile(r'^#\s*define\s+(\w+)\s+("[^"]*"|\w+)', re.M)
@@ -58,11 +60,8 @@ def main(root, core_names=None):
     ours = {m: v for m, v in known.items() if re.match(r"FASTSIG_\w*PARAM_", m)}
     if core_names:
         known.update({m: v for m, v in defines(core_names).items() if m.startswith("OSSL_")})
-    results = []
-
-    def check(ok, what):
-        results.append(ok)
-        print(("ok - " if ok else "FAIL - ") + what)
+    checks = Checklist("man_params")
+    check = checks.check
 
     texts = pages(root)
     for page, text in texts.items():
@@ -78,9 +77,7 @@ def main(root, core_names=None):
     everything = "\n".join(texts.values())
     for macro, name in sorted(ours.items()):
         check(written(name, everything), f'{macro} ("{name}") is documented in doc/man')
-    passed = sum(results)
-    print(f"man_params: {passed} passed, {len(results) - passed} failed")
-    return 0 if results and passed == len(results) else 1
+    return checks.summary()
 
 
 if __name__ == "__main__":
