@@ -1,6 +1,6 @@
 /* sha256_chain.c - the portable twins of the fused chain kernels
  * (sha256_chain.h): the same steps, lane by lane, through the one-lane
- * compression on byte messages, and the table of chain kernels. */
+ * compression on byte messages, and the tables of chain kernels. */
 #include <string.h>
 #include "memops.h"
 #include "bytes.h"
@@ -109,6 +109,8 @@ const fs_kernel fs_wots_chain_kernels[] = {
 #if defined(FASTSIG_HAVE_ASM)
     { "avx512-x16-chain", FS_KERNEL_FN(fs_sha256_chain_x16_avx512), NULL, 16, FS_CPU_AVX512, 0,
       16 },
+    { "avx512-x16-lean-chain", FS_KERNEL_FN(fs_sha256_chain_x16_avx512_lean), NULL, 16,
+      FS_CPU_AVX512, 0, 16 },
 #endif
     FS_KERNEL_END,
 };
@@ -119,9 +121,31 @@ const fs_kernel fs_lmots_chain_kernels[] = {
 #if defined(FASTSIG_HAVE_ASM)
     { "avx512-x16-lms-chain", FS_KERNEL_FN(fs_lms_chain_x16_avx512), NULL, 16, FS_CPU_AVX512, 0,
       6 },
+    { "avx512-x16-lean-lms-chain", FS_KERNEL_FN(fs_lms_chain_x16_avx512_lean), NULL, 16,
+      FS_CPU_AVX512, 0, 6 },
 #endif
     FS_KERNEL_END,
 };
 
-FS_KERNEL_TABLE(fs_wots_chain_table, "wots-chain", fs_wots_chain_kernels, NULL);
-FS_KERNEL_TABLE(fs_lmots_chain_table, "lmots-chain", fs_lmots_chain_kernels, NULL);
+/* The calibration's trials (kernel_cost.h), a few microseconds each: two
+ * WOTS+ steps, eight LM-OTS steps in every lane, on fixed words. */
+static void chain_trial(const fs_kernel *k, size_t steps)
+{
+    _Alignas(64) uint32_t x[8 * L] = { 0 }, words[FS_CHAIN_MAX_WORDS * L] = { 0 };
+    static const uint32_t key[8];
+    fs_chain_fn_of(k)(x, words, key, steps, 32);
+    __asm__ volatile("" : : "r"(x) : "memory"); /* the result counts */
+}
+
+static void wots_chain_trial(const fs_kernel *k)
+{
+    chain_trial(k, 2);
+}
+
+static void lmots_chain_trial(const fs_kernel *k)
+{
+    chain_trial(k, 8);
+}
+
+FS_KERNEL_TABLE(fs_wots_chain_table, "wots-chain", fs_wots_chain_kernels, wots_chain_trial);
+FS_KERNEL_TABLE(fs_lmots_chain_table, "lmots-chain", fs_lmots_chain_kernels, lmots_chain_trial);
