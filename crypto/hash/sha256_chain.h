@@ -46,8 +46,9 @@ fs_chain_fn fs_sha256_chain_x16_avx512_lean, fs_lms_chain_x16_avx512_lean;
 
 /* The kernels, one fs_kernel table (cpu.h, kernel_cost.h) per kind: its
  * portable twin first (FS_KERNEL_TWIN: tests and benchmarks only), then the
- * asm rows (two round layouts); lanes 16, costs measured by a trial of a
- * few steps (static ones tie, to the first asm row). The lane engine takes, per
+ * asm rows (two round layouts); lanes 16, costs measured on the x16
+ * compression kernel of the row's layout, its aux (static ones tie, to the
+ * first asm row). The lane engine takes, per
  * kind, fs_kernel_choose's row for a full group under its CPU mask
  * (fs_lanes_chain_kernel): none on a path without AVX-512. */
 extern const fs_kernel fs_wots_chain_kernels[], fs_lmots_chain_kernels[];
