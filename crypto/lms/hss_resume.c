@@ -38,8 +38,10 @@ static int build_pieces(lms_tree *t, const fs_keygen_resume *r, unsigned threads
     const uint8_t *row;
     int rc = FASTSIG_OK;
 
+    if (total == 0)
+        return FASTSIG_ERR_UNSUPPORTED; /* built whole */
     /* the tree keeps the row the plan counts on (else the pieces are no use) */
-    if (total == 0 || lms_tree_nodes_for(t, leaves) != per)
+    if (lms_tree_nodes_for(t, leaves) != per)
         return FASTSIG_ERR_INTERNAL;
     if (s > total || (s != 0 && r->roots == NULL))
         return FASTSIG_ERR_BAD_PARAM;
