@@ -171,6 +171,11 @@ int stateful_state_new(STATEFUL_KEY *x, const char *state_opt, FSP_ERRDETAIL *d)
  * left claimed on failure), and their withdrawal when no state was made. */
 int stateful_register(const STATEFUL_KEY *x, const char *dir, FSP_ERRDETAIL *d);
 void stateful_unregister(const STATEFUL_KEY *x, const char *dir);
+/* A shard just carved (x->path its state): that path added to its key's
+ * registry entry in the default state directory, when there is one, so
+ * that `fastsig-keytool status PUB.pem` lists the shard at any path; a
+ * failure is a warning on stderr (the shard is made: its parent moved). */
+void stateful_register_shard(const STATEFUL_KEY *x);
 /* The default state directory (made if missing), absolute and resolved; a
  * failure's detail (naming the directory) in d. */
 int stateful_default_state_dir(char *real, size_t len, FSP_ERRDETAIL *d);
