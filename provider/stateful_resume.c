@@ -6,8 +6,8 @@
  * and the nodes the finished pieces left (XMSS: subtree roots; HSS: the
  * tree's kept node row), rewritten at most every FASTSIG_CHECKPOINT_INTERVAL
  * seconds (default 10: one fsync'd write of at most 64 KB for XMSS, 1 MB
- * for HSS, nothing against a build of minutes), so that a generation killed after an hour resumes
- * instead of starting over. It holds the seed, i.e. the private key:
+ * for HSS, nothing against a build of minutes), so that a generation
+ * killed after an hour resumes instead of starting over. It holds the seed, i.e. the private key:
  * mode 0600, refused when open to other users (as a state file), removed
  * when the generation succeeds, kept when it fails (run it again). */
 #define _GNU_SOURCE /* secure_getenv */

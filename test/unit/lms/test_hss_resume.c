@@ -72,7 +72,8 @@ static void resume_row(unsigned L, const char *const *names, uint64_t stop, unsi
     r = (fs_keygen_resume){ s.nodes, stop, save, &s };
     s.stop_at = 0;
     s.calls = 0;
-    CU_ASSERT_EQUAL_FATAL(hss_key_gen_resume(&b, L, lp, op, seed, I, t2, &r, NULL, NULL), FASTSIG_OK);
+    CU_ASSERT_EQUAL_FATAL(hss_key_gen_resume(&b, L, lp, op, seed, I, t2, &r, NULL, NULL),
+                          FASTSIG_OK);
     /* the pieces loaded are not built again (the last one always is) */
     CU_ASSERT_EQUAL(s.calls, stop < total ? total - stop : 1);
     CU_ASSERT_EQUAL_FATAL(hss_key_gen_mt(&a, L, lp, op, seed, I, 2, NULL, NULL), FASTSIG_OK);

@@ -421,6 +421,12 @@ static void seed_text(const char *dir, unsigned tag, char *buf, size_t cap)
 /* A shard's state added to its key's entry (fastsig_registry_add_state):
  * one line after the last whole one (a torn line written over), not twice,
  * under both names of a key's entry; no entry: nothing made. */
+/* fastsig_registry_add_state of state into dir's entry for id; *added */
+static int add(const char *dir, const uint8_t *id, const char *state, int *added)
+{
+    return fastsig_registry_add_state(dir, id, state, added, NULL);
+}
+
 static void test_add_state(void)
 {
     char dir[PATH_MAX], found[PATH_MAX], entry[PATH_MAX], buf[256];
@@ -430,13 +436,13 @@ static void test_add_state(void)
     int added = -1;
     fresh_dir(dir, "reg-add");
     sf_key(id, 30);
-    CU_ASSERT_EQUAL(fastsig_registry_add_state(dir, id, "/s/shard.state", &added, NULL), FASTSIG_OK);
+    CU_ASSERT_EQUAL(add(dir, id, "/s/shard.state", &added), FASTSIG_OK);
     CU_ASSERT_EQUAL(added, 0); /* no entry */
     CU_ASSERT(!exists_as(dir, FASTSIG_REGISTRY_KEY_ID, 30, &k));
     CU_ASSERT_EQUAL(key_claim(dir, 30, 31, "/s/a.state", found, &which), FASTSIG_OK);
-    CU_ASSERT_EQUAL(fastsig_registry_add_state(dir, id, "/s/shard.state", &added, NULL), FASTSIG_OK);
+    CU_ASSERT_EQUAL(add(dir, id, "/s/shard.state", &added), FASTSIG_OK);
     CU_ASSERT_EQUAL(added, 1);
-    CU_ASSERT_EQUAL(fastsig_registry_add_state(dir, id, "/s/shard.state", &added, NULL), FASTSIG_OK);
+    CU_ASSERT_EQUAL(add(dir, id, "/s/shard.state", &added), FASTSIG_OK);
     CU_ASSERT_EQUAL(added, 0); /* there already */
     CU_ASSERT(entry_text(dir, 30, buf, sizeof(buf)) > 0
               && strcmp(buf, "/s/a.state\n/s/shard.state\n") == 0);
@@ -448,19 +454,19 @@ static void test_add_state(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(f);
     fputs("/s/to", f);
     fclose(f);
-    CU_ASSERT_EQUAL(fastsig_registry_add_state(dir, id, "/s/two.state", &added, NULL), FASTSIG_OK);
+    CU_ASSERT_EQUAL(add(dir, id, "/s/two.state", &added), FASTSIG_OK);
     CU_ASSERT(entry_text(dir, 30, buf, sizeof(buf)) > 0
               && strcmp(buf, "/s/a.state\n/s/shard.state\n/s/two.state\n") == 0);
     /* a relative path or one with a newline is no line */
-    CU_ASSERT_EQUAL(fastsig_registry_add_state(dir, id, "s/x.state", &added, NULL),
+    CU_ASSERT_EQUAL(add(dir, id, "s/x.state", &added),
                     FASTSIG_ERR_BAD_PARAM);
-    CU_ASSERT_EQUAL(fastsig_registry_add_state(dir, id, "/s/x\n.state", &added, NULL),
+    CU_ASSERT_EQUAL(add(dir, id, "/s/x\n.state", &added),
                     FASTSIG_ERR_BAD_PARAM);
     /* after a move the line goes to the entry at the path */
     int moved = 0;
     CU_ASSERT_EQUAL(fastsig_registry_move_state(dir, id, "/s/a.state", "/t/a.state", &moved, NULL),
                     FASTSIG_OK);
-    CU_ASSERT_EQUAL(fastsig_registry_add_state(dir, id, "/s/three.state", &added, NULL), FASTSIG_OK);
+    CU_ASSERT_EQUAL(add(dir, id, "/s/three.state", &added), FASTSIG_OK);
     seed_text(dir, 31, buf, sizeof(buf));
     CU_ASSERT_STRING_EQUAL(buf, "/t/a.state\n/s/shard.state\n/s/two.state\n/s/three.state\n");
 }
