@@ -49,6 +49,8 @@ resumed() { local param=$1 d=$2; shift 2
     check_eq "  the pieces done were not built again (no 10% line: it resumed past 10%)" \
         "$(grep -c ' 10% (' "$d/second.err")" 0
     check_eq "  the checkpoint is removed" "$(ls "$d/ck" 2>/dev/null)" ""
+    [ -n "${REF:-}" ] && check "  the node cache file it wrote is a single run's, byte for byte" \
+        cmp "$d/k.state.cache" "$REF.cache"
     check "  the key signs" openssl pkeyutl "${PROV[@]}" -sign -rawin -inkey "$d/k.pem" -in "$WORK/msg" -out "$d/sig"
     openssl pkey "${PROV[@]}" -in "$d/k.pem" -pubout -out "$d/pub.pem"
     check "  ... and the signature verifies" openssl pkeyutl "${PROV[@]}" -verify -rawin -pubin \
@@ -59,11 +61,11 @@ resumed() { local param=$1 d=$2; shift 2
 # single run's; then with a random seed
 killed_and_resumed() { local param=$1 seed=$2 d="$WORK/$3"
     mkdir -p "$d" "$d/one" "$d/random"
-    kill_at "$param" "$d" 8 -pkeyopt "seed:$seed"
-    resumed "$param" "$d" -pkeyopt "seed:$seed"
     FASTSIG_STATE_DIR="$d/one/sd" openssl genpkey "${PROV[@]}" -algorithm "$(alg "$param")" \
         -pkeyopt "param:$param" -pkeyopt "seed:$seed" -pkeyopt "state:$d/one/k.state" \
         -out "$d/one/k.pem" 2>/dev/null
+    kill_at "$param" "$d" 8 -pkeyopt "seed:$seed"
+    REF="$d/one/k.state" resumed "$param" "$d" -pkeyopt "seed:$seed"
     check_eq "$param: the resumed key is the one a single run makes" \
         "$(openssl pkey "${PROV[@]}" -in "$d/k.pem" -pubout | md5sum)" \
         "$(openssl pkey "${PROV[@]}" -in "$d/one/k.pem" -pubout | md5sum)"
