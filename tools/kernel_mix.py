@@ -1,0 +1,278 @@
+#!/usr/bin/env python3
+"""kernel_mix.py - each asm kernel's instruction mix, from the code itself.
+
+    kernel_mix.py KERNEL_TRACE --write bench/kernel_mix.c
+    kernel_mix.py KERNEL_TRACE --check bench/kernel_mix.c
+    kernel_mix.py KERNEL_TRACE --show
+
+KERNEL_TRACE is the built bench/kernel-trace: it single-steps one call of every
+asm kernel this CPU runs and prints the addresses executed. This tool maps them
+to instructions with `objdump -d` of the same binary, sorts each into a class
+(vector ALU, ternlog, rotate, shift, shuffle, move, SHA-NI rounds and message,
+load, store, scalar; vector classes by width), and follows register dataflow to
+find the longest dependency path (with nominal latencies, which only choose the
+path: the bench weighs its classes with the latencies it measures). Chain
+kernels are traced at 1 and 3 steps and the difference kept (two steps of 16
+lanes: what long calls cost per step).
+
+--write makes bench/kernel_mix.c (the table fastsig-bench's bounds use);
+--check compares that file with the kernels as built, one line `ok - ...` or
+`FAIL - ...` per traced row (a row missing from the table fails: new kernel
+rows need `--write`), then `kernel_mix: N passed, N failed`. Rows the CPU
+cannot run are not traced, so not checked. Memory dependencies are left out of
+the path (a lower bound, as a bound should be).
+"""
+import re
+import subprocess
+import sys
+
+WIDTHS = ("X", "Y", "Z")
+VEC_CLASSES = ("VALU", "VTERN", "VROT", "VSHIFT", "VSHUF", "VMOV")
+CLASSES = [f"{c}_{w}" for c in VEC_CLASSES for w in WIDTHS] + [
+    "SHA_RNDS", "SHA_MSG", "LOAD", "STORE", "SCALAR", "INSN"]
+# Nominal latencies (cycles), only to choose the critical path.
+NOMINAL = {"VALU": (1, 1, 2), "VTERN": (1, 1, 2), "VROT": (1, 1, 2), "VSHIFT": (1, 1, 2),
+           "VSHUF": (1, 2, 3), "VMOV": (0, 0, 0)}
+NOMINAL_OTHER = {"SHA_RNDS": 4, "SHA_MSG": 2, "LOAD": 0, "STORE": 0, "SCALAR": 1, "INSN": 0}
+
+VEC_REG = re.compile(r"%([xyz])mm(\d+)")
+GPR = re.compile(r"%(r\d+|[re]?[abcd]x|[abcd]l|[re]?[sd]il?|[re]?[sb]pl?|[re]?ip)\b")
+# Legacy SSE forms that write their destination without reading it.
+NO_READ_DEST = re.compile(r"^(v?mov|lea|pshuf[dlh]|vpshuf[dlh]|set|cmov|pop|vpbroadcast|vbroadcast)")
+
+
+def vec_class(m):
+    """The class of a vector mnemonic (the 'v' prefix dropped), or None."""
+    base = m[1:] if m.startswith("v") else m
+    if base.startswith("sha256rnds2"):
+        return "SHA_RNDS"
+    if base.startswith("sha256msg"):
+        return "SHA_MSG"
+    if base.startswith("pternlog"):
+        return "VTERN"
+    if re.match(r"pro[rl]v?[dq]$", base):
+        return "VROT"
+    if re.match(r"ps[rl]lv?[wdq]$|psrav?[wdq]$|ps[rl]ldq$", base):
+        return "VSHIFT"
+    if re.match(r"mov|zero", base):
+        return "VMOV"
+    if re.match(r"pshuf|palignr|align[dq]|shuf|punpck|perm|insert|extract|broadcast|pbroadcast"
+                r"|pinsr|pextr|pblend|blend|unpck|pack", base):
+        return "VSHUF"
+    if re.match(r"p(add|sub|xor|and|or|andn|cmp|min|max|mul)", base):
+        return "VALU"
+    return None
+
+
+def canon_gpr(name):
+    """rax, eax, ax, al -> rax; r8d -> r8."""
+    m = re.match(r"r(\d+)", name)
+    if m:
+        return "r" + m.group(1)
+    core = name.lstrip("re")
+    core = {"al": "ax", "bl": "bx", "cl": "cx", "dl": "dx", "sil": "si", "dil": "di",
+            "spl": "sp", "bpl": "bp"}.get(core, core)
+    return "r" + core
+
+
+def split_operands(ops):
+    """Operands of AT&T text, commas inside parentheses kept."""
+    out, depth, cur = [], 0, ""
+    for ch in ops:
+        if ch == "," and depth == 0:
+            out.append(cur.strip())
+            cur = ""
+            continue
+        depth += ch == "("
+        depth -= ch == ")"
+        cur += ch
+    if cur.strip():
+        out.append(cur.strip())
+    return out
+
+
+def regs_of(op):
+    """The registers an operand names (vector as v<N>, GPRs canonical)."""
+    r = ["v" + m.group(2) for m in VEC_REG.finditer(op)]
+    r += [canon_gpr(m.group(1)) for m in GPR.finditer(op)]
+    return r
+
+
+def decode(mnemonic, operands):
+    """(classes counted, sources, destinations, path class) of one instruction."""
+    ops = split_operands(operands)
+    widths = [w.upper() for w, _ in VEC_REG.findall(operands)]
+    width = max(widths, key="XYZ".index) if widths else None
+    mem = [i for i, o in enumerate(ops) if "(" in o and not mnemonic.startswith(("lea", "nop"))]
+    is_store = bool(ops) and (len(ops) - 1) in mem
+    is_load = any(i != len(ops) - 1 for i in mem) or (mnemonic.startswith(("pop", "ret")))
+    cls = vec_class(mnemonic) if width or mnemonic.startswith("sha") else None
+    if width and cls is None:
+        raise ValueError(f"no class for vector instruction `{mnemonic} {operands}`: "
+                         "add it to vec_class() in tools/kernel_mix.py")
+    if cls in ("SHA_RNDS", "SHA_MSG"):
+        pass
+    elif cls is not None:
+        cls = f"{cls}_{width}"
+    counted = []
+    if is_load:
+        counted.append("LOAD")
+    if is_store:
+        counted.append("STORE")
+    pure_move = cls is not None and (cls.startswith("VMOV") or (
+        cls.startswith("VSHUF") and "broadcast" in mnemonic))
+    if cls is not None and not ((is_load or is_store) and pure_move):
+        counted.append(cls)
+    elif cls is None and not (is_load or is_store) or mnemonic.startswith(("push", "pop")):
+        counted.append("SCALAR")
+    # dataflow: AT&T puts the destination last
+    srcs, dsts = [], []
+    for i, o in enumerate(ops):
+        if i in mem:
+            srcs += regs_of(o.split("(", 1)[1])  # address registers
+        elif i != len(ops) - 1 or len(ops) == 1:
+            srcs += regs_of(o)
+    if ops and (len(ops) - 1) not in mem:
+        dsts = regs_of(ops[-1].split("{")[0])
+        reads_dest = (not mnemonic.startswith("v") and len(ops) >= 2
+                      and not NO_READ_DEST.match(mnemonic)) or re.match(
+                          r"vpternlog|vperm[ti]2|vpdpbusd|vpmadd52", mnemonic) or (
+                          "{%k" in ops[-1] and "{z}" not in ops[-1])
+        if reads_dest:
+            srcs += dsts
+    if mnemonic.startswith("sha256rnds2"):
+        srcs.append("v0")
+    path_cls = cls if cls is not None and not (is_load and pure_move) else (
+        "LOAD" if is_load else "SCALAR")
+    return counted, srcs, dsts, path_cls
+
+
+def nominal(c):
+    if c in NOMINAL_OTHER:
+        return NOMINAL_OTHER[c]
+    base, w = c.rsplit("_", 1)
+    return NOMINAL[base][WIDTHS.index(w)]
+
+
+def disassemble(binary):
+    """{address: (mnemonic, operands, symbol)} of the binary's text."""
+    text = subprocess.run(["objdump", "-d", "--no-show-raw-insn", binary], check=True,
+                          capture_output=True, text=True).stdout
+    out, sym = {}, None
+    for line in text.splitlines():
+        m = re.match(r"^[0-9a-f]+ <(.*)>:$", line)
+        if m:
+            sym = m.group(1)
+            continue
+        m = re.match(r"^\s*([0-9a-f]+):\s+(\S+)\s*(.*)$", line)
+        if m:
+            ops = m.group(3).split("#")[0].split("<")[0].strip()
+            out[int(m.group(1), 16)] = (m.group(2), ops, sym)
+    return out
+
+
+def analyse(addrs, code):
+    """(counts, path composition) of one traced call."""
+    counts = dict.fromkeys(CLASSES, 0)
+    ready = {}  # register -> (time, composition)
+    longest = (0, {})
+    for a in addrs:
+        mnemonic, operands, sym = code[a]
+        if sym.startswith("trace_"):
+            continue
+        counted, srcs, dsts, pc = decode(mnemonic, operands)
+        counts["INSN"] += 1
+        for c in counted:
+            counts[c] += 1
+        t, comp = max((ready.get(s, (0, {})) for s in srcs), key=lambda x: x[0], default=(0, {}))
+        t += nominal(pc)
+        comp = dict(comp)
+        comp[pc] = comp.get(pc, 0) + 1
+        for d in dsts:
+            ready[d] = (t, comp)
+        if t > longest[0]:
+            longest = (t, comp)
+    path = dict.fromkeys(CLASSES, 0)
+    path.update(longest[1])
+    return counts, path
+
+
+def read_traces(tracer, code):
+    """[(table, row, units, counts, path)], chain rows as the 3-step minus the 1-step call."""
+    text = subprocess.run([tracer], check=True, capture_output=True, text=True).stdout
+    rows, cur, pending = [], None, {}
+    for line in text.splitlines():
+        if line.startswith("trace "):
+            _, table, row, units, steps = line.split()
+            cur = (table, row, int(units), int(steps), [])
+        elif line == "end":
+            table, row, units, steps, addrs = cur
+            counts, path = analyse(addrs, code)
+            if table.endswith("chain"):
+                if steps == 1:
+                    pending[row] = (units, counts, path)
+                    continue
+                u1, c1, p1 = pending.pop(row)
+                units -= u1
+                counts = {c: counts[c] - c1[c] for c in CLASSES}
+                path = {c: max(0, path[c] - p1[c]) for c in CLASSES}
+            rows.append((table, row, units, counts, path))
+        else:
+            cur[4].append(int(line, 16))
+    return rows
+
+
+def c_row(table, row, units, counts, path):
+    def init(d):
+        items = [f"[MIX_{c}] = {d[c]}" for c in CLASSES if d[c]]
+        return "{ " + ", ".join(items) + " }"
+    return (f'    {{ "{table}", "{row}", {units},\n      {init(counts)},\n'
+            f"      {init(path)} }},\n")
+
+
+HEADER = """/* kernel_mix.c - GENERATED by tools/kernel_mix.py from a single-stepped
+ * call of each asm kernel (bench/kernel-trace): per row, the instructions of
+ * one call by class, and the classes on its longest dependency path. The
+ * kernel_mix test fails when this file and the kernels disagree; regenerate:
+ *   tools/kernel_mix.py build/bench/kernel-trace --write bench/kernel_mix.c */
+#include <stddef.h>
+#include "kernel_mix.h"
+
+const bench_mix bench_mixes[] = {
+"""
+
+
+def main(argv):
+    if len(argv) < 3 or argv[2] not in ("--write", "--check", "--show"):
+        sys.stderr.write(__doc__)
+        return 2
+    code = disassemble(argv[1])
+    rows = read_traces(argv[1], code)
+    if argv[2] == "--show":
+        for table, row, units, counts, path in rows:
+            print(table, row, units, {c: v for c, v in counts.items() if v},
+                  "path", {c: v for c, v in path.items() if v})
+        return 0
+    if argv[2] == "--write":
+        with open(argv[3], "w") as f:
+            f.write(HEADER + "".join(c_row(*r) for r in rows) + "    { NULL },\n};\n")
+        print(f"kernel_mix: wrote {len(rows)} rows to {argv[3]}")
+        return 0
+    with open(argv[3]) as f:
+        table_text = f.read()
+    passed = failed = 0
+    for r in rows:
+        if c_row(*r) in table_text:
+            passed += 1
+            print(f"ok - {r[0]} {r[1]}: {argv[3]} holds its mix")
+        else:
+            failed += 1
+            print(f"FAIL - {r[0]} {r[1]}: {argv[3]} does not hold the mix of the kernel as built"
+                  f" (run tools/kernel_mix.py {argv[1]} --write {argv[3]}); as built:\n"
+                  + c_row(*r).rstrip())
+    print(f"kernel_mix: {passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
