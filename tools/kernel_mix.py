@@ -35,6 +35,8 @@ NOMINAL = {"VALU": (1, 1, 2), "VTERN": (1, 1, 2), "VROT": (1, 1, 2), "VSHIFT": (
            "VSHUF": (1, 2, 3), "VMOV": (0, 0, 0)}
 NOMINAL_OTHER = {"SHA_RNDS": 4, "SHA_MSG": 2, "LOAD": 0, "STORE": 0, "SCALAR": 1, "INSN": 0}
 
+PREFIXES = ("cs", "ds", "ss", "es", "data16", "addr32", "rex", "rex.W", "notrack", "bnd", "lock",
+            "rep", "repz", "repnz")
 VEC_REG = re.compile(r"%([xyz])mm(\d+)")
 GPR = re.compile(r"%(r\d+|[re]?[abcd]x|[abcd]l|[re]?[sd]il?|[re]?[sb]pl?|[re]?ip)\b")
 # Legacy SSE forms that write their destination without reading it.
@@ -104,6 +106,8 @@ def decode(mnemonic, operands):
     widths = [w.upper() for w, _ in VEC_REG.findall(operands)]
     width = max(widths, key="XYZ".index) if widths else None
     mem = [i for i, o in enumerate(ops) if "(" in o and not mnemonic.startswith(("lea", "nop"))]
+    if mnemonic.startswith("nop"):
+        ops = []  # a nop's operand is padding: it reads nothing
     is_store = bool(ops) and (len(ops) - 1) in mem
     is_load = any(i != len(ops) - 1 for i in mem) or (mnemonic.startswith(("pop", "ret")))
     cls = vec_class(mnemonic) if width or mnemonic.startswith("sha") else None
@@ -166,8 +170,11 @@ def disassemble(binary):
             continue
         m = re.match(r"^\s*([0-9a-f]+):\s+(\S+)\s*(.*)$", line)
         if m:
-            ops = m.group(3).split("#")[0].split("<")[0].strip()
-            out[int(m.group(1), 16)] = (m.group(2), ops, sym)
+            mnemonic, ops = m.group(2), m.group(3).split("#")[0].split("<")[0].strip()
+            while mnemonic in PREFIXES and ops:  # "cs nopw 0x0(%rax)": the nop
+                mnemonic, _, ops = ops.partition(" ")
+                ops = ops.strip()
+            out[int(m.group(1), 16)] = (mnemonic, ops, sym)
     return out
 
 
