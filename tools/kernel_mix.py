@@ -249,7 +249,63 @@ const bench_mix bench_mixes[] = {
 """
 
 
+# The classifier on instructions of the kernels, and what it must give.
+DECODE_CASES = [
+    ("vpaddd", "0x40(%rsp),%zmm1,%zmm2", ["LOAD", "VALU_Z"], ["rsp", "v1"], ["v2"]),
+    ("vpternlogd", "$0x96,%zmm3,%zmm4,%zmm5", ["VTERN_Z"], ["v3", "v4", "v5"], ["v5"]),
+    ("vprord", "$0x6,%ymm1,%ymm7", ["VROT_Y"], ["v1"], ["v7"]),
+    ("paddd", "%xmm1,%xmm2", ["VALU_X"], ["v1", "v2"], ["v2"]),
+    ("pshufd", "$0x1b,%xmm1,%xmm2", ["VSHUF_X"], ["v1"], ["v2"]),
+    ("sha256rnds2", "%xmm0,%xmm1,%xmm2", ["SHA_RNDS"], ["v0", "v1", "v2", "v0"], ["v2"]),
+    ("vmovdqu64", "(%rdi,%rax,1),%zmm3", ["LOAD"], ["rdi", "rax"], ["v3"]),
+    ("vmovdqa32", "%zmm3,0x80(%rsp)", ["STORE"], ["v3", "rsp"], []),
+    ("vmovdqa64", "%zmm3,%zmm4", ["VMOV_Z"], ["v3"], ["v4"]),
+    ("vpbroadcastd", "(%rax),%zmm1", ["LOAD"], ["rax"], ["v1"]),
+    ("add", "$0x40,%rdi", ["SCALAR"], ["rdi"], ["rdi"]),
+    ("nopw", "0x0(%rax,%rax,1)", ["SCALAR"], [], []),
+]
+
+
+def derivations(table, row, units, counts, path):
+    """The counts the algorithm fixes, per unit: (what, holds) pairs.
+    SHA-256 with SHA-NI: 64 rounds, two per sha256rnds2 -> 32. SHA-256 on
+    rotates: BSIG0, BSIG1 3 each in 64 rounds, SSIG0, SSIG1 2 each in 48 ->
+    576 per block; SHA-512 the same in 80 and 64 rounds -> 736. Keccak-f: 24
+    rounds of 5 theta and 24 rho rotates -> 696 per permutation. Rotate
+    counts are checked on the rows that rotate with vprord/vprorq, whose
+    registers hold a word of every lane."""
+    out = []
+    if table == "sha256" and counts["SHA_RNDS"]:
+        out.append(("32 sha256rnds2 per lane-block", counts["SHA_RNDS"] == 32 * units))
+    rot = sum(counts[f"VROT_{w}"] for w in WIDTHS)
+    per = {"sha256": 576, "sha512": 736, "keccak": 696}.get(table)
+    calls = 1 if table == "keccak" else 2  # kernel-trace: 2 blocks, 1 permutation
+    if rot and per:  # one register holds all lanes of a word
+        out.append((f"{per} rotates per block or permutation", rot == per * calls))
+    return out
+
+
+def selftest():
+    """The decode cases, then the traced table's counts against the algorithms'."""
+    failed = 0
+    for m, ops, counted, srcs, dsts in DECODE_CASES:
+        got = decode(m, ops)
+        ok = (sorted(got[0]), sorted(got[1]), got[2]) == (sorted(counted), sorted(srcs), dsts)
+        failed += not ok
+        print(f"{'ok' if ok else 'FAIL'} - {m} {ops}: {got[0]} from {got[1]} to {got[2]}")
+    try:
+        decode("vfoo", "%zmm1,%zmm2")
+        failed += 1
+        print("FAIL - an unknown vector instruction was classified")
+    except ValueError:
+        print("ok - an unknown vector instruction is refused")
+    print(f"kernel_mix selftest: {len(DECODE_CASES) + 1 - failed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
 def main(argv):
+    if len(argv) == 2 and argv[1] == "--selftest":
+        return selftest()
     if len(argv) < 3 or argv[2] not in ("--write", "--check", "--show"):
         sys.stderr.write(__doc__)
         return 2
@@ -277,6 +333,11 @@ def main(argv):
             print(f"FAIL - {r[0]} {r[1]}: {argv[3]} does not hold the mix of the kernel as built"
                   f" (run tools/kernel_mix.py {argv[1]} --write {argv[3]}); as built:\n"
                   + c_row(*r).rstrip())
+    for r in rows:
+        for what, ok in derivations(*r):
+            passed += ok
+            failed += not ok
+            print(f"{'ok' if ok else 'FAIL'} - {r[0]} {r[1]}: {what}")
     print(f"kernel_mix: {passed} passed, {failed} failed")
     return 1 if failed else 0
 
