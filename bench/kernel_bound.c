@@ -46,8 +46,9 @@ static double bound_of(const bench_mix *m, const bench_ports *p, worst *w)
             return 0;
         consider(w, m->count[c] / p->tp[c], bench_mix_class_name(c), NULL);
         vec += m->count[c] * bench_ports_vec_weight(p, c);
-        path += m->path[c] * p->lat[c];
     }
+    for (int c = 0; c < MIX_INSN; c++)
+        path += m->path[c] * p->lat[c];
     consider(w, vec, "vector-alu", NULL);
     if (p->fe > 0)
         consider(w, m->count[MIX_INSN] / p->fe, "front-end", NULL);

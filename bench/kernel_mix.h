@@ -8,8 +8,9 @@
  * broadcasts from registers, VMOV register moves; SHA_RNDS sha256rnds2,
  * SHA_MSG sha256msg1/2; LOAD and STORE memory accesses (a load folded into
  * an operation counts in both classes; a plain move from or to memory only
- * as the access); SCALAR everything else; INSN every instruction. The order
- * is tools/kernel_mix.py's CLASSES. */
+ * as the access); SCALAR everything else; VTERNS (paths only) a ternlog
+ * reached through an operand other than its destination, a slower edge;
+ * INSN every instruction. The order is tools/kernel_mix.py's CLASSES. */
 #ifndef FASTSIG_BENCH_KERNEL_MIX_H
 #define FASTSIG_BENCH_KERNEL_MIX_H
 
@@ -20,7 +21,8 @@ enum bench_mix_class {
     MIX_VSHIFT_X, MIX_VSHIFT_Y, MIX_VSHIFT_Z,
     MIX_VSHUF_X, MIX_VSHUF_Y, MIX_VSHUF_Z,
     MIX_VMOV_X, MIX_VMOV_Y, MIX_VMOV_Z,
-    MIX_SHA_RNDS, MIX_SHA_MSG, MIX_LOAD, MIX_STORE, MIX_SCALAR, MIX_INSN,
+    MIX_SHA_RNDS, MIX_SHA_MSG, MIX_LOAD, MIX_STORE, MIX_SCALAR,
+    MIX_VTERNS_X, MIX_VTERNS_Y, MIX_VTERNS_Z, MIX_INSN,
     MIX_CLASSES
 };
 

@@ -18,7 +18,8 @@ static _Alignas(64) unsigned char probe_buf[1024];
 static const char *const class_names[MIX_CLASSES] = {
     "valu.x", "valu.y", "valu.z", "vtern.x", "vtern.y", "vtern.z", "vrot.x", "vrot.y",
     "vrot.z", "vshift.x", "vshift.y", "vshift.z", "vshuf.x", "vshuf.y", "vshuf.z", "vmov.x",
-    "vmov.y", "vmov.z", "sha.rnds", "sha.msg", "load", "store", "scalar", "insn",
+    "vmov.y", "vmov.z", "sha.rnds", "sha.msg", "load", "store", "scalar", "vterns.x",
+    "vterns.y", "vterns.z", "insn",
 };
 
 const char *bench_mix_class_name(int c)
@@ -141,7 +142,7 @@ void bench_ports_print(const bench_ports *p)
            p->ghz, fs_cpu_names(fs_cpu_detected(), names, sizeof(names)), p->fe);
     printf("# ports   class: throughput insn/cycle, latency cycles:");
     for (int c = 0; c < MIX_CLASSES; c++)
-        if (p->tp[c] > 0)
+        if (p->tp[c] > 0 || p->lat[c] > 0)
             printf(" %s %.2f/%.2g", class_names[c], p->tp[c], p->lat[c]);
     for (unsigned i = 0; i < p->ninfo; i++)
         printf(" %s %.2f", p->info[i].name, p->info[i].per_cycle);

@@ -59,7 +59,7 @@
 #define I_STORE_X "movdqu %%xmm\\r, 16*\\r(%1)"
 #define I_ADD "add $1, %%\\r"
 #define GPR6 "r8,r9,r10,r11,rsi,rdi"
-/* Register moves chain through a pair: each waits for the one before. */
+/* A chain through a pair of registers: each waits for the one before. */
 #define MOV_CHAIN(a, b) ".rept 6\n\t" a "\n\t" b "\n\t.endr\n\t"
 
 /* Legacy SSE probes end without vzeroupper: a CPU with SHA-NI may lack AVX. */
@@ -69,9 +69,38 @@
 TP_LAT(VALU, X, "")
 TP_LAT(VALU, Y, VZ)
 TP_LAT(VALU, Z, VZ)
-TP_LAT(VTERN, X, VZ)
-TP_LAT(VTERN, Y, VZ)
-TP_LAT(VTERN, Z, VZ)
+/* Ternlog's rate depends on where its operands come from: fed a recent
+ * result through an operand other than its destination (as the kernels feed
+ * it) it runs at half the rate of the constant-fed chains above on Zen 5. So
+ * ternlog probes, and the pairs with it, run two banks of 12 registers
+ * (1..12, 16..27), each instruction taking the other bank's last result:
+ * 24 independent instructions a pass, each pass waiting for the one before.
+ * Registers 16..31 are outside what this file's compiler (no -mavx512f)
+ * allocates, and every vector register is caller-saved. */
+#define HOT_TERN(w, s, d) "vpternlogd $0x96, %%" w #s ", %%" w "31, %%" w #d "\n\t"
+#define HOT_ROT(w, s, d) "vprord $7, %%" w #s ", %%" w #d "\n\t"
+#define HOT_ADD(w, s, d) "vpaddd %%" w #s ", %%" w "31, %%" w #d "\n\t"
+#define HOT_MOV(w, s, d) "vmovdqa64 %%" w #s ", %%" w #d "\n\t"
+#define HOT_TERN_PASSES(w) \
+    HOT_TERN(w, 16, 1) HOT_TERN(w, 17, 2) HOT_TERN(w, 18, 3) HOT_TERN(w, 19, 4) HOT_TERN(w, 20, 5) HOT_TERN(w, 21, 6) HOT_TERN(w, 22, 7) HOT_TERN(w, 23, 8) HOT_TERN(w, 24, 9) HOT_TERN(w, 25, 10) HOT_TERN(w, 26, 11) HOT_TERN(w, 27, 12) \
+    HOT_TERN(w, 1, 16) HOT_TERN(w, 2, 17) HOT_TERN(w, 3, 18) HOT_TERN(w, 4, 19) HOT_TERN(w, 5, 20) HOT_TERN(w, 6, 21) HOT_TERN(w, 7, 22) HOT_TERN(w, 8, 23) HOT_TERN(w, 9, 24) HOT_TERN(w, 10, 25) HOT_TERN(w, 11, 26) HOT_TERN(w, 12, 27)
+#define HOT_ADD_TERN(w) \
+    HOT_ADD(w, 16, 1) HOT_TERN(w, 17, 2) HOT_ADD(w, 18, 3) HOT_TERN(w, 19, 4) HOT_ADD(w, 20, 5) HOT_TERN(w, 21, 6) HOT_ADD(w, 22, 7) HOT_TERN(w, 23, 8) HOT_ADD(w, 24, 9) HOT_TERN(w, 25, 10) HOT_ADD(w, 26, 11) HOT_TERN(w, 27, 12) \
+    HOT_ADD(w, 1, 16) HOT_TERN(w, 2, 17) HOT_ADD(w, 3, 18) HOT_TERN(w, 4, 19) HOT_ADD(w, 5, 20) HOT_TERN(w, 6, 21) HOT_ADD(w, 7, 22) HOT_TERN(w, 8, 23) HOT_ADD(w, 9, 24) HOT_TERN(w, 10, 25) HOT_ADD(w, 11, 26) HOT_TERN(w, 12, 27)
+#define HOT_ROT_TERN(w) \
+    HOT_ROT(w, 16, 1) HOT_TERN(w, 17, 2) HOT_ROT(w, 18, 3) HOT_TERN(w, 19, 4) HOT_ROT(w, 20, 5) HOT_TERN(w, 21, 6) HOT_ROT(w, 22, 7) HOT_TERN(w, 23, 8) HOT_ROT(w, 24, 9) HOT_TERN(w, 25, 10) HOT_ROT(w, 26, 11) HOT_TERN(w, 27, 12) \
+    HOT_ROT(w, 1, 16) HOT_TERN(w, 2, 17) HOT_ROT(w, 3, 18) HOT_TERN(w, 4, 19) HOT_ROT(w, 5, 20) HOT_TERN(w, 6, 21) HOT_ROT(w, 7, 22) HOT_TERN(w, 8, 23) HOT_ROT(w, 9, 24) HOT_TERN(w, 10, 25) HOT_ROT(w, 11, 26) HOT_TERN(w, 12, 27)
+#define HOT_TERN_MOV(w) \
+    HOT_TERN(w, 16, 1) HOT_MOV(w, 17, 2) HOT_TERN(w, 18, 3) HOT_MOV(w, 19, 4) HOT_TERN(w, 20, 5) HOT_MOV(w, 21, 6) HOT_TERN(w, 22, 7) HOT_MOV(w, 23, 8) HOT_TERN(w, 24, 9) HOT_MOV(w, 25, 10) HOT_TERN(w, 26, 11) HOT_MOV(w, 27, 12) \
+    HOT_TERN(w, 1, 16) HOT_MOV(w, 2, 17) HOT_TERN(w, 3, 18) HOT_MOV(w, 4, 19) HOT_TERN(w, 5, 20) HOT_MOV(w, 6, 21) HOT_TERN(w, 7, 22) HOT_MOV(w, 8, 23) HOT_TERN(w, 9, 24) HOT_MOV(w, 10, 25) HOT_TERN(w, 11, 26) HOT_MOV(w, 12, 27)
+PROBE(tp_VTERN_X, HOT_TERN_PASSES("xmm"), VZ)
+PROBE(tp_VTERN_Y, HOT_TERN_PASSES("ymm"), VZ)
+PROBE(tp_VTERN_Z, HOT_TERN_PASSES("zmm"), VZ)
+PROBE(lat_VTERN_X, EACH(RLAT, I_VTERN_X), VZ)
+PROBE(lat_VTERN_Y, EACH(RLAT, I_VTERN_Y), VZ)
+PROBE(lat_VTERN_Z, EACH(RLAT, I_VTERN_Z), VZ)
+/* the constant-fed rate, shown beside */
+PROBE(tp_VTERN_Z_const, EACH(R12, I_VTERN_Z), VZ)
 TP_LAT(VROT, X, VZ)
 TP_LAT(VROT, Y, VZ)
 TP_LAT(VROT, Z, VZ)
@@ -87,6 +116,12 @@ PROBE(tp_VMOV_Z, EACH(R12, I_VMOV_Z), VZ)
 PROBE(lat_VMOV_X, MOV_CHAIN("movdqa %%xmm1, %%xmm2", "movdqa %%xmm2, %%xmm1"), "")
 PROBE(lat_VMOV_Y, MOV_CHAIN("vmovdqa %%ymm1, %%ymm2", "vmovdqa %%ymm2, %%ymm1"), VZ)
 PROBE(lat_VMOV_Z, MOV_CHAIN("vmovdqa64 %%zmm1, %%zmm2", "vmovdqa64 %%zmm2, %%zmm1"), VZ)
+/* Ternlog's latency from an operand other than the destination. */
+#define TERNS(w) MOV_CHAIN("vpternlogd $0x96, %%" w "1, %%" w "14, %%" w "2",                  \
+                           "vpternlogd $0x96, %%" w "2, %%" w "14, %%" w "1")
+PROBE(lat_VTERNS_X, TERNS("xmm"), VZ)
+PROBE(lat_VTERNS_Y, TERNS("ymm"), VZ)
+PROBE(lat_VTERNS_Z, TERNS("zmm"), VZ)
 PROBE(tp_RNDS, EACH(R12, I_RNDS), "")
 PROBE(lat_RNDS, EACH(RLAT, I_RNDS), "")
 PROBE(tp_MSG, EACH(RA6, I_MSG1) EACH(RB6, I_MSG2), "")
@@ -104,12 +139,12 @@ PROBE(clock_chain, ".rept 12\n\tadd %%r9, %%r8\n\t.endr\n\t", "")
 PROBE(fe_Z, EACH("1,2,3,4", I_VALU_Z) EACH("r8,r9,r10,r11", I_ADD), VZ)
 PROBE(fe_Y, EACH("1,2,3,4", I_VALU_Y) EACH("r8,r9,r10,r11", I_ADD), VZ)
 PROBE(pair_add_rot, EACH(RA9, I_VALU_Z) EACH(RB3, I_VROT_Z), VZ)
-PROBE(pair_add_tern, EACH(RA6, I_VALU_Z) EACH(RB6, I_VTERN_Z), VZ)
-PROBE(pair_rot_tern, EACH(RA6, I_VROT_Z) EACH(RB6, I_VTERN_Z), VZ)
+PROBE(pair_add_tern, HOT_ADD_TERN("zmm"), VZ)
+PROBE(pair_rot_tern, HOT_ROT_TERN("zmm"), VZ)
 PROBE(pair_rot_shift, EACH(RA6, I_VROT_Z) EACH(RB6, I_VSHIFT_Z), VZ)
 PROBE(pair_rot_shuf, EACH(RA6, I_VROT_Z) EACH(RB6, I_VSHUF_Z), VZ)
 PROBE(pair_add_mov, EACH(RA6, I_VALU_Z) EACH(RB6, I_VMOV_Z), VZ)
-PROBE(pair_tern_mov, EACH(RA6, I_VTERN_Z) EACH(RB6, I_VMOV_Z), VZ)
+PROBE(pair_tern_mov, HOT_TERN_MOV("zmm"), VZ)
 PROBE(pair_addy_shifty, EACH(RA9, I_VALU_Y) EACH(RB3, I_VSHIFT_Y), VZ)
 PROBE(pair_addx_rotx, EACH(RA6, I_VALU_X) EACH(RB6, I_VROT_X), VZ)
 PROBE(pair_rnds_msg, EACH(RA6, I_RNDS) EACH(RB6, I_MSG1), "")
@@ -129,11 +164,20 @@ enum { Z = FS_CPU_AVX512, Y = FS_CPU_AVX2, S = FS_CPU_SHANI };
 const bench_probe bench_probes[] = {
     ROW(PROBE_CLOCK, clock_chain, 0, 48, -1, 0, -1, 0),
     CLS(VALU, 0, Y, Z),
-    CLS(VTERN, Z, Z, Z),
+    ROW(PROBE_TP, tp_VTERN_X, Z, 96, MIX_VTERN_X, 0, -1, 0),
+    ROW(PROBE_TP, tp_VTERN_Y, Z, 96, MIX_VTERN_Y, 0, -1, 0),
+    ROW(PROBE_TP, tp_VTERN_Z, Z, 96, MIX_VTERN_Z, 0, -1, 0),
+    ROW(PROBE_LAT, lat_VTERN_X, Z, 48, MIX_VTERN_X, 0, -1, 0),
+    ROW(PROBE_LAT, lat_VTERN_Y, Z, 48, MIX_VTERN_Y, 0, -1, 0),
+    ROW(PROBE_LAT, lat_VTERN_Z, Z, 48, MIX_VTERN_Z, 0, -1, 0),
+    ROW(PROBE_INFO, tp_VTERN_Z_const, Z, 48, -1, 0, -1, 0),
     CLS(VROT, Z, Z, Z),
     CLS(VSHIFT, 0, Y, Z),
     CLS(VSHUF, 0, Y, Z),
     CLS(VMOV, 0, Y, Z),
+    ROW(PROBE_LAT, lat_VTERNS_X, Z, 48, MIX_VTERNS_X, 0, -1, 0),
+    ROW(PROBE_LAT, lat_VTERNS_Y, Z, 48, MIX_VTERNS_Y, 0, -1, 0),
+    ROW(PROBE_LAT, lat_VTERNS_Z, Z, 48, MIX_VTERNS_Z, 0, -1, 0),
     ROW(PROBE_TP, tp_RNDS, S, 48, MIX_SHA_RNDS, 0, -1, 0),
     ROW(PROBE_LAT, lat_RNDS, S, 48, MIX_SHA_RNDS, 0, -1, 0),
     ROW(PROBE_TP, tp_MSG, S, 48, MIX_SHA_MSG, 0, -1, 0),
@@ -147,12 +191,12 @@ const bench_probe bench_probes[] = {
     ROW(PROBE_FE, fe_Z, Z, 32, -1, 0, -1, 0),
     ROW(PROBE_FE, fe_Y, Y, 32, -1, 0, -1, 0),
     ROW(PROBE_PAIR, pair_add_rot, Z, 48, MIX_VALU_Z, 9, MIX_VROT_Z, 3),
-    ROW(PROBE_PAIR, pair_add_tern, Z, 48, MIX_VALU_Z, 6, MIX_VTERN_Z, 6),
-    ROW(PROBE_PAIR, pair_rot_tern, Z, 48, MIX_VROT_Z, 6, MIX_VTERN_Z, 6),
+    ROW(PROBE_PAIR, pair_add_tern, Z, 96, MIX_VALU_Z, 12, MIX_VTERN_Z, 12),
+    ROW(PROBE_PAIR, pair_rot_tern, Z, 96, MIX_VROT_Z, 12, MIX_VTERN_Z, 12),
     ROW(PROBE_PAIR, pair_rot_shift, Z, 48, MIX_VROT_Z, 6, MIX_VSHIFT_Z, 6),
     ROW(PROBE_PAIR, pair_rot_shuf, Z, 48, MIX_VROT_Z, 6, MIX_VSHUF_Z, 6),
     ROW(PROBE_PAIR, pair_add_mov, Z, 48, MIX_VALU_Z, 6, MIX_VMOV_Z, 6),
-    ROW(PROBE_PAIR, pair_tern_mov, Z, 48, MIX_VTERN_Z, 6, MIX_VMOV_Z, 6),
+    ROW(PROBE_PAIR, pair_tern_mov, Z, 96, MIX_VTERN_Z, 12, MIX_VMOV_Z, 12),
     ROW(PROBE_PAIR, pair_addy_shifty, Y, 48, MIX_VALU_Y, 9, MIX_VSHIFT_Y, 3),
     ROW(PROBE_PAIR, pair_addx_rotx, Z, 48, MIX_VALU_X, 6, MIX_VROT_X, 6),
     ROW(PROBE_PAIR, pair_rnds_msg, S, 48, MIX_SHA_RNDS, 6, MIX_SHA_MSG, 6),

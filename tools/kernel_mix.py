@@ -11,7 +11,9 @@ to instructions with `objdump -d` of the same binary, sorts each into a class
 (vector ALU, ternlog, rotate, shift, shuffle, move, SHA-NI rounds and message,
 load, store, scalar; vector classes by width), and follows register dataflow to
 find the longest dependency path (with nominal latencies, which only choose the
-path: the bench weighs its classes with the latencies it measures). Chain
+path: the bench weighs its classes with the latencies it measures; a ternlog on
+the path through an operand other than its destination counts as VTERNS, its
+slower edge). Chain
 kernels are traced at 1 and 3 steps and the difference kept (two steps of 16
 lanes: what long calls cost per step).
 
@@ -29,9 +31,9 @@ import sys
 WIDTHS = ("X", "Y", "Z")
 VEC_CLASSES = ("VALU", "VTERN", "VROT", "VSHIFT", "VSHUF", "VMOV")
 CLASSES = [f"{c}_{w}" for c in VEC_CLASSES for w in WIDTHS] + [
-    "SHA_RNDS", "SHA_MSG", "LOAD", "STORE", "SCALAR", "INSN"]
+    "SHA_RNDS", "SHA_MSG", "LOAD", "STORE", "SCALAR"] + [f"VTERNS_{w}" for w in WIDTHS] + ["INSN"]
 # Nominal latencies (cycles), only to choose the critical path.
-NOMINAL = {"VALU": (1, 1, 2), "VTERN": (1, 1, 2), "VROT": (1, 1, 2), "VSHIFT": (1, 1, 2),
+NOMINAL = {"VALU": (1, 1, 2), "VTERN": (1, 1, 2), "VTERNS": (2, 2, 3), "VROT": (1, 1, 2), "VSHIFT": (1, 1, 2),
            "VSHUF": (1, 2, 3), "VMOV": (0, 0, 0)}
 NOMINAL_OTHER = {"SHA_RNDS": 4, "SHA_MSG": 2, "LOAD": 0, "STORE": 0, "SCALAR": 1, "INSN": 0}
 
@@ -191,10 +193,18 @@ def analyse(addrs, code):
         counts["INSN"] += 1
         for c in counted:
             counts[c] += 1
-        t, comp = max((ready.get(s, (0, {})) for s in srcs), key=lambda x: x[0], default=(0, {}))
-        t += nominal(pc)
+        t, comp, pcs = 0, {}, pc
+        for src in srcs:  # the latest input, with the latency of its edge
+            via = pc
+            if pc.startswith("VTERN_") and src not in dsts:
+                via = "VTERNS_" + pc[-1]  # ternlog: slower from its other operands
+            st, sc = ready.get(src, (0, {}))
+            if st + nominal(via) > t:
+                t, comp, pcs = st + nominal(via), sc, via
+        if not srcs:
+            t = nominal(pc)
         comp = dict(comp)
-        comp[pc] = comp.get(pc, 0) + 1
+        comp[pcs] = comp.get(pcs, 0) + 1
         for d in dsts:
             ready[d] = (t, comp)
         if t > longest[0]:
