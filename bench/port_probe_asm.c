@@ -22,6 +22,11 @@
                          : CLOBBER_V, "rsi", "rdi");                                           \
     }
 #define VZ "vzeroupper\n\t"
+/* After registers 16..31: zeroed too (vzeroupper leaves them), so that no
+ * probe leaves vector state behind for the kernels timed next. */
+#define VZ16                                                                                   \
+    ".irp r,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31\n\t"                             \
+    "vpxord %%xmm\\r, %%xmm\\r, %%xmm\\r\n\t.endr\n\t" VZ
 #define EACH(regs, insn) ".irp r," regs "\n\t" insn "\n\t.endr\n\t"
 #define R12 "1,2,3,4,5,6,7,8,9,10,11,12"
 #define RLAT "1,1,1,1,1,1,1,1,1,1,1,1"
@@ -93,9 +98,9 @@ TP_LAT(VALU, Z, VZ)
 #define HOT_TERN_MOV(w) \
     HOT_TERN(w, 16, 1) HOT_MOV(w, 17, 2) HOT_TERN(w, 18, 3) HOT_MOV(w, 19, 4) HOT_TERN(w, 20, 5) HOT_MOV(w, 21, 6) HOT_TERN(w, 22, 7) HOT_MOV(w, 23, 8) HOT_TERN(w, 24, 9) HOT_MOV(w, 25, 10) HOT_TERN(w, 26, 11) HOT_MOV(w, 27, 12) \
     HOT_TERN(w, 1, 16) HOT_MOV(w, 2, 17) HOT_TERN(w, 3, 18) HOT_MOV(w, 4, 19) HOT_TERN(w, 5, 20) HOT_MOV(w, 6, 21) HOT_TERN(w, 7, 22) HOT_MOV(w, 8, 23) HOT_TERN(w, 9, 24) HOT_MOV(w, 10, 25) HOT_TERN(w, 11, 26) HOT_MOV(w, 12, 27)
-PROBE(tp_VTERN_X, HOT_TERN_PASSES("xmm"), VZ)
-PROBE(tp_VTERN_Y, HOT_TERN_PASSES("ymm"), VZ)
-PROBE(tp_VTERN_Z, HOT_TERN_PASSES("zmm"), VZ)
+PROBE(tp_VTERN_X, HOT_TERN_PASSES("xmm"),VZ16)
+PROBE(tp_VTERN_Y, HOT_TERN_PASSES("ymm"),VZ16)
+PROBE(tp_VTERN_Z, HOT_TERN_PASSES("zmm"),VZ16)
 PROBE(lat_VTERN_X, EACH(RLAT, I_VTERN_X), VZ)
 PROBE(lat_VTERN_Y, EACH(RLAT, I_VTERN_Y), VZ)
 PROBE(lat_VTERN_Z, EACH(RLAT, I_VTERN_Z), VZ)
@@ -139,12 +144,12 @@ PROBE(clock_chain, ".rept 12\n\tadd %%r9, %%r8\n\t.endr\n\t", "")
 PROBE(fe_Z, EACH("1,2,3,4", I_VALU_Z) EACH("r8,r9,r10,r11", I_ADD), VZ)
 PROBE(fe_Y, EACH("1,2,3,4", I_VALU_Y) EACH("r8,r9,r10,r11", I_ADD), VZ)
 PROBE(pair_add_rot, EACH(RA9, I_VALU_Z) EACH(RB3, I_VROT_Z), VZ)
-PROBE(pair_add_tern, HOT_ADD_TERN("zmm"), VZ)
-PROBE(pair_rot_tern, HOT_ROT_TERN("zmm"), VZ)
+PROBE(pair_add_tern, HOT_ADD_TERN("zmm"),VZ16)
+PROBE(pair_rot_tern, HOT_ROT_TERN("zmm"),VZ16)
 PROBE(pair_rot_shift, EACH(RA6, I_VROT_Z) EACH(RB6, I_VSHIFT_Z), VZ)
 PROBE(pair_rot_shuf, EACH(RA6, I_VROT_Z) EACH(RB6, I_VSHUF_Z), VZ)
 PROBE(pair_add_mov, EACH(RA6, I_VALU_Z) EACH(RB6, I_VMOV_Z), VZ)
-PROBE(pair_tern_mov, HOT_TERN_MOV("zmm"), VZ)
+PROBE(pair_tern_mov, HOT_TERN_MOV("zmm"),VZ16)
 PROBE(pair_addy_shifty, EACH(RA9, I_VALU_Y) EACH(RB3, I_VSHIFT_Y), VZ)
 PROBE(pair_addx_rotx, EACH(RA6, I_VALU_X) EACH(RB6, I_VROT_X), VZ)
 PROBE(pair_rnds_msg, EACH(RA6, I_RNDS) EACH(RB6, I_MSG1), "")
