@@ -15,7 +15,9 @@ path: the bench weighs its classes with the latencies it measures; a ternlog on
 the path through an operand other than its destination counts as VTERNS, its
 slower edge). Chain
 kernels are traced at 1 and 3 steps and the difference kept (two steps of 16
-lanes: what long calls cost per step).
+lanes: what long calls cost per step); when a kernel carries its chains from
+step to step through memory, which the path does not follow, the path of two
+steps is twice that of one.
 
 --write makes bench/kernel_mix.c (the table fastsig-bench's bounds use);
 --check compares that file with the kernels as built, one line `ok - ...` or
@@ -232,7 +234,11 @@ def read_traces(tracer, code):
                 u1, c1, p1 = pending.pop(row)
                 units -= u1
                 counts = {c: counts[c] - c1[c] for c in CLASSES}
-                path = {c: max(0, path[c] - p1[c]) for c in CLASSES}
+                diff = {c: path[c] - p1[c] for c in CLASSES}
+                # steps chained through memory: the register path restarts
+                # each step, and the two steps are still one after the other
+                carried = min(diff.values()) >= 0 and max(diff.values()) > 0
+                path = diff if carried else {c: 2 * p1[c] for c in CLASSES}
             rows.append((table, row, units, counts, path))
         else:
             cur[4].append(int(line, 16))
