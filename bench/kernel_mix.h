@@ -9,7 +9,8 @@
  * SHA_MSG sha256msg1/2; LOAD and STORE memory accesses (a load folded into
  * an operation counts in both classes; a plain move from or to memory only
  * as the access); SCALAR everything else; VTERNS (paths only) a ternlog
- * reached through an operand other than its destination, a slower edge;
+ * reached through an operand other than its destination, a slower edge,
+ * VTERNR (paths only) the same edge from a rotate, slower still;
  * INSN every instruction. The order is tools/kernel_mix.py's CLASSES. */
 #ifndef FASTSIG_BENCH_KERNEL_MIX_H
 #define FASTSIG_BENCH_KERNEL_MIX_H
@@ -22,7 +23,7 @@ enum bench_mix_class {
     MIX_VSHUF_X, MIX_VSHUF_Y, MIX_VSHUF_Z,
     MIX_VMOV_X, MIX_VMOV_Y, MIX_VMOV_Z,
     MIX_SHA_RNDS, MIX_SHA_MSG, MIX_LOAD, MIX_STORE, MIX_SCALAR,
-    MIX_VTERNS_X, MIX_VTERNS_Y, MIX_VTERNS_Z, MIX_INSN,
+    MIX_VTERNS_X, MIX_VTERNS_Y, MIX_VTERNS_Z, MIX_VTERNR_X, MIX_VTERNR_Y, MIX_VTERNR_Z, MIX_INSN,
     MIX_CLASSES
 };
 

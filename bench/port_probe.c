@@ -19,7 +19,7 @@ static const char *const class_names[MIX_CLASSES] = {
     "valu.x", "valu.y", "valu.z", "vtern.x", "vtern.y", "vtern.z", "vrot.x", "vrot.y",
     "vrot.z", "vshift.x", "vshift.y", "vshift.z", "vshuf.x", "vshuf.y", "vshuf.z", "vmov.x",
     "vmov.y", "vmov.z", "sha.rnds", "sha.msg", "load", "store", "scalar", "vterns.x",
-    "vterns.y", "vterns.z", "insn",
+    "vterns.y", "vterns.z", "vternr.x", "vternr.y", "vternr.z", "insn",
 };
 
 const char *bench_mix_class_name(int c)
@@ -107,6 +107,8 @@ static void measure(bench_ports *p)
             p->tp[q->a] = 1.0 / cyc;
         else if (q->kind == PROBE_LAT)
             p->lat[q->a] = cyc;
+        else if (q->kind == PROBE_LAT_AFTER) /* pairs of b then a */
+            p->lat[q->a] = 2 * cyc - p->lat[q->b];
         else if (q->kind == PROBE_INFO && p->ninfo < 8) {
             p->info[p->ninfo].name = q->name;
             p->info[p->ninfo++].per_cycle = 1.0 / cyc;

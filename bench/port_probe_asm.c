@@ -124,6 +124,12 @@ PROBE(lat_VMOV_Z, MOV_CHAIN("vmovdqa64 %%zmm1, %%zmm2", "vmovdqa64 %%zmm2, %%zmm
 /* Ternlog's latency from an operand other than the destination. */
 #define TERNS(w) MOV_CHAIN("vpternlogd $0x96, %%" w "1, %%" w "14, %%" w "2",                  \
                            "vpternlogd $0x96, %%" w "2, %%" w "14, %%" w "1")
+/* ... and from a rotate's result (a bypass between the two pipes). */
+#define TERNR(w) MOV_CHAIN("vprord $7, %%" w "1, %%" w "2",                                    \
+                           "vpternlogd $0x96, %%" w "2, %%" w "14, %%" w "1")
+PROBE(lat_VTERNR_X, TERNR("xmm"), VZ)
+PROBE(lat_VTERNR_Y, TERNR("ymm"), VZ)
+PROBE(lat_VTERNR_Z, TERNR("zmm"), VZ)
 PROBE(lat_VTERNS_X, TERNS("xmm"), VZ)
 PROBE(lat_VTERNS_Y, TERNS("ymm"), VZ)
 PROBE(lat_VTERNS_Z, TERNS("zmm"), VZ)
@@ -180,6 +186,9 @@ const bench_probe bench_probes[] = {
     CLS(VSHIFT, 0, Y, Z),
     CLS(VSHUF, 0, Y, Z),
     CLS(VMOV, 0, Y, Z),
+    ROW(PROBE_LAT_AFTER, lat_VTERNR_X, Z, 48, MIX_VTERNR_X, 0, MIX_VROT_X, 0),
+    ROW(PROBE_LAT_AFTER, lat_VTERNR_Y, Z, 48, MIX_VTERNR_Y, 0, MIX_VROT_Y, 0),
+    ROW(PROBE_LAT_AFTER, lat_VTERNR_Z, Z, 48, MIX_VTERNR_Z, 0, MIX_VROT_Z, 0),
     ROW(PROBE_LAT, lat_VTERNS_X, Z, 48, MIX_VTERNS_X, 0, -1, 0),
     ROW(PROBE_LAT, lat_VTERNS_Y, Z, 48, MIX_VTERNS_Y, 0, -1, 0),
     ROW(PROBE_LAT, lat_VTERNS_Z, Z, 48, MIX_VTERNS_Z, 0, -1, 0),

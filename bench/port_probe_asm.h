@@ -12,6 +12,7 @@ typedef enum {
     PROBE_CLOCK, /* dependent scalar adds: one cycle each */
     PROBE_TP,    /* class a's throughput */
     PROBE_LAT,   /* class a's latency */
+    PROBE_LAT_AFTER, /* class a's latency after class b: a chain of b, a, b, a ... */
     PROBE_FE,    /* vector and scalar adds mixed: instructions per cycle */
     PROBE_PAIR,  /* na of class a and nb of class b per group, mixed */
     PROBE_INFO,  /* shown, not used by the bounds */

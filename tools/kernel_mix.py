@@ -13,7 +13,7 @@ load, store, scalar; vector classes by width), and follows register dataflow to
 find the longest dependency path (with nominal latencies, which only choose the
 path: the bench weighs its classes with the latencies it measures; a ternlog on
 the path through an operand other than its destination counts as VTERNS, its
-slower edge). Chain
+slower edge, VTERNR when that operand came from a rotate). Chain
 kernels are traced at 1 and 3 steps and the difference kept (two steps of 16
 lanes: what long calls cost per step); when a kernel carries its chains from
 step to step through memory, which the path does not follow, the path of two
@@ -33,9 +33,10 @@ import sys
 WIDTHS = ("X", "Y", "Z")
 VEC_CLASSES = ("VALU", "VTERN", "VROT", "VSHIFT", "VSHUF", "VMOV")
 CLASSES = [f"{c}_{w}" for c in VEC_CLASSES for w in WIDTHS] + [
-    "SHA_RNDS", "SHA_MSG", "LOAD", "STORE", "SCALAR"] + [f"VTERNS_{w}" for w in WIDTHS] + ["INSN"]
+    "SHA_RNDS", "SHA_MSG", "LOAD", "STORE", "SCALAR"] + [f"VTERNS_{w}" for w in WIDTHS] + [
+    f"VTERNR_{w}" for w in WIDTHS] + ["INSN"]
 # Nominal latencies (cycles), only to choose the critical path.
-NOMINAL = {"VALU": (1, 1, 2), "VTERN": (1, 1, 2), "VTERNS": (2, 2, 3), "VROT": (1, 1, 2), "VSHIFT": (1, 1, 2),
+NOMINAL = {"VALU": (1, 1, 2), "VTERN": (1, 1, 2), "VTERNS": (2, 2, 3), "VTERNR": (2, 2, 4), "VROT": (1, 1, 2), "VSHIFT": (1, 1, 2),
            "VSHUF": (1, 2, 3), "VMOV": (0, 0, 0)}
 NOMINAL_OTHER = {"SHA_RNDS": 4, "SHA_MSG": 2, "LOAD": 0, "STORE": 0, "SCALAR": 1, "INSN": 0}
 
@@ -185,7 +186,7 @@ def disassemble(binary):
 def analyse(addrs, code):
     """(counts, path composition) of one traced call."""
     counts = dict.fromkeys(CLASSES, 0)
-    ready = {}  # register -> (time, composition)
+    ready = {}  # register -> (time, composition, the class that wrote it)
     longest = (0, {})
     for a in addrs:
         mnemonic, operands, sym = code[a]
@@ -198,9 +199,10 @@ def analyse(addrs, code):
         t, comp, pcs = 0, {}, pc
         for src in srcs:  # the latest input, with the latency of its edge
             via = pc
+            st, sc, producer = ready.get(src, (0, {}, None))
             if pc.startswith("VTERN_") and src not in dsts:
-                via = "VTERNS_" + pc[-1]  # ternlog: slower from its other operands
-            st, sc = ready.get(src, (0, {}))
+                # ternlog: slower from its other operands, more so after a rotate
+                via = ("VTERNR_" if producer and producer.startswith("VROT") else "VTERNS_") + pc[-1]
             if st + nominal(via) > t:
                 t, comp, pcs = st + nominal(via), sc, via
         if not srcs:
@@ -208,7 +210,7 @@ def analyse(addrs, code):
         comp = dict(comp)
         comp[pcs] = comp.get(pcs, 0) + 1
         for d in dsts:
-            ready[d] = (t, comp)
+            ready[d] = (t, comp, pc)
         if t > longest[0]:
             longest = (t, comp)
     path = dict.fromkeys(CLASSES, 0)
