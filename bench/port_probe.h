@@ -18,7 +18,7 @@
 
 #include "kernel_mix.h"
 
-enum { BENCH_MAX_PAIRS = 12 };
+enum { BENCH_MAX_PAIRS = 16 };
 
 typedef struct {
     int a, b;          /* classes; na and nb of them per group */
