@@ -13,13 +13,14 @@ load, store, scalar; vector classes by width), and follows register dataflow to
 find the longest dependency path (with nominal latencies, which only choose the
 path: the bench weighs its classes with the latencies it measures; a ternlog on
 the path through an operand other than its destination counts as VTERNS, its
-slower edge, VTERNR when that operand came from a rotate). Chain
-kernels are traced at 1 and 3 steps and the difference kept (two steps of 16
-lanes: what long calls cost per step); when a kernel carries its chains from
-step to step through memory, which the path does not follow, the path of two
-steps is twice that of one.
+slower edge, VTERNR when that operand came from a rotate). Chain kernels are
+traced at 1 and 3 steps and the difference kept (two steps of 16 lanes: what
+long calls cost per step); when a kernel carries its chains from step to step
+through memory, which the path does not follow, the path of two steps is twice
+that of one.
 
---write makes bench/kernel_mix.c (the table fastsig-bench's bounds use);
+--write makes bench/kernel_mix.c (the table fastsig-bench's bounds use), keeping
+the rows of an existing file whose kernels this CPU cannot run;
 --check compares that file with the kernels as built, one line `ok - ...` or
 `FAIL - ...` per traced row (a row missing from the table fails: new kernel
 rows need `--write`), then `kernel_mix: N passed, N failed`. Rows the CPU
@@ -36,8 +37,8 @@ CLASSES = [f"{c}_{w}" for c in VEC_CLASSES for w in WIDTHS] + [
     "SHA_RNDS", "SHA_MSG", "LOAD", "STORE", "SCALAR"] + [f"VTERNS_{w}" for w in WIDTHS] + [
     f"VTERNR_{w}" for w in WIDTHS] + ["INSN"]
 # Nominal latencies (cycles), only to choose the critical path.
-NOMINAL = {"VALU": (1, 1, 2), "VTERN": (1, 1, 2), "VTERNS": (2, 2, 3), "VTERNR": (2, 2, 4), "VROT": (1, 1, 2), "VSHIFT": (1, 1, 2),
-           "VSHUF": (1, 2, 3), "VMOV": (0, 0, 0)}
+NOMINAL = {"VALU": (1, 1, 2), "VTERN": (1, 1, 2), "VTERNS": (2, 2, 3), "VTERNR": (2, 2, 4),
+           "VROT": (1, 1, 2), "VSHIFT": (1, 1, 2), "VSHUF": (1, 2, 3), "VMOV": (0, 0, 0)}
 NOMINAL_OTHER = {"SHA_RNDS": 4, "SHA_MSG": 2, "LOAD": 0, "STORE": 0, "SCALAR": 1, "INSN": 0}
 
 PREFIXES = ("cs", "ds", "ss", "es", "data16", "addr32", "rex", "rex.W", "notrack", "bnd", "lock",
