@@ -154,7 +154,8 @@ static void kernel_rows(uint8_t *data, struct evp_job *sha256, struct evp_job *s
         memset(&j, 0, sizeof(j));
         j.sha256 = fs_sha256_fn(k);
         j.lanes = k->lanes;
-        compress_row("sha256-compress", &fs_sha256_table, k->name, &j, data, 128, sha256, "SHA-256 16KiB");
+        compress_row("sha256-compress", &fs_sha256_table, k->name, &j, data, 128, sha256,
+                     "SHA-256 16KiB");
     }
     for (const fs_kernel *k = fs_sha512_kernels; k->name; k++) {
         if (!usable(k->cpu, k->flags))
@@ -162,7 +163,8 @@ static void kernel_rows(uint8_t *data, struct evp_job *sha256, struct evp_job *s
         memset(&j, 0, sizeof(j));
         j.sha512 = fs_sha512_fn(k);
         j.lanes = k->lanes;
-        compress_row("sha512-compress", &fs_sha512_table, k->name, &j, data, 256, sha512, "SHA-512 16KiB");
+        compress_row("sha512-compress", &fs_sha512_table, k->name, &j, data, 256, sha512,
+                     "SHA-512 16KiB");
     }
     for (const fs_kernel *k = fs_keccak_kernels; k->name; k++) {
         if (!usable(k->cpu, k->flags))

@@ -46,7 +46,8 @@ PREFIXES = ("cs", "ds", "ss", "es", "data16", "addr32", "rex", "rex.W", "notrack
 VEC_REG = re.compile(r"%([xyz])mm(\d+)")
 GPR = re.compile(r"%(r\d+|[re]?[abcd]x|[abcd]l|[re]?[sd]il?|[re]?[sb]pl?|[re]?ip)\b")
 # Legacy SSE forms that write their destination without reading it.
-NO_READ_DEST = re.compile(r"^(v?mov|lea|pshuf[dlh]|vpshuf[dlh]|set|cmov|pop|vpbroadcast|vbroadcast)")
+NO_READ_DEST = re.compile(
+    r"^(v?mov|lea|pshuf[dlh]|vpshuf[dlh]|set|cmov|pop|vpbroadcast|vbroadcast)")
 
 
 def vec_class(m):
@@ -203,7 +204,8 @@ def analyse(addrs, code):
             st, sc, producer = ready.get(src, (0, {}, None))
             if pc.startswith("VTERN_") and src not in dsts:
                 # ternlog: slower from its other operands, more so after a rotate
-                via = ("VTERNR_" if producer and producer.startswith("VROT") else "VTERNS_") + pc[-1]
+                after_rot = producer is not None and producer.startswith("VROT")
+                via = ("VTERNR_" if after_rot else "VTERNS_") + pc[-1]
             if st + nominal(via) > t:
                 t, comp, pcs = st + nominal(via), sc, via
         if not srcs:
@@ -265,8 +267,8 @@ def kept_rows(path, traced):
             text = f.read()
     except FileNotFoundError:
         return []
-    rows = re.findall(r'(    \{ "([^"]+)", "([^"]+)", \d+,\n      \{[^}]*\},\n      \{[^}]*\} \},\n)',
-                      text)
+    row = r'(    \{ "([^"]+)", "([^"]+)", \d+,\n      \{[^}]*\},\n      \{[^}]*\} \},\n)'
+    rows = re.findall(row, text)
     return [r[0] for r in rows if (r[1], r[2]) not in traced]
 
 
