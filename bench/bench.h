@@ -27,6 +27,13 @@ typedef struct {
  * returns 1, or 0 when the filter skipped it. speedup = base time / our
  * time, so > 1 means fastsig is faster. */
 int bench_compare(const bench_spec *s, bench_fn fn, void *arg, bench_fn base, void *base_arg);
+/* Kernel rows: the least cycles one repetition of the next bench_compare's
+ * row can take here, and the resource that binds it (kernel_bound.h). That
+ * row also times the core clock in every round (port_probe.h) and shows the
+ * bound in ns at the median clock and the fraction bound / our time (text:
+ * after the row; --json: bound_ns, bound_fraction, bound_by, clock_ghz).
+ * Consumed by the next bench_compare, shown or filtered out. */
+void bench_next_bound(double cycles, const char *by);
 /* Reports a row whose numbers were measured elsewhere (e.g. a one-off key
  * generation timed by the group itself). Times in nanoseconds. */
 void bench_report(const bench_spec *s, double our_ns, double base_ns);

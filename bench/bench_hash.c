@@ -17,6 +17,9 @@
 #include "hash/keccak.h"
 #include "hash/sha256.h"
 #include "hash/sha512.h"
+#include "hash/sha256_chain.h"
+#include "kernel_bound.h"
+#include "kernel_cost.h"
 
 #define CALLS(iters, per) (((iters) + (per)-1) / (per))
 
@@ -127,8 +130,9 @@ static int usable(unsigned cpu, unsigned flags)
 /* One SHA-2 compression row: 2-block runs of `lanes` lanes, lane l's blocks
  * at data + stride * l (the F shape: short messages, state in and out per
  * call). */
-static void compress_row(const char *op, const char *name, struct kernel_job *j, uint8_t *data,
-                         size_t stride, struct evp_job *ref, const char *refname)
+static void compress_row(const char *op, const fs_kernel_table *t, const char *name,
+                         struct kernel_job *j, uint8_t *data, size_t stride, struct evp_job *ref,
+                         const char *refname)
 {
     char variant[64];
     j->nblocks = 2;
@@ -136,6 +140,7 @@ static void compress_row(const char *op, const char *name, struct kernel_job *j,
         j->in[l] = data + stride * l;
     snprintf(variant, sizeof(variant), "%s 2blk", name);
     bench_spec s = { op, variant, "ns", refname, 0 };
+    bench_kernel_bound(s.op, s.variant, t->name, name);
     bench_compare(&s, run_kernel, j, run_evp, ref);
 }
 
@@ -149,7 +154,8 @@ static void kernel_rows(uint8_t *data, struct evp_job *sha256, struct evp_job *s
         memset(&j, 0, sizeof(j));
         j.sha256 = fs_sha256_fn(k);
         j.lanes = k->lanes;
-        compress_row("sha256-compress", k->name, &j, data, 128, sha256, "SHA-256 16KiB");
+        compress_row("sha256-compress", &fs_sha256_table, k->name, &j, data, 128, sha256,
+                     "SHA-256 16KiB");
     }
     for (const fs_kernel *k = fs_sha512_kernels; k->name; k++) {
         if (!usable(k->cpu, k->flags))
@@ -157,16 +163,18 @@ static void kernel_rows(uint8_t *data, struct evp_job *sha256, struct evp_job *s
         memset(&j, 0, sizeof(j));
         j.sha512 = fs_sha512_fn(k);
         j.lanes = k->lanes;
-        compress_row("sha512-compress", k->name, &j, data, 256, sha512, "SHA-512 16KiB");
+        compress_row("sha512-compress", &fs_sha512_table, k->name, &j, data, 256, sha512,
+                     "SHA-512 16KiB");
     }
     for (const fs_kernel *k = fs_keccak_kernels; k->name; k++) {
-        if (!usable(k->cpu, k->flags) || (k->flags & FS_KERNEL_PAIR))
+        if (!usable(k->cpu, k->flags))
             continue;
         memset(&j, 0, sizeof(j));
         j.perm = fs_keccak_perm(k);
         j.lanes = k->lanes;
         j.nblocks = 1;
         bench_spec s = { "keccak-f1600", k->name, "ns", "SHAKE128 168B", 0 };
+        bench_kernel_bound(s.op, s.variant, fs_keccak_table.name, k->name);
         bench_compare(&s, run_kernel, &j, run_evp, shake);
         if (k->aux) { /* whole blocks read from the lanes, per permutation */
             j.perm = NULL;
@@ -216,6 +224,32 @@ static void batch_rows(struct evp_job *sha256)
     }
 }
 
+/* The fused WOTS+ chain kernels alone: one repetition is one lane-step of
+ * a call of many steps, beside three EVP one-shot calls per step. */
+struct chain_job {
+    fs_chain_fn *fn;
+    _Alignas(64) uint32_t x[8 * FS_CHAIN_LANES], adrs[FS_CHAIN_MAX_WORDS * FS_CHAIN_LANES];
+};
+
+static void run_chain_kernel(void *arg, size_t iters)
+{
+    static const uint32_t mid[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+    struct chain_job *j = arg;
+    j->fn(j->x, j->adrs, mid, CALLS(iters, FS_CHAIN_LANES), 32);
+}
+
+static void chain_kernel_rows(struct evp_job *base)
+{
+    for (const fs_kernel *k = fs_wots_chain_table.rows; k->name; k++) {
+        if (!fs_cpu_allows(k->cpu))
+            continue;
+        struct chain_job j = { .fn = fs_chain_fn_of(k) };
+        bench_spec s = { "wots-chain-step", k->name, "ns", "3 EVP calls", 0 };
+        bench_kernel_bound(s.op, s.variant, fs_wots_chain_table.name, k->name);
+        bench_compare(&s, run_chain_kernel, &j, run_evp, base);
+    }
+}
+
 /* 67 WOTS+ chains of 15 steps (a w=16 public key), per chain step, beside
  * three EVP one-shot calls on 96-byte inputs (PRF, PRF, F) per step. */
 static void chain_rows(void)
@@ -245,6 +279,8 @@ static void chain_rows(void)
         snprintf(variant, sizeof(variant), "%s %s", rows[r].name, fs_hash_kernel_name(p->family));
         bench_spec s = { "wots-chain-step", variant, "ns", "3 EVP calls", 0 };
         bench_compare(&s, run_chains, &j, run_evp, &base);
+        if (r == 0)
+            chain_kernel_rows(&base);
         EVP_MD_CTX_free(base.ctx);
         EVP_MD_free(md);
         fs_hash_seeds_clear(&j.seeds);

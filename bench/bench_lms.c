@@ -9,6 +9,7 @@
 #include <string.h>
 #include <openssl/evp.h>
 #include "bench.h"
+#include "kernel_bound.h"
 #include "bench_stateful.h"
 #include "cpu.h"
 #include "hash/sha256_chain.h"
@@ -96,6 +97,7 @@ static void chain_kernel_rows(void)
             continue;
         struct kernel_job j = { .fn = fs_chain_fn_of(k) };
         bench_spec s = { "lms-chain-step", k->name, "ns", "EVP SHA-256 55 B", 0 };
+        bench_kernel_bound(s.op, s.variant, fs_lmots_chain_table.name, k->name);
         bench_compare(&s, run_kernel, &j, run_evp_step, sha);
     }
     EVP_MD_free(sha);

@@ -7,6 +7,7 @@
 #define FASTSIG_STATEFUL_KINDS_H
 
 #include "stateful.h"
+#include "keygen_resume.h"
 #include "xmss/params.h"
 #include "xmss/tree.h"
 #include "xmss/xmss.h"
@@ -18,10 +19,15 @@
 int fs_stateful_xmss_new(const xmss_params *p, void **core);
 int fs_stateful_xmss_keygen(void *core, const uint8_t *seed, size_t seedlen, unsigned threads,
                             xmss_progress_fn progress, void *parg);
-/* The same in pieces (xmss_keygen_resume, xmss/xmss.h). */
+/* The same in pieces (keygen_resume.h; xmss_keygen_resume, xmss/xmss.h). */
 int fs_stateful_xmss_keygen_resume(void *core, const uint8_t *seed, size_t seedlen,
                                    unsigned threads, xmss_progress_fn progress, void *parg,
-                                   const xmss_resume *resume);
+                                   const fs_keygen_resume *resume);
+/* What a checkpoint of a generation in pieces of core's set is bound to;
+ * FASTSIG_ERR_UNSUPPORTED (plan->total 0) for a set built in one piece.
+ * XMSS, XMSS^MT: xmss_stateful.c; HSS: lms/hss_resume.c. */
+int fs_stateful_xmss_resume_plan(const void *core, fs_resume_plan *plan);
+int fs_stateful_hss_resume_plan(const void *core, fs_resume_plan *plan);
 /* WOTS+ (fs_stateful_wotsp). */
 int fs_stateful_wotsp_new(const xmss_params *p, void **core);
 int fs_stateful_wotsp_keygen(void *core, const uint8_t *seed, size_t seedlen);
@@ -32,5 +38,9 @@ int fs_stateful_hss_new(unsigned L, const lms_params *lms, const lmots_params *o
                         unsigned *bad, const char **why, void **core);
 int fs_stateful_hss_keygen(void *core, const uint8_t *seed, size_t seedlen, unsigned threads,
                            lms_progress_fn progress, void *parg);
+/* The same in pieces (hss_key_gen_resume, lms/hss.h). */
+int fs_stateful_hss_keygen_resume(void *core, const uint8_t *seed, size_t seedlen,
+                                  unsigned threads, lms_progress_fn progress, void *parg,
+                                  const fs_keygen_resume *resume);
 
 #endif

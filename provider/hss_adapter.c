@@ -93,7 +93,6 @@ static int parse_levels(const char *spec, void **core, FSP_ERRDETAIL *d)
 
 static int hss_gen(const FSP_SIGALG *alg, const FSP_GENOPTS *o, void **key)
 {
-    STATEFUL_PROGRESS pg;
     uint8_t seed[LMS_MAX_N + LMS_I_BYTES];
     STATEFUL_KEY *x;
     void *core;
@@ -113,18 +112,13 @@ static int hss_gen(const FSP_SIGALG *alg, const FSP_GENOPTS *o, void **key)
     } else {
         err = o->rng(o->rng_arg, seed, slen) ? FASTSIG_OK : FASTSIG_ERR_RNG;
     }
-    stateful_progress_init(&pg, o, x->ops->name(core));
-    /* a bad output or a seed some key has is refused before the trees are built */
-    if (err == FASTSIG_OK)
-        err = stateful_gen_check(x, o, seed, slen);
-    if (err == FASTSIG_OK) {
-        err = fs_stateful_hss_keygen(core, seed, slen,
-                                     o->threads ? o->threads : stateful_default_threads(),
-                                     stateful_progress, &pg);
-        stateful_progress_end(&pg, err);
+    if (err != FASTSIG_OK) {
+        OPENSSL_cleanse(seed, sizeof(seed));
+        stateful_free(x);
+        return err;
     }
-    OPENSSL_cleanse(seed, sizeof(seed));
-    return stateful_gen_done(x, err, o, key);
+    return stateful_gen_resumable(x, o, seed, slen, fs_stateful_hss_resume_plan,
+                                  fs_stateful_hss_keygen_resume, key);
 }
 
 static int hss_priv_decode(const FSP_SIGALG *alg, const unsigned char *in, size_t len,
@@ -142,6 +136,7 @@ static int hss_pub_decode(const FSP_SIGALG *alg, const unsigned char *in, size_t
 
 static const OSSL_PARAM gen_settable[] = {
     OSSL_PARAM_uint(FASTSIG_PKEY_PARAM_THREADS, NULL),
+    OSSL_PARAM_utf8_string(FASTSIG_PKEY_PARAM_RESUME, NULL, 0),
     OSSL_PARAM_END
 };
 

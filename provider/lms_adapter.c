@@ -110,6 +110,7 @@ static int lms_row_sign(void *key, const FSP_SIGOPTS *o, int prehashed, unsigned
 
 static const OSSL_PARAM gen_settable[] = {
     OSSL_PARAM_uint(FASTSIG_PKEY_PARAM_THREADS, NULL),
+    OSSL_PARAM_utf8_string(FASTSIG_PKEY_PARAM_RESUME, NULL, 0),
     OSSL_PARAM_END
 };
 

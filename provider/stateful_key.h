@@ -39,7 +39,7 @@
 #include "xmss/params.h" /* stateful_params, stateful_seed */
 #include "state/statefile.h"
 #include "state/genckpt.h"
-#include "xmss/xmss.h" /* xmss_resume */
+#include "keygen_resume.h"
 
 /* A seed fingerprint (crypto/state/registry.h's seed entries). */
 #define STATEFUL_SEED_FP_LEN FS_STATEFUL_SEED_FP_LEN
@@ -90,28 +90,33 @@ void stateful_progress_end(STATEFUL_PROGRESS *g, int err);
 unsigned stateful_default_threads(void);
 
 /* Key generation in pieces with a checkpoint file (stateful_resume.c,
- * `-pkeyopt resume:PATH`, XMSS and XMSS^MT sets with pieces). */
+ * `-pkeyopt resume:PATH`; keygen_resume.h), one code for every kind that
+ * has pieces (XMSS, XMSS^MT, HSS): the kind says only what a checkpoint is
+ * bound to (plan_of: fs_stateful_*_resume_plan). */
 typedef struct {
     const char *path;   /* NULL: no resume asked */
     fs_genckpt ck;      /* the seed and the roots (of a loaded file) */
     int loaded;         /* the file existed: its generation goes on */
-    xmss_resume r;      /* what the core gets */
+    fs_keygen_resume r; /* what the core gets */
     double interval, last;
     int err;            /* a failed save, and why */
     fastsig_cause cause;
 } STATEFUL_RESUME;
-/* Before the outputs are checked: o->resume's file, if it exists, gives
- * the seed (refused: another set, a seed: option that differs, a damaged
- * file; a set without pieces refuses resume). */
-int stateful_resume_load(STATEFUL_RESUME *rs, const FSP_GENOPTS *o, const xmss_params *p,
-                         uint8_t *seed);
-/* After the checks: the file made (a new generation), the core's resume
- * (NULL: none, or *err). */
-const xmss_resume *stateful_resume_begin(STATEFUL_RESUME *rs, STATEFUL_PROGRESS *pg, int *err,
-                                         FSP_ERRDETAIL *d);
-/* The generation's end (err its result, returned, or a failed save's): the
- * file removed on success, kept otherwise. */
-int stateful_resume_end(STATEFUL_RESUME *rs, int err, FSP_ERRDETAIL *d);
+/* A kind's key generation into core, in pieces when resume is not NULL. */
+typedef int (*stateful_keygen_fn)(void *core, const uint8_t *seed, size_t seedlen,
+                                  unsigned threads, int (*progress)(void *, uint64_t, uint64_t),
+                                  void *parg, const fs_keygen_resume *resume);
+/* The rest of a key generation of every kind that has pieces, once x (an
+ * empty core of the set) and its seed are made: o->resume's checkpoint, if
+ * it exists, gives the seed (refused: another set, a seed: option that
+ * differs, a damaged file; a set without pieces refuses resume), the
+ * outputs checked (stateful_gen_check), the checkpoint made (a new
+ * generation), the trees built, the key made (stateful_gen_done) and the
+ * checkpoint removed (kept when anything failed). seed is wiped; x is
+ * *key's or freed. */
+int stateful_gen_resumable(STATEFUL_KEY *x, const FSP_GENOPTS *o, uint8_t *seed, size_t seedlen,
+                           int (*plan_of)(const void *core, fs_resume_plan *plan),
+                           stateful_keygen_fn keygen, void **key);
 
 /* ---- building blocks for the adapters ---- */
 /* A key object over core (taken over, freed on failure). */
@@ -166,6 +171,11 @@ int stateful_state_new(STATEFUL_KEY *x, const char *state_opt, FSP_ERRDETAIL *d)
  * left claimed on failure), and their withdrawal when no state was made. */
 int stateful_register(const STATEFUL_KEY *x, const char *dir, FSP_ERRDETAIL *d);
 void stateful_unregister(const STATEFUL_KEY *x, const char *dir);
+/* A shard just carved (x->path its state): that path added to its key's
+ * registry entry in the default state directory, when there is one, so
+ * that `fastsig-keytool status PUB.pem` lists the shard at any path; a
+ * failure is a warning on stderr (the shard is made: its parent moved). */
+void stateful_register_shard(const STATEFUL_KEY *x);
 /* The default state directory (made if missing), absolute and resolved; a
  * failure's detail (naming the directory) in d. */
 int stateful_default_state_dir(char *real, size_t len, FSP_ERRDETAIL *d);

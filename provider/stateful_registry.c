@@ -2,7 +2,8 @@
  * (crypto/state/registry.h) of the default state directory: its key id and
  * the fingerprint of its seeds, each naming the key's one state, so that
  * neither the same key nor the same seed under another parameter set (the
- * same one-time keys, another key id) ever gets a second fresh state. */
+ * same one-time keys, another key id) ever gets a second fresh state; and a
+ * shard's state added to its key's entry, so that status finds it. */
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -89,4 +90,20 @@ void stateful_unregister(const STATEFUL_KEY *x, const char *dir)
 {
     fastsig_registry_unclaim_as(SEED, dir, x->seed_fp, x->path);
     fastsig_registry_unclaim(dir, x->key_id, x->path);
+}
+
+void stateful_register_shard(const STATEFUL_KEY *x)
+{
+    char dir[4096], real[4096];
+    fastsig_cause cause;
+    int added, err;
+    /* no default directory, or none made yet: no registry to add to */
+    if (fastsig_state_default_dir(fsp_config_state_dir(), dir, sizeof(dir)) != FASTSIG_OK
+        || fastsig_state_resolve_dir(dir, real, sizeof(real), NULL) != FASTSIG_OK)
+        return;
+    err = fastsig_registry_add_state(real, x->key_id, x->path, &added, &cause);
+    if (err != FASTSIG_OK) /* the shard is made (its parent moved): a warning */
+        fprintf(stderr, "fastsig: warning: registry entry %s: shard state %s not added (%s):"
+                        " fastsig-keytool status of the public key will not list it\n",
+                cause.path[0] ? cause.path : real, x->path, fastsig_strerror(err));
 }

@@ -174,6 +174,7 @@ int stateful_shard(STATEFUL_KEY *x, const char *range, const char *state_opt, FS
     x->st = NULL;
     OPENSSL_free(x->path);
     x->path = copy;
+    stateful_register_shard(x);
     /* the core's range (its node cache goes to the shard's cache file when
      * the object is freed, so that the shard's first signer starts warm) */
     if ((err = x->ops->set_range(x->core, got, got + count)) != FASTSIG_OK)

@@ -36,9 +36,6 @@ static int xmss_gen(const FSP_SIGALG *alg, const FSP_GENOPTS *o, void **key)
     const char *name = o->param != NULL ? o->param : rows[alg->variant].default_param;
     const xmss_params *p = stateful_params(rows[alg->variant].kind, name);
     uint8_t seed[3 * XMSS_MAX_N];
-    STATEFUL_PROGRESS pg;
-    STATEFUL_RESUME rs;
-    const xmss_resume *r;
     STATEFUL_KEY *x;
     void *core;
     int err;
@@ -53,29 +50,16 @@ static int xmss_gen(const FSP_SIGALG *alg, const FSP_GENOPTS *o, void **key)
     }
     if (p == NULL || o->mode != NULL)
         return FASTSIG_ERR_UNSUPPORTED;
-    if ((err = stateful_seed(o, p, seed)) != FASTSIG_OK
-        || (err = stateful_resume_load(&rs, o, p, seed)) != FASTSIG_OK) {
+    if (fs_stateful_xmss_new(p, &core) != FASTSIG_OK
+        || (x = stateful_new(rows[alg->variant].ops, core)) == NULL)
+        return FASTSIG_ERR_NOMEM;
+    if ((err = stateful_seed(o, p, seed)) != FASTSIG_OK) {
         OPENSSL_cleanse(seed, sizeof(seed));
+        stateful_free(x);
         return err;
     }
-    if (fs_stateful_xmss_new(p, &core) != FASTSIG_OK
-        || (x = stateful_new(rows[alg->variant].ops, core)) == NULL) {
-        OPENSSL_cleanse(seed, sizeof(seed));
-        stateful_resume_end(&rs, FASTSIG_ERR_NOMEM, o->detail);
-        return FASTSIG_ERR_NOMEM;
-    }
-    /* a bad output or a seed some key has is refused before the trees are built */
-    stateful_progress_init(&pg, o, p->name);
-    if ((err = stateful_gen_check(x, o, seed, 3 * (size_t)p->n)) == FASTSIG_OK
-        && ((r = stateful_resume_begin(&rs, &pg, &err, o->detail)) != NULL || err == FASTSIG_OK)) {
-        err = fs_stateful_xmss_keygen_resume(core, seed, 3 * (size_t)p->n,
-                                             o->threads ? o->threads : stateful_default_threads(),
-                                             stateful_progress, &pg, r);
-        stateful_progress_end(&pg, err);
-    }
-    OPENSSL_cleanse(seed, sizeof(seed));
-    err = stateful_gen_done(x, err, o, key);
-    return stateful_resume_end(&rs, err, o->detail);
+    return stateful_gen_resumable(x, o, seed, 3 * (size_t)p->n, fs_stateful_xmss_resume_plan,
+                                  fs_stateful_xmss_keygen_resume, key);
 }
 
 static int xmss_priv_decode(const FSP_SIGALG *alg, const unsigned char *in, size_t len,

@@ -119,8 +119,12 @@ int kt_shard_states(const char *state, const char *idhex, char (*paths)[PATH_MAX
             || sscanf(e->d_name + il + 1, "%llu-%llu%15s", &a, &b, tail) != 3
             || strcmp(tail, ".state") != 0)
             continue;
-        if ((size_t)snprintf(paths[n], PATH_MAX, "%s/%s", dir, e->d_name) < PATH_MAX)
-            n++;
+        if ((size_t)snprintf(paths[n], PATH_MAX, "%s/%s", dir, e->d_name) >= PATH_MAX)
+            continue;
+        int seen = 0; /* a shard's registry line names it already */
+        for (int i = 0; i < n && !seen; i++)
+            seen = strcmp(paths[i], paths[n]) == 0;
+        n += !seen;
     }
     closedir(d);
     return n;

@@ -32,8 +32,9 @@ int kt_state_dir(OSSL_PROVIDER *fs, char *out, size_t len);
 int kt_registry_states(const char *dir, const uint8_t id[FASTSIG_STATE_KEY_ID_LEN],
                        char (*paths)[PATH_MAX], int *err);
 /* The shard states with default names beside state (its directory's
- * <key id>.<A>-<B>.state files, fastsig_state_shard_path) appended to
- * paths[n..KT_MAX_STATES): the new count. */
+ * <key id>.<A>-<B>.state files, fastsig_state_shard_path) that paths[0..n)
+ * does not name yet (shards carved before their registry lines existed)
+ * appended to paths[n..KT_MAX_STATES): the new count. */
 int kt_shard_states(const char *state, const char *idhex, char (*paths)[PATH_MAX], int n);
 /* The processes (not this one) that hold the file dev/ino open, from /proc
  * (only those of this user are visible): their count, up to max pids. */

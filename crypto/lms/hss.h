@@ -35,6 +35,7 @@
 #include "lms/lms_params.h"
 #include "lms/lms_tree.h"
 #include "hash/hash_stream.h"
+#include "keygen_resume.h"
 
 typedef struct hss_key hss_key;
 
@@ -57,6 +58,21 @@ int hss_key_gen_range(hss_key **out, unsigned L, const lms_params *lms,
                       const lmots_params *ots, const uint8_t *seed,
                       const uint8_t I[LMS_I_BYTES], unsigned threads, uint64_t first,
                       uint64_t end, lms_progress_fn progress, void *parg);
+/* Key generation in pieces (keygen_resume.h; hss_resume.c), for keys whose
+ * top tree is taller than 10 (H15, H20, H25): that tree's leaves are built
+ * in order, 2^c at a time (c = max(10, h - 10): 2^(h - c) pieces, at most
+ * 1024), and a piece leaves its share of the tree's kept node row (lms_tree.h:
+ * level max(0, h - 15), per = 2^(c - that level) nodes), which a later run
+ * loads instead of building: the tree, hence the key, is the one
+ * hss_key_gen_mt makes, byte for byte, however the build was cut. The lower
+ * levels' trees are built after the top one, as hss_key_gen_mt does (they
+ * are never in a checkpoint). hss_keygen_pieces: the pieces of a top tree of
+ * lp (0: built whole, no resume); *per its nodes per piece. */
+uint64_t hss_keygen_pieces(const lms_params *top, uint32_t *per);
+int hss_key_gen_resume(hss_key **out, unsigned L, const lms_params *lms,
+                       const lmots_params *ots, const uint8_t *seed,
+                       const uint8_t I[LMS_I_BYTES], unsigned threads,
+                       const fs_keygen_resume *resume, lms_progress_fn progress, void *parg);
 /* Restricts the indices k signs to first .. end - 1: hss_sign refuses any
  * other with FASTSIG_ERR_KEY_EXHAUSTED. The range only shrinks (BAD_PARAM
  * for an empty one or one not inside the current one). */

@@ -23,5 +23,8 @@ struct hss_key {
  * when it is that one, else built from scratch; then the next one is
  * started. */
 int hss_descend(hss_key *k, unsigned i, uint64_t t);
+/* hss_keygen.c: once the top tree is built, the lower levels' trees of the
+ * key's first index (hss_key_gen_range, hss_key_gen_resume). */
+int hss_key_gen_lower(hss_key *k);
 
 #endif

@@ -92,6 +92,18 @@ int hss_descend(hss_key *k, unsigned i, uint64_t t)
     return start_tree(k, i, t + 1, &k->next[i]);
 }
 
+int hss_key_gen_lower(hss_key *k)
+{
+    int rc = FASTSIG_OK;
+    /* the lower trees of the first index signed: a shard never uses the
+     * ones before it */
+    for (unsigned i = 1; i < k->L && rc == FASTSIG_OK; i++) {
+        unsigned a = k->below[i] + k->lp[i].h;
+        rc = hss_descend(k, i, a >= 64 ? 0 : k->first >> a);
+    }
+    return rc;
+}
+
 int hss_key_gen(hss_key **out, unsigned L, const lms_params *lms, const lmots_params *ots,
                 const uint8_t *seed, const uint8_t I[LMS_I_BYTES], lms_progress_fn progress,
                 void *parg)
@@ -123,12 +135,8 @@ int hss_key_gen_range(hss_key **out, unsigned L, const lms_params *lms,
     if (rc == FASTSIG_OK)
         rc = lms_tree_gen_top(&k->tree[0], &lms[0], &ots[0], I, seed, LMS_TOP_LEVELS, threads,
                               progress, parg);
-    /* the lower trees of the first index signed: a shard never uses the
-     * ones before it */
-    for (unsigned i = 1; i < L && rc == FASTSIG_OK; i++) {
-        unsigned a = k->below[i] + k->lp[i].h;
-        rc = hss_descend(k, i, a >= 64 ? 0 : k->first >> a);
-    }
+    if (rc == FASTSIG_OK)
+        rc = hss_key_gen_lower(k);
     if (rc != FASTSIG_OK) {
         hss_key_free(k);
         return rc;

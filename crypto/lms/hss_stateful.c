@@ -108,13 +108,23 @@ int fs_stateful_hss_new(unsigned L, const lms_params *lms, const lmots_params *o
 int fs_stateful_hss_keygen(void *core, const uint8_t *seed, size_t seedlen, unsigned threads,
                            lms_progress_fn progress, void *parg)
 {
+    return fs_stateful_hss_keygen_resume(core, seed, seedlen, threads, progress, parg, NULL);
+}
+
+int fs_stateful_hss_keygen_resume(void *core, const uint8_t *seed, size_t seedlen,
+                                  unsigned threads, lms_progress_fn progress, void *parg,
+                                  const fs_keygen_resume *resume)
+{
     hss_sf *h = core;
     uint8_t *I = h->sk + 4 + 8 * (size_t)h->L;
     int err;
     if (seedlen != h->n + LMS_I_BYTES)
         return FASTSIG_ERR_BAD_LENGTH;
-    if ((err = hss_key_gen_mt(&h->core, h->L, h->lms, h->ots, seed, seed + h->n, threads,
-                              progress, parg)) != FASTSIG_OK)
+    err = resume != NULL ? hss_key_gen_resume(&h->core, h->L, h->lms, h->ots, seed, seed + h->n,
+                                              threads, resume, progress, parg)
+                         : hss_key_gen_mt(&h->core, h->L, h->lms, h->ots, seed, seed + h->n,
+                                          threads, progress, parg);
+    if (err != FASTSIG_OK)
         return err;
     hss_pub(h->core, h->pk);
     fs_store_be32(h->sk, h->L);

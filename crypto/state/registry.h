@@ -99,6 +99,15 @@ int fastsig_registry_holder_as(fastsig_registry_kind kind, const char *state_dir
                                const uint8_t id[FASTSIG_STATE_KEY_ID_LEN], char *found,
                                size_t foundlen, fastsig_cause *cause);
 
+/* A later state of a registered key (a shard carved from it): state_path
+ * (absolute, no newline) added to key_id's entry as one more line, under
+ * the entry's exclusive lock, durably (registryshard.c); *added 1 when it
+ * was, 0 when the line is there already or key_id has no entry here (a
+ * key registered in another directory, or never: FASTSIG_OK). */
+int fastsig_registry_add_state(const char *state_dir,
+                               const uint8_t key_id[FASTSIG_STATE_KEY_ID_LEN],
+                               const char *state_path, int *added, fastsig_cause *cause);
+
 /* The key's state file moved from `from` to `to` (fastsig-keytool move):
  * key_id's entry gets `to` for every line that is `from`, rewritten whole
  * under the entry's exclusive lock and installed under each of its names

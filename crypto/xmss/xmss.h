@@ -47,6 +47,7 @@
 #include "hash/hash_stream.h"
 #include "xmss/params.h"
 #include "xmss/tree.h"
+#include "keygen_resume.h"
 
 /* Largest bottom-subtree height the cache keeps whole (2^(b+1) - 1 nodes). */
 #define XMSS_BOTTOM_H 10
@@ -57,22 +58,14 @@ typedef struct xmss_key xmss_key;
  * (clamped to that range). */
 int xmss_keygen(const xmss_params *p, const uint8_t *seed, size_t seedlen, unsigned threads,
                xmss_progress_fn progress, void *parg, xmss_key **out);
-/* Key generation in pieces, for sets whose top layer tree is taller than a
- * bottom subtree (t > XMSS_BOTTOM_H: XMSS H16, H20, XMSS^MT 40/2, 60/3):
- * that tree is built as 2^(t - b) bottom subtrees one after another, and
- * only their roots are needed above them. roots[0 .. have) (n bytes each,
- * from an earlier run of the same seed; have <= 2^(t - b)) are taken instead
- * of building those subtrees (the first is built anyway: the cache keeps it
- * whole); save (may be NULL) is called after each subtree with every root
- * done so far (done of total) and stops the generation by returning
- * nonzero (FASTSIG_ERR_INTERNAL, as a progress stop). The roots are public
- * (tree nodes); the caller keeps the seed beside them. */
-typedef struct xmss_resume_s {
-    const uint8_t *roots;
-    uint64_t have;
-    int (*save)(void *arg, const uint8_t *roots, uint64_t done, uint64_t total);
-    void *arg;
-} xmss_resume;
+/* Key generation in pieces (keygen_resume.h), for sets whose top layer
+ * tree is taller than a bottom subtree (t > XMSS_BOTTOM_H: XMSS H16, H20,
+ * XMSS^MT 40/2, 60/3): that tree is built as 2^(t - b) bottom subtrees one
+ * after another, and only their roots are needed above them (per = 1:
+ * a piece leaves its root, n bytes). The first subtree is built anyway:
+ * the cache keeps it whole. The roots are public (tree nodes); the caller
+ * keeps the seed beside them. */
+typedef fs_keygen_resume xmss_resume;
 /* The pieces of p's generation: 2^(t - b), or 0 when it is built whole. */
 uint64_t xmss_keygen_pieces(const xmss_params *p);
 int xmss_keygen_resume(const xmss_params *p, const uint8_t *seed, size_t seedlen,

@@ -51,7 +51,7 @@ struct xmss_key {
     xmss_progress_fn progress;
     void *parg;
     uint64_t pdone, ptotal;
-    const struct xmss_resume_s *resume; /* key generation in pieces, or NULL */
+    const struct fs_keygen_resume_s *resume; /* key generation in pieces, or NULL */
 };
 
 /* ---- layer geometry ------------------------------------------------------ */

@@ -117,7 +117,7 @@ int fs_stateful_xmss_keygen(void *core, const uint8_t *seed, size_t seedlen, uns
 
 int fs_stateful_xmss_keygen_resume(void *core, const uint8_t *seed, size_t seedlen,
                                    unsigned threads, xmss_progress_fn progress, void *parg,
-                                   const xmss_resume *resume)
+                                   const fs_keygen_resume *resume)
 {
     xmss_core *c = core;
     int err = xmss_keygen_resume(c->p, seed, seedlen, threads, progress, parg, resume, &c->k);
@@ -125,6 +125,15 @@ int fs_stateful_xmss_keygen_resume(void *core, const uint8_t *seed, size_t seedl
         err = xmss_key_export_pk(c->k, c->pk, c->pklen);
     c->dirty = 1; /* written at keygen, so that the first signer starts warm */
     return err;
+}
+
+int fs_stateful_xmss_resume_plan(const void *core, fs_resume_plan *plan)
+{
+    const xmss_core *c = core;
+    *plan = (fs_resume_plan){ .kind = (uint32_t)c->p->kind, .oid = c->p->oid, .n = c->p->n,
+                              .per = 1, .total = xmss_keygen_pieces(c->p),
+                              .seedlen = 3 * (size_t)c->p->n };
+    return plan->total != 0 ? FASTSIG_OK : FASTSIG_ERR_UNSUPPORTED;
 }
 
 static int export_sk(void *core, uint64_t next, uint8_t *out, size_t *len)

@@ -69,7 +69,8 @@
  * process may run on, at most 8. The key does not depend on it. */
 #define FASTSIG_PKEY_PARAM_THREADS "threads"
 /* XMSS / XMSS^MT whose top tree is taller than 10 (XMSS H16, H20; XMSS^MT
- * 40/2, 60/3): key generation in pieces with a checkpoint file (UTF-8 path,
+ * 40/2, 60/3), LMS / HSS whose top level is H15, H20 or H25: key generation
+ * in pieces with a checkpoint file (UTF-8 path,
  * `-pkeyopt resume:PATH`): made (mode 0600, it holds the seed) before the
  * trees are built, rewritten every $FASTSIG_CHECKPOINT_INTERVAL seconds
  * (default 10), removed on success; an interrupted generation run again with

@@ -3,7 +3,8 @@
  * crash-ordered creation, withdrawal, hardening (links, FIFOs, files where a
  * directory belongs), a lock held elsewhere, injected I/O failures, entries
  * and registry directories other users could write; seed fingerprint
- * entries (one seed, one state under any parameter set). */
+ * entries (one seed, one state under any parameter set); a shard's state
+ * added to its key's entry. */
 #define _GNU_SOURCE /* F_OFD_SETLK */
 #include <errno.h>
 #include <fcntl.h>
@@ -401,6 +402,75 @@ static void test_io_failures(void)
     }
 }
 
+/* The text of seed fingerprint `tag`'s entry into buf ("" when none). */
+static void seed_text(const char *dir, unsigned tag, char *buf, size_t cap)
+{
+    char entry[PATH_MAX];
+    uint8_t fp[FASTSIG_REGISTRY_FP_LEN];
+    sf_key(fp, tag);
+    buf[0] = '\0';
+    CU_ASSERT_EQUAL_FATAL(fastsig_registry_path_as(FASTSIG_REGISTRY_SEED, dir, fp, entry,
+                                                   sizeof(entry)), FASTSIG_OK);
+    FILE *f = fopen(entry, "r");
+    if (f == NULL)
+        return;
+    buf[fread(buf, 1, cap - 1, f)] = '\0';
+    fclose(f);
+}
+
+/* A shard's state added to its key's entry (fastsig_registry_add_state):
+ * one line after the last whole one (a torn line written over), not twice,
+ * under both names of a key's entry; no entry: nothing made. */
+/* fastsig_registry_add_state of state into dir's entry for id; *added */
+static int add(const char *dir, const uint8_t *id, const char *state, int *added)
+{
+    return fastsig_registry_add_state(dir, id, state, added, NULL);
+}
+
+static void test_add_state(void)
+{
+    char dir[PATH_MAX], found[PATH_MAX], entry[PATH_MAX], buf[256];
+    uint8_t id[FASTSIG_STATE_KEY_ID_LEN];
+    fastsig_registry_kind which;
+    struct stat k;
+    int added = -1;
+    fresh_dir(dir, "reg-add");
+    sf_key(id, 30);
+    CU_ASSERT_EQUAL(add(dir, id, "/s/shard.state", &added), FASTSIG_OK);
+    CU_ASSERT_EQUAL(added, 0); /* no entry */
+    CU_ASSERT(!exists_as(dir, FASTSIG_REGISTRY_KEY_ID, 30, &k));
+    CU_ASSERT_EQUAL(key_claim(dir, 30, 31, "/s/a.state", found, &which), FASTSIG_OK);
+    CU_ASSERT_EQUAL(add(dir, id, "/s/shard.state", &added), FASTSIG_OK);
+    CU_ASSERT_EQUAL(added, 1);
+    CU_ASSERT_EQUAL(add(dir, id, "/s/shard.state", &added), FASTSIG_OK);
+    CU_ASSERT_EQUAL(added, 0); /* there already */
+    CU_ASSERT(entry_text(dir, 30, buf, sizeof(buf)) > 0
+              && strcmp(buf, "/s/a.state\n/s/shard.state\n") == 0);
+    seed_text(dir, 31, buf, sizeof(buf)); /* the seed's name: the same file */
+    CU_ASSERT_STRING_EQUAL(buf, "/s/a.state\n/s/shard.state\n");
+    /* a torn append is written over */
+    CU_ASSERT_EQUAL_FATAL(fastsig_registry_entry_path(dir, id, entry, sizeof(entry)), FASTSIG_OK);
+    FILE *f = fopen(entry, "a");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fputs("/s/to", f);
+    fclose(f);
+    CU_ASSERT_EQUAL(add(dir, id, "/s/two.state", &added), FASTSIG_OK);
+    CU_ASSERT(entry_text(dir, 30, buf, sizeof(buf)) > 0
+              && strcmp(buf, "/s/a.state\n/s/shard.state\n/s/two.state\n") == 0);
+    /* a relative path or one with a newline is no line */
+    CU_ASSERT_EQUAL(add(dir, id, "s/x.state", &added),
+                    FASTSIG_ERR_BAD_PARAM);
+    CU_ASSERT_EQUAL(add(dir, id, "/s/x\n.state", &added),
+                    FASTSIG_ERR_BAD_PARAM);
+    /* after a move the line goes to the entry at the path */
+    int moved = 0;
+    CU_ASSERT_EQUAL(fastsig_registry_move_state(dir, id, "/s/a.state", "/t/a.state", &moved, NULL),
+                    FASTSIG_OK);
+    CU_ASSERT_EQUAL(add(dir, id, "/s/three.state", &added), FASTSIG_OK);
+    seed_text(dir, 31, buf, sizeof(buf));
+    CU_ASSERT_STRING_EQUAL(buf, "/t/a.state\n/s/shard.state\n/s/two.state\n/s/three.state\n");
+}
+
 int main(void)
 {
     static const fs_test tests[] = {
@@ -421,6 +491,7 @@ int main(void)
           test_entry_owned_by_another_user_refused },
         { "a registry directory writable by others without the sticky bit is refused",
           test_registry_dir_writable_without_sticky_refused },
+        { "a shard's state added to its key's entry, once", test_add_state },
         { NULL, NULL },
     };
     static const fs_suite suites[] = { { "key-id registry", tests }, { NULL, NULL } };
