@@ -70,7 +70,8 @@ typedef struct {
     const char *name;   /* "portable-x1", "avx512-x16", "gmp", "ifma" ... */
     fs_kernel_fn *fn;   /* the primitive's entry point (its accessor's type) */
     fs_kernel_fn *aux;  /* a second entry point some primitives have (Keccak's
-                           whole-block absorb), or NULL */
+                           whole-block absorb; a fused chain row's compression
+                           kernel of its round layout), or NULL */
     unsigned lanes;     /* messages per call (1 for one-stream kernels) */
     unsigned cpu;       /* FS_CPU_* bits it needs (0: portable) */
     unsigned flags;     /* FS_KERNEL_* */

@@ -1,6 +1,6 @@
 /* sha256_x16_rounds.h - the SHA-256 round macros of the 16-lane AVX-512
- * kernels (sha256_x16_avx512.S, sha256_x16_chain_avx512.S). Included by .S
- * files only.
+ * kernels (sha256_x16_avx512.S, sha256_x16_chain_avx512.S,
+ * sha256_x16_lms_chain_avx512.S), in two layouts. Included by .S files only.
  *
  * Registers: a..h in zmm0..7, the 16-word message window W[t..t+15] in
  * zmm16..31 (a ring: W[t] sits in zmm16 + t%16), scratch zmm8..13 and
@@ -8,14 +8,25 @@
  * computes W[t+16] into the same register. The a..h rotation is done by
  * renaming macro arguments: 16 rounds unrolled.
  *
- * Latency: 512-bit adds, rotates and ternlogs take two cycles on Zen 5, so
- * the e and a chains are kept to three such steps a round: W + K joins h
+ * The Zen 5 layout (the default). Latency: 512-bit adds, rotates and
+ * ternlogs take two cycles on Zen 5, so the e and a chains are kept to three such steps a round: W + K joins h
  * and d off the chains, Ch (ready first) is added before Sigma1, both to h
  * (T1) and to d (the new e), and Maj before Sigma0; the Ch and Maj copies
  * are of g and c, which are ready early.
+ *
+ * With FS_X16_LEAN defined (meson assembles each x16 kernel a second time
+ * so), RND is the port-lean layout instead and the kernels' entry points
+ * get a _lean suffix: their own kernel table rows, which the measured-cost
+ * plan picks between per CPU.
  */
 #ifndef FASTSIG_SHA256_X16_ROUNDS_H
 #define FASTSIG_SHA256_X16_ROUNDS_H
+
+#ifdef FS_X16_LEAN
+#define fs_sha256_compress_x16_avx512 fs_sha256_compress_x16_avx512_lean
+#define fs_sha256_chain_x16_avx512 fs_sha256_chain_x16_avx512_lean
+#define fs_lms_chain_x16_avx512 fs_lms_chain_x16_avx512_lean
+#endif
 
 /* zmm11 = sigma0(\src), sigma1(\src) of the message schedule */
 .macro SIGMA0 src
@@ -31,40 +42,88 @@
 	vpternlogd	$0x96, %zmm13, %zmm12, %zmm11
 .endm
 
-/* one round; \sched = 1 also turns \w0 = W[t] into W[t+16], using
- * \w1 = W[t+1], \w9 = W[t+9], \w14 = W[t+14]. K[t] is at \koff(%rax). */
-.macro RND a, b, c, d, e, f, g, h, koff, sched, w0, w1, w9, w14
-	vpaddd		\w0, \h, \h
-	vpaddd		\koff(%rax){1to16}, \h, \h	/* h + W + K */
-	vpaddd		\h, \d, \d			/* d + h + W + K: e' but for its e terms */
+/* zmm8 = ror(\x, \r1) ^ ror(\x, \r2) ^ ror(\x, \r3): Sigma0 or Sigma1 of the
+ * rounds (zmm10, zmm15 clobbered). \r1's rotate issues last (two rotate
+ * pipes) and is the ternlog's destination, the operand with 2 cycles of
+ * latency against 3: the e chain takes 7 cycles a round instead of 8 on
+ * Zen 5 (8.40 against 8.66 ns per lane-block, A/B in one process). */
+.macro BIGSIGMA x, r1, r2, r3
+	vprord		$\r2, \x, %zmm10
+	vprord		$\r3, \x, %zmm15
+	vprord		$\r1, \x, %zmm8
+	vpternlogd	$0x96, %zmm15, %zmm10, %zmm8
+.endm
+
+/* zmm9 = Ch(e,f,g), Maj(a,b,c), each into a copy of its last input: every
+ * input of both lives on after the round (the registers that die, h and
+ * d, are inputs of neither). */
+.macro CH e, f, g
 	vmovdqa32	\g, %zmm9
-	vpternlogd	$0xd8, \e, \f, %zmm9		/* Ch(e,f,g) into a copy of g */
-	vprord		$6, \e, %zmm8
-	vprord		$11, \e, %zmm10
-	vprord		$25, \e, %zmm15
-	vpternlogd	$0x96, %zmm15, %zmm10, %zmm8	/* Sigma1(e) */
-	vpaddd		%zmm9, \h, \h
-	vpaddd		%zmm9, \d, \d
-	vpaddd		%zmm8, \h, \h			/* h = T1 */
-	vpaddd		%zmm8, \d, \d			/* d = d + T1 */
+	vpternlogd	$0xd8, \e, \f, %zmm9
+.endm
+.macro MAJ a, b, c
+	vmovdqa32	\c, %zmm9
+	vpternlogd	$0xe8, \b, \a, %zmm9
+.endm
+
+/* The schedule's part of a round, in two halves: \w0 = W[t] becomes
+ * W[t+16] from \w1 = W[t+1], \w9 = W[t+9], \w14 = W[t+14] (\sched = 1). */
+.macro SCHED_A sched, w0, w1, w9
 	.if \sched
 	SIGMA0	\w1
 	vpaddd		\w9, \w0, \w0
 	vpaddd		%zmm11, \w0, \w0
 	.endif
-	vmovdqa32	\c, %zmm9
-	vpternlogd	$0xe8, \b, \a, %zmm9		/* Maj(a,b,c) into a copy of c */
-	vprord		$2, \a, %zmm8
-	vprord		$13, \a, %zmm10
-	vprord		$22, \a, %zmm15
-	vpternlogd	$0x96, %zmm15, %zmm10, %zmm8	/* Sigma0(a) */
-	vpaddd		%zmm9, \h, \h			/* Maj first: ready before Sigma0 */
+.endm
+.macro SCHED_B sched, w0, w14
 	.if \sched
 	SIGMA1	\w14
 	vpaddd		%zmm11, \w0, \w0
 	.endif
+.endm
+
+/* one round, with the schedule's part when \sched = 1. K[t] is at
+ * \koff(%rax). */
+#ifdef FS_X16_LEAN
+/* The port-lean layout: 7 adds (T1 = h + W + K + Ch + Sigma1 once, then
+ * d += T1 and h = T1 + Maj + Sigma0), 4 ternlogs, 6 rotates and 2 copies:
+ * 17 vector ALU ops a round against the Zen 5 layout's 19, for cores with
+ * few 512-bit ALU ports and one-cycle adds (Intel: ports 0 and 5). The e
+ * chain is 9 cycles a round on Zen 5 (T1 is whole before d += T1). */
+.macro RND a, b, c, d, e, f, g, h, koff, sched, w0, w1, w9, w14
+	vpaddd		\koff(%rax){1to16}, \w0, %zmm9	/* W + K, off the chains */
+	vpaddd		%zmm9, \h, \h
+	CH		\e, \f, \g
+	BIGSIGMA	\e, 6, 11, 25
+	vpaddd		%zmm9, \h, \h
+	vpaddd		%zmm8, \h, \h			/* h = T1 */
+	vpaddd		\h, \d, \d			/* d = d + T1 */
+	SCHED_A		\sched, \w0, \w1, \w9
+	MAJ		\a, \b, \c
+	BIGSIGMA	\a, 2, 13, 22
+	vpaddd		%zmm9, \h, \h
+	SCHED_B		\sched, \w0, \w14
 	vpaddd		%zmm8, \h, \h			/* h = T1 + T2 */
 .endm
+#else
+.macro RND a, b, c, d, e, f, g, h, koff, sched, w0, w1, w9, w14
+	vpaddd		\w0, \h, \h
+	vpaddd		\koff(%rax){1to16}, \h, \h	/* h + W + K */
+	vpaddd		\h, \d, \d			/* d + h + W + K: e' but for its e terms */
+	CH		\e, \f, \g
+	BIGSIGMA	\e, 6, 11, 25
+	vpaddd		%zmm9, \h, \h
+	vpaddd		%zmm9, \d, \d
+	vpaddd		%zmm8, \h, \h			/* h = T1 */
+	vpaddd		%zmm8, \d, \d			/* d = d + T1 */
+	SCHED_A		\sched, \w0, \w1, \w9
+	MAJ		\a, \b, \c
+	BIGSIGMA	\a, 2, 13, 22
+	vpaddd		%zmm9, \h, \h			/* Maj first: ready before Sigma0 */
+	SCHED_B		\sched, \w0, \w14
+	vpaddd		%zmm8, \h, \h			/* h = T1 + T2 */
+.endm
+#endif
 
 /* round t of 16 (t = 0..7: R0..R7), rounds 0..7 and 8..15: K[t..t+15] at
  * 0(%rax); W[t..t+15] in zmm16..31 */

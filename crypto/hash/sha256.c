@@ -80,6 +80,9 @@ const fs_kernel fs_sha256_kernels[] = {
     { "shani-x4", FS_KERNEL_FN(fs_sha256_compress_x4_shani), NULL, 4, FS_CPU_SHANI, 0, 17 },
     { "avx2-x8", FS_KERNEL_FN(fs_sha256_compress_x8_avx2), NULL, 8, FS_CPU_AVX2, 0, 29 },
     { "avx512-x16", FS_KERNEL_FN(fs_sha256_compress_x16_avx512), NULL, 16, FS_CPU_AVX512, 0, 11 },
+    /* the port-lean round layout: ties with the row above go to that one */
+    { "avx512-x16-lean", FS_KERNEL_FN(fs_sha256_compress_x16_avx512_lean), NULL, 16, FS_CPU_AVX512,
+      0, 11 },
 #endif
     FS_KERNEL_END,
 };

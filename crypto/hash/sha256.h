@@ -22,6 +22,8 @@
  *       streams, schedules on the stack, needs FS_CPU_SHANI
  *   fs_sha256_compress_x8_avx2(st[8*8], in[8], n)       asm sha256_x8_avx2.S, FS_CPU_AVX2
  *   fs_sha256_compress_x16_avx512(st[8*16], in[16], n)  asm sha256_x16_avx512.S, FS_CPU_AVX512
+ *   fs_sha256_compress_x16_avx512_lean(...)             the same in the port-lean
+ *       round layout (sha256_x16_rounds.h), FS_CPU_AVX512
  * The asm ones exist only when FASTSIG_HAVE_ASM is defined. */
 #ifndef FASTSIG_SHA256_H
 #define FASTSIG_SHA256_H
@@ -58,6 +60,8 @@ void fs_sha256_compress_x4_shani(uint32_t st[8 * 4], const uint8_t *const in[4],
 void fs_sha256_compress_x8_avx2(uint32_t st[8 * 8], const uint8_t *const in[8], size_t nblocks);
 void fs_sha256_compress_x16_avx512(uint32_t st[8 * 16], const uint8_t *const in[16],
                                    size_t nblocks);
+void fs_sha256_compress_x16_avx512_lean(uint32_t st[8 * 16], const uint8_t *const in[16],
+                                        size_t nblocks);
 #endif
 
 /* The kernel table's rows (cpu.h fs_kernel): fn is an

@@ -1,6 +1,6 @@
 /* sha256_chain.c - the portable twins of the fused chain kernels
  * (sha256_chain.h): the same steps, lane by lane, through the one-lane
- * compression on byte messages, and the table of chain kernels. */
+ * compression on byte messages, and the tables of chain kernels. */
 #include <string.h>
 #include "memops.h"
 #include "bytes.h"
@@ -102,13 +102,17 @@ void fs_lms_chain_x16_portable(uint32_t x[8 * L], uint32_t qij[FS_CHAIN_MAX_WORD
     }
 }
 
-/* Static costs per lane-step (the twin runs one lane at a time). */
+/* Static costs per lane-step (the twin runs one lane at a time). aux: the
+ * x16 compression kernel of the row's round layout, which the calibration
+ * times for it (chain_trial). */
 const fs_kernel fs_wots_chain_kernels[] = {
     { "portable-x16-chain", FS_KERNEL_FN(fs_sha256_chain_x16_portable), NULL, 16, 0,
       FS_KERNEL_TWIN, 160 },
 #if defined(FASTSIG_HAVE_ASM)
-    { "avx512-x16-chain", FS_KERNEL_FN(fs_sha256_chain_x16_avx512), NULL, 16, FS_CPU_AVX512, 0,
-      16 },
+    { "avx512-x16-chain", FS_KERNEL_FN(fs_sha256_chain_x16_avx512),
+      FS_KERNEL_FN(fs_sha256_compress_x16_avx512), 16, FS_CPU_AVX512, 0, 16 },
+    { "avx512-x16-lean-chain", FS_KERNEL_FN(fs_sha256_chain_x16_avx512_lean),
+      FS_KERNEL_FN(fs_sha256_compress_x16_avx512_lean), 16, FS_CPU_AVX512, 0, 16 },
 #endif
     FS_KERNEL_END,
 };
@@ -117,11 +121,30 @@ const fs_kernel fs_lmots_chain_kernels[] = {
     { "portable-x16-lms-chain", FS_KERNEL_FN(fs_lms_chain_x16_portable), NULL, 16, 0,
       FS_KERNEL_TWIN, 60 },
 #if defined(FASTSIG_HAVE_ASM)
-    { "avx512-x16-lms-chain", FS_KERNEL_FN(fs_lms_chain_x16_avx512), NULL, 16, FS_CPU_AVX512, 0,
-      6 },
+    { "avx512-x16-lms-chain", FS_KERNEL_FN(fs_lms_chain_x16_avx512),
+      FS_KERNEL_FN(fs_sha256_compress_x16_avx512), 16, FS_CPU_AVX512, 0, 6 },
+    { "avx512-x16-lean-lms-chain", FS_KERNEL_FN(fs_lms_chain_x16_avx512_lean),
+      FS_KERNEL_FN(fs_sha256_compress_x16_avx512_lean), 16, FS_CPU_AVX512, 0, 6 },
 #endif
     FS_KERNEL_END,
 };
 
-FS_KERNEL_TABLE(fs_wots_chain_table, "wots-chain", fs_wots_chain_kernels, NULL);
-FS_KERNEL_TABLE(fs_lmots_chain_table, "lmots-chain", fs_lmots_chain_kernels, NULL);
+/* The calibration's trial (kernel_cost.h): the row's round layout, timed on
+ * its compression kernel (aux), four blocks in every lane; the rounds are
+ * most of a chain step. The fused kernels' own calls of a few steps timed
+ * unsteadily at the start of a process (either layout up to 1.35x its
+ * steady time, which picked the slower one in 16 of 40 runs of the bench
+ * on Zen 5); the compression kernel's four blocks time steadily. */
+static void chain_trial(const fs_kernel *k)
+{
+    static const uint8_t data[4 * FS_SHA256_BLOCK];
+    _Alignas(64) uint32_t st[8 * L] = { 0 };
+    const uint8_t *in[L];
+    for (unsigned l = 0; l < L; l++)
+        in[l] = data;
+    ((fs_sha256_compress_fn *)k->aux)(st, in, 4);
+    __asm__ volatile("" : : "r"(st) : "memory"); /* the result counts */
+}
+
+FS_KERNEL_TABLE(fs_wots_chain_table, "wots-chain", fs_wots_chain_kernels, chain_trial);
+FS_KERNEL_TABLE(fs_lmots_chain_table, "lmots-chain", fs_lmots_chain_kernels, chain_trial);

@@ -40,11 +40,15 @@ typedef void fs_chain_fn(uint32_t x[8 * FS_CHAIN_LANES],
 fs_chain_fn fs_sha256_chain_x16_portable, fs_lms_chain_x16_portable;
 #if defined(FASTSIG_HAVE_ASM)
 fs_chain_fn fs_sha256_chain_x16_avx512, fs_lms_chain_x16_avx512;
+/* the same kernels in the port-lean round layout (sha256_x16_rounds.h) */
+fs_chain_fn fs_sha256_chain_x16_avx512_lean, fs_lms_chain_x16_avx512_lean;
 #endif
 
 /* The kernels, one fs_kernel table (cpu.h, kernel_cost.h) per kind: its
  * portable twin first (FS_KERNEL_TWIN: tests and benchmarks only), then the
- * asm row; lanes 16, static costs (no trial). The lane engine takes, per
+ * asm rows (two round layouts); lanes 16, costs measured on the x16
+ * compression kernel of the row's layout, its aux (static ones tie, to the
+ * first asm row). The lane engine takes, per
  * kind, fs_kernel_choose's row for a full group under its CPU mask
  * (fs_lanes_chain_kernel): none on a path without AVX-512. */
 extern const fs_kernel fs_wots_chain_kernels[], fs_lmots_chain_kernels[];

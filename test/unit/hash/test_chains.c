@@ -4,8 +4,10 @@
  * (chains.h) on each of them against the lane walk: random chain values,
  * ADRS, starts and lengths (zero-length chains, tails, counts past the sort
  * limit, lengths past the sort buckets, in == out, hash addresses up to
- * UINT32_MAX). The asm row is skipped when this CPU path lacks AVX-512. */
+ * UINT32_MAX), and all-zero and all-one words. The asm rows (both round
+ * layouts) are skipped when this CPU path lacks AVX-512. */
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include "cpu.h"
 #include "hash/chains.h"
@@ -15,9 +17,12 @@
 
 enum { L = FS_CHAIN_LANES };
 
-static void kernel_vs_twin(fs_chain_fn *k)
+/* Random words, then edge ones: every word (chain values, ADRS, midstate)
+ * 0x00000000, then 0xffffffff (an add's carries through every bit). */
+static void kernel_vs_twin(const fs_kernel *row)
 {
-    static const size_t steps[] = { 0, 1, 2, 3, 15 };
+    fs_chain_fn *k = fs_chain_fn_of(row);
+    static const size_t steps[] = { 0, 1, 2, 3, 15, 2, 2 };
     for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
         uint32_t x[8 * L], a[7 * L], mid[8], x2[8 * L], a2[7 * L];
         fs_test_random((uint8_t *)x, sizeof(x));
@@ -26,12 +31,20 @@ static void kernel_vs_twin(fs_chain_fn *k)
         if (i == 3) /* hash addresses that wrap during the call */
             for (unsigned l = 0; l < L; l++)
                 a[6 * L + l] = UINT32_MAX - l % 3;
+        if (i >= 5) { /* the edge words */
+            int fill = i == 5 ? 0x00 : 0xff;
+            memset(x, fill, sizeof(x));
+            memset(a, fill, sizeof(a));
+            memset(mid, fill, sizeof(mid));
+        }
         memcpy(x2, x, sizeof(x));
         memcpy(a2, a, sizeof(a));
         k(x, a, mid, steps[i], 32);
         fs_sha256_chain_x16_portable(x2, a2, mid, steps[i], 32);
-        CU_ASSERT(memcmp(x, x2, sizeof(x)) == 0);
-        CU_ASSERT(memcmp(a, a2, sizeof(a)) == 0);
+        int same = memcmp(x, x2, sizeof(x)) == 0 && memcmp(a, a2, sizeof(a)) == 0;
+        if (!same)
+            fprintf(stderr, "\n%s != twin: case %zu, %zu steps\n", row->name, i, steps[i]);
+        CU_ASSERT(same);
     }
 }
 
@@ -86,7 +99,7 @@ static void test_kernels(void)
     int ran = 0;
     for (const fs_kernel *k = fs_wots_chain_kernels; k->name; k++)
         if (kernel_on_path("wots-chain", k->name, k->cpu)) {
-            kernel_vs_twin(fs_chain_fn_of(k));
+            kernel_vs_twin(k);
             ran++;
         }
     CU_ASSERT(ran >= 1); /* the twin runs on every path */

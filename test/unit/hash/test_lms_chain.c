@@ -3,10 +3,12 @@
  * included, against the one-chain-at-a-time walk lms_chains_ref: random
  * chain values, q, i and j, for n = 32 and 24; 0, 1, 2, 15, 255 and 256
  * steps; j wrapping past 0xff, and the secret-derivation start j = 0xff;
- * several calls in a row on the same lanes (the words carried over). And
+ * several calls in a row on the same lanes (the words carried over); all-zero
+ * and all-one words. And
  * the chain walker's LM-OTS row (chains.h) on each of those kernels and on
  * its block walk against lms_chains_ref: counts with tails and refills,
  * zero-step chains, a shared start (in_stride 0) and in == out. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "bytes.h"
@@ -33,26 +35,37 @@ static void lane_ref(const lmots_params *o, const uint8_t Ib[16], const uint32_t
     CU_ASSERT_EQUAL(lms_chains_ref(o, Ib, &job, 1, in, 0, out), FASTSIG_OK);
 }
 
-static void one_kernel(fs_chain_fn *fn, const char *ots_name)
+/* Random words, then edge ones (t >= 6): I, x and q all 0x00, then all
+ * 0xff (i and j too). */
+static void one_kernel(const fs_kernel *row, const char *ots_name)
 {
-    static const unsigned steps[] = { 0, 1, 2, 15, 255, 256 };
+    fs_chain_fn *fn = fs_chain_fn_of(row);
+    static const unsigned steps[] = { 0, 1, 2, 15, 255, 256, 3, 3 };
     lmots_params o;
     CU_ASSERT_FATAL(lmots_params_by_name(&o, ots_name) == FASTSIG_OK);
     for (size_t t = 0; t < sizeof(steps) / sizeof(steps[0]); t++) {
         uint8_t Ib[16], want[L][32];
         uint32_t Iw[8] = { 0 }, x[8 * L], qij[FS_CHAIN_MAX_WORDS * L], x0[8 * L];
         fs_test_random(Ib, sizeof(Ib));
-        for (unsigned w = 0; w < 4; w++)
-            Iw[w] = fs_load_be32(Ib + 4 * w);
         fs_test_random((uint8_t *)x, sizeof(x));
         fs_test_random((uint8_t *)qij, sizeof(qij));
-        for (unsigned l = 0; l < L; l++) {
+        if (t >= 6) {
+            int fill = t == 6 ? 0x00 : 0xff;
+            memset(Ib, fill, sizeof(Ib));
+            memset(x, fill, sizeof(x));
+            memset(qij, fill, sizeof(qij));
+        }
+        for (unsigned w = 0; w < 4; w++)
+            Iw[w] = fs_load_be32(Ib + 4 * w);
+        for (unsigned l = 0; l < L && t < 6; l++) {
             qij[L + l] &= 0xffffff00u;
             if (l % 4 == 0) /* the secret derivation's start: wraps at once */
                 qij[L + l] |= 0xff00u;
             else if (l % 4 == 1) /* wraps after a few steps */
                 qij[L + l] = (qij[L + l] & 0xffff0000u) | 0xfd00u;
         }
+        for (unsigned l = 0; l < L; l++)
+            qij[L + l] &= 0xffffff00u; /* the contract: low byte zero */
         memcpy(x0, x, sizeof(x));
         for (unsigned l = 0; l < L; l++)
             lane_ref(&o, Ib, x, qij, l, steps[t], want[l]);
@@ -66,6 +79,9 @@ static void one_kernel(fs_chain_fn *fn, const char *ots_name)
             uint8_t got[32];
             for (unsigned w = 0; w < o.n / 4; w++)
                 fs_store_be32(got + 4 * w, x[w * L + l]);
+            if (memcmp(got, want[l], o.n) != 0)
+                fprintf(stderr, "\n%s %s: lane %u differs, case %zu, %u steps\n", row->name,
+                        ots_name, l, t, steps[t]);
             CU_ASSERT(memcmp(got, want[l], o.n) == 0);
             CU_ASSERT_EQUAL(qij[l], q0[l]); /* q kept */
             CU_ASSERT_EQUAL(qij[L + l],
@@ -82,8 +98,8 @@ static void test_kernels(void)
     for (const fs_kernel *k = fs_lmots_chain_kernels; k->name; k++) {
         if (!kernel_on_path("lms-chain", k->name, k->cpu))
             continue;
-        one_kernel(fs_chain_fn_of(k), "LMOTS_SHA256_N32_W4");
-        one_kernel(fs_chain_fn_of(k), "LMOTS_SHA256_N24_W4");
+        one_kernel(k, "LMOTS_SHA256_N32_W4");
+        one_kernel(k, "LMOTS_SHA256_N24_W4");
         ran++;
     }
     CU_ASSERT(ran >= 1); /* the twin runs on every path */
@@ -138,17 +154,20 @@ static void test_walks(void)
             walk_all(fs_chain_fn_of(k));
 }
 
-/* The engine picks a kernel exactly when the CPU path has one; none on the
- * portable path. */
+/* The engine picks a kernel exactly when the CPU path has one, the one the
+ * table's costs choose (of two round layouts: the calibration's or
+ * FASTSIG_KERNEL_COSTS's); none on the portable path. */
 static void test_selection(void)
 {
     for (unsigned kind = 0; kind < FS_CHAIN_KINDS; kind++) {
+        const fs_kernel_table *t = fs_chain_table(kind);
         fs_chain_fn *sel = fs_lanes_chain_kernel(kind);
-        fs_chain_fn *want = NULL;
-        for (const fs_kernel *k = fs_chain_table(kind)->rows; k->name && want == NULL; k++)
-            if (!(k->flags & FS_KERNEL_TWIN) && fs_cpu_allows(k->cpu))
-                want = fs_chain_fn_of(k);
-        CU_ASSERT(sel == want);
+        int usable = 0;
+        for (const fs_kernel *k = t->rows; k->name; k++)
+            usable |= !(k->flags & FS_KERNEL_TWIN) && fs_cpu_allows(k->cpu);
+        const fs_kernel *want = fs_kernel_choose(t, fs_cpu_features(), 0, FS_CHAIN_LANES);
+        CU_ASSERT_EQUAL(want != NULL, usable);
+        CU_ASSERT(sel == (want ? fs_chain_fn_of(want) : NULL));
         fs_hash_select(0);
         CU_ASSERT(fs_lanes_chain_kernel(kind) == NULL);
         fs_hash_select(~0u);

@@ -1,7 +1,8 @@
 /* test_sha256.c - every SHA-256 compression kernel in fs_sha256_kernels
  * against its portable twin (same lane count) and the one-lane portable
  * kernel against OpenSSL: random states, different data per lane, 0..5
- * blocks, unaligned and repeated lane pointers. Kernels this CPU lacks are
+ * blocks, unaligned and repeated lane pointers; all-zero and all-one states
+ * and data. Kernels this CPU lacks are
  * reported and skipped. */
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +52,38 @@ static void test_kernels_vs_twins(void)
     free(data);
 }
 
+/* Edge words: states and data all 0x00, all 0xff (every add carries
+ * through every bit), and the one against the other, for 1..3 blocks. */
+static void test_kernels_edges(void)
+{
+    enum { N = FS_SHA256_MAX_LANES };
+    static const uint8_t fills[][2] = { { 0x00, 0x00 }, { 0xff, 0xff }, { 0x00, 0xff },
+                                        { 0xff, 0x00 } };
+    uint8_t data[3 * 64];
+    for (const fs_kernel *k = fs_sha256_kernels; k->name; k++) {
+        const fs_kernel *t = twin_of(k);
+        if (t == NULL || !kernel_on_path("sha256", k->name, k->cpu))
+            continue;
+        for (size_t f = 0; f < sizeof(fills) / sizeof(fills[0]); f++)
+            for (size_t nb = 1; nb <= 3; nb++) {
+                uint32_t st[8 * N], st2[8 * N];
+                const uint8_t *in[N];
+                memset(st, fills[f][0], sizeof(st));
+                memset(data, fills[f][1], sizeof(data));
+                memcpy(st2, st, sizeof(st));
+                for (unsigned l = 0; l < N; l++)
+                    in[l] = data;
+                fs_sha256_fn(k)(st, in, nb);
+                fs_sha256_fn(t)(st2, in, nb);
+                int same = memcmp(st, st2, sizeof(st)) == 0;
+                if (!same)
+                    fprintf(stderr, "\n%s != %s: state 0x%02x, data 0x%02x, %zu blocks\n",
+                            k->name, t->name, fills[f][0], fills[f][1], nb);
+                CU_ASSERT(same);
+            }
+    }
+}
+
 /* The portable one-lane kernel is SHA-256: padded messages of 0..200 bytes
  * from the IV against OpenSSL's SHA256(). */
 static void test_portable_vs_openssl(void)
@@ -76,6 +109,7 @@ static void test_portable_vs_openssl(void)
 
 static const fs_test sha256_tests[] = {
     { "kernels vs portable twins", test_kernels_vs_twins },
+    { "kernels vs portable twins on edge words", test_kernels_edges },
     { "portable vs OpenSSL SHA256()", test_portable_vs_openssl },
     { NULL, NULL },
 };

@@ -221,6 +221,25 @@ static void test_chain_tables(void)
     }
 }
 
+/* Each asm row of the fused chain tables names, as aux, the x16 SHA-256
+ * compression row of its round layout (what its calibration times): a
+ * 16-lane asm row of fs_sha256_kernels, the "-lean" one for a "-lean" row. */
+static void test_chain_layouts(void)
+{
+    for (unsigned kind = 0; kind < FS_CHAIN_KINDS; kind++)
+        for (const fs_kernel *k = fs_chain_table(kind)->rows; k->name; k++) {
+            if (k->flags & FS_KERNEL_TWIN)
+                continue;
+            const fs_kernel *c = NULL;
+            for (const fs_kernel *r = fs_sha256_kernels; r->name; r++)
+                if (k->aux != NULL && r->fn == k->aux)
+                    c = r;
+            CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+            CU_ASSERT(c->lanes == 16 && c->cpu == k->cpu && !(c->flags & FS_KERNEL_TWIN));
+            CU_ASSERT_EQUAL(strstr(k->name, "-lean") != NULL, strstr(c->name, "-lean") != NULL);
+        }
+}
+
 int main(void)
 {
     static const fs_test tests[] = {
@@ -230,6 +249,7 @@ int main(void)
         { "a cost override picks what it says", test_override },
         { "the calibration measures and picks usable rows only", test_calibration },
         { "the fused chain tables: rows vs twins, the engine's pick", test_chain_tables },
+        { "each fused chain row is timed on its layout's compression", test_chain_layouts },
         { NULL, NULL },
     };
     return fs_cu_run("kernels", tests);
