@@ -19,7 +19,7 @@ struct park {
     unsigned calls;
 };
 
-/* The caller's first progress report: wait (up to 20 s) for the other
+/* The caller's first progress report: wait (up to 60 s) for the other
  * thread to compute the rest of the tree, and note how far it got. */
 static int park_first(void *arg, uint64_t done, uint64_t total)
 {
@@ -28,7 +28,7 @@ static int park_first(void *arg, uint64_t done, uint64_t total)
     (void)total;
     if (p->calls++ == 0) {
         struct timespec nap = { 0, 2000000 };
-        for (unsigned i = 0; i < 10000 && lms_leaves_computed() - p->base < p->want; i++)
+        for (unsigned i = 0; i < 30000 && lms_leaves_computed() - p->base < p->want; i++)
             nanosleep(&nap, NULL);
         p->seen = lms_leaves_computed() - p->base;
     }
@@ -40,7 +40,7 @@ static void test_shared_cursor(void)
     static const unsigned tops[] = { 5, 15 }; /* bottom subtrees of 32 leaves; none (256) */
     static const char *const sets[] = { "LMS_SHA256_M32_H10", "LMS_SHA256_M32_H10" };
     lmots_params op;
-    CU_ASSERT_FATAL(lmots_params_by_name(&op, "LMOTS_SHA256_N32_W8") == FASTSIG_OK);
+    CU_ASSERT_FATAL(lmots_params_by_name(&op, "LMOTS_SHA256_N32_W2") == FASTSIG_OK);
     uint8_t seed[32] = { 9 }, I[16] = { 8 }, pub1[56], pub2[56];
     for (size_t s = 0; s < 2; s++) {
         lms_params lp;
