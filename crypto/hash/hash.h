@@ -187,6 +187,19 @@ int fs_hash_lmots_chains(const fs_hash_params *p, const uint8_t I[FS_HASH_LMOTS_
                          const fs_hash_lmots_job *jobs, size_t count, const uint8_t *in,
                          size_t in_stride, uint8_t *out, int secret);
 
+/* The chains of LM-OTS key generation (lmots_key_chains.c): leaves q0 ..
+ * q0+leaves-1, `chains` chains each, every one `steps` (2^w, <= 256)
+ * steps from j = 0xff and x = SEED (n bytes); chain i of leaf q0+l ends at
+ * out + l*out_stride + i*n (out_stride >= chains*n: the ends can land
+ * inside the caller's K messages). The same bytes as fs_hash_lmots_chains
+ * with those jobs. FASTSIG_ERR_UNSUPPORTED when no fused kernel serves
+ * them (not SHA-256, or none selected): the caller walks them with
+ * fs_hash_lmots_chains; FASTSIG_ERR_BAD_PARAM for steps > 256, n > 32,
+ * chains = 0 or a short stride; else as fs_hash_lmots_chains. */
+int fs_hash_lmots_key_chains(const fs_hash_params *p, const uint8_t I[FS_HASH_LMOTS_I_BYTES],
+                             const uint8_t *seed, uint32_t q0, size_t leaves, unsigned chains,
+                             unsigned steps, uint8_t *out, size_t out_stride);
+
 /* ---- paths (for tests and benchmarks) ----------------------------------- */
 
 /* Name of the kernel the engine uses for a family now, e.g. "avx512-x16". */

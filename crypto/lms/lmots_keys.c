@@ -29,9 +29,36 @@ static int keys_from_ends(const lmots_params *op, const uint8_t *I, uint32_t fir
     return rc;
 }
 
+/* The same on the fused kernel, the chain ends written into the K
+ * messages where they go; FASTSIG_ERR_UNSUPPORTED without the kernel. */
+static int leaf_keys_fused(const lmots_params *op, const uint8_t *I, const uint8_t *seed,
+                           uint32_t first, size_t count, uint8_t *K)
+{
+    const fs_hash_params hp = lms_hash_params(op->hash, op->n);
+    const size_t batch = count < LEAF_BATCH ? count : LEAF_BATCH;
+    const size_t mlen = LMOTS_PBLC_PREFIX + (size_t)op->p * op->n;
+    uint8_t *m = malloc(batch * mlen);
+    int rc = m ? FASTSIG_OK : FASTSIG_ERR_NOMEM;
+    for (size_t done = 0; done < count && rc == FASTSIG_OK; done += batch) {
+        size_t b = count - done < batch ? count - done : batch;
+        uint32_t q = first + (uint32_t)done;
+        rc = fs_hash_lmots_key_chains(&hp, I, seed, q, b, op->p, 1u << op->w,
+                                      m + LMOTS_PBLC_PREFIX, mlen);
+        for (size_t l = 0; l < b && rc == FASTSIG_OK; l++)
+            lmots_pblc_prefix(I, q + (uint32_t)l, m + l * mlen);
+        if (rc == FASTSIG_OK)
+            rc = lms_hash_lanes(op->hash, op->n, K + done * op->n, m, mlen, b);
+    }
+    free(m);
+    return rc;
+}
+
 int lmots_leaf_keys(const lmots_params *op, const uint8_t I[LMS_I_BYTES], const uint8_t *seed,
                     uint32_t first, size_t count, uint8_t *K)
 {
+    int fused = leaf_keys_fused(op, I, seed, first, count, K);
+    if (fused != FASTSIG_ERR_UNSUPPORTED)
+        return fused;
     size_t batch = count < LEAF_BATCH ? count : LEAF_BATCH, chains = batch * op->p;
     lms_chain_job *jobs = malloc(chains * sizeof(*jobs));
     uint8_t *y = malloc(chains * op->n);

@@ -140,13 +140,16 @@ int lms_tree_start(lms_tree **out, const lms_params *lp, const lmots_params *op,
     return FASTSIG_OK;
 }
 
-/* One thread's share of a build: leaves from .. to-1 (whole bottom
- * subtrees when cut > 0), counted in *done; stops when *stop is set. Only
- * the caller's share has a progress callback (it reports every thread's
- * leaves). */
+/* One thread of a build: it takes the next unit of leaves (a whole bottom
+ * subtree when cut > 0, else up to 256 leaves) from the shared cursor
+ * until none is left below `to`, so both cores stay busy to the end
+ * whatever else the machine runs (a fixed half each left one core idle
+ * for seconds under load). Counted in *done; stops when *stop is set.
+ * Only the caller's thread has a progress callback (it reports every
+ * thread's leaves). */
 struct range {
     lms_tree *t;
-    uint64_t from, to, base, reported;
+    uint64_t *cursor, to, base, reported;
     uint64_t *done;
     int *stop;
     lms_progress_fn progress;
@@ -159,15 +162,17 @@ static void run_range(struct range *r)
     lms_tree *t = r->t;
     const unsigned m = t->lp.m;
     const uint64_t total = (uint64_t)1 << t->lp.h, chunk = t->cut ? (uint64_t)1 << t->cut : 256;
-    for (uint64_t x = r->from; x < r->to && r->rc == FASTSIG_OK;) {
+    while (r->rc == FASTSIG_OK) {
         if (__atomic_load_n(r->stop, __ATOMIC_RELAXED)) {
             r->rc = FASTSIG_ERR_INTERNAL;
             break;
         }
+        uint64_t x = __atomic_fetch_add(r->cursor, chunk, __ATOMIC_RELAXED);
+        if (x >= r->to)
+            break;
         uint64_t n = t->cut ? chunk : (r->to - x < chunk ? r->to - x : chunk);
         r->rc = t->cut ? bottom(t, x >> t->cut, x == 0)
                        : leaves(t, (uint32_t)x, (size_t)n, t->top + x * m);
-        x += n;
         uint64_t d = __atomic_add_fetch(r->done, n, __ATOMIC_RELAXED);
         if (r->rc == FASTSIG_OK && r->progress != NULL) {
             r->reported = r->base + d;
@@ -198,7 +203,7 @@ int lms_tree_build(lms_tree *t, uint64_t upto, unsigned threads, lms_progress_fn
     if (t->cut)
         upto = (upto + unit - 1) & ~(unit - 1);
     if (t->built < upto) {
-        uint64_t units = (upto - t->built + unit - 1) / unit, done = 0;
+        uint64_t units = (upto - t->built + unit - 1) / unit, done = 0, cursor = t->built;
         int stop = 0;
         if (threads < 1)
             threads = 1;
@@ -206,13 +211,11 @@ int lms_tree_build(lms_tree *t, uint64_t upto, unsigned threads, lms_progress_fn
             threads = LMS_MAX_THREADS;
         if (threads > units)
             threads = (unsigned)units;
-        uint64_t per = (units + threads - 1) / threads * unit;
         struct range r[LMS_MAX_THREADS];
         pthread_t th[LMS_MAX_THREADS];
         int started[LMS_MAX_THREADS] = { 0 };
         for (unsigned i = 0; i < threads; i++) {
-            uint64_t from = t->built + i * per, to = from + per < upto ? from + per : upto;
-            struct range ri = { t, from < upto ? from : upto, to, t->built, 0, &done, &stop,
+            struct range ri = { t, &cursor, upto, t->built, 0, &done, &stop,
                                 i == 0 ? progress : NULL, parg, FASTSIG_OK };
             r[i] = ri;
             if (i > 0)
@@ -220,10 +223,8 @@ int lms_tree_build(lms_tree *t, uint64_t upto, unsigned threads, lms_progress_fn
         }
         run_range(&r[0]);
         for (unsigned i = 1; i < threads; i++) {
-            if (started[i])
+            if (started[i]) /* one that did not start: the others took its units */
                 pthread_join(th[i], NULL);
-            else
-                run_range(&r[i]); /* no thread: the caller does its share */
         }
         for (unsigned i = 0; i < threads && rc == FASTSIG_OK; i++)
             rc = r[i].rc;

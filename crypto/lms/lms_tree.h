@@ -49,10 +49,12 @@ int lms_tree_gen_top(lms_tree **out, const lms_params *lp, const lmots_params *o
 /* A tree built a little at a time (the next tree of an HSS level):
  * start allocates it, build computes leaves in order until `upto` are done
  * (rounded up to whole bottom subtrees when h > 15) and, once all are, the
- * levels above. build splits the leaves into contiguous shares for up to
- * `threads` threads (1 .. LMS_MAX_THREADS, at least 16 leaves or one bottom
- * subtree a share; the caller's thread takes the first share and is the
- * one that calls progress; the result does not depend on the count).
+ * levels above. build shares the leaves among up to `threads` threads
+ * (1 .. LMS_MAX_THREADS): each takes the next unit (one bottom subtree, or
+ * 256 leaves when h <= 15) from a shared cursor until none is left, so no
+ * thread idles while another still has work; the caller's thread is one of
+ * them and the one that calls progress; the result does not depend on the
+ * count.
  * Signing needs a complete tree (else FASTSIG_ERR_INTERNAL); the public key
  * is defined only then. */
 int lms_tree_start(lms_tree **out, const lms_params *lp, const lmots_params *op,

@@ -22,8 +22,10 @@
  *   it prepares, a few leaves per signature, the next bottom subtree, for
  *   tall layer trees also the next tree's nodes at heights >= b, and the
  *   next layer tree's root signature, so no boundary rebuilds anything
- *   (xmss_key_ondemand stays put). Per signature that is about one leaf per
- *   2^(tree_h * L) signatures at layer L (two at a split layer). An index
+ *   (xmss_key_ondemand stays put). Per signature that is one leaf of
+ *   layer 0, its chains in the signature's own batch, so signatures cost
+ *   alike, and about two leaves per 2^(tree_h * L + 1) signatures at layer
+ *   L > 0 (and at a split layer's next top). An index
  *   outside the cache is served by computing just the subtrees it needs;
  *   after such a jump the preparation catches up evenly over the signatures
  *   left before the next boundary. xmss_sign takes the key's mutex: one key

@@ -196,8 +196,10 @@ int xmss_ensure_layer(xmss_key *k, unsigned L, uint64_t g)
     return rc;
 }
 
-/* Leaves of the next bottom subtree prepared per signature at layer L:
- * rounded up to this many, so each batch fills the engine's lanes. */
+/* Leaves of the next bottom subtree prepared per signature at layer L > 0:
+ * rounded up to this many, so each batch fills the engine's lanes. Layer
+ * 0 takes one leaf per signature, its chains in the signature's own batch
+ * (xmss_sign_ahead.c), so every signature carries the same work. */
 #define NEXT_GRAIN 2
 
 /* How many of the 2^height leaves of something being prepared (done so far)
@@ -205,53 +207,60 @@ int xmss_ensure_layer(xmss_key *k, unsigned L, uint64_t g)
  * of the current span of 2^(height + tl) signatures. On schedule it is as far
  * along as the signatures of the span (pos, 1-based); behind schedule (after
  * a jump) it catches up evenly over the signatures left, not all at once. */
-static uint64_t schedule(uint64_t idx, unsigned tl, unsigned height, uint64_t done)
+static uint64_t schedule(uint64_t idx, unsigned tl, unsigned height, uint64_t done,
+                         unsigned grain)
 {
     uint64_t full = (uint64_t)1 << height, span = (uint64_t)1 << (height + tl);
     uint64_t pos = (idx & (span - 1)) + 1;
     uint64_t sched = (pos + ((uint64_t)1 << tl) - 1) >> tl;
-    sched = (sched + NEXT_GRAIN - 1) / NEXT_GRAIN * NEXT_GRAIN;
+    sched = (sched + grain - 1) / grain * grain;
     if (done >= full || sched <= done)
         return done;
     uint64_t need = full - done, left = span - pos + 1;
     uint64_t step = (need + left - 1) / left;
-    step = (step + NEXT_GRAIN - 1) / NEXT_GRAIN * NEXT_GRAIN;
+    step = (step + grain - 1) / grain * grain;
     return done + (step < need ? step : need);
 }
 
-/* After signing at idx: bring layer L's next bottom subtree to the share of
- * its leaves that the progress through the current one calls for. */
-int xmss_advance_layer(xmss_key *k, unsigned L, uint64_t idx)
+int xmss_next_due(xmss_key *k, unsigned L, uint64_t idx, xmss_next_leaves *due)
 {
     xmss_layer *ly = &k->layers[L];
+    *due = (xmss_next_leaves){ 0, 0, 0 };
     if (ly->next == NULL)
-        return FASTSIG_OK;
+        return 0;
     unsigned tl = k->p.tree_h * L, b = ly->b;
     uint64_t g = idx >> tl, sub = g >> b;
     uint32_t full = (uint32_t)1 << b;
     if (sub + 1 >= xmss_layer_subtrees(&k->p, L, b))
-        return FASTSIG_OK;
+        return 0;
     if (ly->next_sub != sub + 1) {
         ly->next_sub = sub + 1;
         ly->next_done = 0;
         k->changes++;
     }
     if (ly->next_done == full)
-        return FASTSIG_OK;
-    uint64_t want = schedule(idx, tl, b, ly->next_done);
+        return 0;
+    uint64_t want = schedule(idx, tl, b, ly->next_done, L == 0 ? 1 : NEXT_GRAIN);
     if (want == ly->next_done)
+        return 0;
+    due->tree = ly->next_sub >> (ly->t - b);
+    due->leaf = (uint32_t)(((ly->next_sub << b) & (((uint64_t)1 << ly->t) - 1)) + ly->next_done);
+    due->count = (uint32_t)(want - ly->next_done);
+    return 1;
+}
+
+int xmss_next_add(xmss_key *k, unsigned L, uint32_t count)
+{
+    xmss_layer *ly = &k->layers[L];
+    if (count == 0)
         return FASTSIG_OK;
     k->changes++;
-    unsigned shift = ly->t - b;
-    uint64_t tree = ly->next_sub >> shift;
+    unsigned b = ly->b;
+    uint32_t full = (uint32_t)1 << b, want = ly->next_done + count;
+    uint64_t tree = ly->next_sub >> (ly->t - b);
     uint64_t base = (ly->next_sub << b) & (((uint64_t)1 << ly->t) - 1);
-    int rc = xmss_leaves(&k->ctx, ly->next + (size_t)ly->next_done * k->p.n, L, tree,
-                        (uint32_t)(base + ly->next_done), (size_t)(want - ly->next_done), 1,
-                        NULL, NULL, 0, 0);
-    if (rc != FASTSIG_OK)
-        return rc;
     if (want == full) {
-        rc = xmss_nodes_up(&k->ctx, ly->next, b, L, tree, 0, base);
+        int rc = xmss_nodes_up(&k->ctx, ly->next, b, L, tree, 0, base);
         if (rc != FASTSIG_OK)
             return rc;
         /* a whole next layer tree: sign its root now, not at the crossing */
@@ -264,8 +273,21 @@ int xmss_advance_layer(xmss_key *k, unsigned L, uint64_t idx)
             ly->next_sig_ok = 1;
         }
     }
-    ly->next_done = (uint32_t)want;
+    ly->next_done = want;
     return FASTSIG_OK;
+}
+
+/* After signing at idx: bring layer L's next bottom subtree to the share of
+ * its leaves that the progress through the current one calls for. */
+int xmss_advance_layer(xmss_key *k, unsigned L, uint64_t idx)
+{
+    xmss_next_leaves due;
+    if (!xmss_next_due(k, L, idx, &due))
+        return FASTSIG_OK;
+    xmss_layer *ly = &k->layers[L];
+    int rc = xmss_leaves(&k->ctx, ly->next + (size_t)ly->next_done * k->p.n, L, due.tree,
+                         due.leaf, due.count, 1, NULL, NULL, 0, 0);
+    return rc == FASTSIG_OK ? xmss_next_add(k, L, due.count) : rc;
 }
 
 /* For a layer whose trees are split (t > b): build the next tree's heights
@@ -286,7 +308,7 @@ int xmss_advance_top(xmss_key *k, unsigned L, uint64_t idx)
         ly->ntop_done = 0;
         k->changes++;
     }
-    uint64_t want = schedule(idx, tl, t, ly->ntop_done), before = ly->ntop_done;
+    uint64_t want = schedule(idx, tl, t, ly->ntop_done, NEXT_GRAIN), before = ly->ntop_done;
     if (want != before)
         k->changes++;
     int rc = FASTSIG_OK;

@@ -82,6 +82,24 @@ int xmss_tree_row_of(int kind, const uint8_t *key, size_t len, const xmss_params
 int xmss_ensure_layer(xmss_key *k, unsigned L, uint64_t g);
 const uint8_t *xmss_layer_root(const xmss_key *k, unsigned L);
 int xmss_advance_layer(xmss_key *k, unsigned L, uint64_t idx);
+/* The same in two halves, for a caller that computes the leaves itself
+ * (xmss_sign_ahead.c): the leaves due after signing at idx (1, with
+ * leaves leaf .. leaf+count-1 of layer L's tree `tree`, to be written at
+ * next + next_done * n; 0 when none are), then, once they are there, the
+ * count added (the subtree finished and its root signed when full). */
+typedef struct {
+    uint64_t tree;
+    uint32_t leaf, count;
+} xmss_next_leaves;
+int xmss_next_due(xmss_key *k, unsigned L, uint64_t idx, xmss_next_leaves *due);
+int xmss_next_add(xmss_key *k, unsigned L, uint32_t count);
+/* xmss_sign_ahead.c: layer 0's one-time signature of digest at idx (OTS
+ * address ots) with the next bottom subtree's leaves due then, every
+ * chain of both in one batch; *added: the leaves written (0 when none
+ * were due, too many, or their L-tree failed: xmss_advance_layer makes
+ * them). */
+int xmss_sign_ahead(xmss_key *k, uint64_t idx, uint8_t *sig, const uint8_t *digest,
+                    const xmss_adrs *ots, uint32_t *added);
 int xmss_advance_top(xmss_key *k, unsigned L, uint64_t idx);
 
 #endif

@@ -75,6 +75,7 @@ static int sign_locked(xmss_key *k, uint64_t idx, const uint8_t *r, const uint8_
     const size_t n = p->n, wsig = xmss_wots_sig_bytes(p);
     uint8_t digest[XMSS_MAX_N];
     uint8_t *s = sig;
+    uint32_t ahead = 0; /* layer 0's next leaves made with its signature */
     int rc = check_locked(k);
     if (rc != FASTSIG_OK)
         return rc;
@@ -100,7 +101,7 @@ static int sign_locked(xmss_key *k, uint64_t idx, const uint8_t *r, const uint8_
             xmss_adrs ots;
             xmss_adrs_init(&ots, 0, tree, XMSS_ADRS_OTS);
             xmss_adrs_set_ots(&ots, (uint32_t)leaf);
-            rc = xmss_wots_sign(&k->ctx, s, digest, &ots);
+            rc = xmss_sign_ahead(k, idx, s, digest, &ots, &ahead);
         } else {
             memcpy(s, k->layers[L - 1].sig, wsig);
         }
@@ -112,6 +113,8 @@ static int sign_locked(xmss_key *k, uint64_t idx, const uint8_t *r, const uint8_
     }
     /* preparing ahead only fills the cache: a failure there (memory) is
      * not the signature's, which is complete; the next call retries */
+    if (rc == FASTSIG_OK && xmss_next_add(k, 0, ahead) != FASTSIG_OK)
+        return rc;
     for (unsigned L = 0; L < p->d && rc == FASTSIG_OK; L++)
         if (xmss_advance_layer(k, L, idx) != FASTSIG_OK || xmss_advance_top(k, L, idx) != FASTSIG_OK)
             break;

@@ -7,7 +7,8 @@
  * and all-one words. And
  * the chain walker's LM-OTS row (chains.h) on each of those kernels and on
  * its block walk against lms_chains_ref: counts with tails and refills,
- * zero-step chains, a shared start (in_stride 0) and in == out. */
+ * zero-step chains, a shared start (in_stride 0) and in == out. And
+ * keygen's chains (fs_hash_lmots_key_chains) against the same reference. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -175,12 +176,80 @@ static void test_selection(void)
     }
 }
 
+/* fs_hash_lmots_key_chains (keygen's chains, whole groups on the
+ * selected kernel, the rest on the walker) against lms_chains_ref: leaf
+ * counts that fill the groups exactly, leave a few chains over, or fewer
+ * than one group; ends inside K-message-shaped rows whose other bytes stay
+ * untouched; FASTSIG_ERR_UNSUPPORTED with no kernel (portable path) and
+ * for SHAKE. */
+static void key_chains_once(const char *set, uint32_t q0, size_t leaves)
+{
+    enum { GAP = 22, MAXL = 33 };
+    lmots_params o;
+    CU_ASSERT_FATAL(lmots_params_by_name(&o, set) == FASTSIG_OK);
+    const fs_hash_params hp = lms_hash_params(o.hash, o.n);
+    const size_t row = GAP + (size_t)o.p * o.n + 5, steps = (size_t)1 << o.w;
+    uint8_t I[16], seed[32], *want = malloc(leaves * o.p * o.n), *got = malloc(leaves * row);
+    lms_chain_job *jobs = malloc(leaves * o.p * sizeof(*jobs));
+    CU_ASSERT_FATAL(want != NULL && got != NULL && jobs != NULL && leaves <= MAXL);
+    fs_test_random(I, sizeof(I));
+    fs_test_random(seed, sizeof(seed));
+    for (size_t c = 0; c < leaves * o.p; c++) {
+        lms_chain_job j = { q0 + (uint32_t)(c / o.p), (uint16_t)(c % o.p), 0xff, (uint16_t)steps };
+        jobs[c] = j;
+    }
+    CU_ASSERT_EQUAL(lms_chains_ref(&o, I, jobs, leaves * o.p, seed, 0, want), FASTSIG_OK);
+    memset(got, 0xa5, leaves * row);
+    int rc = fs_hash_lmots_key_chains(&hp, I, seed, q0, leaves, o.p, (unsigned)steps, got + GAP,
+                                      row);
+    if (fs_lanes_chain_kernel(FS_CHAIN_LMOTS) == NULL || o.hash != FS_HASH_SHA256) {
+        CU_ASSERT_EQUAL(rc, FASTSIG_ERR_UNSUPPORTED);
+    } else {
+        CU_ASSERT_EQUAL(rc, FASTSIG_OK);
+        for (size_t l = 0; l < leaves; l++) {
+            const uint8_t *r = got + l * row;
+            CU_ASSERT(memcmp(r + GAP, want + l * o.p * o.n, (size_t)o.p * o.n) == 0);
+            for (size_t b = 0; b < row; b++)
+                if (b < GAP || b >= GAP + (size_t)o.p * o.n)
+                    CU_ASSERT_EQUAL(r[b], 0xa5);
+        }
+    }
+    free(want);
+    free(got);
+    free(jobs);
+}
+
+static void test_key_chains(void)
+{
+    static const char *const sets[] = { "LMOTS_SHA256_N32_W4", "LMOTS_SHA256_N32_W8",
+                                        "LMOTS_SHA256_N24_W2", "LMOTS_SHAKE_N24_W4" };
+    static const size_t leaves[] = { 1, 2, 3, 16, 33 };
+    for (int path = 0; path < 2; path++) {
+        fs_hash_select(path ? 0 : ~0u); /* path 1: no kernel */
+        for (size_t s = 0; s < sizeof(sets) / sizeof(sets[0]); s++)
+            for (size_t i = 0; i < sizeof(leaves) / sizeof(leaves[0]); i++)
+                key_chains_once(sets[s], 0xfffffff0u - (uint32_t)(7 * i), leaves[i]);
+    }
+    fs_hash_select(~0u);
+    lmots_params o;
+    CU_ASSERT_FATAL(lmots_params_by_name(&o, "LMOTS_SHA256_N32_W4") == FASTSIG_OK);
+    const fs_hash_params hp = lms_hash_params(o.hash, o.n);
+    uint8_t x[32] = { 0 }, out[67 * 32];
+    CU_ASSERT_EQUAL(fs_hash_lmots_key_chains(&hp, x, x, 0, 1, o.p, 257, out, sizeof(out)),
+                    FASTSIG_ERR_BAD_PARAM);
+    CU_ASSERT_EQUAL(fs_hash_lmots_key_chains(&hp, x, x, 0, 1, o.p, 16, out, sizeof(out) - 1),
+                    FASTSIG_ERR_BAD_PARAM);
+    CU_ASSERT_EQUAL(fs_hash_lmots_key_chains(&hp, NULL, x, 0, 1, o.p, 16, out, sizeof(out)),
+                    FASTSIG_ERR_NULL_ARG);
+}
+
 int main(void)
 {
     const fs_test tests[] = {
         { "kernels vs lms_chains_ref", test_kernels },
         { "walks (block, fused on each kernel) vs lms_chains_ref", test_walks },
         { "engine selection", test_selection },
+        { "keygen chains (fs_hash_lmots_key_chains) vs lms_chains_ref", test_key_chains },
         { NULL, NULL },
     };
     const fs_suite suites[] = { { "fused LM-OTS chains", tests }, { NULL, NULL } };
