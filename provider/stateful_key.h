@@ -78,7 +78,8 @@ typedef struct {
     const char *name;          /* the parameter set, for the line */
     int detail;                /* the line: off, on a terminal, as lines */
     uint64_t permille, tenth, total;
-    uint64_t prev, skipped;    /* leaves taken from a checkpoint, not built */
+    uint64_t resumed, pieces;  /* pieces of the generation taken from a checkpoint, of all */
+    uint64_t skipped;          /* their leaves, not built now (not in the rate) */
     double last;               /* seconds from start at the last line */
     struct timespec start;
 } STATEFUL_PROGRESS;

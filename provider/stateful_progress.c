@@ -56,7 +56,7 @@ void stateful_progress_init(STATEFUL_PROGRESS *g, const FSP_GENOPTS *o, const ch
 /* The person's line: percent, rate, time left (once a second has passed). */
 static void show(STATEFUL_PROGRESS *g, uint64_t done, uint64_t total, double t)
 {
-    double rate = t > 0 ? (double)(done - g->skipped) / t : 0;
+    double rate = t > 0 && done > g->skipped ? (double)(done - g->skipped) / t : 0;
     char eta[48] = "";
     if (t >= 1 && rate > 0)
         snprintf(eta, sizeof(eta), ", %.0f leaves/s, %.0f s left", rate,
@@ -90,11 +90,12 @@ int stateful_progress(void *arg, uint64_t done, uint64_t total)
     for (; g->shown < step && go; g->shown++)
         go = g->o->progress(g->o->progress_arg, 0, (int)g->shown);
     if (g->detail != DETAIL_OFF && total > 0 && done <= total) {
-        /* a jump of a whole subtree or more: pieces taken from a resumed
-         * generation's checkpoint, not built now (not in the rate) */
-        if (done >= g->prev + 1024)
-            g->skipped += done - g->prev;
-        g->prev = done;
+        /* the leaves of the pieces a resumed generation took from its
+         * checkpoint (stateful_resume.c says how many): not in the rate. A
+         * guess from jumps in done cannot tell them from a core that
+         * reports a piece of many leaves at once (an H25 top tree). */
+        if (g->total == 0 && g->pieces > 0)
+            g->skipped = g->resumed >= g->pieces ? total : total / g->pieces * g->resumed;
         g->total = total;
         detail(g, done, total);
     }

@@ -121,6 +121,10 @@ static const fs_keygen_resume *resume_begin(STATEFUL_RESUME *rs, STATEFUL_PROGRE
     }
     rs->r = (fs_keygen_resume){ rs->ck.roots, rs->ck.done, save, rs };
     rs->last = now();
+    if (rs->loaded) {
+        pg->resumed = rs->ck.done;
+        pg->pieces = rs->ck.plan.total;
+    }
     if (rs->loaded && pg->detail)
         fprintf(stderr, "fastsig: %s key: resumed from %s: %llu of %llu pieces done\n", pg->name,
                 rs->path, (unsigned long long)rs->ck.done, (unsigned long long)rs->ck.plan.total);
