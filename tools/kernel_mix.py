@@ -306,13 +306,17 @@ def derivations(table, row, units, counts, path):
     SHA-256 with SHA-NI: 64 rounds, two per sha256rnds2 -> 32. SHA-256 on
     rotates: BSIG0, BSIG1 3 each in 64 rounds, SSIG0, SSIG1 2 each in 48 ->
     576 per block; SHA-512 the same in 80 and 64 rounds -> 736. Keccak-f: 24
-    rounds of 5 theta and 24 rho rotates -> 696 per permutation. Rotate
-    counts are checked on the rows that rotate with vprord/vprorq, whose
-    registers hold a word of every lane."""
+    rounds of 5 theta and 24 rho rotates -> 696 per permutation (a Keccak
+    rotate may be two shifts and an or: the x8 row moves some rho rotates to
+    the shift pipes; Keccak has no other shifts). Rotate counts are checked
+    on the rows that rotate with vprord/vprorq, whose registers hold a word
+    of every lane."""
     out = []
     if table == "sha256" and counts["SHA_RNDS"]:
         out.append(("32 sha256rnds2 per lane-block", counts["SHA_RNDS"] == 32 * units))
     rot = sum(counts[f"VROT_{w}"] for w in WIDTHS)
+    if table == "keccak" and rot:
+        rot += sum(counts[f"VSHIFT_{w}"] for w in WIDTHS) // 2
     per = {"sha256": 576, "sha512": 736, "keccak": 696}.get(table)
     calls = 1 if table == "keccak" else 2  # kernel-trace: 2 blocks, 1 permutation
     if rot and per:  # one register holds all lanes of a word
