@@ -21,13 +21,12 @@
 
 	.text
 
-/* On Zen 5 a ternlog fed a recent result through an operand other than its
- * destination issues at 2 a cycle, a two-input xor at 4 (doc/performance.md
- * section 10), and every ternlog of the round is fed that way. So theta is
- * all xors: C[x] = a0 ^ a1 ^ a2 ^ a3 ^ a4 (a tree, no copy), then
- * D = C[x-1] ^ rol(C[x+1], 1) once per column and a[y] ^= D; only chi's 25
- * ternlogs remain, and the round is bound by its xors' and ternlogs' pipes
- * together rather than by the ternlogs alone. */
+/* Theta is all xors: C[x] = a0 ^ a1 ^ a2 ^ a3 ^ a4 (a tree, no copy), then
+ * D = C[x-1] ^ rol(C[x+1], 1) once per column and a[y] ^= D. On Zen 5 a
+ * ternlog whose result another ternlog reads through a non-destination
+ * operand issues at 2 a cycle, xors at 4 (doc/performance.md section 10);
+ * theta's ternlogs read chi's that way. Only chi's 25 ternlogs remain, and
+ * their results now go to xors. */
 .macro COLUMN c, a0, a1, a2, a3, a4, t
 	vpxorq		\a1, \a0, \c
 	vpxorq		\a3, \a2, \t
