@@ -19,7 +19,8 @@ static const char *const class_names[MIX_CLASSES] = {
     "valu.x", "valu.y", "valu.z", "vtern.x", "vtern.y", "vtern.z", "vrot.x", "vrot.y",
     "vrot.z", "vshift.x", "vshift.y", "vshift.z", "vshuf.x", "vshuf.y", "vshuf.z", "vmov.x",
     "vmov.y", "vmov.z", "sha.rnds", "sha.msg", "load", "store", "scalar", "vterns.x",
-    "vterns.y", "vterns.z", "vternr.x", "vternr.y", "vternr.z", "insn",
+    "vterns.y", "vterns.z", "vternr.x", "vternr.y", "vternr.z", "vternx.x",
+    "vternx.y", "vternx.z", "insn",
 };
 
 const char *bench_mix_class_name(int c)

@@ -3,10 +3,10 @@
  *   the clock: a chain of dependent scalar adds (one cycle each) timed with
  *     clock_gettime, so cycles per ns on whatever CPU runs it;
  *   per instruction class of kernel_mix.h (each width): the throughput of long
- *     unrolled runs of 12 independent chains (ternlog: two banks of 12, each
- *     taking the other's last result through a non-destination operand, as
- *     the kernels feed it), and the latency of one chain (through the
- *     destination; VTERNS: through another operand), in cycles;
+ *     unrolled runs of 12 independent chains (VTERNX, the ternlogs another
+ *     ternlog reads through a non-destination operand: two banks of 12, each
+ *     taking the other's last result so), and the latency of one chain
+ *     (through the destination; VTERNS: through another operand), in cycles;
  *   the front end: vector and scalar adds mixed;
  *   pairs of classes mixed (add+rotate, add+ternlog, rotate+ternlog, ...):
  *     when a pair runs slower than the classes' separate limits allow, the two

@@ -74,10 +74,12 @@
 TP_LAT(VALU, X, "")
 TP_LAT(VALU, Y, VZ)
 TP_LAT(VALU, Z, VZ)
-/* Ternlog's rate depends on where its operands come from: fed a recent
- * result through an operand other than its destination (as the kernels feed
- * it) it runs at half the rate of the constant-fed chains above on Zen 5. So
- * ternlog probes, and the pairs with it, run two banks of 12 registers
+/* Ternlog's rate depends on where its results go: on Zen 5 a ternlog whose
+ * result another ternlog reads through an operand other than its destination
+ * (class VTERNX) runs at 2 a cycle, the rest at 4 like the constant-fed
+ * chains above, also when their own non-destination operands are fresh
+ * results (tp_VTERN_Z_half: half of them cross-fed, 4 a cycle in all). The
+ * VTERNX probes, and the pairs with it, run two banks of 12 registers
  * (1..12, 16..27), each instruction taking the other bank's last result:
  * 24 independent instructions a pass, each pass waiting for the one before.
  * Registers 16..31 are outside what this file's compiler (no -mavx512f)
@@ -86,6 +88,10 @@ TP_LAT(VALU, Z, VZ)
 #define HOT_ROT(w, s, d) "vprord $7, %%" w #s ", %%" w #d "\n\t"
 #define HOT_ADD(w, s, d) "vpaddd %%" w #s ", %%" w "31, %%" w #d "\n\t"
 #define HOT_MOV(w, s, d) "vmovdqa64 %%" w #s ", %%" w #d "\n\t"
+/* bank 1..12 takes bank 16..27's fresh results, which take only constants */
+#define HALF_TERN(w) \
+    HOT_TERN(w, 16, 1) HOT_TERN(w, 30, 16) HOT_TERN(w, 17, 2) HOT_TERN(w, 30, 17) HOT_TERN(w, 18, 3) HOT_TERN(w, 30, 18) HOT_TERN(w, 19, 4) HOT_TERN(w, 30, 19) HOT_TERN(w, 20, 5) HOT_TERN(w, 30, 20) HOT_TERN(w, 21, 6) HOT_TERN(w, 30, 21) \
+    HOT_TERN(w, 22, 7) HOT_TERN(w, 30, 22) HOT_TERN(w, 23, 8) HOT_TERN(w, 30, 23) HOT_TERN(w, 24, 9) HOT_TERN(w, 30, 24) HOT_TERN(w, 25, 10) HOT_TERN(w, 30, 25) HOT_TERN(w, 26, 11) HOT_TERN(w, 30, 26) HOT_TERN(w, 27, 12) HOT_TERN(w, 30, 27)
 #define HOT_TERN_PASSES(w) \
     HOT_TERN(w, 16, 1) HOT_TERN(w, 17, 2) HOT_TERN(w, 18, 3) HOT_TERN(w, 19, 4) HOT_TERN(w, 20, 5) HOT_TERN(w, 21, 6) HOT_TERN(w, 22, 7) HOT_TERN(w, 23, 8) HOT_TERN(w, 24, 9) HOT_TERN(w, 25, 10) HOT_TERN(w, 26, 11) HOT_TERN(w, 27, 12) \
     HOT_TERN(w, 1, 16) HOT_TERN(w, 2, 17) HOT_TERN(w, 3, 18) HOT_TERN(w, 4, 19) HOT_TERN(w, 5, 20) HOT_TERN(w, 6, 21) HOT_TERN(w, 7, 22) HOT_TERN(w, 8, 23) HOT_TERN(w, 9, 24) HOT_TERN(w, 10, 25) HOT_TERN(w, 11, 26) HOT_TERN(w, 12, 27)
@@ -104,8 +110,11 @@ PROBE(tp_VTERN_Z, HOT_TERN_PASSES("zmm"),VZ16)
 PROBE(lat_VTERN_X, EACH(RLAT, I_VTERN_X), VZ)
 PROBE(lat_VTERN_Y, EACH(RLAT, I_VTERN_Y), VZ)
 PROBE(lat_VTERN_Z, EACH(RLAT, I_VTERN_Z), VZ)
-/* the constant-fed rate, shown beside */
+/* the rate of ternlogs read only through their destination */
+PROBE(tp_VTERN_X_const, EACH(R12, I_VTERN_X), VZ)
+PROBE(tp_VTERN_Y_const, EACH(R12, I_VTERN_Y), VZ)
 PROBE(tp_VTERN_Z_const, EACH(R12, I_VTERN_Z), VZ)
+PROBE(tp_VTERN_Z_half, HALF_TERN("zmm"), VZ16)
 TP_LAT(VROT, X, VZ)
 TP_LAT(VROT, Y, VZ)
 TP_LAT(VROT, Z, VZ)
@@ -175,13 +184,16 @@ enum { Z = FS_CPU_AVX512, Y = FS_CPU_AVX2, S = FS_CPU_SHANI };
 const bench_probe bench_probes[] = {
     ROW(PROBE_CLOCK, clock_chain, 0, 48, -1, 0, -1, 0),
     CLS(VALU, 0, Y, Z),
-    ROW(PROBE_TP, tp_VTERN_X, Z, 96, MIX_VTERN_X, 0, -1, 0),
-    ROW(PROBE_TP, tp_VTERN_Y, Z, 96, MIX_VTERN_Y, 0, -1, 0),
-    ROW(PROBE_TP, tp_VTERN_Z, Z, 96, MIX_VTERN_Z, 0, -1, 0),
+    ROW(PROBE_TP, tp_VTERN_X, Z, 96, MIX_VTERNX_X, 0, -1, 0),
+    ROW(PROBE_TP, tp_VTERN_Y, Z, 96, MIX_VTERNX_Y, 0, -1, 0),
+    ROW(PROBE_TP, tp_VTERN_Z, Z, 96, MIX_VTERNX_Z, 0, -1, 0),
+    ROW(PROBE_TP, tp_VTERN_X_const, Z, 48, MIX_VTERN_X, 0, -1, 0),
+    ROW(PROBE_TP, tp_VTERN_Y_const, Z, 48, MIX_VTERN_Y, 0, -1, 0),
+    ROW(PROBE_TP, tp_VTERN_Z_const, Z, 48, MIX_VTERN_Z, 0, -1, 0),
     ROW(PROBE_LAT, lat_VTERN_X, Z, 48, MIX_VTERN_X, 0, -1, 0),
     ROW(PROBE_LAT, lat_VTERN_Y, Z, 48, MIX_VTERN_Y, 0, -1, 0),
     ROW(PROBE_LAT, lat_VTERN_Z, Z, 48, MIX_VTERN_Z, 0, -1, 0),
-    ROW(PROBE_INFO, tp_VTERN_Z_const, Z, 48, -1, 0, -1, 0),
+    ROW(PROBE_INFO, tp_VTERN_Z_half, Z, 96, -1, 0, -1, 0),
     CLS(VROT, Z, Z, Z),
     CLS(VSHIFT, 0, Y, Z),
     CLS(VSHUF, 0, Y, Z),
@@ -205,12 +217,12 @@ const bench_probe bench_probes[] = {
     ROW(PROBE_FE, fe_Z, Z, 32, -1, 0, -1, 0),
     ROW(PROBE_FE, fe_Y, Y, 32, -1, 0, -1, 0),
     ROW(PROBE_PAIR, pair_add_rot, Z, 48, MIX_VALU_Z, 9, MIX_VROT_Z, 3),
-    ROW(PROBE_PAIR, pair_add_tern, Z, 96, MIX_VALU_Z, 12, MIX_VTERN_Z, 12),
-    ROW(PROBE_PAIR, pair_rot_tern, Z, 96, MIX_VROT_Z, 12, MIX_VTERN_Z, 12),
+    ROW(PROBE_PAIR, pair_add_tern, Z, 96, MIX_VALU_Z, 12, MIX_VTERNX_Z, 12),
+    ROW(PROBE_PAIR, pair_rot_tern, Z, 96, MIX_VROT_Z, 12, MIX_VTERNX_Z, 12),
     ROW(PROBE_PAIR, pair_rot_shift, Z, 48, MIX_VROT_Z, 6, MIX_VSHIFT_Z, 6),
     ROW(PROBE_PAIR, pair_rot_shuf, Z, 48, MIX_VROT_Z, 6, MIX_VSHUF_Z, 6),
     ROW(PROBE_PAIR, pair_add_mov, Z, 48, MIX_VALU_Z, 6, MIX_VMOV_Z, 6),
-    ROW(PROBE_PAIR, pair_tern_mov, Z, 96, MIX_VTERN_Z, 12, MIX_VMOV_Z, 12),
+    ROW(PROBE_PAIR, pair_tern_mov, Z, 96, MIX_VTERNX_Z, 12, MIX_VMOV_Z, 12),
     ROW(PROBE_PAIR, pair_addy_shifty, Y, 48, MIX_VALU_Y, 9, MIX_VSHIFT_Y, 3),
     ROW(PROBE_PAIR, pair_addx_rotx, Z, 48, MIX_VALU_X, 6, MIX_VROT_X, 6),
     ROW(PROBE_PAIR, pair_rnds_msg, S, 48, MIX_SHA_RNDS, 6, MIX_SHA_MSG, 6),

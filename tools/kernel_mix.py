@@ -13,7 +13,9 @@ load, store, scalar; vector classes by width), and follows register dataflow to
 find the longest dependency path (with nominal latencies, which only choose the
 path: the bench weighs its classes with the latencies it measures; a ternlog on
 the path through an operand other than its destination counts as VTERNS, its
-slower edge, VTERNR when that operand came from a rotate). Chain kernels are
+slower edge, VTERNR when that operand came from a rotate; VTERNX counts the
+ternlogs whose result another ternlog reads through such an operand, the form
+Zen 5 runs at half rate). Chain kernels are
 traced at 1 and 3 steps and the difference kept (two steps of 16 lanes: what
 long calls cost per step); when a kernel carries its chains from step to step
 through memory, which the path does not follow, the path of two steps is twice
@@ -35,7 +37,7 @@ WIDTHS = ("X", "Y", "Z")
 VEC_CLASSES = ("VALU", "VTERN", "VROT", "VSHIFT", "VSHUF", "VMOV")
 CLASSES = [f"{c}_{w}" for c in VEC_CLASSES for w in WIDTHS] + [
     "SHA_RNDS", "SHA_MSG", "LOAD", "STORE", "SCALAR"] + [f"VTERNS_{w}" for w in WIDTHS] + [
-    f"VTERNR_{w}" for w in WIDTHS] + ["INSN"]
+    f"VTERNR_{w}" for w in WIDTHS] + [f"VTERNX_{w}" for w in WIDTHS] + ["INSN"]
 # Nominal latencies (cycles), only to choose the critical path.
 NOMINAL = {"VALU": (1, 1, 2), "VTERN": (1, 1, 2), "VTERNS": (2, 2, 3), "VTERNR": (2, 2, 4),
            "VROT": (1, 1, 2), "VSHIFT": (1, 1, 2), "VSHUF": (1, 2, 3), "VMOV": (0, 0, 0)}
@@ -189,6 +191,7 @@ def analyse(addrs, code):
     """(counts, path composition) of one traced call."""
     counts = dict.fromkeys(CLASSES, 0)
     ready = {}  # register -> (time, composition, the class that wrote it)
+    tern_writer = {}  # register -> width of the ternlog that last wrote it, until counted
     longest = (0, {})
     for a in addrs:
         mnemonic, operands, sym = code[a]
@@ -203,6 +206,8 @@ def analyse(addrs, code):
             via = pc
             st, sc, producer = ready.get(src, (0, {}, None))
             if pc.startswith("VTERN_") and src not in dsts:
+                if src in tern_writer:  # that ternlog is cross-fed: counted once
+                    counts["VTERNX_" + tern_writer.pop(src)] += 1
                 # ternlog: slower from its other operands, more so after a rotate
                 after_rot = producer is not None and producer.startswith("VROT")
                 via = ("VTERNR_" if after_rot else "VTERNS_") + pc[-1]
@@ -214,6 +219,10 @@ def analyse(addrs, code):
         comp[pcs] = comp.get(pcs, 0) + 1
         for d in dsts:
             ready[d] = (t, comp, pc)
+            if pc.startswith("VTERN_"):
+                tern_writer[d] = pc[-1]
+            else:
+                tern_writer.pop(d, None)
         if t > longest[0]:
             longest = (t, comp)
     path = dict.fromkeys(CLASSES, 0)
@@ -301,18 +310,36 @@ DECODE_CASES = [
 ]
 
 
+T1 = ("vpternlogq", "$0x96,%zmm3,%zmm4,%zmm1")  # zmm1 = f(zmm1, zmm4, zmm3)
+# (name, instructions, VTERNX count): a ternlog is cross-fed when a later one
+# reads its result through an operand other than its destination, once.
+CROSS_FED_CASES = [
+    ("read through the destination only", [T1, ("vpternlogq", "$0x96,%zmm3,%zmm4,%zmm1")], 0),
+    ("read through another operand", [T1, ("vpternlogq", "$0x96,%zmm1,%zmm4,%zmm2")], 1),
+    ("read twice, counted once", [T1, ("vpternlogq", "$0x96,%zmm1,%zmm4,%zmm2"),
+                                  ("vpternlogq", "$0xd2,%zmm5,%zmm1,%zmm6")], 1),
+    ("read by an xor", [T1, ("vpxorq", "%zmm1,%zmm4,%zmm2")], 0),
+    ("overwritten first", [T1, ("vpxorq", "%zmm3,%zmm4,%zmm1"),
+                           ("vpternlogq", "$0x96,%zmm1,%zmm4,%zmm2")], 0),
+]
+
+
 def derivations(table, row, units, counts, path):
     """The counts the algorithm fixes, per unit: (what, holds) pairs.
     SHA-256 with SHA-NI: 64 rounds, two per sha256rnds2 -> 32. SHA-256 on
     rotates: BSIG0, BSIG1 3 each in 64 rounds, SSIG0, SSIG1 2 each in 48 ->
     576 per block; SHA-512 the same in 80 and 64 rounds -> 736. Keccak-f: 24
-    rounds of 5 theta and 24 rho rotates -> 696 per permutation. Rotate
-    counts are checked on the rows that rotate with vprord/vprorq, whose
-    registers hold a word of every lane."""
+    rounds of 5 theta and 24 rho rotates -> 696 per permutation (a Keccak
+    rotate may be two shifts and an or: the x8 row moves some rho rotates to
+    the shift pipes; Keccak has no other shifts). Rotate counts are checked
+    on the rows that rotate with vprord/vprorq, whose registers hold a word
+    of every lane."""
     out = []
     if table == "sha256" and counts["SHA_RNDS"]:
         out.append(("32 sha256rnds2 per lane-block", counts["SHA_RNDS"] == 32 * units))
     rot = sum(counts[f"VROT_{w}"] for w in WIDTHS)
+    if table == "keccak" and rot:
+        rot += sum(counts[f"VSHIFT_{w}"] for w in WIDTHS) // 2
     per = {"sha256": 576, "sha512": 736, "keccak": 696}.get(table)
     calls = 1 if table == "keccak" else 2  # kernel-trace: 2 blocks, 1 permutation
     if rot and per:  # one register holds all lanes of a word
@@ -334,7 +361,13 @@ def selftest():
         print("FAIL - an unknown vector instruction was classified")
     except ValueError:
         print("ok - an unknown vector instruction is refused")
-    print(f"kernel_mix selftest: {len(DECODE_CASES) + 1 - failed} passed, {failed} failed")
+    for name, seq, want in CROSS_FED_CASES:
+        code = {i: (m, ops, "k") for i, (m, ops) in enumerate(seq)}
+        got = analyse(range(len(seq)), code)[0]["VTERNX_Z"]
+        failed += got != want
+        print(f"{'ok' if got == want else 'FAIL'} - {name}: {got} cross-fed ternlogs, {want} expected")
+    total = len(DECODE_CASES) + 1 + len(CROSS_FED_CASES)
+    print(f"kernel_mix selftest: {total - failed} passed, {failed} failed")
     return 1 if failed else 0
 
 

@@ -8,7 +8,7 @@
  * Word i of lane l is st[i*8 + l], so word i of all 8 lanes is one zmm:
  * the whole state lives in zmm0..zmm24 (zmm i = word i = A[i%5][i/5]).
  * zmm25..29 hold the theta column parities, zmm30/31 are scratch.
- * Theta and chi are vpternlogq, rho is vprolq, pi is the order of the rho
+ * Theta is vpxorq, chi vpternlogq, rho vprolq, pi is the order of the rho
  * moves (one 24-long cycle, done in place), iota xors a broadcast constant.
  * absorb: for each of nblocks blocks, xors the next `rate` bytes of every
  * lane (rate 136 or 168, read little-endian) into the state and permutes.
@@ -21,21 +21,37 @@
 
 	.text
 
-/* C[x] = a0 ^ a1 ^ a2 ^ a3 ^ a4 (the column x) */
-.macro COLUMN c, a0, a1, a2, a3, a4
-	vmovdqa64	\a0, \c
-	vpternlogq	$0x96, \a2, \a1, \c
-	vpternlogq	$0x96, \a4, \a3, \c
+/* Theta is all xors: C[x] = a0 ^ a1 ^ a2 ^ a3 ^ a4 (a tree, no copy), then
+ * D = C[x-1] ^ rol(C[x+1], 1) once per column and a[y] ^= D. On Zen 5 a
+ * ternlog whose result another ternlog reads through a non-destination
+ * operand issues at 2 a cycle, xors at 4 (doc/performance.md section 10);
+ * theta's ternlogs read chi's that way. Only chi's 25 ternlogs remain, and
+ * their results now go to xors. */
+.macro COLUMN c, a0, a1, a2, a3, a4, t
+	vpxorq		\a1, \a0, \c
+	vpxorq		\a3, \a2, \t
+	vpxorq		\a4, \c, \c
+	vpxorq		\t, \c, \c
 .endm
 
-/* column x ^= C[x-1] ^ rol(C[x+1], 1) */
-.macro THETA cprev, cnext, a0, a1, a2, a3, a4
-	vprolq		$1, \cnext, %zmm30
-	vpternlogq	$0x96, %zmm30, \cprev, \a0
-	vpternlogq	$0x96, %zmm30, \cprev, \a1
-	vpternlogq	$0x96, %zmm30, \cprev, \a2
-	vpternlogq	$0x96, %zmm30, \cprev, \a3
-	vpternlogq	$0x96, %zmm30, \cprev, \a4
+/* column x ^= D, D = C[x-1] ^ rol(C[x+1], 1), built in \d */
+.macro THETA cprev, cnext, a0, a1, a2, a3, a4, d
+	vprolq		$1, \cnext, \d
+	vpxorq		\cprev, \d, \d
+	vpxorq		\d, \a0, \a0
+	vpxorq		\d, \a1, \a1
+	vpxorq		\d, \a2, \a2
+	vpxorq		\d, \a3, \a3
+	vpxorq		\d, \a4, \a4
+.endm
+
+/* b = rol(a, r) on the shift pipes: rotates issue on two pipes only, and
+ * rho's 24 rotates sit between theta and chi with nothing else to overlap;
+ * shifts run on two other pipes (section 10's ports). zmm30 is scratch. */
+.macro ROLS r, a, b
+	vpsllq		$\r, \a, %zmm30
+	vpsrlq		$(64-\r), \a, \b
+	vporq		%zmm30, \b, \b
 .endm
 
 /* one row: a[x] ^= ~a[x+1] & a[x+2]  (0xd2 = A ^ (~B & C)) */
@@ -131,16 +147,16 @@ fs_keccak_absorb_x8_avx512:
 	.p2align 5
 1:
 	/* theta */
-	COLUMN	%zmm25, %zmm0, %zmm5, %zmm10, %zmm15, %zmm20
-	COLUMN	%zmm26, %zmm1, %zmm6, %zmm11, %zmm16, %zmm21
-	COLUMN	%zmm27, %zmm2, %zmm7, %zmm12, %zmm17, %zmm22
-	COLUMN	%zmm28, %zmm3, %zmm8, %zmm13, %zmm18, %zmm23
-	COLUMN	%zmm29, %zmm4, %zmm9, %zmm14, %zmm19, %zmm24
-	THETA	%zmm29, %zmm26, %zmm0, %zmm5, %zmm10, %zmm15, %zmm20
-	THETA	%zmm25, %zmm27, %zmm1, %zmm6, %zmm11, %zmm16, %zmm21
-	THETA	%zmm26, %zmm28, %zmm2, %zmm7, %zmm12, %zmm17, %zmm22
-	THETA	%zmm27, %zmm29, %zmm3, %zmm8, %zmm13, %zmm18, %zmm23
-	THETA	%zmm28, %zmm25, %zmm4, %zmm9, %zmm14, %zmm19, %zmm24
+	COLUMN	%zmm25, %zmm0, %zmm5, %zmm10, %zmm15, %zmm20, %zmm30
+	COLUMN	%zmm26, %zmm1, %zmm6, %zmm11, %zmm16, %zmm21, %zmm31
+	COLUMN	%zmm27, %zmm2, %zmm7, %zmm12, %zmm17, %zmm22, %zmm30
+	COLUMN	%zmm28, %zmm3, %zmm8, %zmm13, %zmm18, %zmm23, %zmm31
+	COLUMN	%zmm29, %zmm4, %zmm9, %zmm14, %zmm19, %zmm24, %zmm30
+	THETA	%zmm29, %zmm26, %zmm0, %zmm5, %zmm10, %zmm15, %zmm20, %zmm30
+	THETA	%zmm25, %zmm27, %zmm1, %zmm6, %zmm11, %zmm16, %zmm21, %zmm31
+	THETA	%zmm26, %zmm28, %zmm2, %zmm7, %zmm12, %zmm17, %zmm22, %zmm30
+	THETA	%zmm27, %zmm29, %zmm3, %zmm8, %zmm13, %zmm18, %zmm23, %zmm31
+	THETA	%zmm28, %zmm25, %zmm4, %zmm9, %zmm14, %zmm19, %zmm24, %zmm30
 	/* rho and pi: B[pi(i)] = rol(A[i], r[i]), walking pi's 24-cycle
 	 * backwards from word 1 (saved in zmm31); word 0 stays put */
 	vmovdqa64	%zmm1, %zmm31
@@ -164,10 +180,11 @@ fs_keccak_absorb_x8_avx512:
 	vprolq	$28, %zmm3, %zmm5
 	vprolq	$21, %zmm18, %zmm3
 	vprolq	$15, %zmm17, %zmm18
-	vprolq	$10, %zmm11, %zmm17
-	vprolq	$6, %zmm7, %zmm11
-	vprolq	$3, %zmm10, %zmm7
-	vprolq	$1, %zmm31, %zmm10
+	/* the last four by shifts (ROLS); measured best of 3-6 of them */
+	ROLS	10, %zmm11, %zmm17
+	ROLS	6, %zmm7, %zmm11
+	ROLS	3, %zmm10, %zmm7
+	ROLS	1, %zmm31, %zmm10
 	/* chi */
 	CHI	%zmm0, %zmm1, %zmm2, %zmm3, %zmm4
 	CHI	%zmm5, %zmm6, %zmm7, %zmm8, %zmm9
