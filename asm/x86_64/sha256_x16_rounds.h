@@ -69,7 +69,7 @@
 
 /* The Zen 5 layout's Ch and Maj: into a copy of e (of a), the input that
  * comes last, as the ternlog's destination (2 cycles from it, not 3; the
- * copy is eliminated at rename): 8.25 against 8.46 ns per lane-block, A/B
+ * copy is eliminated at rename): 8.25 against 8.48 ns per lane-block, A/B
  * in one process. imm8 0xca is A ? B : C with A the destination. */
 .macro CH_E e, f, g
 	vmovdqa32	\e, %zmm9
