@@ -156,7 +156,8 @@
 .endm
 
 /* zmm0..7 = KEY = PRF(ADRS || 0), zmm16..23 = BM = PRF(ADRS || 1), fed
- * forward: from round 6, W[6] (the hash address) and W[21..63] anew */
+ * forward: from round 6, W[6] (the hash address) and W[21..63] anew, W[22..63]
+ * in the rounds */
 .macro PRF_PAIR
 	vmovdqu32	64*6(%rsi), %zmm22
 	vmovdqa32	%zmm22, WSCHED+64*6(%rsp)
@@ -168,8 +169,6 @@
 	vmovdqa32	%zmm29, %zmm31
 	vmovdqa32	WSCHED+64*20(%rsp), %zmm28
 	vmovdqa32	%zmm28, %zmm30
-	leaq	WSCHED+64*22(%rsp), %r10
-	PAIR_SCHED_22_63
 	.irp	i, 0,1,2,3,4,5,6,7
 	vmovdqa32	PRE+64*\i(%rsp), %zmm\i
 	.endr
