@@ -24,23 +24,7 @@
 	.text
 
 #include "sha256_x16_rounds.h"
-#include "sha256_x16_pair.h"
-
-/* W[j] = 0 for the listed registers */
-.macro WZERO regs:vararg
-	.irp	r, \regs
-	vpxord	\r, \r, \r
-	.endr
-.endm
-
-/* the listed registers = rows 0, 1, ... of the 16-lane words at \base */
-.macro LOADW base, regs:vararg
-	.set	.Lrow, 0
-	.irp	r, \regs
-	vmovdqu32	.Lrow(\base), \r
-	.set	.Lrow, .Lrow + 64
-	.endr
-.endm
+#include "sha256_x16_wots_prefix.h"
 
 /* W[16..23] of F's first block, whose W[0..7] are zero:
  * W[t+16] = W[t+9] + sigma1(W[t+14]) for t < 7, and
@@ -66,47 +50,11 @@
 	vpaddd	%zmm11, %zmm23, %zmm23
 .endm
 
-/* W[8..15] of a 96-byte message's last block: 0x80, zeros, 768 bits */
-.macro WPAD96
-	vpbroadcastd	.Lpad80(%rip), %zmm24
-	WZERO	%zmm25, %zmm26, %zmm27, %zmm28, %zmm29, %zmm30
-	vpbroadcastd	.Lbits768(%rip), %zmm31
-.endm
-
 /* Rounds 8..63 with %rax at K: a call to the one copy of their code (the
  * kernel is bound by instruction fetch when each block has its own copy:
  * 37.6 against 45 ns per lane-step measured). Clobbers %rax, %ecx. */
 .macro ROUNDS_8_63
 	call	.Lrounds_8_63
-.endm
-
-/* A PRF block's first six rounds see only mid and ADRS words 0..5, the
- * same for every step of a chain: once per call they are run for all
- * lanes and kept on the stack, PRE(%rsp): the state after round 5, then
- * W[16..20], then W[5] + sigma1(W[19]) (the part of W[21] without W[6]). */
-#define PRE 1024
-.macro PRF_PREFIX
-	.irp	i, 0,1,2,3,4,5,6,7
-	vpbroadcastd	4*\i(%rdx), %zmm\i
-	.endr
-	LOADW	%rsi, %zmm16, %zmm17, %zmm18, %zmm19, %zmm20, %zmm21
-	WPAD96
-	leaq	fs_sha256_k(%rip), %rax
-	R0 1
-	R1 1
-	R2 1
-	R3 1
-	R4 1
-	R5 0
-	.irp	i, 0,1,2,3,4,5,6,7
-	vmovdqa32	%zmm\i, PRE+64*\i(%rsp)
-	.endr
-	.irp	j, 16,17,18,19,20
-	vmovdqa32	%zmm\j, PRE+512+64*(\j-16)(%rsp)
-	.endr
-	SIGMA1	%zmm19
-	vpaddd	%zmm21, %zmm11, %zmm11
-	vmovdqa32	%zmm11, PRE+512+320(%rsp)
 .endm
 
 /* a..h = PRF(ADRS words 0..6 || \km) on mid, fed forward: from round 6 */
@@ -135,57 +83,6 @@
 	.endr
 .endm
 
-/* The two PRF blocks of a step side by side (sha256_x16_pair.h): their
- * schedules go to two arrays of 64 rows at WSCHED(%rsp), A's (KEY) and then
- * B's (BM). Rows 7..20 are fixed for a call (W[7] is keyAndMask, 0 or 1;
- * W[16..20] from PRF_PREFIX, still in zmm16..20): written once. */
-#define WSCHED 2048
-.macro PAIR_CONSTS
-	.irp	j, 16,17,18,19,20
-	vmovdqa32	%zmm\j, WSCHED+64*\j(%rsp)
-	vmovdqa32	%zmm\j, WSCHED+PAIR_B+64*\j(%rsp)
-	.endr
-	WPAD96
-	vpbroadcastd	.Lone(%rip), %zmm23
-	vmovdqa32	%zmm25, WSCHED+64*7(%rsp)
-	vmovdqa32	%zmm23, WSCHED+PAIR_B+64*7(%rsp)
-	.irp	j, 24,25,26,27,28,29,30,31
-	vmovdqa32	%zmm\j, WSCHED+64*(\j-16)(%rsp)
-	vmovdqa32	%zmm\j, WSCHED+PAIR_B+64*(\j-16)(%rsp)
-	.endr
-.endm
-
-/* zmm0..7 = KEY = PRF(ADRS || 0), zmm16..23 = BM = PRF(ADRS || 1), fed
- * forward: from round 6, W[6] (the hash address) and W[21..63] anew, W[22..63]
- * in the rounds */
-.macro PRF_PAIR
-	vmovdqu32	64*6(%rsi), %zmm22
-	vmovdqa32	%zmm22, WSCHED+64*6(%rsp)
-	vmovdqa32	%zmm22, WSCHED+PAIR_B+64*6(%rsp)
-	SIGMA0	%zmm22
-	vpaddd		PRE+512+320(%rsp), %zmm11, %zmm29	/* W[21] */
-	vmovdqa32	%zmm29, WSCHED+64*21(%rsp)
-	vmovdqa32	%zmm29, WSCHED+PAIR_B+64*21(%rsp)
-	vmovdqa32	%zmm29, %zmm31
-	vmovdqa32	WSCHED+64*20(%rsp), %zmm28
-	vmovdqa32	%zmm28, %zmm30
-	.irp	i, 0,1,2,3,4,5,6,7
-	vmovdqa32	PRE+64*\i(%rsp), %zmm\i
-	.endr
-	.irp	i, 16,17,18,19,20,21,22,23
-	vmovdqa32	PRE+64*(\i-16)(%rsp), %zmm\i
-	.endr
-	leaq	WSCHED(%rsp), %r9
-	leaq	fs_sha256_k(%rip), %rax
-	PAIR_ROUNDS_6_63
-	.irp	i, 0,1,2,3,4,5,6,7
-	vpaddd		4*\i(%rdx){1to16}, %zmm\i, %zmm\i
-	.endr
-	.irp	i, 16,17,18,19,20,21,22,23
-	vpaddd		4*(\i-16)(%rdx){1to16}, %zmm\i, %zmm\i
-	.endr
-.endm
-
 	.globl	fs_sha256_chain_x16_avx512
 	.hidden	fs_sha256_chain_x16_avx512
 	.type	fs_sha256_chain_x16_avx512, @function
@@ -197,11 +94,10 @@ fs_sha256_chain_x16_avx512:
 	jz	3f
 	pushq	%rbp
 	movq	%rsp, %rbp
-	subq	$WSCHED+2*PAIR_B, %rsp
-	andq	$-64, %rsp		/* KEY at 0(%rsp), F's middle state at 512(%rsp), PRE, WSCHED */
+	subq	$1984, %rsp
+	andq	$-64, %rsp		/* KEY at 0(%rsp), F's middle state at 512(%rsp), PRE */
 	movq	%rcx, %r8		/* the rounds take %rax and %ecx */
 	PRF_PREFIX
-#ifdef FS_X16_LEAN
 2:	PRF 0
 	.irp	i, 0,1,2,3,4,5,6,7
 	vmovdqa32	%zmm\i, 64*\i(%rsp)
@@ -211,17 +107,6 @@ fs_sha256_chain_x16_avx512:
 	vpxord		64*\i(%rdi), %zmm\i, %zmm\i
 	vmovdqu32	%zmm\i, 64*\i(%rdi)
 	.endr
-#else
-	PAIR_CONSTS
-2:	PRF_PAIR
-	.irp	i, 0,1,2,3,4,5,6,7
-	vmovdqa32	%zmm\i, 64*\i(%rsp)
-	.endr
-	.irp	i, 16,17,18,19,20,21,22,23	/* BM: x ^= BM in place */
-	vpxord		64*(\i-16)(%rdi), %zmm\i, %zmm\i
-	vmovdqu32	%zmm\i, 64*(\i-16)(%rdi)
-	.endr
-#endif
 	/* F, first block: toByte(0, 32) || KEY on the IV. Its first 8 rounds
 	 * see only zeros and the IV: they start from their constant result. */
 	.irp	j, 24,25,26,27,28,29,30,31
