@@ -23,6 +23,11 @@
 
 	.text
 
+/* The Zen 5 row's kernel is sha256_x16_chain_pair_avx512.S, which calls
+ * this one for calls of fewer than 4 steps; the port-lean row is this one. */
+#ifndef FS_X16_LEAN
+#define fs_sha256_chain_x16_avx512 fs_sha256_chain_x16_avx512_one
+#endif
 #include "sha256_x16_rounds.h"
 #include "sha256_x16_wots_prefix.h"
 
