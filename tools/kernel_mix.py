@@ -16,7 +16,7 @@ the path through an operand other than its destination counts as VTERNS, its
 slower edge, VTERNR when that operand came from a rotate; VTERNX counts the
 ternlogs whose result another ternlog reads through such an operand, the form
 Zen 5 runs at half rate). Chain kernels are
-traced at 1 and 3 steps and the difference kept (two steps of 16 lanes: what
+traced at 4 and 6 steps and the difference kept (two steps of 16 lanes: what
 long calls cost per step); when a kernel carries its chains from step to step
 through memory, which the path does not follow, the path of two steps is twice
 that of one.
@@ -242,7 +242,7 @@ def read_traces(tracer, code):
             table, row, units, steps, addrs = cur
             counts, path = analyse(addrs, code)
             if table.endswith("chain"):
-                if steps == 1:
+                if row not in pending:
                     pending[row] = (units, counts, path)
                     continue
                 u1, c1, p1 = pending.pop(row)

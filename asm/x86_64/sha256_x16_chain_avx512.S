@@ -23,23 +23,13 @@
 
 	.text
 
+/* The Zen 5 row's kernel is sha256_x16_chain_pair_avx512.S, which calls
+ * this one for calls of fewer than 4 steps; the port-lean row is this one. */
+#ifndef FS_X16_LEAN
+#define fs_sha256_chain_x16_avx512 fs_sha256_chain_x16_avx512_one
+#endif
 #include "sha256_x16_rounds.h"
-
-/* W[j] = 0 for the listed registers */
-.macro WZERO regs:vararg
-	.irp	r, \regs
-	vpxord	\r, \r, \r
-	.endr
-.endm
-
-/* the listed registers = rows 0, 1, ... of the 16-lane words at \base */
-.macro LOADW base, regs:vararg
-	.set	.Lrow, 0
-	.irp	r, \regs
-	vmovdqu32	.Lrow(\base), \r
-	.set	.Lrow, .Lrow + 64
-	.endr
-.endm
+#include "sha256_x16_wots_prefix.h"
 
 /* W[16..23] of F's first block, whose W[0..7] are zero:
  * W[t+16] = W[t+9] + sigma1(W[t+14]) for t < 7, and
@@ -65,47 +55,11 @@
 	vpaddd	%zmm11, %zmm23, %zmm23
 .endm
 
-/* W[8..15] of a 96-byte message's last block: 0x80, zeros, 768 bits */
-.macro WPAD96
-	vpbroadcastd	.Lpad80(%rip), %zmm24
-	WZERO	%zmm25, %zmm26, %zmm27, %zmm28, %zmm29, %zmm30
-	vpbroadcastd	.Lbits768(%rip), %zmm31
-.endm
-
 /* Rounds 8..63 with %rax at K: a call to the one copy of their code (the
  * kernel is bound by instruction fetch when each block has its own copy:
  * 37.6 against 45 ns per lane-step measured). Clobbers %rax, %ecx. */
 .macro ROUNDS_8_63
 	call	.Lrounds_8_63
-.endm
-
-/* A PRF block's first six rounds see only mid and ADRS words 0..5, the
- * same for every step of a chain: once per call they are run for all
- * lanes and kept on the stack, PRE(%rsp): the state after round 5, then
- * W[16..20], then W[5] + sigma1(W[19]) (the part of W[21] without W[6]). */
-#define PRE 1024
-.macro PRF_PREFIX
-	.irp	i, 0,1,2,3,4,5,6,7
-	vpbroadcastd	4*\i(%rdx), %zmm\i
-	.endr
-	LOADW	%rsi, %zmm16, %zmm17, %zmm18, %zmm19, %zmm20, %zmm21
-	WPAD96
-	leaq	fs_sha256_k(%rip), %rax
-	R0 1
-	R1 1
-	R2 1
-	R3 1
-	R4 1
-	R5 0
-	.irp	i, 0,1,2,3,4,5,6,7
-	vmovdqa32	%zmm\i, PRE+64*\i(%rsp)
-	.endr
-	.irp	j, 16,17,18,19,20
-	vmovdqa32	%zmm\j, PRE+512+64*(\j-16)(%rsp)
-	.endr
-	SIGMA1	%zmm19
-	vpaddd	%zmm21, %zmm11, %zmm11
-	vmovdqa32	%zmm11, PRE+512+320(%rsp)
 .endm
 
 /* a..h = PRF(ADRS words 0..6 || \km) on mid, fed forward: from round 6 */

@@ -18,21 +18,23 @@
 enum { L = FS_CHAIN_LANES };
 
 /* Random words, then edge ones: every word (chain values, ADRS, midstate)
- * 0x00000000, then 0xffffffff (an add's carries through every bit). */
+ * 0x00000000, then 0xffffffff (an add's carries through every bit); each
+ * below 4 steps and at 4 or more (the Zen 5 row's paired kernel hands
+ * shorter calls to its one-block kernel). */
 static void kernel_vs_twin(const fs_kernel *row)
 {
     fs_chain_fn *k = fs_chain_fn_of(row);
-    static const size_t steps[] = { 0, 1, 2, 3, 15, 2, 2 };
+    static const size_t steps[] = { 0, 1, 2, 3, 15, 2, 2, 4, 5, 4, 4 };
     for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
         uint32_t x[8 * L], a[7 * L], mid[8], x2[8 * L], a2[7 * L];
         fs_test_random((uint8_t *)x, sizeof(x));
         fs_test_random((uint8_t *)a, sizeof(a));
         fs_test_random((uint8_t *)mid, sizeof(mid));
-        if (i == 3) /* hash addresses that wrap during the call */
+        if (i == 3 || i == 8) /* hash addresses that wrap during the call */
             for (unsigned l = 0; l < L; l++)
                 a[6 * L + l] = UINT32_MAX - l % 3;
-        if (i >= 5) { /* the edge words */
-            int fill = i == 5 ? 0x00 : 0xff;
+        if (i == 5 || i == 6 || i >= 9) { /* the edge words */
+            int fill = i == 5 || i == 9 ? 0x00 : 0xff;
             memset(x, fill, sizeof(x));
             memset(a, fill, sizeof(a));
             memset(mid, fill, sizeof(mid));
