@@ -190,7 +190,7 @@ static void kernel_rows(uint8_t *data, struct evp_job *sha256, struct evp_job *s
 
 static void batch_rows(struct evp_job *sha256)
 {
-    static const size_t lanes[] = { 1, 2, 4, 8, 16, 32 };
+    static const size_t lanes[] = { 1, 2, 4, 8, 16, 32, 64 };
     char variant[64];
     for (size_t i = 0; i < sizeof(lanes) / sizeof(lanes[0]); i++) {
         /* 64-byte messages: two compressions each with the padding block */
