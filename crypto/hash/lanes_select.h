@@ -41,7 +41,7 @@ typedef struct {
     unsigned block, wordsize, words, lenbytes; /* lenbytes 0: SHAKE padding */
     lane_kernel kernel[FS_KERNEL_MAX_ROWS];
     const lane_kernel *plan[MAX_KERNEL_LANES + 1];
-    unsigned widest; /* the most lanes a planned kernel takes */
+    unsigned widest_parts; /* the most lanes plan[1..16] takes (fs_lanes_run_parts) */
 } family;
 
 /* plan[1..max]: the kernel for a group of each size (lanes_plan.c), among
