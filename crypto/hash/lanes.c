@@ -13,8 +13,6 @@
 #include "hash/lanes_select.h"
 
 #define MAX_BLOCK 168
-/* fs_lanes_run_parts's widest group. */
-#define PARTS_GROUP 16
 
 void fs_lanes_iv(fs_hash_family f, fs_hash_state *st)
 {

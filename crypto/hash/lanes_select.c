@@ -45,7 +45,7 @@ static void build_family(family *fm, fs_hash_family f, unsigned mask)
     fm->widest_parts = 1;
     for (unsigned left = 1; left <= MAX_KERNEL_LANES; left++) {
         fm->plan[left] = &fm->kernel[plan[left] - t->rows];
-        if (left <= 16 && plan[left]->lanes > fm->widest_parts)
+        if (left <= PARTS_GROUP && plan[left]->lanes > fm->widest_parts)
             fm->widest_parts = plan[left]->lanes;
     }
 }

@@ -13,6 +13,8 @@
 
 /* The widest kernel's lanes (avx512-x32); plans cover groups of 1..32. */
 #define MAX_KERNEL_LANES 32
+/* fs_lanes_run_parts's widest group: its plan stops here (lanes.c). */
+#define PARTS_GROUP 16
 /* Lanes the run loops' buffers hold: every kernel's. The device verifier's
  * build (FASTSIG_SMALL_STACK, libfastsig-verify: portable kernels, a device's
  * stack) holds one, and its plans name one-lane kernels only
@@ -41,7 +43,7 @@ typedef struct {
     unsigned block, wordsize, words, lenbytes; /* lenbytes 0: SHAKE padding */
     lane_kernel kernel[FS_KERNEL_MAX_ROWS];
     const lane_kernel *plan[MAX_KERNEL_LANES + 1];
-    unsigned widest_parts; /* the most lanes plan[1..16] takes (fs_lanes_run_parts) */
+    unsigned widest_parts; /* the most lanes plan[1..PARTS_GROUP] takes */
 } family;
 
 /* plan[1..max]: the kernel for a group of each size (lanes_plan.c), among
