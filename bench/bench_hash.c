@@ -55,7 +55,7 @@ struct kernel_job {
     unsigned lanes;
     size_t nblocks;
     uint64_t st[25 * 16];
-    const uint8_t *in[16];
+    const uint8_t *in[FS_SHA256_MAX_LANES]; /* the widest kernel's lanes */
 };
 
 static void run_kernel(void *arg, size_t iters)
@@ -136,7 +136,7 @@ static void compress_row(const char *op, const fs_kernel_table *t, const char *n
 {
     char variant[64];
     j->nblocks = 2;
-    for (unsigned l = 0; l < 16; l++)
+    for (unsigned l = 0; l < FS_SHA256_MAX_LANES; l++)
         j->in[l] = data + stride * l;
     snprintf(variant, sizeof(variant), "%s 2blk", name);
     bench_spec s = { op, variant, "ns", refname, 0 };
@@ -190,7 +190,7 @@ static void kernel_rows(uint8_t *data, struct evp_job *sha256, struct evp_job *s
 
 static void batch_rows(struct evp_job *sha256)
 {
-    static const size_t lanes[] = { 1, 2, 4, 8, 16, 32 };
+    static const size_t lanes[] = { 1, 2, 4, 8, 16, 32, 64 };
     char variant[64];
     for (size_t i = 0; i < sizeof(lanes) / sizeof(lanes[0]); i++) {
         /* 64-byte messages: two compressions each with the padding block */

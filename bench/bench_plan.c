@@ -7,6 +7,7 @@
 #include "cpu.h"
 #include "kernel_cost.h"
 #include "hash/keccak.h"
+#include "hash/lanes_select.h"
 #include "hash/sha256.h"
 #include "hash/sha256_chain.h"
 #include "hash/sha512.h"
@@ -31,15 +32,18 @@ static void print_table(const fs_kernel_table *t)
     printf(" (%.3f ms)\n", (double)t->state->ns / 1e6);
 }
 
-/* The lane engine's plan for a SHA-2 / Keccak table: the row for each group
- * size 1..16 (two-lane rows left out), runs of one row merged. */
+/* The lane engine's plan for a SHA-2 / Keccak table (lanes_plan.c): the
+ * row for each group size 1..32 (two-lane rows left out), runs of one row
+ * merged. */
 static void print_groups(const fs_kernel_table *t)
 {
-    unsigned mask = fs_cpu_features(), from = 1;
+    const fs_kernel *plan[MAX_KERNEL_LANES + 1];
+    unsigned from = 1;
+    fs_lanes_plan(t, fs_cpu_features(), MAX_KERNEL_LANES, MAX_KERNEL_LANES, plan);
     printf("# groups %-11s", t->name);
-    for (unsigned left = 1; left <= 16; left++) {
-        const fs_kernel *k = fs_kernel_choose(t, mask, FS_KERNEL_PAIR, left);
-        if (left < 16 && fs_kernel_choose(t, mask, FS_KERNEL_PAIR, left + 1) == k)
+    for (unsigned left = 1; left <= MAX_KERNEL_LANES; left++) {
+        const fs_kernel *k = plan[left];
+        if (left < MAX_KERNEL_LANES && plan[left + 1] == k)
             continue;
         if (from == left)
             printf(" %u:%s", left, k->name);

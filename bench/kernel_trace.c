@@ -81,8 +81,8 @@ static _Alignas(64) uint32_t trace_words[FS_CHAIN_MAX_WORDS * FS_CHAIN_LANES];
 
 static __attribute__((noinline)) void trace_sha256(const fs_kernel *k)
 {
-    const uint8_t *in[16];
-    for (unsigned l = 0; l < 16; l++)
+    const uint8_t *in[FS_SHA256_MAX_LANES];
+    for (unsigned l = 0; l < FS_SHA256_MAX_LANES; l++)
         in[l] = trace_data + 128 * l;
     fs_sha256_compress_fn *fn = fs_sha256_fn(k); /* not traced at -O0 */
     trace_start();

@@ -13,7 +13,9 @@ Times: rows in MB/s are turned into time per byte; every other unit is a time.
 A row is flagged SLOWER when B is more than --tolerance (default 3%) slower on
 both measures. Rows with a tail (fastsig-bench's series rows: p50/p99/max
 fields) also print B/A of the median over the pairs of p99 and of max (not
-flagged: a tail moves with the machine's load more than a mean). --save-b keeps B's last run as fastsig-bench --json printed it
+flagged: a tail moves with the machine's load more than a mean). The engine's rows
+("sha256-many 64B x32 avx512-x32") are matched by lane count, whatever kernel each
+run's plan named. --save-b keeps B's last run as fastsig-bench --json printed it
 (input for tools/bench_chart.py). --env-a / --env-b set environment variables
 for one side only: one build against itself with a switch, e.g.
     tools/bench_ab.py build build --env-a FASTSIG_STATE_PREFETCH=0 --filter sign
@@ -21,6 +23,7 @@ for one side only: one build against itself with a switch, e.g.
 import argparse
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -37,8 +40,16 @@ def run(build, args, extra_env):
         line = line.strip()
         if line.startswith("{"):
             r = json.loads(line)
-            rows[(r["op"], r["variant"])] = r
+            rows[row_key(r)] = r
     return rows
+
+
+def row_key(r):
+    """A row's key. The engine's rows name the kernel its plan chose ("x32
+    avx512-x32", "SHA2 n=32 avx512-x16"), which the calibration may change
+    from run to run or build to build: their key drops it ("x32 (engine)")."""
+    m = re.fullmatch(r"(.+) (?:portable|shani|avx2|avx512)-x\d+\S*", r["variant"])
+    return (r["op"], f"{m.group(1)} (engine)" if m else r["variant"])
 
 
 def cost(r):

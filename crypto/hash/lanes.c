@@ -29,6 +29,14 @@ static inline const lane_kernel *pick(const family *fm, size_t left)
     return fm->plan[left < MAX_KERNEL_LANES ? left : MAX_KERNEL_LANES];
 }
 
+/* The same in groups of at most PARTS_GROUP lanes (fs_lanes_run_parts:
+ * the 32-lane SHA-256 kernel measured slower there, doc/performance.md
+ * section 5). */
+static inline const lane_kernel *pick_parts(const family *fm, size_t left)
+{
+    return fm->plan[left < PARTS_GROUP ? left : PARTS_GROUP];
+}
+
 static void compress(const family *fm, const lane_kernel *k, void *st,
                      const uint8_t *const in[], size_t nblocks)
 {
@@ -42,13 +50,25 @@ static void compress(const family *fm, const lane_kernel *k, void *st,
         fs_keccak_absorb_blocks(k->keccak, st, fm->block, in, k->lanes, nblocks * fm->block);
 }
 
+/* fill_state writes each row of 4..15 lanes as a run of this many. */
+#define FILL_RUN 16
+
 /* Bytes of a transposed state of N lanes that fill_state may have written
  * (one lane: no spill). */
 static size_t state_bytes(const family *fm, unsigned N)
 {
     if (N == 1)
         return (size_t)fm->words * fm->wordsize;
-    return ((size_t)(fm->words - 1) * N + MAX_KERNEL_LANES) * fm->wordsize;
+    return ((size_t)(fm->words - 1) * N + (N > FILL_RUN ? N : FILL_RUN)) * fm->wordsize;
+}
+
+/* Every lane of an N-lane 32-bit state = s (inlined with constant N). */
+static inline __attribute__((always_inline)) void fill32(uint32_t *t32, unsigned N,
+                                                         const fs_hash_state *s)
+{
+    for (unsigned i = 0; i < 8; i++)
+        for (unsigned l = 0; l < N; l++)
+            t32[i * N + l] = s->w32[i];
 }
 
 /* Lane l of a transposed state back to a canonical one. */
@@ -63,7 +83,7 @@ static void get_lane(const family *fm, unsigned N, const void *st, unsigned l, f
 }
 
 /* Every lane of a transposed state = s. From 4 lanes on, each row is
- * written as a full MAX_KERNEL_LANES run (one vector store that also covers
+ * written as a run of at least FILL_RUN (one vector store that also covers
  * the kernel's row load, so it forwards); the spill past a row's N lanes
  * lands in the next row, written after it, and ts has room for the last
  * row's spill. One lane is the canonical layout: one copy. */
@@ -71,10 +91,10 @@ static void fill_state(const family *fm, unsigned N, void *st, const fs_hash_sta
 {
     uint32_t *t32 = st;
     uint64_t *t64 = st;
-    if (N == MAX_KERNEL_LANES && fm->wordsize == 4) { /* constant bounds: vector stores */
-        for (unsigned i = 0; i < 8; i++)
-            for (unsigned l = 0; l < MAX_KERNEL_LANES; l++)
-                t32[i * MAX_KERNEL_LANES + l] = s->w32[i];
+    if (N == 16 && fm->wordsize == 4) { /* constant bounds: vector stores */
+        fill32(t32, 16, s);
+    } else if (N == 32 && fm->wordsize == 4) {
+        fill32(t32, 32, s);
     } else if (N == 1) {
         memcpy(st, s, (size_t)fm->words * fm->wordsize);
     } else if (N < 4) {
@@ -86,11 +106,11 @@ static void fill_state(const family *fm, unsigned N, void *st, const fs_hash_sta
         }
     } else if (fm->wordsize == 4) {
         for (unsigned i = 0; i < 8; i++)
-            for (unsigned l = 0; l < MAX_KERNEL_LANES; l++)
+            for (unsigned l = 0; l < FILL_RUN; l++)
                 t32[i * N + l] = s->w32[i];
     } else {
         for (unsigned i = 0; i < fm->words; i++)
-            for (unsigned l = 0; l < MAX_KERNEL_LANES; l++)
+            for (unsigned l = 0; l < FILL_RUN; l++)
                 t64[i * N + l] = s->w64[i];
     }
 }
@@ -135,8 +155,10 @@ static inline __attribute__((always_inline)) void outputs32(const uint32_t *st, 
 static void outputs(const family *fm, unsigned N, const void *st, unsigned used, uint8_t *out,
                     size_t ostride, size_t n)
 {
-    if (fm->wordsize == 4 && N == MAX_KERNEL_LANES && n == 32) {
-        outputs32(st, MAX_KERNEL_LANES, used, out, ostride, 8); /* the hot shape, unrolled */
+    if (fm->wordsize == 4 && N == 16 && n == 32) {
+        outputs32(st, 16, used, out, ostride, 8); /* the hot shapes, unrolled */
+    } else if (fm->wordsize == 4 && N == 32 && n == 32) {
+        outputs32(st, 32, used, out, ostride, 8);
     } else if (fm->wordsize == 4 && n % 4 == 0) {
         outputs32(st, N, used, out, ostride, n / 4);
     } else if (fm->wordsize == 8 && n % 8 == 0) {
@@ -289,14 +311,14 @@ int fs_lanes_run_parts(fs_hash_family f, const fs_hash_state *mid, uint64_t done
         return -1;
     /* the shared head and padding go into the lane buffers once; each
      * group then writes only its lanes' parts, straight into place */
-    unsigned wiped_lanes = (unsigned)(lanes < LANE_BUF ? lanes : LANE_BUF);
+    unsigned wiped_lanes = (unsigned)(lanes < fm->widest_parts ? lanes : fm->widest_parts);
     unsigned widest = 0;
     for (unsigned l = 0; l < wiped_lanes; l++) {
         fs_copy(blk[l], head, headlen);
         fs_copy(blk[l] + per, tmpl + rem, tbytes - rem);
     }
     for (size_t base = 0; base < lanes;) {
-        const lane_kernel *k = pick(fm, lanes - base);
+        const lane_kernel *k = pick_parts(fm, lanes - base);
         unsigned N = k->lanes, used = (unsigned)(lanes - base < N ? lanes - base : N);
         fill_state(fm, N, ts, mid);
         for (unsigned l = 0; l < used; l++) {

@@ -23,7 +23,7 @@ static const fs_kernel_table *table_of(fs_hash_family f)
 }
 
 /* Family f's kernels and plan under mask: for every group size, the row
- * fs_kernel_choose picks (two-lane kernels left out: the engine splits
+ * lanes_plan.c plans (two-lane kernels left out: the engine splits
  * batches by width; e.g. one H_msg on an AVX-512 machine runs on SHA-NI,
  * not in 1 of 16 lanes). */
 static void build_family(family *fm, fs_hash_family f, unsigned mask)
@@ -40,11 +40,13 @@ static void build_family(family *fm, fs_hash_family f, unsigned mask)
         else
             fm->kernel[i].keccak = k;
     }
+    const fs_kernel *plan[MAX_KERNEL_LANES + 1];
+    fs_lanes_plan(t, mask, LANE_BUF, MAX_KERNEL_LANES, plan);
+    fm->widest_parts = 1;
     for (unsigned left = 1; left <= MAX_KERNEL_LANES; left++) {
-        const fs_kernel *k = fs_kernel_choose(t, mask, FS_KERNEL_PAIR, left);
-        if (k->lanes > LANE_BUF)
-            k = &t->rows[0]; /* the tables start with their portable one-lane row */
-        fm->plan[left] = &fm->kernel[k - t->rows];
+        fm->plan[left] = &fm->kernel[plan[left] - t->rows];
+        if (left <= PARTS_GROUP && plan[left]->lanes > fm->widest_parts)
+            fm->widest_parts = plan[left]->lanes;
     }
 }
 

@@ -11,7 +11,10 @@
 #include "hash/sha512.h"
 #include "hash/sha256_chain.h"
 
-#define MAX_KERNEL_LANES 16
+/* The widest kernel's lanes (avx512-x32); plans cover groups of 1..32. */
+#define MAX_KERNEL_LANES 32
+/* fs_lanes_run_parts's widest group: its plan stops here (lanes.c). */
+#define PARTS_GROUP 16
 /* Lanes the run loops' buffers hold: every kernel's. The device verifier's
  * build (FASTSIG_SMALL_STACK, libfastsig-verify: portable kernels, a device's
  * stack) holds one, and its plans name one-lane kernels only
@@ -40,7 +43,13 @@ typedef struct {
     unsigned block, wordsize, words, lenbytes; /* lenbytes 0: SHAKE padding */
     lane_kernel kernel[FS_KERNEL_MAX_ROWS];
     const lane_kernel *plan[MAX_KERNEL_LANES + 1];
+    unsigned widest_parts; /* the most lanes plan[1..PARTS_GROUP] takes */
 } family;
+
+/* plan[1..max]: the kernel for a group of each size (lanes_plan.c), among
+ * t's rows that mask allows, none wider than buf lanes. */
+void fs_lanes_plan(const fs_kernel_table *t, unsigned mask, unsigned buf, unsigned max,
+                   const fs_kernel *plan[]);
 
 /* Every kernel choice for one set of allowed CPU features. */
 typedef struct {

@@ -68,12 +68,19 @@ void fs_sha256_compress_x16_portable(uint32_t st[8 * 16], const uint8_t *const i
     fs_sha256_compress_xn_portable(st, 16, in, nblocks);
 }
 
+void fs_sha256_compress_x32_portable(uint32_t st[8 * 32], const uint8_t *const in[32],
+                                     size_t nblocks)
+{
+    fs_sha256_compress_xn_portable(st, 32, in, nblocks);
+}
+
 const fs_kernel fs_sha256_kernels[] = {
     { "portable-x1", FS_KERNEL_FN(fs_sha256_compress_x1), NULL, 1, 0, 0, 180 },
     { "portable-x2", FS_KERNEL_FN(fs_sha256_compress_x2_portable), NULL, 2, 0, FS_KERNEL_TWIN, 180 },
     { "portable-x4", FS_KERNEL_FN(fs_sha256_compress_x4_portable), NULL, 4, 0, FS_KERNEL_TWIN, 180 },
     { "portable-x8", FS_KERNEL_FN(fs_sha256_compress_x8_portable), NULL, 8, 0, FS_KERNEL_TWIN, 180 },
     { "portable-x16", FS_KERNEL_FN(fs_sha256_compress_x16_portable), NULL, 16, 0, FS_KERNEL_TWIN, 180 },
+    { "portable-x32", FS_KERNEL_FN(fs_sha256_compress_x32_portable), NULL, 32, 0, FS_KERNEL_TWIN, 180 },
 #if defined(FASTSIG_HAVE_ASM)
     { "shani-x1", FS_KERNEL_FN(fs_sha256_compress_x1_shani), NULL, 1, FS_CPU_SHANI, 0, 32 },
     { "shani-x2", FS_KERNEL_FN(fs_sha256_compress_x2_shani), NULL, 2, FS_CPU_SHANI, 0, 18 },
@@ -83,6 +90,8 @@ const fs_kernel fs_sha256_kernels[] = {
     /* the port-lean round layout: ties with the row above go to that one */
     { "avx512-x16-lean", FS_KERNEL_FN(fs_sha256_compress_x16_avx512_lean), NULL, 16, FS_CPU_AVX512,
       0, 11 },
+    /* two 16-lane states interleaved: one hides the other's latency */
+    { "avx512-x32", FS_KERNEL_FN(fs_sha256_compress_x32_avx512), NULL, 32, FS_CPU_AVX512, 0, 10 },
 #endif
     FS_KERNEL_END,
 };
@@ -91,9 +100,9 @@ const fs_kernel fs_sha256_kernels[] = {
 static void sha256_trial(const fs_kernel *k)
 {
     static const uint8_t data[4 * FS_SHA256_BLOCK];
-    _Alignas(64) uint32_t st[8 * 16] = { 0 };
-    const uint8_t *in[16];
-    for (unsigned l = 0; l < 16; l++)
+    _Alignas(64) uint32_t st[8 * FS_SHA256_MAX_LANES] = { 0 };
+    const uint8_t *in[FS_SHA256_MAX_LANES];
+    for (unsigned l = 0; l < FS_SHA256_MAX_LANES; l++)
         in[l] = data;
     fs_sha256_fn(k)(st, in, 4);
     __asm__ volatile("" : : "r"(st) : "memory"); /* the result counts */

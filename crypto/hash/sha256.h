@@ -14,6 +14,7 @@
  *   fs_sha256_compress_x4_portable(st[8*4], in[4], n)   twin of the SHA-NI x4 kernel
  *   fs_sha256_compress_x8_portable(st[8*8], in[8], n)   twin of the AVX2 kernel
  *   fs_sha256_compress_x16_portable(st[8*16], in[16], n) twin of the AVX-512 one
+ *   fs_sha256_compress_x32_portable(st[8*32], in[32], n) twin of the x32 one
  *   fs_sha256_compress_x1_shani(st[8], in[1], n)        asm sha256_ni.S: one
  *       stream (a lone message), needs FS_CPU_SHANI
  *   fs_sha256_compress_x2_shani(st[8*2], in[2], n)      asm sha256_ni.S: two
@@ -24,6 +25,8 @@
  *   fs_sha256_compress_x16_avx512(st[8*16], in[16], n)  asm sha256_x16_avx512.S, FS_CPU_AVX512
  *   fs_sha256_compress_x16_avx512_lean(...)             the same in the port-lean
  *       round layout (sha256_x16_rounds.h), FS_CPU_AVX512
+ *   fs_sha256_compress_x32_avx512(st[8*32], in[32], n)  asm sha256_x32_avx512.S:
+ *       two 16-lane states interleaved round by round, FS_CPU_AVX512
  * The asm ones exist only when FASTSIG_HAVE_ASM is defined. */
 #ifndef FASTSIG_SHA256_H
 #define FASTSIG_SHA256_H
@@ -35,7 +38,7 @@
 
 #define FS_SHA256_BLOCK 64
 #define FS_SHA256_DIGEST 32
-#define FS_SHA256_MAX_LANES 16
+#define FS_SHA256_MAX_LANES 32
 
 extern const uint32_t fs_sha256_iv[8];
 /* Round constants, also read by the asm kernels. */
@@ -48,6 +51,8 @@ void fs_sha256_compress_x2_portable(uint32_t st[8 * 2], const uint8_t *const in[
 void fs_sha256_compress_x4_portable(uint32_t st[8 * 4], const uint8_t *const in[4], size_t nblocks);
 void fs_sha256_compress_x8_portable(uint32_t st[8 * 8], const uint8_t *const in[8], size_t nblocks);
 void fs_sha256_compress_x16_portable(uint32_t st[8 * 16], const uint8_t *const in[16],
+                                     size_t nblocks);
+void fs_sha256_compress_x32_portable(uint32_t st[8 * 32], const uint8_t *const in[32],
                                      size_t nblocks);
 /* Any lane count n >= 1. */
 void fs_sha256_compress_xn_portable(uint32_t *st, unsigned n, const uint8_t *const in[],
@@ -62,6 +67,8 @@ void fs_sha256_compress_x16_avx512(uint32_t st[8 * 16], const uint8_t *const in[
                                    size_t nblocks);
 void fs_sha256_compress_x16_avx512_lean(uint32_t st[8 * 16], const uint8_t *const in[16],
                                         size_t nblocks);
+void fs_sha256_compress_x32_avx512(uint32_t st[8 * 32], const uint8_t *const in[32],
+                                   size_t nblocks);
 #endif
 
 /* The kernel table's rows (cpu.h fs_kernel): fn is an

@@ -36,7 +36,7 @@ static void many_one(const fs_hash_params *p)
 {
     static const size_t lens[] = { 0,   1,   31,  55,  56,  63,  64,  65,  111, 112, 119,
                                    120, 127, 128, 135, 136, 137, 167, 168, 169, 300, 1000 };
-    static const size_t lanes_set[] = { 1, 2, 3, 5, 8, 9, 16, 17, 33 };
+    static const size_t lanes_set[] = { 1, 2, 3, 5, 8, 9, 16, 17, 21, 25, 32, 33, 70 };
     for (size_t li = 0; li < sizeof(lens) / sizeof(lens[0]); li++) {
         for (size_t si = 0; si < sizeof(lanes_set) / sizeof(lanes_set[0]); si++) {
             size_t len = lens[li], lanes = lanes_set[si];

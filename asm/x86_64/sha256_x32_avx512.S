@@ -1,0 +1,198 @@
+/* sha256_x32_avx512.S - SHA-256 compression of 32 independent messages
+ * (AVX-512F/BW): two 16-lane states interleaved round by round.
+ *
+ * C prototype (crypto/hash/sha256.h):
+ *   void fs_sha256_compress_x32_avx512(uint32_t st[8 * 32],
+ *                                      const uint8_t *const in[32], size_t nblocks);
+ * Word i of lane l is st[i*32 + l]: lanes 0..15 of word i are one zmm
+ * (set A), lanes 16..31 the next (set B). Lane l reads in[l][0 .. 64*nblocks);
+ * no alignment needed.
+ *
+ * Why: the x16 kernel's round is bound by the latency of its e and a chains
+ * (doc/performance.md section 5), not by the vector ports; a second,
+ * independent state issued between the first one's steps fills the idle
+ * cycles. Both states' a..h take 16 registers (A in zmm0..7, B in
+ * zmm16..23), so the message schedules live in two 16-word rings on the
+ * stack (W[t] in slot t%16; round t reads it and writes W[t+16] there).
+ * Round scratch: A zmm8..15, B zmm24..31. The round is the Zen 5 layout of
+ * sha256_x16_rounds.h. Each block is transposed like the x16 kernel's
+ * (16 rows at a time into zmm16..31) and stored to the rings before the
+ * state is loaded. Constant-time: no branch or address depends on data.
+ * Portable twin: fs_sha256_compress_x32_portable. */
+
+	.text
+
+#include "transpose_d4.h"
+
+/* 4x4 transpose of the 128-bit chunks of \a..\d (scratch zmm8..11) */
+.macro TRQ32 a, b, c, d
+	vshufi32x4	$0x44, \b, \a, %zmm8
+	vshufi32x4	$0xee, \b, \a, %zmm9
+	vshufi32x4	$0x44, \d, \c, %zmm10
+	vshufi32x4	$0xee, \d, \c, %zmm11
+	vshufi32x4	$0x88, %zmm10, %zmm8, \a
+	vshufi32x4	$0xdd, %zmm10, %zmm8, \b
+	vshufi32x4	$0x88, %zmm11, %zmm9, \c
+	vshufi32x4	$0xdd, %zmm11, %zmm9, \d
+.endm
+
+/* W[0..15] of lanes \first..\first+15 into the ring at \ring(%rsp):
+ * row l (lane \first+l's block at offset %r8) loaded into zmm16+l,
+ * transposed so that zmm16+j = W[j], byte-swapped (mask in zmm12), stored. */
+.macro LOAD16 first, ring
+	.irp	j, 16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
+	movq		8*(\first+\j-16)(%rsi), %r9
+	vmovdqu32	(%r9,%r8), %zmm\j
+	.endr
+	TR4	%zmm16, %zmm17, %zmm18, %zmm19, zmm
+	TR4	%zmm20, %zmm21, %zmm22, %zmm23, zmm
+	TR4	%zmm24, %zmm25, %zmm26, %zmm27, zmm
+	TR4	%zmm28, %zmm29, %zmm30, %zmm31, zmm
+	TRQ32	%zmm16, %zmm20, %zmm24, %zmm28
+	TRQ32	%zmm17, %zmm21, %zmm25, %zmm29
+	TRQ32	%zmm18, %zmm22, %zmm26, %zmm30
+	TRQ32	%zmm19, %zmm23, %zmm27, %zmm31
+	.irp	j, 16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
+	vpshufb		%zmm12, %zmm\j, %zmm\j
+	vmovdqa32	%zmm\j, \ring+64*(\j-16)(%rsp)
+	.endr
+.endm
+
+/* The first half of round t for one state: h + W + K into d (e' but for
+ * its e terms) and h, then Ch and Sigma1 added to both (d = d + T1, h = T1).
+ * \w is W[t]'s ring slot, \k K[t]'s offset from %rax; \sg \cm \t1 \t2 scratch. */
+.macro HALF_E a, b, c, d, e, f, g, h, w, k, sg, cm, t1, t2
+	vpaddd		\w(%rsp), \h, \h
+	vpaddd		\k(%rax){1to16}, \h, \h
+	vpaddd		\h, \d, \d
+	vmovdqa32	\e, \cm
+	vpternlogd	$0xca, \g, \f, \cm		/* Ch into a copy of e */
+	vprord		$11, \e, \t1
+	vprord		$25, \e, \t2
+	vprord		$6, \e, \sg
+	vpternlogd	$0x96, \t2, \t1, \sg		/* Sigma1(e) */
+	vpaddd		\cm, \d, \d
+	vpaddd		\cm, \h, \h
+	vpaddd		\sg, \d, \d
+	vpaddd		\sg, \h, \h
+.endm
+
+/* The second half: Maj and Sigma0(a) added to h (h = T1 + T2). */
+.macro HALF_A a, b, c, h, sg, cm, t1, t2
+	vmovdqa32	\a, \cm
+	vpternlogd	$0xe8, \c, \b, \cm		/* Maj into a copy of a */
+	vprord		$13, \a, \t1
+	vprord		$22, \a, \t2
+	vprord		$2, \a, \sg
+	vpternlogd	$0x96, \t2, \t1, \sg		/* Sigma0(a) */
+	vpaddd		\cm, \h, \h
+	vpaddd		\sg, \h, \h
+.endm
+
+/* W[t+16] = sigma1(W[t+14]) + W[t+9] + sigma0(W[t+1]) + W[t] into W[t]'s
+ * slot of the ring at \ring (t = \t mod 16), when \sched = 1. */
+.macro SCHED32 sched, t, ring, s0, s1, s2, acc
+	.if \sched
+	vmovdqa32	\ring+64*((\t+1)&15)(%rsp), \s2
+	vprord		$7, \s2, \acc
+	vprord		$18, \s2, \s1
+	vpsrld		$3, \s2, \s2
+	vpternlogd	$0x96, \s2, \s1, \acc		/* sigma0(W[t+1]) */
+	vpaddd		\ring+64*(\t&15)(%rsp), \acc, \acc
+	vpaddd		\ring+64*((\t+9)&15)(%rsp), \acc, \acc
+	vmovdqa32	\ring+64*((\t+14)&15)(%rsp), \s2
+	vprord		$17, \s2, \s0
+	vprord		$19, \s2, \s1
+	vpsrld		$10, \s2, \s2
+	vpternlogd	$0x96, \s2, \s1, \s0		/* sigma1(W[t+14]) */
+	vpaddd		\s0, \acc, \acc
+	vmovdqa32	\acc, \ring+64*(\t&15)(%rsp)
+	.endif
+.endm
+
+#define RING_A 0
+#define RING_B 1024
+
+/* Round t (0..15 of a 16-round pass) of both states: the two first halves,
+ * then each second half with its schedule step. */
+.macro RND2 t, sched, a, b, c, d, e, f, g, h, A, B, C, D, E, F, G, H
+	HALF_E	\a,\b,\c,\d,\e,\f,\g,\h, RING_A+64*\t, 4*\t, %zmm8, %zmm9, %zmm10, %zmm15
+	HALF_E	\A,\B,\C,\D,\E,\F,\G,\H, RING_B+64*\t, 4*\t, %zmm24, %zmm25, %zmm26, %zmm27
+	HALF_A	\a,\b,\c,\h, %zmm8, %zmm9, %zmm10, %zmm15
+	SCHED32	\sched, \t, RING_A, %zmm11, %zmm12, %zmm13, %zmm14
+	HALF_A	\A,\B,\C,\H, %zmm24, %zmm25, %zmm26, %zmm27
+	SCHED32	\sched, \t, RING_B, %zmm28, %zmm29, %zmm30, %zmm31
+.endm
+
+.macro ROUNDS16_X32 sched
+	RND2	0, \sched, %zmm0,%zmm1,%zmm2,%zmm3,%zmm4,%zmm5,%zmm6,%zmm7, %zmm16,%zmm17,%zmm18,%zmm19,%zmm20,%zmm21,%zmm22,%zmm23
+	RND2	1, \sched, %zmm7,%zmm0,%zmm1,%zmm2,%zmm3,%zmm4,%zmm5,%zmm6, %zmm23,%zmm16,%zmm17,%zmm18,%zmm19,%zmm20,%zmm21,%zmm22
+	RND2	2, \sched, %zmm6,%zmm7,%zmm0,%zmm1,%zmm2,%zmm3,%zmm4,%zmm5, %zmm22,%zmm23,%zmm16,%zmm17,%zmm18,%zmm19,%zmm20,%zmm21
+	RND2	3, \sched, %zmm5,%zmm6,%zmm7,%zmm0,%zmm1,%zmm2,%zmm3,%zmm4, %zmm21,%zmm22,%zmm23,%zmm16,%zmm17,%zmm18,%zmm19,%zmm20
+	RND2	4, \sched, %zmm4,%zmm5,%zmm6,%zmm7,%zmm0,%zmm1,%zmm2,%zmm3, %zmm20,%zmm21,%zmm22,%zmm23,%zmm16,%zmm17,%zmm18,%zmm19
+	RND2	5, \sched, %zmm3,%zmm4,%zmm5,%zmm6,%zmm7,%zmm0,%zmm1,%zmm2, %zmm19,%zmm20,%zmm21,%zmm22,%zmm23,%zmm16,%zmm17,%zmm18
+	RND2	6, \sched, %zmm2,%zmm3,%zmm4,%zmm5,%zmm6,%zmm7,%zmm0,%zmm1, %zmm18,%zmm19,%zmm20,%zmm21,%zmm22,%zmm23,%zmm16,%zmm17
+	RND2	7, \sched, %zmm1,%zmm2,%zmm3,%zmm4,%zmm5,%zmm6,%zmm7,%zmm0, %zmm17,%zmm18,%zmm19,%zmm20,%zmm21,%zmm22,%zmm23,%zmm16
+	RND2	8, \sched, %zmm0,%zmm1,%zmm2,%zmm3,%zmm4,%zmm5,%zmm6,%zmm7, %zmm16,%zmm17,%zmm18,%zmm19,%zmm20,%zmm21,%zmm22,%zmm23
+	RND2	9, \sched, %zmm7,%zmm0,%zmm1,%zmm2,%zmm3,%zmm4,%zmm5,%zmm6, %zmm23,%zmm16,%zmm17,%zmm18,%zmm19,%zmm20,%zmm21,%zmm22
+	RND2	10, \sched, %zmm6,%zmm7,%zmm0,%zmm1,%zmm2,%zmm3,%zmm4,%zmm5, %zmm22,%zmm23,%zmm16,%zmm17,%zmm18,%zmm19,%zmm20,%zmm21
+	RND2	11, \sched, %zmm5,%zmm6,%zmm7,%zmm0,%zmm1,%zmm2,%zmm3,%zmm4, %zmm21,%zmm22,%zmm23,%zmm16,%zmm17,%zmm18,%zmm19,%zmm20
+	RND2	12, \sched, %zmm4,%zmm5,%zmm6,%zmm7,%zmm0,%zmm1,%zmm2,%zmm3, %zmm20,%zmm21,%zmm22,%zmm23,%zmm16,%zmm17,%zmm18,%zmm19
+	RND2	13, \sched, %zmm3,%zmm4,%zmm5,%zmm6,%zmm7,%zmm0,%zmm1,%zmm2, %zmm19,%zmm20,%zmm21,%zmm22,%zmm23,%zmm16,%zmm17,%zmm18
+	RND2	14, \sched, %zmm2,%zmm3,%zmm4,%zmm5,%zmm6,%zmm7,%zmm0,%zmm1, %zmm18,%zmm19,%zmm20,%zmm21,%zmm22,%zmm23,%zmm16,%zmm17
+	RND2	15, \sched, %zmm1,%zmm2,%zmm3,%zmm4,%zmm5,%zmm6,%zmm7,%zmm0, %zmm17,%zmm18,%zmm19,%zmm20,%zmm21,%zmm22,%zmm23,%zmm16
+.endm
+
+	.globl	fs_sha256_compress_x32_avx512
+	.hidden	fs_sha256_compress_x32_avx512
+	.type	fs_sha256_compress_x32_avx512, @function
+	.hidden	fs_sha256_k
+	.p2align 5
+fs_sha256_compress_x32_avx512:
+	testq	%rdx, %rdx
+	jz	3f
+	pushq	%rbp
+	movq	%rsp, %rbp
+	subq	$2048, %rsp			/* the two rings */
+	andq	$-64, %rsp
+	xorl	%r8d, %r8d			/* offset of the block in every lane */
+1:	vbroadcasti32x4	.Lbswap32_x32(%rip), %zmm12
+	LOAD16	0, RING_A
+	LOAD16	16, RING_B
+	.irp	i, 0,1,2,3,4,5,6,7
+	vmovdqu32	128*\i(%rdi), %zmm\i
+	.endr
+	.irp	i, 16,17,18,19,20,21,22,23
+	vmovdqu32	128*(\i-16)+64(%rdi), %zmm\i
+	.endr
+	leaq	fs_sha256_k(%rip), %rax
+	movl	$3, %ecx
+2:	ROUNDS16_X32 1
+	addq	$64, %rax
+	decl	%ecx
+	jnz	2b
+	ROUNDS16_X32 0
+	/* feed forward: st holds the state the block started from */
+	.irp	i, 0,1,2,3,4,5,6,7
+	vpaddd		128*\i(%rdi), %zmm\i, %zmm\i
+	vmovdqu32	%zmm\i, 128*\i(%rdi)
+	.endr
+	.irp	i, 16,17,18,19,20,21,22,23
+	vpaddd		128*(\i-16)+64(%rdi), %zmm\i, %zmm\i
+	vmovdqu32	%zmm\i, 128*(\i-16)+64(%rdi)
+	.endr
+	addq	$64, %r8
+	decq	%rdx
+	jnz	1b
+	movq	%rbp, %rsp
+	popq	%rbp
+	vzeroupper
+3:	ret
+	.size	fs_sha256_compress_x32_avx512, .-fs_sha256_compress_x32_avx512
+
+	.section .rodata
+	.p2align 4
+.Lbswap32_x32:
+	.byte	3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12
+
+	.section .note.GNU-stack,"",@progbits
