@@ -19,18 +19,6 @@
 
 #include "transpose_d4.h"
 
-/* 4x4 transpose of the 128-bit chunks of \a..\d */
-.macro TRQ a, b, c, d
-	vshufi32x4	$0x44, \b, \a, %zmm8
-	vshufi32x4	$0xee, \b, \a, %zmm9
-	vshufi32x4	$0x44, \d, \c, %zmm10
-	vshufi32x4	$0xee, \d, \c, %zmm11
-	vshufi32x4	$0x88, %zmm10, %zmm8, \a
-	vshufi32x4	$0xdd, %zmm10, %zmm8, \b
-	vshufi32x4	$0x88, %zmm11, %zmm9, \c
-	vshufi32x4	$0xdd, %zmm11, %zmm9, \d
-.endm
-
 	.globl	fs_sha256_compress_x16_avx512
 	.hidden	fs_sha256_compress_x16_avx512
 	.type	fs_sha256_compress_x16_avx512, @function

@@ -24,18 +24,6 @@
 
 #include "transpose_d4.h"
 
-/* 4x4 transpose of the 128-bit chunks of \a..\d (scratch zmm8..11) */
-.macro TRQ32 a, b, c, d
-	vshufi32x4	$0x44, \b, \a, %zmm8
-	vshufi32x4	$0xee, \b, \a, %zmm9
-	vshufi32x4	$0x44, \d, \c, %zmm10
-	vshufi32x4	$0xee, \d, \c, %zmm11
-	vshufi32x4	$0x88, %zmm10, %zmm8, \a
-	vshufi32x4	$0xdd, %zmm10, %zmm8, \b
-	vshufi32x4	$0x88, %zmm11, %zmm9, \c
-	vshufi32x4	$0xdd, %zmm11, %zmm9, \d
-.endm
-
 /* W[0..15] of lanes \first..\first+15 into the ring at \ring(%rsp):
  * row l (lane \first+l's block at offset %r8) loaded into zmm16+l,
  * transposed so that zmm16+j = W[j], byte-swapped (mask in zmm12), stored. */
@@ -48,10 +36,10 @@
 	TR4	%zmm20, %zmm21, %zmm22, %zmm23, zmm
 	TR4	%zmm24, %zmm25, %zmm26, %zmm27, zmm
 	TR4	%zmm28, %zmm29, %zmm30, %zmm31, zmm
-	TRQ32	%zmm16, %zmm20, %zmm24, %zmm28
-	TRQ32	%zmm17, %zmm21, %zmm25, %zmm29
-	TRQ32	%zmm18, %zmm22, %zmm26, %zmm30
-	TRQ32	%zmm19, %zmm23, %zmm27, %zmm31
+	TRQ	%zmm16, %zmm20, %zmm24, %zmm28
+	TRQ	%zmm17, %zmm21, %zmm25, %zmm29
+	TRQ	%zmm18, %zmm22, %zmm26, %zmm30
+	TRQ	%zmm19, %zmm23, %zmm27, %zmm31
 	.irp	j, 16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
 	vpshufb		%zmm12, %zmm\j, %zmm\j
 	vmovdqa32	%zmm\j, \ring+64*(\j-16)(%rsp)

@@ -1,6 +1,7 @@
-/* transpose_d4.h - 4x4 dword transpose inside each 128-bit chunk of rows
- * \a..\d (the SHA-256 lane kernels' message loads), on ymm or zmm
- * registers: v is the register kind, its registers 8..11 the scratch. */
+/* transpose_d4.h - the SHA-256 lane kernels' message-load transposes: TR4,
+ * the 4x4 dword transpose inside each 128-bit chunk of rows \a..\d, on ymm
+ * or zmm registers (v is the register kind, its registers 8..11 the
+ * scratch); TRQ, the 4x4 transpose of 128-bit chunks on zmm. */
 .macro TR4 a, b, c, d, v
 	vpunpckldq	\b, \a, %\v\()8
 	vpunpckhdq	\b, \a, %\v\()9
@@ -10,4 +11,18 @@
 	vpunpckhqdq	%\v\()10, %\v\()8, \b
 	vpunpcklqdq	%\v\()11, %\v\()9, \c
 	vpunpckhqdq	%\v\()11, %\v\()9, \d
+.endm
+
+/* 4x4 transpose of the 128-bit chunks of zmm rows \a..\d (after TR4: the
+ * 16x16 dword transpose of the x16 and x32 kernels' message loads);
+ * scratch zmm8..11. */
+.macro TRQ a, b, c, d
+	vshufi32x4	$0x44, \b, \a, %zmm8
+	vshufi32x4	$0xee, \b, \a, %zmm9
+	vshufi32x4	$0x44, \d, \c, %zmm10
+	vshufi32x4	$0xee, \d, \c, %zmm11
+	vshufi32x4	$0x88, %zmm10, %zmm8, \a
+	vshufi32x4	$0xdd, %zmm10, %zmm8, \b
+	vshufi32x4	$0x88, %zmm11, %zmm9, \c
+	vshufi32x4	$0xdd, %zmm11, %zmm9, \d
 .endm
