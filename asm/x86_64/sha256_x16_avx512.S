@@ -33,46 +33,7 @@ fs_sha256_compress_x16_avx512:
 	.endr
 	xorl	%r8d, %r8d			/* offset of the block in every lane */
 1:	/* row l = lane l's block; transpose so that zmm16+j = W[j] of all lanes */
-	movq		0(%rsi), %rax
-	vmovdqu32	(%rax,%r8), %zmm16
-	movq		8(%rsi), %rax
-	vmovdqu32	(%rax,%r8), %zmm17
-	movq		16(%rsi), %rax
-	vmovdqu32	(%rax,%r8), %zmm18
-	movq		24(%rsi), %rax
-	vmovdqu32	(%rax,%r8), %zmm19
-	movq		32(%rsi), %rax
-	vmovdqu32	(%rax,%r8), %zmm20
-	movq		40(%rsi), %rax
-	vmovdqu32	(%rax,%r8), %zmm21
-	movq		48(%rsi), %rax
-	vmovdqu32	(%rax,%r8), %zmm22
-	movq		56(%rsi), %rax
-	vmovdqu32	(%rax,%r8), %zmm23
-	movq		64(%rsi), %rax
-	vmovdqu32	(%rax,%r8), %zmm24
-	movq		72(%rsi), %rax
-	vmovdqu32	(%rax,%r8), %zmm25
-	movq		80(%rsi), %rax
-	vmovdqu32	(%rax,%r8), %zmm26
-	movq		88(%rsi), %rax
-	vmovdqu32	(%rax,%r8), %zmm27
-	movq		96(%rsi), %rax
-	vmovdqu32	(%rax,%r8), %zmm28
-	movq		104(%rsi), %rax
-	vmovdqu32	(%rax,%r8), %zmm29
-	movq		112(%rsi), %rax
-	vmovdqu32	(%rax,%r8), %zmm30
-	movq		120(%rsi), %rax
-	vmovdqu32	(%rax,%r8), %zmm31
-	TR4	%zmm16, %zmm17, %zmm18, %zmm19, zmm
-	TR4	%zmm20, %zmm21, %zmm22, %zmm23, zmm
-	TR4	%zmm24, %zmm25, %zmm26, %zmm27, zmm
-	TR4	%zmm28, %zmm29, %zmm30, %zmm31, zmm
-	TRQ	%zmm16, %zmm20, %zmm24, %zmm28
-	TRQ	%zmm17, %zmm21, %zmm25, %zmm29
-	TRQ	%zmm18, %zmm22, %zmm26, %zmm30
-	TRQ	%zmm19, %zmm23, %zmm27, %zmm31
+	LOAD_TRANSPOSE16 0, %rax
 	.irp	j, 16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
 	vpshufb		%zmm14, %zmm\j, %zmm\j
 	.endr

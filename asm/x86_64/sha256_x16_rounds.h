@@ -43,16 +43,17 @@
 	vpternlogd	$0x96, %zmm13, %zmm12, %zmm11
 .endm
 
-/* zmm8 = ror(\x, \r1) ^ ror(\x, \r2) ^ ror(\x, \r3): Sigma0 or Sigma1 of the
- * rounds (zmm10, zmm15 clobbered). \r1's rotate issues last (two rotate
+/* \d = ror(\x, \r1) ^ ror(\x, \r2) ^ ror(\x, \r3): Sigma0 or Sigma1 of the
+ * rounds (\t1, \t2 clobbered; by default zmm8, zmm10, zmm15: the x32
+ * kernel gives each of its two states its own). \r1's rotate issues last (two rotate
  * pipes) and is the ternlog's destination, the operand with 2 cycles of
  * latency against 3: the e chain takes 7 cycles a round instead of 8 on
  * Zen 5 (8.40 against 8.66 ns per lane-block, A/B in one process). */
-.macro BIGSIGMA x, r1, r2, r3
-	vprord		$\r2, \x, %zmm10
-	vprord		$\r3, \x, %zmm15
-	vprord		$\r1, \x, %zmm8
-	vpternlogd	$0x96, %zmm15, %zmm10, %zmm8
+.macro BIGSIGMA x, r1, r2, r3, d=%zmm8, t1=%zmm10, t2=%zmm15
+	vprord		$\r2, \x, \t1
+	vprord		$\r3, \x, \t2
+	vprord		$\r1, \x, \d
+	vpternlogd	$0x96, \t2, \t1, \d
 .endm
 
 /* zmm9 = Ch(e,f,g), Maj(a,b,c), each into a copy of its last input: every
@@ -70,14 +71,15 @@
 /* The Zen 5 layout's Ch and Maj: into a copy of e (of a), the input that
  * comes last, as the ternlog's destination (2 cycles from it, not 3; the
  * copy is eliminated at rename): 8.25 against 8.48 ns per lane-block, A/B
- * in one process. imm8 0xca is A ? B : C with A the destination. */
-.macro CH_E e, f, g
-	vmovdqa32	\e, %zmm9
-	vpternlogd	$0xca, \g, \f, %zmm9
+ * in one process. imm8 0xca is A ? B : C with A the destination. Into
+ * \d, zmm9 by default. */
+.macro CH_E e, f, g, d=%zmm9
+	vmovdqa32	\e, \d
+	vpternlogd	$0xca, \g, \f, \d
 .endm
-.macro MAJ_A a, b, c
-	vmovdqa32	\a, %zmm9
-	vpternlogd	$0xe8, \c, \b, %zmm9
+.macro MAJ_A a, b, c, d=%zmm9
+	vmovdqa32	\a, \d
+	vpternlogd	$0xe8, \c, \b, \d
 .endm
 
 /* The schedule's part of a round, in two halves: \w0 = W[t] becomes

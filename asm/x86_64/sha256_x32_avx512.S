@@ -15,31 +15,21 @@
  * zmm16..23), so the message schedules live in two 16-word rings on the
  * stack (W[t] in slot t%16; round t reads it and writes W[t+16] there).
  * Round scratch: A zmm8..15, B zmm24..31. The round is the Zen 5 layout of
- * sha256_x16_rounds.h. Each block is transposed like the x16 kernel's
+ * sha256_x16_rounds.h, its Sigma, Ch and Maj macros on each state's scratch. Each block is transposed like the x16 kernel's
  * (16 rows at a time into zmm16..31) and stored to the rings before the
  * state is loaded. Constant-time: no branch or address depends on data.
  * Portable twin: fs_sha256_compress_x32_portable. */
 
 	.text
 
+#include "sha256_x16_rounds.h"
 #include "transpose_d4.h"
 
 /* W[0..15] of lanes \first..\first+15 into the ring at \ring(%rsp):
  * row l (lane \first+l's block at offset %r8) loaded into zmm16+l,
  * transposed so that zmm16+j = W[j], byte-swapped (mask in zmm12), stored. */
 .macro LOAD16 first, ring
-	.irp	j, 16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
-	movq		8*(\first+\j-16)(%rsi), %r9
-	vmovdqu32	(%r9,%r8), %zmm\j
-	.endr
-	TR4	%zmm16, %zmm17, %zmm18, %zmm19, zmm
-	TR4	%zmm20, %zmm21, %zmm22, %zmm23, zmm
-	TR4	%zmm24, %zmm25, %zmm26, %zmm27, zmm
-	TR4	%zmm28, %zmm29, %zmm30, %zmm31, zmm
-	TRQ	%zmm16, %zmm20, %zmm24, %zmm28
-	TRQ	%zmm17, %zmm21, %zmm25, %zmm29
-	TRQ	%zmm18, %zmm22, %zmm26, %zmm30
-	TRQ	%zmm19, %zmm23, %zmm27, %zmm31
+	LOAD_TRANSPOSE16 \first, %r9
 	.irp	j, 16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
 	vpshufb		%zmm12, %zmm\j, %zmm\j
 	vmovdqa32	%zmm\j, \ring+64*(\j-16)(%rsp)
@@ -53,12 +43,8 @@
 	vpaddd		\w(%rsp), \h, \h
 	vpaddd		\k(%rax){1to16}, \h, \h
 	vpaddd		\h, \d, \d
-	vmovdqa32	\e, \cm
-	vpternlogd	$0xca, \g, \f, \cm		/* Ch into a copy of e */
-	vprord		$11, \e, \t1
-	vprord		$25, \e, \t2
-	vprord		$6, \e, \sg
-	vpternlogd	$0x96, \t2, \t1, \sg		/* Sigma1(e) */
+	CH_E		\e, \f, \g, \cm
+	BIGSIGMA	\e, 6, 11, 25, \sg, \t1, \t2	/* Sigma1(e) */
 	vpaddd		\cm, \d, \d
 	vpaddd		\cm, \h, \h
 	vpaddd		\sg, \d, \d
@@ -67,12 +53,8 @@
 
 /* The second half: Maj and Sigma0(a) added to h (h = T1 + T2). */
 .macro HALF_A a, b, c, h, sg, cm, t1, t2
-	vmovdqa32	\a, \cm
-	vpternlogd	$0xe8, \c, \b, \cm		/* Maj into a copy of a */
-	vprord		$13, \a, \t1
-	vprord		$22, \a, \t2
-	vprord		$2, \a, \sg
-	vpternlogd	$0x96, \t2, \t1, \sg		/* Sigma0(a) */
+	MAJ_A		\a, \b, \c, \cm
+	BIGSIGMA	\a, 2, 13, 22, \sg, \t1, \t2	/* Sigma0(a) */
 	vpaddd		\cm, \h, \h
 	vpaddd		\sg, \h, \h
 .endm
