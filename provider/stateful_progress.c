@@ -53,12 +53,15 @@ void stateful_progress_init(STATEFUL_PROGRESS *g, const FSP_GENOPTS *o, const ch
     clock_gettime(CLOCK_MONOTONIC, &g->start);
 }
 
-/* The person's line: percent, rate, time left (once a second has passed). */
+/* The person's line: percent, rate, time left, once the rate means
+ * something: a second has passed or a tenth of the leaves to build are
+ * built (a key built in about a second still shows its rate). */
 static void show(STATEFUL_PROGRESS *g, uint64_t done, uint64_t total, double t)
 {
-    double rate = t > 0 && done > g->skipped ? (double)(done - g->skipped) / t : 0;
+    uint64_t built = done > g->skipped ? done - g->skipped : 0;
+    double rate = t > 0 ? (double)built / t : 0;
     char eta[48] = "";
-    if (t >= 1 && rate > 0)
+    if ((t >= 1 || built >= (total - g->skipped) / 10) && rate > 0)
         snprintf(eta, sizeof(eta), ", %.0f leaves/s, %.0f s left", rate,
                  (double)(total - done) / rate);
     fprintf(stderr, "%sfastsig: %s key: %3" PRIu64 "%% (%" PRIu64 " of %" PRIu64 " leaves)%s%s",
