@@ -64,9 +64,7 @@
 
 /* a..h = PRF(ADRS words 0..6 || \km) on mid, fed forward: from round 6 */
 .macro PRF km
-	.irp	i, 0,1,2,3,4,5,6,7
-	vmovdqa32	PRE+64*\i(%rsp), %zmm\i
-	.endr
+	STATE_R6_LOAD	PRE
 	.irp	j, 16,17,18,19,20
 	vmovdqa32	PRE+512+64*(\j-16)(%rsp), %zmm\j
 	.endr

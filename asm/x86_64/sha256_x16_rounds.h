@@ -8,10 +8,11 @@
  * computes W[t+16] into the same register. The a..h rotation is done by
  * renaming macro arguments: 16 rounds unrolled.
  *
- * The Zen 5 layout (the default). Latency: 512-bit adds, rotates and
- * ternlogs take two cycles on Zen 5, so the e and a chains are kept to three such steps a round: W + K joins h
- * and d off the chains, Ch (ready first) is added before Sigma1, both to h
- * (T1) and to d (the new e), and Maj before Sigma0; Ch and Maj go into
+ * The Zen 5 layout (the default) is in sha256_x16_pipe.h: rounds
+ * pipelined, the e half of the next round ahead of the a half of this one.
+ * Latency: 512-bit adds, rotates and ternlogs take two cycles on Zen 5, so
+ * the e chain is kept to three such steps a round: W + K + d join h off
+ * the chain, Ch (ready first) is added before Sigma1; Ch and Maj go into
  * copies of e and a, their latest inputs (CH_E, MAJ_A), the lean layout's
  * into copies of g and c.
  *
@@ -98,12 +99,12 @@
 	.endif
 .endm
 
-/* one round, with the schedule's part when \sched = 1. K[t] is at
- * \koff(%rax). */
+/* The layouts' rounds take the schedule's part when \sched = 1; K[t] is
+ * at \koff(%rax). */
 #ifdef FS_X16_LEAN
 /* The port-lean layout: 7 adds (T1 = h + W + K + Ch + Sigma1 once, then
  * d += T1 and h = T1 + Maj + Sigma0), 4 ternlogs, 6 rotates and 2 copies:
- * 17 vector ALU ops a round against the Zen 5 layout's 19, for cores with
+ * 17 vector ALU ops a round against the Zen 5 layout's 18, for cores with
  * few 512-bit ALU ports and one-cycle adds (Intel: ports 0 and 5). The e
  * chain is 9 cycles a round on Zen 5 (T1 is whole before d += T1). */
 .macro RND a, b, c, d, e, f, g, h, koff, sched, w0, w1, w9, w14
@@ -121,25 +122,6 @@
 	SCHED_B		\sched, \w0, \w14
 	vpaddd		%zmm8, \h, \h			/* h = T1 + T2 */
 .endm
-#else
-.macro RND a, b, c, d, e, f, g, h, koff, sched, w0, w1, w9, w14
-	vpaddd		\w0, \h, \h
-	vpaddd		\koff(%rax){1to16}, \h, \h	/* h + W + K */
-	vpaddd		\h, \d, \d			/* d + h + W + K: e' but for its e terms */
-	CH_E		\e, \f, \g
-	BIGSIGMA	\e, 6, 11, 25
-	vpaddd		%zmm9, \d, \d			/* the new e's adds first: */
-	vpaddd		%zmm9, \h, \h			/* ready at once, the older */
-	vpaddd		%zmm8, \d, \d			/* issues first (8.23 against */
-	vpaddd		%zmm8, \h, \h			/* 8.30 ns); d = d + T1, h = T1 */
-	SCHED_A		\sched, \w0, \w1, \w9
-	MAJ_A		\a, \b, \c
-	BIGSIGMA	\a, 2, 13, 22
-	vpaddd		%zmm9, \h, \h			/* Maj first: ready before Sigma0 */
-	SCHED_B		\sched, \w0, \w14
-	vpaddd		%zmm8, \h, \h			/* h = T1 + T2 */
-.endm
-#endif
 
 /* round t of 16 (t = 0..7: R0..R7), rounds 0..7 and 8..15: K[t..t+15] at
  * 0(%rax); W[t..t+15] in zmm16..31 */
@@ -192,6 +174,19 @@
 	ROUNDS8_HI \sched
 .endm
 
+/* a..h after round 5 to and from \off(%rsp), in the registers round 6
+ * names them by (the WOTS+ prefix, sha256_x16_wots_prefix.h) */
+.macro STATE_R6_STORE off
+	.irp	i, 0,1,2,3,4,5,6,7
+	vmovdqa32	%zmm\i, \off+64*\i(%rsp)
+	.endr
+.endm
+.macro STATE_R6_LOAD off
+	.irp	i, 0,1,2,3,4,5,6,7
+	vmovdqa32	\off+64*\i(%rsp), %zmm\i
+	.endr
+.endm
+
 /* The body of a local subroutine: rounds 8..63 with %rax at K and W[8..23]
  * in the ring (one shared copy per kernel: a copy per block makes the chain
  * kernels bound by instruction fetch). Clobbers %rax, %ecx. */
@@ -217,5 +212,8 @@
 	jnz	9b
 	ROUNDS16 0
 .endm
+#else
+#include "sha256_x16_pipe.h"
+#endif
 
 #endif

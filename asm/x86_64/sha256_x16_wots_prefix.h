@@ -32,7 +32,8 @@
 
 /* A PRF block's first six rounds see only mid and ADRS words 0..5, the
  * same for every step of a chain: once per call they are run for all
- * lanes and kept on the stack, PRE(%rsp): the state after round 5, then
+ * lanes and kept on the stack, PRE(%rsp): the state after round 5 (in the
+ * port-lean layout's registers, STATE_R6_STORE: the pair kernel's), then
  * W[16..20], then W[5] + sigma1(W[19]) (the part of W[21] without W[6]). */
 #define PRE 1024
 .macro PRF_PREFIX
@@ -48,9 +49,7 @@
 	R3 1
 	R4 1
 	R5 0
-	.irp	i, 0,1,2,3,4,5,6,7
-	vmovdqa32	%zmm\i, PRE+64*\i(%rsp)
-	.endr
+	STATE_R6_STORE	PRE
 	.irp	j, 16,17,18,19,20
 	vmovdqa32	%zmm\j, PRE+512+64*(\j-16)(%rsp)
 	.endr
