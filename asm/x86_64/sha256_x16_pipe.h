@@ -8,8 +8,8 @@
  * in program order. The e chain (Sigma1, then one add into the new e) is
  * the kernel's dependency path; Zen 5 issues the oldest ready op first, so
  * the next e half's ops now win the ports over the a path and the schedule
- * (4.4% less time per lane-compression, 3% per LM-OTS step, A/B in one
- * process, doc/performance.md section 3).
+ * (3.9-4.8% less time per lane-compression, 3.1-3.5% per LM-OTS step,
+ * A/B in one process, doc/performance.md section 3).
  *
  * 8 adds a round: the new e lands in h's register (h + W + K + d + Ch +
  * Sigma1) and the new a in d's, as T1 = e' - d, + Maj + Sigma0. The a..d
