@@ -54,54 +54,46 @@
 	.endif
 .endm
 
+/* For both states (A: \x, \y, \z into \h; B: \X, \Y, \Z into \H), their
+ * instructions alternating: \h += ternlog \imm of (\x, \y, \z) + Sigma
+ * (rotates \r1, \r2, \r3) of \x. The ternlog goes into a copy of \x, its
+ * latest input, as the destination (Ch of e, f, g; Maj of a, b, c); \r1's
+ * rotate issues last and is the Sigma ternlog's destination (2 cycles from
+ * it, not 3). Scratch: A zmm8, 9, 10, 15; B zmm24..27. */
+.macro FN_SIGMA2 imm, r1, r2, r3, x, y, z, h, X, Y, Z, H
+	vmovdqa64	\x, %zmm9
+	vmovdqa64	\X, %zmm25
+	vpternlogq	\imm, \z, \y, %zmm9
+	vpternlogq	\imm, \Z, \Y, %zmm25
+	vprorq		$\r2, \x, %zmm10
+	vprorq		$\r2, \X, %zmm26
+	vprorq		$\r3, \x, %zmm15
+	vprorq		$\r3, \X, %zmm27
+	vprorq		$\r1, \x, %zmm8
+	vprorq		$\r1, \X, %zmm24
+	vpternlogq	$0x96, %zmm15, %zmm10, %zmm8
+	vpternlogq	$0x96, %zmm27, %zmm26, %zmm24
+	vpaddq		%zmm9, \h, \h
+	vpaddq		%zmm25, \H, \H
+	vpaddq		%zmm8, \h, \h
+	vpaddq		%zmm24, \H, \H
+.endm
+
 /* Round t (0..15 of a 16-round pass) of both states (A: \a..\h, B:
- * \A..\H), their instructions alternating: h += W + K + Ch(e,f,g) +
- * Sigma1(e) (T1), d += T1; the schedule steps; h += Maj(a,b,c) +
- * Sigma0(a). Ch and Maj go into copies of e and a, their latest inputs, as
- * the ternlog's destination; in each Sigma the rotate that issues last is
- * the ternlog's destination (2 cycles from it, not 3). Scratch: A zmm8,
- * 9, 10, 15 (rounds), 11..14 (schedule); B zmm24..27, 28..31. */
+ * \A..\H): h += W + K + Ch(e,f,g) + Sigma1(e) (T1), d += T1; the schedule
+ * steps (rounds 0..63: W[t+16] of both rings, scratch A zmm11..14, B
+ * zmm28..31); h += Maj(a,b,c) + Sigma0(a). */
 .macro RND2 t, sched, a, b, c, d, e, f, g, h, A, B, C, D, E, F, G, H
 	vpaddq		RING_A+64*\t(%rsp), \h, \h
 	vpaddq		RING_B+64*\t(%rsp), \H, \H
 	vpaddq		8*\t(%rax){1to8}, \h, \h
 	vpaddq		8*\t(%rax){1to8}, \H, \H	/* h + W + K */
-	vmovdqa64	\e, %zmm9
-	vmovdqa64	\E, %zmm25
-	vpternlogq	$0xca, \g, \f, %zmm9
-	vpternlogq	$0xca, \G, \F, %zmm25		/* Ch(e,f,g) */
-	vprorq		$18, \e, %zmm10
-	vprorq		$18, \E, %zmm26
-	vprorq		$41, \e, %zmm15
-	vprorq		$41, \E, %zmm27
-	vprorq		$14, \e, %zmm8
-	vprorq		$14, \E, %zmm24
-	vpternlogq	$0x96, %zmm15, %zmm10, %zmm8
-	vpternlogq	$0x96, %zmm27, %zmm26, %zmm24	/* Sigma1(e) */
-	vpaddq		%zmm9, \h, \h
-	vpaddq		%zmm25, \H, \H
-	vpaddq		%zmm8, \h, \h
-	vpaddq		%zmm24, \H, \H			/* h = T1 */
+	FN_SIGMA2	$0xca, 14, 18, 41, \e, \f, \g, \h, \E, \F, \G, \H	/* h = T1 */
 	vpaddq		\h, \d, \d
 	vpaddq		\H, \D, \D			/* d = d + T1 */
 	SCHED64	\sched, \t, RING_A, %zmm11, %zmm12, %zmm13, %zmm14
 	SCHED64	\sched, \t, RING_B, %zmm28, %zmm29, %zmm30, %zmm31
-	vmovdqa64	\a, %zmm9
-	vmovdqa64	\A, %zmm25
-	vpternlogq	$0xe8, \c, \b, %zmm9
-	vpternlogq	$0xe8, \C, \B, %zmm25		/* Maj(a,b,c) */
-	vprorq		$34, \a, %zmm10
-	vprorq		$34, \A, %zmm26
-	vprorq		$39, \a, %zmm15
-	vprorq		$39, \A, %zmm27
-	vprorq		$28, \a, %zmm8
-	vprorq		$28, \A, %zmm24
-	vpternlogq	$0x96, %zmm15, %zmm10, %zmm8
-	vpternlogq	$0x96, %zmm27, %zmm26, %zmm24	/* Sigma0(a) */
-	vpaddq		%zmm9, \h, \h
-	vpaddq		%zmm25, \H, \H
-	vpaddq		%zmm8, \h, \h
-	vpaddq		%zmm24, \H, \H			/* h = T1 + T2 */
+	FN_SIGMA2	$0xe8, 28, 34, 39, \a, \b, \c, \h, \A, \B, \C, \H	/* h = T1 + T2 */
 .endm
 
 /* 16 rounds: K[t..t+15] at 0(%rax); the states' register names rotate by
