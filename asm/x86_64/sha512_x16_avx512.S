@@ -19,8 +19,9 @@
  * chain, so the round is the port-lean one (7 adds: T1 into h, then
  * d += T1), A's and B's instructions alternating, the schedule between the
  * e half and the a half (A/B in one process on Zen 5, ns per lane-block:
- * 17.70 against 17.93 for the halves of A then B as in the x32 kernel, and
- * 19.3 for the x8 kernel's 9-add round; the x8 kernel 20.5).
+ * 17.70 against 17.93 for the halves of A then B as in the x32 kernel, the
+ * x8 kernel 20.52; in another run 18.29 against 19.33 for the x8 kernel's
+ * 9-add round in the same pair).
  * Each block is read as rows of 8 words per lane, transposed 8x8 like the
  * x8 kernel's, byte-swapped and stored to the rings before the state is
  * loaded. Constant-time: no branch or address depends on data.
