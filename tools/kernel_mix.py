@@ -333,7 +333,8 @@ def derivations(table, row, units, counts, path):
     rotate may be two shifts and an or: the x8 row moves some rho rotates to
     the shift pipes; Keccak has no other shifts). Rotate counts are checked
     on the rows that rotate with vprord/vprorq, per register holding a word
-    of its lanes (avx512-x32: two)."""
+    of its lanes (SHA-256 avx512-x32 and SHA-512 avx512-x16, two states
+    interleaved: two)."""
     out = []
     if table == "sha256" and counts["SHA_RNDS"]:
         out.append(("32 sha256rnds2 per lane-block", counts["SHA_RNDS"] == 32 * units))
@@ -342,7 +343,7 @@ def derivations(table, row, units, counts, path):
         rot += sum(counts[f"VSHIFT_{w}"] for w in WIDTHS) // 2
     per = {"sha256": 576, "sha512": 736, "keccak": 696}.get(table)
     calls = 1 if table == "keccak" else 2  # kernel-trace: 2 blocks, 1 permutation
-    if rot and per:  # a word of all lanes is one register, or (x32) several
+    if rot and per:  # a word of all lanes is one register, or (two states) several
         width = max(WIDTHS, key=lambda w: counts[f"VROT_{w}"])
         per_reg = {"X": 128, "Y": 256, "Z": 512}[width] // (32 if table == "sha256" else 64)
         regs = max(1, units // calls // per_reg)

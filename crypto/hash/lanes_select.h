@@ -50,6 +50,10 @@ typedef struct {
  * t's rows that mask allows, none wider than buf lanes. */
 void fs_lanes_plan(const fs_kernel_table *t, unsigned mask, unsigned buf, unsigned max,
                    const fs_kernel *plan[]);
+/* Up to how many lanes that plan takes the picker's row: half of the
+ * widest such row when it has more than 8 lanes (32-lane SHA-256: 16,
+ * 16-lane SHA-512: 8), else 16. */
+unsigned fs_lanes_picker_lanes(const fs_kernel_table *t, unsigned mask, unsigned buf);
 
 /* Every kernel choice for one set of allowed CPU features. */
 typedef struct {

@@ -70,13 +70,23 @@ void fs_sha512_compress_x8_portable(uint64_t st[8 * 8], const uint8_t *const in[
     fs_sha512_compress_xn_portable(st, 8, in, nblocks);
 }
 
+void fs_sha512_compress_x16_portable(uint64_t st[8 * 16], const uint8_t *const in[16],
+                                     size_t nblocks)
+{
+    fs_sha512_compress_xn_portable(st, 16, in, nblocks);
+}
+
 const fs_kernel fs_sha512_kernels[] = {
     { "portable-x1", FS_KERNEL_FN(fs_sha512_compress_x1), NULL, 1, 0, 0, 150 },
     { "portable-x4", FS_KERNEL_FN(fs_sha512_compress_x4_portable), NULL, 4, 0, FS_KERNEL_TWIN, 150 },
     { "portable-x8", FS_KERNEL_FN(fs_sha512_compress_x8_portable), NULL, 8, 0, FS_KERNEL_TWIN, 150 },
+    { "portable-x16", FS_KERNEL_FN(fs_sha512_compress_x16_portable), NULL, 16, 0, FS_KERNEL_TWIN,
+      150 },
 #if defined(FASTSIG_HAVE_ASM)
     { "avx2-x4", FS_KERNEL_FN(fs_sha512_compress_x4_avx2), NULL, 4, FS_CPU_AVX2, 0, 33 },
     { "avx512-x8", FS_KERNEL_FN(fs_sha512_compress_x8_avx512), NULL, 8, FS_CPU_AVX512, 0, 11 },
+    /* two 8-lane states interleaved: one hides the other's latency */
+    { "avx512-x16", FS_KERNEL_FN(fs_sha512_compress_x16_avx512), NULL, 16, FS_CPU_AVX512, 0, 10 },
 #endif
     FS_KERNEL_END,
 };
@@ -85,9 +95,9 @@ const fs_kernel fs_sha512_kernels[] = {
 static void sha512_trial(const fs_kernel *k)
 {
     static const uint8_t data[2 * FS_SHA512_BLOCK];
-    _Alignas(64) uint64_t st[8 * 8] = { 0 };
-    const uint8_t *in[8];
-    for (unsigned l = 0; l < 8; l++)
+    _Alignas(64) uint64_t st[8 * FS_SHA512_MAX_LANES] = { 0 };
+    const uint8_t *in[FS_SHA512_MAX_LANES];
+    for (unsigned l = 0; l < FS_SHA512_MAX_LANES; l++)
         in[l] = data;
     fs_sha512_fn(k)(st, in, 2);
     __asm__ volatile("" : : "r"(st) : "memory"); /* the result counts */

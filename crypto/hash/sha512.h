@@ -12,8 +12,11 @@
  *   fs_sha512_compress_x1(st[8], in[1], nblocks)        portable, one lane
  *   fs_sha512_compress_x4_portable(st[8*4], in[4], n)   twin of the AVX2 kernel
  *   fs_sha512_compress_x8_portable(st[8*8], in[8], n)   twin of the AVX-512 one
+ *   fs_sha512_compress_x16_portable(st[8*16], in[16], n) twin of the 16-lane one
  *   fs_sha512_compress_x4_avx2(st[8*4], in[4], n)       asm, needs FS_CPU_AVX2
  *   fs_sha512_compress_x8_avx512(st[8*8], in[8], n)     asm, needs FS_CPU_AVX512
+ *   fs_sha512_compress_x16_avx512(st[8*16], in[16], n)  asm, the same: two
+ *                                   8-lane states interleaved round by round
  * The asm ones exist only when FASTSIG_HAVE_ASM is defined. */
 #ifndef FASTSIG_SHA512_H
 #define FASTSIG_SHA512_H
@@ -25,7 +28,7 @@
 
 #define FS_SHA512_BLOCK 128
 #define FS_SHA512_DIGEST 64
-#define FS_SHA512_MAX_LANES 8
+#define FS_SHA512_MAX_LANES 16
 
 extern const uint64_t fs_sha512_iv[8];
 /* Round constants, also read by the asm kernels. */
@@ -36,6 +39,8 @@ typedef void fs_sha512_compress_fn(uint64_t *st, const uint8_t *const in[], size
 void fs_sha512_compress_x1(uint64_t st[8], const uint8_t *const in[1], size_t nblocks);
 void fs_sha512_compress_x4_portable(uint64_t st[8 * 4], const uint8_t *const in[4], size_t nblocks);
 void fs_sha512_compress_x8_portable(uint64_t st[8 * 8], const uint8_t *const in[8], size_t nblocks);
+void fs_sha512_compress_x16_portable(uint64_t st[8 * 16], const uint8_t *const in[16],
+                                     size_t nblocks);
 /* Any lane count n >= 1. */
 void fs_sha512_compress_xn_portable(uint64_t *st, unsigned n, const uint8_t *const in[],
                                     size_t nblocks);
@@ -43,6 +48,8 @@ void fs_sha512_compress_xn_portable(uint64_t *st, unsigned n, const uint8_t *con
 #if defined(FASTSIG_HAVE_ASM)
 void fs_sha512_compress_x4_avx2(uint64_t st[8 * 4], const uint8_t *const in[4], size_t nblocks);
 void fs_sha512_compress_x8_avx512(uint64_t st[8 * 8], const uint8_t *const in[8], size_t nblocks);
+void fs_sha512_compress_x16_avx512(uint64_t st[8 * 16], const uint8_t *const in[16],
+                                   size_t nblocks);
 #endif
 
 /* The kernel table's rows (cpu.h fs_kernel): fn is an

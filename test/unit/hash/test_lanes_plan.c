@@ -1,8 +1,12 @@
 /* test_lanes_plan.c - the lane engine's group plan (lanes_plan.c) under
  * this process's measured kernel costs, on the FASTSIG_CPU path: groups of
- * up to 16 lanes as the picker chooses, wider ones the cheapest first group
- * plus the plan of the rest, and the 32-lane SHA-256 kernel for full groups
- * when it costs less per lane than two 16-lane calls. */
+ * up to half the widest row (16 lanes when no row is wider than 8) as the
+ * picker chooses, wider ones the cheapest first group plus the plan of the
+ * rest, the 32-lane SHA-256 kernel for full groups when it costs less per
+ * lane than two 16-lane calls, and the 16-lane SHA-512 kernel for groups
+ * of 9..16 when it costs less than the split. Run also with static costs
+ * and with costs under which the picker and the cheapest split disagree
+ * (test/unit/hash/meson.build). */
 #include <string.h>
 #include "cpu.h"
 #include "kernel_cost.h"
@@ -42,7 +46,7 @@ static void test_plan_cheapest(void)
         for (unsigned left = 1; left <= MAX_KERNEL_LANES; left++) {
             CU_ASSERT_FATAL(plan[left] != NULL);
             CU_ASSERT(fs_kernel_usable(plan[left], mask, FS_KERNEL_PAIR));
-            if (left <= 16) {
+            if (left <= fs_lanes_picker_lanes(t, mask, MAX_KERNEL_LANES)) {
                 CU_ASSERT_PTR_EQUAL(plan[left], fs_kernel_choose(t, mask, FS_KERNEL_PAIR, left));
                 continue;
             }
@@ -62,10 +66,10 @@ static void test_plan_cheapest(void)
     }
 }
 
-/* The row named name in the SHA-256 table, when this path may run it. */
-static const fs_kernel *usable_row(const char *name)
+/* The row named name in table t, when this path may run it. */
+static const fs_kernel *usable_row_of(const fs_kernel_table *t, const char *name)
 {
-    for (const fs_kernel *k = fs_sha256_kernels; k->name; k++)
+    for (const fs_kernel *k = t->rows; k->name; k++)
         if (strcmp(k->name, name) == 0)
             return fs_kernel_usable(k, fs_cpu_features(), 0) ? k : NULL;
     return NULL;
@@ -75,7 +79,7 @@ static const fs_kernel *usable_row(const char *name)
  * two of the 16-lane plan's kernel. */
 static void test_full_groups_x32(void)
 {
-    const fs_kernel *x32 = usable_row("avx512-x32");
+    const fs_kernel *x32 = usable_row_of(&fs_sha256_table, "avx512-x32");
     const char *name = fs_hash_kernel_name(FS_HASH_SHA256);
     const fs_kernel *plan[MAX_KERNEL_LANES + 1];
     fs_lanes_plan(&fs_sha256_table, fs_cpu_features(), MAX_KERNEL_LANES, MAX_KERNEL_LANES, plan);
@@ -88,9 +92,47 @@ static void test_full_groups_x32(void)
     CU_ASSERT_EQUAL(strcmp(name, "avx512-x32") == 0, cheaper);
 }
 
+/* SHA-512 groups of 9..16 lanes: on avx512-x16 exactly when one call of
+ * it costs less than the cheapest plan that starts with another row (an
+ * 8-lane call and the plan of the rest, say), and the picker's row up to 8
+ * lanes once avx512-x16 is usable (half its width). */
+static void test_sha512_groups_x16(void)
+{
+    const fs_kernel_table *t = &fs_sha512_table;
+    const fs_kernel *x16 = usable_row_of(t, "avx512-x16");
+    unsigned mask = fs_cpu_features();
+    const fs_kernel *plan[MAX_KERNEL_LANES + 1];
+    fs_lanes_plan(t, mask, MAX_KERNEL_LANES, MAX_KERNEL_LANES, plan);
+    unsigned picker = fs_lanes_picker_lanes(t, mask, MAX_KERNEL_LANES);
+    printf("[picker up to %u, 16 lanes: %s]", picker, plan[16]->name);
+    if (x16 == NULL) {
+        CU_ASSERT_EQUAL(picker, 16);
+        for (unsigned left = 1; left <= 16; left++)
+            CU_ASSERT(strcmp(plan[left]->name, "avx512-x16") != 0);
+        return;
+    }
+    CU_ASSERT_EQUAL(picker, 8);
+    for (unsigned left = 9; left <= 16; left++) {
+        unsigned long long other = ~0ull;
+        for (const fs_kernel *k = t->rows; k->name; k++) {
+            if (k == x16 || !fs_kernel_usable(k, mask, FS_KERNEL_PAIR))
+                continue;
+            unsigned used = left < k->lanes ? left : k->lanes;
+            unsigned long long c = group_cost(t, k) + plan_cost(t, plan, left - used);
+            other = c < other ? c : other;
+        }
+        int cheaper = group_cost(t, x16) < other;
+        if ((plan[left] == x16) != cheaper)
+            fprintf(stderr, "\n%u lanes: plan %s, avx512-x16 %llu, otherwise %llu\n", left,
+                    plan[left]->name, group_cost(t, x16), other);
+        CU_ASSERT_EQUAL(plan[left] == x16, cheaper);
+    }
+}
+
 static const fs_test plan_tests[] = {
-    { "groups of 17..32 lanes: no cheaper first group", test_plan_cheapest },
+    { "wide groups: no cheaper first group", test_plan_cheapest },
     { "full SHA-256 groups on avx512-x32 when it costs less", test_full_groups_x32 },
+    { "SHA-512 groups of 9..16 on avx512-x16 when it costs less", test_sha512_groups_x16 },
     { NULL, NULL },
 };
 
