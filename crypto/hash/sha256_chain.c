@@ -144,6 +144,28 @@ const fs_kernel fs_lmots_chain_kernels[] = {
     FS_KERNEL_END,
 };
 
+/* The cheapest usable row of `lanes` lanes (cost per lane), or NULL. */
+static const fs_kernel *cheapest(const fs_kernel_table *t, const unsigned *cost, unsigned mask,
+                                 unsigned lanes)
+{
+    const fs_kernel *best = NULL;
+    for (size_t i = 0; t->rows[i].name != NULL; i++)
+        if (t->rows[i].lanes == lanes && fs_kernel_usable(&t->rows[i], mask, 0) &&
+            (best == NULL || cost[i] < cost[best - t->rows]))
+            best = &t->rows[i];
+    return best;
+}
+
+fs_chain_pick fs_chain_pick_rows(const fs_kernel_table *t, unsigned mask)
+{
+    const unsigned *cost = fs_kernel_costs(t);
+    fs_chain_pick p = { cheapest(t, cost, mask, FS_CHAIN_LANES),
+                        cheapest(t, cost, mask, FS_CHAIN_MAX_LANES) };
+    if (p.x16 == NULL || (p.x32 != NULL && cost[p.x32 - t->rows] >= cost[p.x16 - t->rows]))
+        p.x32 = NULL;
+    return p;
+}
+
 /* The calibration's trial (kernel_cost.h): the row's round layout, timed on
  * its compression kernel (aux, of the row's lanes), four blocks in every lane; the rounds are
  * most of a chain step. The fused kernels' own calls of a few steps timed

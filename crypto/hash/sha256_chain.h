@@ -66,6 +66,15 @@ extern const fs_kernel fs_wots_chain_kernels[], fs_lmots_chain_kernels[];
 extern const fs_kernel_table fs_wots_chain_table;  /* "wots-chain" */
 extern const fs_kernel_table fs_lmots_chain_table; /* "lmots-chain" */
 
+/* The rows a selection uses under a CPU mask: x16, the cheapest row of 16
+ * lanes by the table's costs (fs_kernel_costs; NULL when none is usable);
+ * x32, the cheapest of 32 lanes when it costs less per lane than x16, else
+ * NULL (32 chains then go as two calls of x16). */
+typedef struct {
+    const fs_kernel *x16, *x32;
+} fs_chain_pick;
+fs_chain_pick fs_chain_pick_rows(const fs_kernel_table *t, unsigned mask);
+
 /* A row's kernel, through its real type. */
 static inline fs_chain_fn *fs_chain_fn_of(const fs_kernel *k)
 {

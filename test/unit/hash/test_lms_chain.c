@@ -182,13 +182,39 @@ static void test_selection(void)
         int usable = 0;
         for (const fs_kernel *k = t->rows; k->name; k++)
             usable |= !(k->flags & FS_KERNEL_TWIN) && fs_cpu_allows(k->cpu);
-        const fs_kernel *want = fs_kernel_choose(t, fs_cpu_features(), 0, FS_CHAIN_LANES);
+        /* 16 chains: the cheapest row of 16 lanes; 32: a row of 32 lanes
+         * only when cheaper per lane */
+        const unsigned *cost = fs_kernel_costs(t);
+        const fs_kernel *want = NULL, *w32 = NULL;
+        for (const fs_kernel *k = t->rows; k->name; k++) {
+            const fs_kernel **b = k->lanes == FS_CHAIN_LANES ? &want : &w32;
+            if (fs_kernel_usable(k, fs_cpu_features(), 0) &&
+                (*b == NULL || cost[k - t->rows] < cost[*b - t->rows]))
+                *b = k;
+        }
+        if (want == NULL || (w32 && cost[w32 - t->rows] >= cost[want - t->rows]))
+            w32 = NULL;
         CU_ASSERT_EQUAL(want != NULL, usable);
         CU_ASSERT(sel == (want ? fs_chain_fn_of(want) : NULL));
+        fs_chain_fn *sel32 = fs_lanes_chain_kernel_x32(kind);
+        CU_ASSERT(sel32 == (w32 ? fs_chain_fn_of(w32) : NULL));
+        printf(" [%s: %s for 16, %s for 32]", t->name, want ? want->name : "none",
+               sel32 ? w32->name : "16-lane calls");
+        /* FASTSIG_KERNEL_COSTS of the lms-chain-x32 test makes it the cheapest */
+        const char *env = getenv("FASTSIG_KERNEL_COSTS");
+#if defined(FASTSIG_HAVE_ASM)
+        if (kind == FS_CHAIN_LMOTS && env && strstr(env, "avx512-x32-lms-chain=1") &&
+            fs_cpu_allows(FS_CPU_AVX512))
+            CU_ASSERT(sel32 == fs_lms_chain_x32_avx512);
+#endif
+        if (env && strstr(env, "avx512-x32-lms-chain=0"))
+            CU_ASSERT(sel32 == NULL);
         fs_hash_select(0);
         CU_ASSERT(fs_lanes_chain_kernel(kind) == NULL);
+        CU_ASSERT(fs_lanes_chain_kernel_x32(kind) == NULL);
         fs_hash_select(~0u);
         CU_ASSERT(fs_lanes_chain_kernel(kind) == sel);
+        CU_ASSERT(fs_lanes_chain_kernel_x32(kind) == sel32);
     }
 }
 
