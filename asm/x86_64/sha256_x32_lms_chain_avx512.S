@@ -41,28 +41,15 @@
 #define QB	448		/* group B's lane words after A's */
 #define ROWW(g, t) (ARR + PAIR_B * (g) + 64 * (t))
 
-/* once per call for group \g: rounds 0..4 on I (zmm16..19) and q, the
- * state after them, rows 0..4, 14, 15 and the call's W[19] part; W[15]
- * (the bit length) in zmm31 */
+/* once per call for group \g: rows 0..4 (I in zmm16..19, q), 14 and 15
+ * (zmm30 = 0, zmm31 = the bit length), the call's W[19] part and j */
 .macro CALL_GROUP g
-	.irp	i, 0,1,2,3,4,5,6,7
-	vpbroadcastd	fs_sha256_iv+4*\i(%rip), %zmm\i
-	.endr
 	vmovdqu32	QB*\g(%rsi), %zmm20		/* W[4] = q */
 	.irp	i, 16,17,18,19,20
 	vmovdqa32	%zmm\i, ROWW(\g, \i-16)(%rsp)
 	.endr
-	vmovdqa32	%zmm30, ROWW(\g, 14)(%rsp)	/* 0 */
+	vmovdqa32	%zmm30, ROWW(\g, 14)(%rsp)
 	vmovdqa32	%zmm31, ROWW(\g, 15)(%rsp)
-	leaq	fs_sha256_k(%rip), %rax
-	R0 0
-	R1 0
-	R2 0
-	R3 0
-	R4 0
-	.irp	i, 0,1,2,3,4,5,6,7
-	vmovdqa32	%zmm\i, S5+512*\g+64*\i(%rsp)
-	.endr
 	SIGMA0	%zmm20
 	vpaddd	%zmm19, %zmm11, %zmm11
 	vmovdqa32	%zmm11, C19+64*\g(%rsp)
@@ -173,6 +160,31 @@ fs_lms_chain_x32_avx512:
 	vmovdqa32	%zmm11, C18(%rsp)
 	CALL_GROUP 0
 	CALL_GROUP 1
+	/* both groups' rounds 0..4 side by side, their states kept */
+	.irp	i, 0,1,2,3,4,5,6,7
+	vpbroadcastd	fs_sha256_iv+4*\i(%rip), %zmm\i
+	.endr
+	vpbroadcastd	fs_sha256_iv+0(%rip), %zmm16
+	vpbroadcastd	fs_sha256_iv+4(%rip), %zmm17
+	vpbroadcastd	fs_sha256_iv+8(%rip), %zmm18
+	vpbroadcastd	fs_sha256_iv+12(%rip), %zmm19
+	vpbroadcastd	fs_sha256_iv+16(%rip), %zmm20
+	vpbroadcastd	fs_sha256_iv+20(%rip), %zmm21
+	vpbroadcastd	fs_sha256_iv+24(%rip), %zmm22
+	vpbroadcastd	fs_sha256_iv+28(%rip), %zmm23
+	leaq	ARR(%rsp), %r9
+	leaq	fs_sha256_k(%rip), %rax
+	RPAIR0 0
+	RPAIR1 0
+	RPAIR2 0
+	RPAIR3 0
+	RPAIR4 0
+	.irp	i, 0,1,2,3,4,5,6,7
+	vmovdqa32	%zmm\i, S5+64*\i(%rsp)
+	.endr
+	.irp	i, 16,17,18,19,20,21,22,23
+	vmovdqa32	%zmm\i, S5+512+64*(\i-16)(%rsp)
+	.endr
 	.irp	i, 0,1,2,3,4,5,6,7
 	vmovdqu32	64*\i(%rdi), %zmm\i
 	.endr
