@@ -144,15 +144,22 @@ const fs_kernel fs_lmots_chain_kernels[] = {
     FS_KERNEL_END,
 };
 
+/* Row k's cost per lane: measured, or static where there are no measured
+ * costs (the device build's kernel_cost_static.c). */
+static unsigned row_cost(const fs_kernel_table *t, const unsigned *cost, const fs_kernel *k)
+{
+    return cost ? cost[k - t->rows] : k->cost;
+}
+
 /* The cheapest usable row of `lanes` lanes (cost per lane), or NULL. */
 static const fs_kernel *cheapest(const fs_kernel_table *t, const unsigned *cost, unsigned mask,
                                  unsigned lanes)
 {
     const fs_kernel *best = NULL;
-    for (size_t i = 0; t->rows[i].name != NULL; i++)
-        if (t->rows[i].lanes == lanes && fs_kernel_usable(&t->rows[i], mask, 0) &&
-            (best == NULL || cost[i] < cost[best - t->rows]))
-            best = &t->rows[i];
+    for (const fs_kernel *k = t->rows; k->name != NULL; k++)
+        if (k->lanes == lanes && fs_kernel_usable(k, mask, 0) &&
+            (best == NULL || row_cost(t, cost, k) < row_cost(t, cost, best)))
+            best = k;
     return best;
 }
 
@@ -161,7 +168,7 @@ fs_chain_pick fs_chain_pick_rows(const fs_kernel_table *t, unsigned mask)
     const unsigned *cost = fs_kernel_costs(t);
     fs_chain_pick p = { cheapest(t, cost, mask, FS_CHAIN_LANES),
                         cheapest(t, cost, mask, FS_CHAIN_MAX_LANES) };
-    if (p.x16 == NULL || (p.x32 != NULL && cost[p.x32 - t->rows] >= cost[p.x16 - t->rows]))
+    if (p.x16 == NULL || (p.x32 != NULL && row_cost(t, cost, p.x32) >= row_cost(t, cost, p.x16)))
         p.x32 = NULL;
     return p;
 }
