@@ -202,7 +202,7 @@ fs_lms_chain_x32_avx512:
 	.endr
 	leaq	ARR(%rsp), %r9
 	leaq	fs_sha256_k(%rip), %rax
-	call	.Llms_pair_5_63
+	call	.Lpair_5_63
 	.irp	i, 0,1,2,3,4,5,6,7
 	vpaddd	fs_sha256_iv+4*\i(%rip){1to16}, %zmm\i, %zmm\i
 	.endr
@@ -257,29 +257,11 @@ fs_lms_chain_x32_avx512:
 9:	ret
 	.size	fs_lms_chain_x32_avx512, .-fs_lms_chain_x32_avx512
 
-/* Rounds 5..63 of both groups, %r9 at row 0 of A's array, %rax at K, A's
- * W[19], W[20] in zmm29, zmm28 and B's in zmm31, zmm30 (%r9, %rax
- * advanced; %ecx clobbered): the pair header's rounds, entered at 5. */
+/* Rounds 5..63 of both groups: .Lpair_5_63, %r9 at row 0 of A's array,
+ * %rax at K, A's W[19], W[20] in zmm29, zmm28 and B's in zmm31, zmm30
+ * (%r9, %rax advanced; %ecx clobbered). */
 	.p2align 5
-.Llms_pair_5_63:
-	RPAIR5 1
-	RPAIR6 1
-	RPAIR7 1
-	addq	$512, %r9
-	addq	$32, %rax
-	movl	$5, %ecx
-7:	RPAIR8 1
-	addq	$512, %r9
-	addq	$32, %rax
-	decl	%ecx
-	jnz	7b
-	movl	$2, %ecx
-6:	RPAIR8 0
-	addq	$512, %r9
-	addq	$32, %rax
-	decl	%ecx
-	jnz	6b
-	ret
+	PAIR_ROUNDS_BODY 1
 
 	.section .rodata
 	.p2align 2
