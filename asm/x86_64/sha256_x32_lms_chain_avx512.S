@@ -28,6 +28,7 @@
 
 #include "sha256_x16_rounds.h"
 #include "sha256_x16_pair.h"
+#include "sha256_lms_step.h"
 
 #define ARR	0		/* group A's 64 rows, B's PAIR_B after */
 #define S5	8192		/* a..h after round 4: A's 8 rows, B's 512 after */
@@ -55,14 +56,6 @@
 	vmovdqa32	%zmm11, C19+64*\g(%rsp)
 	vmovdqu32	QB*\g+64(%rsi), %zmm8
 	vmovdqa32	%zmm8, IJ+64*\g(%rsp)
-.endm
-
-/* \dst = \hi << 8 | \lo >> 24: the message word that straddles two
- * chain words (the chain value starts at byte 23) */
-.macro SHIFT8 dst, hi, lo
-	vpslld	$8, \hi, \dst
-	vpsrld	$24, \lo, %zmm15
-	vpord	%zmm15, \dst, \dst
 .endm
 
 /* row \t of group \g = \r */
@@ -147,17 +140,7 @@ fs_lms_chain_x32_avx512:
 	vpxord	%zmm30, %zmm30, %zmm30
 	leal	184(,%r8,8), %r9d	/* (23 + n) * 8 bits */
 	vpbroadcastd	%r9d, %zmm31
-	SIGMA0	%zmm17
-	vpaddd	%zmm16, %zmm11, %zmm11
-	vmovdqa32	%zmm11, C16(%rsp)
-	SIGMA1	%zmm31
-	vpaddd	%zmm17, %zmm11, %zmm14
-	SIGMA0	%zmm18
-	vpaddd	%zmm14, %zmm11, %zmm11
-	vmovdqa32	%zmm11, C17(%rsp)
-	SIGMA0	%zmm19
-	vpaddd	%zmm18, %zmm11, %zmm11
-	vmovdqa32	%zmm11, C18(%rsp)
+	LMS_CALL_PARTS %zmm31, C16, C17, C18
 	CALL_GROUP 0
 	CALL_GROUP 1
 	/* both groups' rounds 0..4 side by side, their states kept */
@@ -209,15 +192,8 @@ fs_lms_chain_x32_avx512:
 	.irp	i, 16,17,18,19,20,21,22,23
 	vpaddd	fs_sha256_iv+4*(\i-16)(%rip){1to16}, %zmm\i, %zmm\i
 	.endr
-	/* j + 1 mod 256, i and the low byte kept */
-	.irp	g, 0,1
-	vmovdqa32	IJ+64*\g(%rsp), %zmm8
-	vpaddd	.Lj1(%rip){1to16}, %zmm8, %zmm9
-	vpandd	.Lkeep(%rip){1to16}, %zmm8, %zmm8
-	vpandd	.Ljmask(%rip){1to16}, %zmm9, %zmm9
-	vpord	%zmm9, %zmm8, %zmm8
-	vmovdqa32	%zmm8, IJ+64*\g(%rsp)
-	.endr
+	LMS_NEXT_J IJ			/* j + 1 mod 256 */
+	LMS_NEXT_J IJ+64
 	decq	%r10
 	jnz	3b
 	.irp	i, 0,1,2,3,4,5
@@ -263,15 +239,6 @@ fs_lms_chain_x32_avx512:
 	.p2align 5
 	PAIR_ROUNDS_BODY 1
 
-	.section .rodata
-	.p2align 2
-.Lpad80:
-	.long	0x80
-.Lj1:
-	.long	0x100
-.Lkeep:
-	.long	0xffff00ff
-.Ljmask:
-	.long	0xff00
+	LMS_STEP_CONSTS
 
 	.section .note.GNU-stack,"",@progbits
