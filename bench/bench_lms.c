@@ -69,14 +69,15 @@ static void run_ed_keygen(void *arg, size_t iters)
 /* ---- the fused chain kernels: one repetition is one lane-step ---------- */
 struct kernel_job {
     fs_chain_fn *fn;
-    _Alignas(64) uint32_t x[8 * FS_CHAIN_LANES], qij[FS_CHAIN_MAX_WORDS * FS_CHAIN_LANES];
+    unsigned lanes; /* the row's: 16, or 32 in two groups */
+    _Alignas(64) uint32_t x[8 * FS_CHAIN_MAX_LANES], qij[FS_CHAIN_MAX_WORDS * FS_CHAIN_MAX_LANES];
 };
 
 static void run_kernel(void *arg, size_t iters)
 {
     static const uint32_t I[8] = { 1, 2, 3, 4 };
     struct kernel_job *k = arg;
-    k->fn(k->x, k->qij, I, (iters + FS_CHAIN_LANES - 1) / FS_CHAIN_LANES, 32);
+    k->fn(k->x, k->qij, I, (iters + k->lanes - 1) / k->lanes, 32);
 }
 
 static void run_evp_step(void *arg, size_t iters)
@@ -95,7 +96,7 @@ static void chain_kernel_rows(void)
     for (const fs_kernel *k = fs_lmots_chain_kernels; k->name; k++) {
         if (!fs_cpu_allows(k->cpu))
             continue;
-        struct kernel_job j = { .fn = fs_chain_fn_of(k) };
+        struct kernel_job j = { .fn = fs_chain_fn_of(k), .lanes = k->lanes };
         bench_spec s = { "lms-chain-step", k->name, "ns", "EVP SHA-256 55 B", 0 };
         bench_kernel_bound(s.op, s.variant, fs_lmots_chain_table.name, k->name);
         bench_compare(&s, run_kernel, &j, run_evp_step, sha);

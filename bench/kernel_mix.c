@@ -58,5 +58,8 @@ const bench_mix bench_mixes[] = {
     { "lmots-chain", "avx512-x16-lean-lms-chain", 32,
       { [MIX_VALU_Z] = 1146, [MIX_VTERN_Z] = 652, [MIX_VROT_Z] = 1068, [MIX_VSHIFT_Z] = 212, [MIX_VMOV_Z] = 236, [MIX_LOAD] = 176, [MIX_STORE] = 2, [MIX_SCALAR] = 30, [MIX_INSN] = 3368 },
       { [MIX_VALU_Z] = 248, [MIX_VROT_Z] = 116, [MIX_VSHIFT_Z] = 2, [MIX_VTERNR_Z] = 116 } },
+    { "lmots-chain", "avx512-x32-lms-chain", 64,
+      { [MIX_VALU_Z] = 2288, [MIX_VTERN_Z] = 1304, [MIX_VROT_Z] = 2136, [MIX_VSHIFT_Z] = 424, [MIX_VMOV_Z] = 472, [MIX_LOAD] = 1098, [MIX_STORE] = 232, [MIX_SCALAR] = 88, [MIX_INSN] = 7154 },
+      { [MIX_VALU_Z] = 300, [MIX_VROT_Z] = 162, [MIX_VSHIFT_Z] = 2, [MIX_SCALAR] = 10, [MIX_VTERNR_Z] = 162 } },
     { NULL },
 };

@@ -15,8 +15,8 @@
  *   end
  * A chain kernel is traced twice (4 and 6 steps: the paired WOTS+ kernel
  * hands calls of fewer than 4 steps to another): the tool takes the
- * difference, the cost of two steps of 16 lanes, as the bench's long calls
- * see it. Not a measuring tool: single stepping is slow (~1 us an
+ * difference, the cost of two steps of the row's lanes (16 or 32), as the
+ * bench's long calls see it. Not a measuring tool: single stepping is slow (~1 us an
  * instruction) and counts, never times. x86-64 Linux only. */
 #define _GNU_SOURCE
 #include <link.h>
@@ -77,7 +77,7 @@ static int trace_bias_of(struct dl_phdr_info *info, size_t size, void *data)
 /* The inputs: any bytes (the kernels have no data-dependent branches). */
 static _Alignas(64) uint8_t trace_data[16 * 4 * 128];
 static _Alignas(64) uint64_t trace_state[25 * 16];
-static _Alignas(64) uint32_t trace_words[FS_CHAIN_MAX_WORDS * FS_CHAIN_LANES];
+static _Alignas(64) uint32_t trace_words[FS_CHAIN_MAX_WORDS * FS_CHAIN_MAX_LANES];
 
 static __attribute__((noinline)) void trace_sha256(const fs_kernel *k)
 {
@@ -120,7 +120,7 @@ static __attribute__((noinline)) void trace_chain(const char *table, const fs_ke
         trace_start();
         fn((uint32_t *)trace_state, trace_words, key, steps, 32);
         trace_stop();
-        trace_print(table, k->name, FS_CHAIN_LANES * steps, steps);
+        trace_print(table, k->name, k->lanes * steps, steps);
     }
 }
 

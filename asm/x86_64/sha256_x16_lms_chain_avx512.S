@@ -24,6 +24,7 @@
 	.text
 
 #include "sha256_x16_rounds.h"
+#include "sha256_lms_step.h"
 
 #define S5	0	/* a..h after round 4 (8 rows) */
 #define C16	512	/* W[0] + sigma0(W[1])  (+ sigma1(W[14]) = 0) */
@@ -33,14 +34,6 @@
 #define IJ	768	/* i << 16 | j << 8 */
 #define W15	832	/* the bit length */
 #define FRAME	896
-
-/* \dst = \hi << 8 | \lo >> 24: the message word that straddles two
- * chain words (the chain value starts at byte 23). */
-.macro SHIFT8 dst, hi, lo
-	vpslld	$8, \hi, \dst
-	vpsrld	$24, \lo, %zmm8
-	vpord	%zmm8, \dst, \dst
-.endm
 
 	.globl	fs_lms_chain_x16_avx512
 	.hidden	fs_lms_chain_x16_avx512
@@ -73,20 +66,10 @@ fs_lms_chain_x16_avx512:
 	.irp	i, 0,1,2,3,4,5,6,7
 	vmovdqa32	%zmm\i, S5+64*\i(%rsp)
 	.endr
-	SIGMA0	%zmm17
-	vpaddd	%zmm16, %zmm11, %zmm11
-	vmovdqa32	%zmm11, C16(%rsp)
 	leal	184(,%r8,8), %r9d	/* (23 + n) * 8 bits */
 	vpbroadcastd	%r9d, %zmm14
 	vmovdqa32	%zmm14, W15(%rsp)
-	SIGMA1	%zmm14
-	vpaddd	%zmm17, %zmm11, %zmm14
-	SIGMA0	%zmm18
-	vpaddd	%zmm14, %zmm11, %zmm11
-	vmovdqa32	%zmm11, C17(%rsp)
-	SIGMA0	%zmm19
-	vpaddd	%zmm18, %zmm11, %zmm11
-	vmovdqa32	%zmm11, C18(%rsp)
+	LMS_CALL_PARTS %zmm14, C16, C17, C18
 	SIGMA0	%zmm20
 	vpaddd	%zmm19, %zmm11, %zmm11
 	vmovdqa32	%zmm11, C19(%rsp)
@@ -142,13 +125,7 @@ fs_lms_chain_x16_avx512:
 	.irp	i, 0,1,2,3,4,5,6,7
 	vpaddd	fs_sha256_iv+4*\i(%rip){1to16}, %zmm\i, %zmm\i
 	.endr
-	/* j + 1 mod 256, i and the low byte kept */
-	vmovdqa32	IJ(%rsp), %zmm8
-	vpaddd	.Lj1(%rip){1to16}, %zmm8, %zmm9
-	vpandd	.Lkeep(%rip){1to16}, %zmm8, %zmm8
-	vpandd	.Ljmask(%rip){1to16}, %zmm9, %zmm9
-	vpord	%zmm9, %zmm8, %zmm8
-	vmovdqa32	%zmm8, IJ(%rsp)
+	LMS_NEXT_J IJ
 	decq	%r10
 	jnz	2b
 	.irp	i, 0,1,2,3,4,5
@@ -173,15 +150,6 @@ fs_lms_chain_x16_avx512:
 .Lrounds_8_63:
 	ROUNDS_8_63_BODY
 
-	.section .rodata
-	.p2align 2
-.Lpad80:
-	.long	0x80
-.Lj1:
-	.long	0x100
-.Lkeep:
-	.long	0xffff00ff
-.Ljmask:
-	.long	0xff00
+	LMS_STEP_CONSTS
 
 	.section .note.GNU-stack,"",@progbits

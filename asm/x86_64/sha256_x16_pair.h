@@ -1,6 +1,6 @@
 /* sha256_x16_pair.h - two 16-lane SHA-256 states round by round, for the
  * WOTS+ chain kernel (sha256_x16_chain_pair_avx512.S), whose blocks pair
- * up: one x16 state's rounds are bound by their latency (the e and a
+ * up, and the LM-OTS one of two groups (sha256_x32_lms_chain_avx512.S): one x16 state's rounds are bound by their latency (the e and a
  * chains); a second, independent state fills the pipes the first leaves
  * idle. Included by .S files only.
  *
@@ -141,8 +141,14 @@
  * A's array, %rax at K and W[t+14], W[t+15] of the first round in the
  * ring registers (%r9, %rax advanced; %ecx clobbered). One copy of eight
  * rounds with the schedule and one without: the fused kernel is bound by
- * instruction fetch when its rounds are unrolled per block. */
-.macro PAIR_ROUNDS_BODY
+ * instruction fetch when its rounds are unrolled per block. With \from5
+ * = 1, a third entry, .Lpair_5_63, runs round 5 first (the LM-OTS pair
+ * kernel, sha256_x32_lms_chain_avx512.S). */
+.macro PAIR_ROUNDS_BODY from5=0
+	.if \from5
+.Lpair_5_63:
+	RPAIR5 1
+	.endif
 .Lpair_6_63:
 	RPAIR6 1
 	RPAIR7 1

@@ -36,6 +36,9 @@ unsigned fs_lanes_block(fs_hash_family f);
 /* The current selection's fused chain kernel of a kind (sha256_chain.h),
  * or NULL when it allows none. */
 fs_chain_fn *fs_lanes_chain_kernel(fs_chain_kind kind);
+/* Its row of 32 lanes (two groups, sha256_chain.h) when the costs choose
+ * it for 32 chains over two calls of 16, else NULL. */
+fs_chain_fn *fs_lanes_chain_kernel_x32(fs_chain_kind kind);
 /* The family's initial state. */
 void fs_lanes_iv(fs_hash_family f, fs_hash_state *st);
 /* One lane: absorbs nblocks whole blocks of data into st (no padding). */

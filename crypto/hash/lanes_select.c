@@ -55,8 +55,9 @@ static void build(selection *sel, unsigned mask)
     for (unsigned f = FS_HASH_SHA256; f <= FS_HASH_SHAKE256; f++)
         build_family(&sel->fams[f], f, mask);
     for (unsigned kind = 0; kind < FS_CHAIN_KINDS; kind++) {
-        const fs_kernel *k = fs_kernel_choose(fs_chain_table(kind), mask, 0, FS_CHAIN_LANES);
-        sel->chain[kind] = k != NULL ? fs_chain_fn_of(k) : NULL;
+        const fs_chain_pick p = fs_chain_pick_rows(fs_chain_table(kind), mask);
+        sel->chain[kind] = p.x16 != NULL ? fs_chain_fn_of(p.x16) : NULL;
+        sel->chain32[kind] = p.x32 != NULL ? fs_chain_fn_of(p.x32) : NULL;
     }
 }
 
@@ -113,4 +114,9 @@ unsigned fs_lanes_block(fs_hash_family f)
 fs_chain_fn *fs_lanes_chain_kernel(fs_chain_kind kind)
 {
     return selected()->chain[kind];
+}
+
+fs_chain_fn *fs_lanes_chain_kernel_x32(fs_chain_kind kind)
+{
+    return selected()->chain32[kind];
 }

@@ -59,6 +59,7 @@ unsigned fs_lanes_picker_lanes(const fs_kernel_table *t, unsigned mask, unsigned
 typedef struct {
     family fams[5];
     fs_chain_fn *chain[FS_CHAIN_KINDS]; /* each kind's fused chain kernel, or NULL */
+    fs_chain_fn *chain32[FS_CHAIN_KINDS]; /* its row of 32 lanes when cheaper, or NULL */
 } selection;
 
 /* The published selection (NULL until the first use or fs_hash_select). */

@@ -102,6 +102,14 @@ void fs_lms_chain_x16_portable(uint32_t x[8 * L], uint32_t qij[FS_CHAIN_MAX_WORD
     }
 }
 
+/* Lanes 32: the x16 twin on each group. */
+void fs_lms_chain_x32_portable(uint32_t x[8 * L], uint32_t qij[FS_CHAIN_MAX_WORDS * L],
+                               const uint32_t I[8], size_t steps, unsigned n)
+{
+    fs_lms_chain_x16_portable(x, qij, I, steps, n);
+    fs_lms_chain_x16_portable(x + 8 * L, qij + FS_CHAIN_MAX_WORDS * L, I, steps, n);
+}
+
 /* Static costs per lane-step (the twin runs one lane at a time). aux: the
  * x16 compression kernel of the row's round layout, which the calibration
  * times for it (chain_trial). */
@@ -126,11 +134,47 @@ const fs_kernel fs_lmots_chain_kernels[] = {
     { "avx512-x16-lean-lms-chain", FS_KERNEL_FN(fs_lms_chain_x16_avx512_lean),
       FS_KERNEL_FN(fs_sha256_compress_x16_avx512_lean), 16, FS_CPU_AVX512, 0, 6 },
 #endif
+    /* two groups: picked for 32 chains when cheaper per lane than x16 */
+    { "portable-x32-lms-chain", FS_KERNEL_FN(fs_lms_chain_x32_portable), NULL, 32, 0,
+      FS_KERNEL_TWIN, 60 },
+#if defined(FASTSIG_HAVE_ASM)
+    { "avx512-x32-lms-chain", FS_KERNEL_FN(fs_lms_chain_x32_avx512),
+      FS_KERNEL_FN(fs_sha256_compress_x32_avx512), 32, FS_CPU_AVX512, 0, 5 },
+#endif
     FS_KERNEL_END,
 };
 
+/* Row k's cost per lane: measured, or static where there are no measured
+ * costs (the device build's kernel_cost_static.c). */
+static unsigned row_cost(const fs_kernel_table *t, const unsigned *cost, const fs_kernel *k)
+{
+    return cost ? cost[k - t->rows] : k->cost;
+}
+
+/* The cheapest usable row of `lanes` lanes (cost per lane), or NULL. */
+static const fs_kernel *cheapest(const fs_kernel_table *t, const unsigned *cost, unsigned mask,
+                                 unsigned lanes)
+{
+    const fs_kernel *best = NULL;
+    for (const fs_kernel *k = t->rows; k->name != NULL; k++)
+        if (k->lanes == lanes && fs_kernel_usable(k, mask, 0) &&
+            (best == NULL || row_cost(t, cost, k) < row_cost(t, cost, best)))
+            best = k;
+    return best;
+}
+
+fs_chain_pick fs_chain_pick_rows(const fs_kernel_table *t, unsigned mask)
+{
+    const unsigned *cost = fs_kernel_costs(t);
+    fs_chain_pick p = { cheapest(t, cost, mask, FS_CHAIN_LANES),
+                        cheapest(t, cost, mask, FS_CHAIN_MAX_LANES) };
+    if (p.x16 == NULL || (p.x32 != NULL && row_cost(t, cost, p.x32) >= row_cost(t, cost, p.x16)))
+        p.x32 = NULL;
+    return p;
+}
+
 /* The calibration's trial (kernel_cost.h): the row's round layout, timed on
- * its compression kernel (aux), four blocks in every lane; the rounds are
+ * its compression kernel (aux, of the row's lanes), four blocks in every lane; the rounds are
  * most of a chain step. The fused kernels' own calls of a few steps timed
  * unsteadily at the start of a process (either layout up to 1.35x its
  * steady time, which picked the slower one in 16 of 40 runs of the bench
@@ -138,9 +182,9 @@ const fs_kernel fs_lmots_chain_kernels[] = {
 static void chain_trial(const fs_kernel *k)
 {
     static const uint8_t data[4 * FS_SHA256_BLOCK];
-    _Alignas(64) uint32_t st[8 * L] = { 0 };
-    const uint8_t *in[L];
-    for (unsigned l = 0; l < L; l++)
+    _Alignas(64) uint32_t st[8 * FS_CHAIN_MAX_LANES] = { 0 };
+    const uint8_t *in[FS_CHAIN_MAX_LANES];
+    for (unsigned l = 0; l < FS_CHAIN_MAX_LANES; l++)
         in[l] = data;
     ((fs_sha256_compress_fn *)k->aux)(st, in, 4);
     __asm__ volatile("" : : "r"(st) : "memory"); /* the result counts */

@@ -17,8 +17,11 @@
  *
  * Contract: word k of lane l is at x[k*16 + l] and words[k*16 + l] (SHA-256
  * words: big-endian bytes read as integers). steps == 0 leaves everything
- * untouched. The asm kernels exist only with FASTSIG_HAVE_ASM and need
- * FS_CPU_AVX512; each row's portable twin is its reference in the tests. */
+ * untouched. A row of lanes 32 takes two such 16-lane groups back to back
+ * (the second's x at x + 8*16, its words at words + FS_CHAIN_MAX_WORDS*16),
+ * the same steps in all 32 lanes. The asm kernels exist only with
+ * FASTSIG_HAVE_ASM and need FS_CPU_AVX512; each row's portable twin is its
+ * reference in the tests. */
 #ifndef FASTSIG_SHA256_CHAIN_H
 #define FASTSIG_SHA256_CHAIN_H
 
@@ -29,6 +32,8 @@
 #define FS_CHAIN_LANES 16
 /* Most lane words a kernel keeps per chain (WOTS+: ADRS words 0..6). */
 #define FS_CHAIN_MAX_WORDS 7
+/* Lanes of the widest row (two groups of FS_CHAIN_LANES). */
+#define FS_CHAIN_MAX_LANES 32
 
 /* The rows: which step a kernel computes. */
 typedef enum { FS_CHAIN_WOTS = 0, FS_CHAIN_LMOTS = 1, FS_CHAIN_KINDS = 2 } fs_chain_kind;
@@ -38,8 +43,11 @@ typedef void fs_chain_fn(uint32_t x[8 * FS_CHAIN_LANES],
                          const uint32_t key[8], size_t steps, unsigned n);
 
 fs_chain_fn fs_sha256_chain_x16_portable, fs_lms_chain_x16_portable;
+fs_chain_fn fs_lms_chain_x32_portable; /* lanes 32: two groups */
 #if defined(FASTSIG_HAVE_ASM)
 fs_chain_fn fs_sha256_chain_x16_avx512, fs_lms_chain_x16_avx512;
+/* LM-OTS, lanes 32: two x16 groups' rounds paired (sha256_x16_pair.h) */
+fs_chain_fn fs_lms_chain_x32_avx512;
 /* the same kernels in the port-lean round layout (sha256_x16_rounds.h) */
 fs_chain_fn fs_sha256_chain_x16_avx512_lean, fs_lms_chain_x16_avx512_lean;
 #endif
@@ -48,12 +56,24 @@ fs_chain_fn fs_sha256_chain_x16_avx512_lean, fs_lms_chain_x16_avx512_lean;
  * portable twin first (FS_KERNEL_TWIN: tests and benchmarks only), then the
  * asm rows (two round layouts); lanes 16, costs measured on the x16
  * compression kernel of the row's layout, its aux (static ones tie, to the
- * first asm row). The lane engine takes, per
+ * first asm row). LM-OTS also has a row of lanes 32 (and its twin), its
+ * cost measured on the x32 compression kernel. The lane engine takes, per
  * kind, fs_kernel_choose's row for a full group under its CPU mask
- * (fs_lanes_chain_kernel): none on a path without AVX-512. */
+ * (fs_lanes_chain_kernel): none on a path without AVX-512; and the row it
+ * chooses for 32 chains when that row has 32 lanes, that is when it costs
+ * less per lane (fs_lanes_chain_kernel_x32), else none. */
 extern const fs_kernel fs_wots_chain_kernels[], fs_lmots_chain_kernels[];
 extern const fs_kernel_table fs_wots_chain_table;  /* "wots-chain" */
 extern const fs_kernel_table fs_lmots_chain_table; /* "lmots-chain" */
+
+/* The rows a selection uses under a CPU mask: x16, the cheapest row of 16
+ * lanes by the table's costs (fs_kernel_costs; NULL when none is usable);
+ * x32, the cheapest of 32 lanes when it costs less per lane than x16, else
+ * NULL (32 chains then go as two calls of x16). */
+typedef struct {
+    const fs_kernel *x16, *x32;
+} fs_chain_pick;
+fs_chain_pick fs_chain_pick_rows(const fs_kernel_table *t, unsigned mask);
 
 /* A row's kernel, through its real type. */
 static inline fs_chain_fn *fs_chain_fn_of(const fs_kernel *k)

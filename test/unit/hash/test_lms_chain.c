@@ -24,29 +24,38 @@
 
 enum { L = FS_CHAIN_LANES };
 
+/* Lane l of a row's arrays: a row of 32 lanes is two 16-lane groups back
+ * to back (sha256_chain.h). XI: word k's index, QI: lane word k's. */
+#define XI(k, l) ((l) / L * 8 * L + (k) * L + (l) % L)
+#define QI(k, l) ((l) / L * FS_CHAIN_MAX_WORDS * L + (k) * L + (l) % L)
+enum { ML = FS_CHAIN_MAX_LANES };
+
 /* lms_chains_ref's view of lane l: its job and its start bytes */
-static void lane_ref(const lmots_params *o, const uint8_t Ib[16], const uint32_t x[8 * L],
-                     const uint32_t qij[2 * L], unsigned l, unsigned steps, uint8_t *out)
+static void lane_ref(const lmots_params *o, const uint8_t Ib[16], const uint32_t *x,
+                     const uint32_t *qij, unsigned l, unsigned steps, uint8_t *out)
 {
     uint8_t in[32];
     for (unsigned k = 0; k < o->n / 4; k++)
-        fs_store_be32(in + 4 * k, x[k * L + l]);
-    lms_chain_job job = { qij[l], (uint16_t)(qij[L + l] >> 16), (uint8_t)(qij[L + l] >> 8),
-                          (uint16_t)steps };
+        fs_store_be32(in + 4 * k, x[XI(k, l)]);
+    lms_chain_job job = { qij[QI(0, l)], (uint16_t)(qij[QI(1, l)] >> 16),
+                          (uint8_t)(qij[QI(1, l)] >> 8), (uint16_t)steps };
     CU_ASSERT_EQUAL(lms_chains_ref(o, Ib, &job, 1, in, 0, out), FASTSIG_OK);
 }
 
 /* Random words, then edge ones (t >= 6): I, x and q all 0x00, then all
- * 0xff (i and j too). */
+ * 0xff (i and j too). Every lane of the row (16 or 32). */
 static void one_kernel(const fs_kernel *row, const char *ots_name)
 {
     fs_chain_fn *fn = fs_chain_fn_of(row);
+    const unsigned lanes = row->lanes;
     static const unsigned steps[] = { 0, 1, 2, 15, 255, 256, 3, 3 };
     lmots_params o;
     CU_ASSERT_FATAL(lmots_params_by_name(&o, ots_name) == FASTSIG_OK);
+    CU_ASSERT_FATAL(lanes == L || lanes == ML);
     for (size_t t = 0; t < sizeof(steps) / sizeof(steps[0]); t++) {
-        uint8_t Ib[16], want[L][32];
-        uint32_t Iw[8] = { 0 }, x[8 * L], qij[FS_CHAIN_MAX_WORDS * L], x0[8 * L];
+        uint8_t Ib[16], want[ML][32];
+        _Alignas(64) uint32_t x[8 * ML], qij[FS_CHAIN_MAX_WORDS * ML];
+        uint32_t Iw[8] = { 0 }, x0[8 * ML];
         fs_test_random(Ib, sizeof(Ib));
         fs_test_random((uint8_t *)x, sizeof(x));
         fs_test_random((uint8_t *)qij, sizeof(qij));
@@ -58,52 +67,59 @@ static void one_kernel(const fs_kernel *row, const char *ots_name)
         }
         for (unsigned w = 0; w < 4; w++)
             Iw[w] = fs_load_be32(Ib + 4 * w);
-        for (unsigned l = 0; l < L && t < 6; l++) {
-            qij[L + l] &= 0xffffff00u;
+        for (unsigned l = 0; l < lanes && t < 6; l++) {
+            uint32_t *ij = &qij[QI(1, l)];
+            *ij &= 0xffffff00u;
             if (l % 4 == 0) /* the secret derivation's start: wraps at once */
-                qij[L + l] |= 0xff00u;
+                *ij |= 0xff00u;
             else if (l % 4 == 1) /* wraps after a few steps */
-                qij[L + l] = (qij[L + l] & 0xffff0000u) | 0xfd00u;
+                *ij = (*ij & 0xffff0000u) | 0xfd00u;
         }
-        for (unsigned l = 0; l < L; l++)
-            qij[L + l] &= 0xffffff00u; /* the contract: low byte zero */
+        for (unsigned l = 0; l < lanes; l++)
+            qij[QI(1, l)] &= 0xffffff00u; /* the contract: low byte zero */
         memcpy(x0, x, sizeof(x));
-        for (unsigned l = 0; l < L; l++)
+        for (unsigned l = 0; l < lanes; l++)
             lane_ref(&o, Ib, x, qij, l, steps[t], want[l]);
-        uint32_t q0[FS_CHAIN_MAX_WORDS * L];
+        uint32_t q0[FS_CHAIN_MAX_WORDS * ML];
         memcpy(q0, qij, sizeof(qij));
         /* the walk in two calls: what a call leaves is the next one's start */
         unsigned first = steps[t] / 3;
         fn(x, qij, Iw, first, o.n);
         fn(x, qij, Iw, steps[t] - first, o.n);
-        for (unsigned l = 0; l < L; l++) {
+        for (unsigned l = 0; l < lanes; l++) {
             uint8_t got[32];
-            for (unsigned w = 0; w < o.n / 4; w++)
-                fs_store_be32(got + 4 * w, x[w * L + l]);
+            for (unsigned w = 0; w < o.n / 4 && w < 8; w++)
+                fs_store_be32(got + 4 * w, x[XI(w, l)]);
             if (memcmp(got, want[l], o.n) != 0)
                 fprintf(stderr, "\n%s %s: lane %u differs, case %zu, %u steps\n", row->name,
                         ots_name, l, t, steps[t]);
             CU_ASSERT(memcmp(got, want[l], o.n) == 0);
-            CU_ASSERT_EQUAL(qij[l], q0[l]); /* q kept */
-            CU_ASSERT_EQUAL(qij[L + l],
-                            (q0[L + l] & 0xffff0000u) | (((q0[L + l] >> 8) + steps[t]) & 0xff) << 8);
+            CU_ASSERT_EQUAL(qij[QI(0, l)], q0[QI(0, l)]); /* q kept */
+            uint32_t ij0 = q0[QI(1, l)];
+            CU_ASSERT_EQUAL(qij[QI(1, l)],
+                            (ij0 & 0xffff0000u) | (((ij0 >> 8) + steps[t]) & 0xff) << 8);
             for (unsigned w = o.n / 4; w < 8; w++) /* words past n untouched */
-                CU_ASSERT_EQUAL(x[w * L + l], x0[w * L + l]);
+                CU_ASSERT_EQUAL(x[XI(w, l)], x0[XI(w, l)]);
         }
+        /* lane words past the row's two untouched */
+        for (unsigned l = 0; l < lanes; l++)
+            for (unsigned w = 2; w < FS_CHAIN_MAX_WORDS; w++)
+                CU_ASSERT_EQUAL(qij[QI(w, l)], q0[QI(w, l)]);
     }
 }
 
 static void test_kernels(void)
 {
-    int ran = 0;
+    int ran = 0, wide = 0;
     for (const fs_kernel *k = fs_lmots_chain_kernels; k->name; k++) {
         if (!kernel_on_path("lms-chain", k->name, k->cpu))
             continue;
         one_kernel(k, "LMOTS_SHA256_N32_W4");
         one_kernel(k, "LMOTS_SHA256_N24_W4");
         ran++;
+        wide += k->lanes == FS_CHAIN_MAX_LANES;
     }
-    CU_ASSERT(ran >= 1); /* the twin runs on every path */
+    CU_ASSERT(ran >= 2 && wide >= 1); /* the twins run on every path */
 }
 
 /* One random batch: the walk on fn (NULL: the block walk) against the
@@ -151,8 +167,8 @@ static void test_walks(void)
 {
     walk_all(NULL);
     for (const fs_kernel *k = fs_lmots_chain_kernels; k->name; k++)
-        if (kernel_on_path("lms-chain", k->name, k->cpu))
-            walk_all(fs_chain_fn_of(k));
+        if (k->lanes == L && kernel_on_path("lms-chain", k->name, k->cpu))
+            walk_all(fs_chain_fn_of(k)); /* the walker's groups are of 16 */
 }
 
 /* The engine picks a kernel exactly when the CPU path has one, the one the
@@ -166,13 +182,39 @@ static void test_selection(void)
         int usable = 0;
         for (const fs_kernel *k = t->rows; k->name; k++)
             usable |= !(k->flags & FS_KERNEL_TWIN) && fs_cpu_allows(k->cpu);
-        const fs_kernel *want = fs_kernel_choose(t, fs_cpu_features(), 0, FS_CHAIN_LANES);
+        /* 16 chains: the cheapest row of 16 lanes; 32: a row of 32 lanes
+         * only when cheaper per lane */
+        const unsigned *cost = fs_kernel_costs(t);
+        const fs_kernel *want = NULL, *w32 = NULL;
+        for (const fs_kernel *k = t->rows; k->name; k++) {
+            const fs_kernel **b = k->lanes == FS_CHAIN_LANES ? &want : &w32;
+            if (fs_kernel_usable(k, fs_cpu_features(), 0) &&
+                (*b == NULL || cost[k - t->rows] < cost[*b - t->rows]))
+                *b = k;
+        }
+        if (want == NULL || (w32 && cost[w32 - t->rows] >= cost[want - t->rows]))
+            w32 = NULL;
         CU_ASSERT_EQUAL(want != NULL, usable);
         CU_ASSERT(sel == (want ? fs_chain_fn_of(want) : NULL));
+        fs_chain_fn *sel32 = fs_lanes_chain_kernel_x32(kind);
+        CU_ASSERT(sel32 == (w32 ? fs_chain_fn_of(w32) : NULL));
+        printf(" [%s: %s for 16, %s for 32]", t->name, want ? want->name : "none",
+               sel32 ? w32->name : "16-lane calls");
+        /* FASTSIG_KERNEL_COSTS of the lms-chain-x32 test makes it the cheapest */
+        const char *env = getenv("FASTSIG_KERNEL_COSTS");
+#if defined(FASTSIG_HAVE_ASM)
+        if (kind == FS_CHAIN_LMOTS && env && strstr(env, "avx512-x32-lms-chain=1") &&
+            fs_cpu_allows(FS_CPU_AVX512))
+            CU_ASSERT(sel32 == fs_lms_chain_x32_avx512);
+#endif
+        if (env && strstr(env, "avx512-x32-lms-chain=0"))
+            CU_ASSERT(sel32 == NULL);
         fs_hash_select(0);
         CU_ASSERT(fs_lanes_chain_kernel(kind) == NULL);
+        CU_ASSERT(fs_lanes_chain_kernel_x32(kind) == NULL);
         fs_hash_select(~0u);
         CU_ASSERT(fs_lanes_chain_kernel(kind) == sel);
+        CU_ASSERT(fs_lanes_chain_kernel_x32(kind) == sel32);
     }
 }
 

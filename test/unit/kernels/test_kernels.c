@@ -187,43 +187,62 @@ static void test_calibration(void)
     CU_ASSERT(fs_kernel_calibration_ns() > 0 || env != NULL);
 }
 
-/* The fused chain tables: every row this CPU path allows, the twin
- * included, against the kind's twin (the first row) on random lanes, and
- * the lane engine's kernel of each kind is the picker's row for a full
- * group (none without AVX-512). */
+/* The twin row of a table with k's lanes (the first such row). */
+static const fs_kernel *chain_twin(const fs_kernel_table *t, const fs_kernel *k)
+{
+    for (const fs_kernel *r = t->rows; r->name; r++)
+        if ((r->flags & FS_KERNEL_TWIN) && r->lanes == k->lanes)
+            return r;
+    return NULL;
+}
+
+/* The fused chain tables: every row this CPU path allows, the twins
+ * included, against the kind's twin of its lanes (16: the first row; 32:
+ * two groups) on random lanes, and the lane engine's kernels of each kind
+ * are fs_chain_pick_rows's: a 16-lane row for a group (none without
+ * AVX-512), a 32-lane one only where cheaper per lane. */
 static void test_chain_tables(void)
 {
-    enum { L = FS_CHAIN_LANES, W = FS_CHAIN_MAX_WORDS };
+    enum { L = FS_CHAIN_LANES, ML = FS_CHAIN_MAX_LANES, W = FS_CHAIN_MAX_WORDS };
     unsigned have = fs_cpu_features();
     for (unsigned kind = 0; kind < FS_CHAIN_KINDS; kind++) {
         const fs_kernel_table *t = fs_chain_table(kind);
         CU_ASSERT_FATAL(t->rows[0].name != NULL && (t->rows[0].flags & FS_KERNEL_TWIN));
         for (const fs_kernel *k = t->rows; k->name; k++) {
+            const fs_kernel *twin = chain_twin(t, k);
+            CU_ASSERT_PTR_NOT_NULL_FATAL(twin);
+            CU_ASSERT(k->lanes == L || k->lanes == ML);
             if (!fs_cpu_allows(k->cpu))
                 continue;
             for (size_t steps = 0; steps < 4; steps++) {
-                uint32_t x[8 * L], w[W * L], key[8], x2[8 * L], w2[W * L];
+                uint32_t x[8 * ML], w[W * ML], key[8], x2[8 * ML], w2[W * ML];
                 fs_test_random((uint8_t *)x, sizeof(x));
                 fs_test_random((uint8_t *)w, sizeof(w));
                 fs_test_random((uint8_t *)key, sizeof(key));
-                for (unsigned l = 0; kind == FS_CHAIN_LMOTS && l < L; l++)
-                    w[L + l] &= 0xffffff00u; /* i << 16 | j << 8: low byte zero */
+                for (unsigned l = 0; kind == FS_CHAIN_LMOTS && l < ML; l++)
+                    w[l / L * W * L + L + l % L] &= 0xffffff00u; /* i, j: low byte zero */
                 memcpy(x2, x, sizeof(x));
                 memcpy(w2, w, sizeof(w));
                 fs_chain_fn_of(k)(x, w, key, steps, 32);
-                fs_chain_fn_of(&t->rows[0])(x2, w2, key, steps, 32);
+                fs_chain_fn_of(twin)(x2, w2, key, steps, 32);
                 CU_ASSERT(memcmp(x, x2, sizeof(x)) == 0 && memcmp(w, w2, sizeof(w)) == 0);
             }
         }
-        const fs_kernel *c = fs_kernel_choose(t, have, 0, L);
-        CU_ASSERT(fs_lanes_chain_kernel((fs_chain_kind)kind) == (c ? fs_chain_fn_of(c) : NULL));
-        CU_ASSERT_EQUAL(c != NULL, (have & FS_CPU_AVX512) != 0);
+        const fs_chain_pick c = fs_chain_pick_rows(t, have);
+        CU_ASSERT(fs_lanes_chain_kernel((fs_chain_kind)kind) ==
+                  (c.x16 ? fs_chain_fn_of(c.x16) : NULL));
+        CU_ASSERT(fs_lanes_chain_kernel_x32((fs_chain_kind)kind) ==
+                  (c.x32 ? fs_chain_fn_of(c.x32) : NULL));
+        CU_ASSERT_EQUAL(c.x16 != NULL, (have & FS_CPU_AVX512) != 0);
+        CU_ASSERT(c.x16 == NULL || c.x16->lanes == L);
+        CU_ASSERT(c.x32 == NULL || c.x32->lanes == ML);
     }
 }
 
-/* Each asm row of the fused chain tables names, as aux, the x16 SHA-256
- * compression row of its round layout (what its calibration times): a
- * 16-lane asm row of fs_sha256_kernels, the "-lean" one for a "-lean" row. */
+/* Each asm row of the fused chain tables names, as aux, the SHA-256
+ * compression row of its round layout and lanes (what its calibration
+ * times): an asm row of fs_sha256_kernels of the row's lanes (x16, or x32
+ * for the 32-lane row), the "-lean" one for a "-lean" row. */
 static void test_chain_layouts(void)
 {
     for (unsigned kind = 0; kind < FS_CHAIN_KINDS; kind++)
@@ -235,7 +254,7 @@ static void test_chain_layouts(void)
                 if (k->aux != NULL && r->fn == k->aux)
                     c = r;
             CU_ASSERT_PTR_NOT_NULL_FATAL(c);
-            CU_ASSERT(c->lanes == 16 && c->cpu == k->cpu && !(c->flags & FS_KERNEL_TWIN));
+            CU_ASSERT(c->lanes == k->lanes && c->cpu == k->cpu && !(c->flags & FS_KERNEL_TWIN));
             CU_ASSERT_EQUAL(strstr(k->name, "-lean") != NULL, strstr(c->name, "-lean") != NULL);
         }
 }
