@@ -2,7 +2,8 @@
  * this process's measured kernel costs, on the FASTSIG_CPU path: groups of
  * up to 16 lanes as the picker chooses, wider ones the cheapest first group
  * plus the plan of the rest, and the 32-lane SHA-256 kernel for full groups
- * when it costs less per lane than two 16-lane calls. */
+ * when it costs less per lane than two 16-lane calls; the same for SHAKE's
+ * 16-lane Keccak kernel against two 8-lane calls. */
 #include <string.h>
 #include "cpu.h"
 #include "kernel_cost.h"
@@ -62,13 +63,18 @@ static void test_plan_cheapest(void)
     }
 }
 
-/* The row named name in the SHA-256 table, when this path may run it. */
-static const fs_kernel *usable_row(const char *name)
+/* The row named name in table t, when this path may run it. */
+static const fs_kernel *usable_in(const fs_kernel *rows, const char *name)
 {
-    for (const fs_kernel *k = fs_sha256_kernels; k->name; k++)
+    for (const fs_kernel *k = rows; k->name; k++)
         if (strcmp(k->name, name) == 0)
             return fs_kernel_usable(k, fs_cpu_features(), 0) ? k : NULL;
     return NULL;
+}
+
+static const fs_kernel *usable_row(const char *name)
+{
+    return usable_in(fs_sha256_kernels, name);
 }
 
 /* Full groups go to avx512-x32 exactly when one call of it costs less than
@@ -88,9 +94,30 @@ static void test_full_groups_x32(void)
     CU_ASSERT_EQUAL(strcmp(name, "avx512-x32") == 0, cheaper);
 }
 
+/* Where AVX-512 runs, SHAKE groups of 9..16 lanes go to avx512-x16 exactly
+ * when one call of it costs less than two avx512-x8 calls (their lanes'
+ * measured costs), and full groups then start with it. */
+static void test_shake_groups_x16(void)
+{
+    if (!fs_cpu_allows(FS_CPU_AVX512)) {
+        CU_ASSERT(usable_in(fs_keccak_kernels, "avx512-x16") == NULL);
+        return;
+    }
+    const fs_kernel *x16 = usable_in(fs_keccak_kernels, "avx512-x16");
+    const fs_kernel *x8 = usable_in(fs_keccak_kernels, "avx512-x8");
+    CU_ASSERT_FATAL(x16 != NULL && x8 != NULL);
+    const fs_kernel *plan[MAX_KERNEL_LANES + 1];
+    fs_lanes_plan(&fs_keccak_table, fs_cpu_features(), MAX_KERNEL_LANES, MAX_KERNEL_LANES, plan);
+    int cheaper = group_cost(&fs_keccak_table, x16) < group_cost(&fs_keccak_table, x8) * 2;
+    printf("[%s]", plan[16]->name);
+    CU_ASSERT_EQUAL(plan[16] == x16, cheaper);
+    CU_ASSERT_EQUAL(strcmp(fs_hash_kernel_name(FS_HASH_SHAKE256), "avx512-x16") == 0, cheaper);
+}
+
 static const fs_test plan_tests[] = {
     { "groups of 17..32 lanes: no cheaper first group", test_plan_cheapest },
     { "full SHA-256 groups on avx512-x32 when it costs less", test_full_groups_x32 },
+    { "SHAKE groups of 16 on avx512-x16 when it costs less", test_shake_groups_x16 },
     { NULL, NULL },
 };
 
