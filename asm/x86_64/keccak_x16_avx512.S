@@ -8,14 +8,15 @@
  * Word i of lane l is st[i*16 + l]: lanes 0-7 of word i are one zmm (group
  * 0), lanes 8-15 the next (group 1). The round (keccak_x16_round.h, written
  * by tools/gen_keccak_x16.py, which says why) streams each group's state
- * row by row between st and a copy on the stack, two rounds a loop, with
- * the column parities and five words of each group in registers.
+ * row by row from st to a buffer on the stack, between two such buffers,
+ * and back to st in the last round, with the column parities and five
+ * words of each group in registers.
  * absorb: for each of nblocks blocks, xors the next `rate` bytes of every
  * lane (rate 136 or 168, little-endian words) into st and permutes; each
  * group's block is read as rows of 8 words per lane (the last row masked
  * to the rate: nothing past it is read) and turned into columns by an 8x8
  * transpose. rate 0 permutes nblocks times.
- * Leaf functions; 3.2 KB of stack, nothing needs alignment. Portable twins:
+ * Leaf functions; 6.5 KB of stack, nothing needs alignment. Portable twins:
  * fs_keccakf1600_x16_portable and fs_keccak_absorb_blocks over it. */
 
 #include "transpose_q8_avx512.h"
@@ -84,8 +85,8 @@ fs_keccak_absorb_x16_avx512:
 	jz	4f
 	pushq	%rbp
 	movq	%rsp, %rbp
-	subq	$(25*128+64), %rsp
-	andq	$-64, %rsp		/* the other buffer: 25 words of 128 bytes */
+	subq	$(2*25*128+64), %rsp
+	andq	$-64, %rsp		/* two buffers of 25 words of 128 bytes */
 	movq	%rdx, %r10		/* blocks left */
 	movq	%rcx, %r11		/* rate */
 	xorl	%r8d, %r8d		/* offset of the block in every lane */
@@ -99,16 +100,22 @@ fs_keccak_absorb_x16_avx512:
 	jz	3f
 	ABSORB_GROUP 0
 	ABSORB_GROUP 1
+	/* round 0 reads st, round 23 writes it, rounds 1-22 run between two
+	 * aligned buffers on the stack (st need not be aligned) */
 3:	KECCAK_X16_ENTER %rdi
 	leaq	fs_keccak_rc(%rip), %rax
-	leaq	24*8(%rax), %rcx
-	.p2align 5
-1:	KECCAK_X16_ROUND %rdi, %rsp
+	leaq	23*8(%rax), %rcx
+	leaq	25*128(%rsp), %r9
+	KECCAK_X16_ROUND %rdi, %rsp
 	addq	$8, %rax
-	KECCAK_X16_ROUND %rsp, %rdi
+	.p2align 5
+1:	KECCAK_X16_ROUND %rsp, %r9
+	addq	$8, %rax
+	KECCAK_X16_ROUND %r9, %rsp
 	addq	$8, %rax
 	cmpq	%rcx, %rax
 	jne	1b
+	KECCAK_X16_ROUND %rsp, %rdi
 	KECCAK_X16_LEAVE %rdi
 	addq	%r11, %r8
 	decq	%r10
