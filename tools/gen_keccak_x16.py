@@ -11,10 +11,11 @@ needs all of chi; rho's rotates then wait between theta and chi with
 nothing to overlap). Two states give the out-of-order core independent
 work, but 50 words do not fit, so the round streams: each chi row loads
 its five words (pi is the addressing), xors D, rotates, runs chi and
-stores the row into the other buffer (st <-> a stack copy, two rounds a
-loop). Only the column parities (5 a group), one D set and a row stay in
-registers, and K words of each group, whose stores the rest of the
-registers save (stores cost about a cycle each that the ALUs do not hide).
+stores the row into the other buffer (st to a stack buffer in round 0,
+two aligned stack buffers in turn, back to st in round 23). Only the
+column parities (5 a group), one D set and a row stay in registers, and
+the KEEP words of each group, whose stores the rest of the registers save
+(a store costs about 0.7 cycles of ALU time that the count leaves out).
 """
 
 # rho and pi together, as in crypto/hash/keccak.c: B[j] = rol(A[PI_SRC[j]] ^ D, PI_ROT[j])
