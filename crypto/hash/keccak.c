@@ -75,15 +75,22 @@ void fs_keccakf1600_x2_portable(uint64_t st[25 * 2])
     fs_keccakf1600_xn_portable(st, 2);
 }
 
+void fs_keccakf1600_x16_portable(uint64_t st[25 * 16])
+{
+    fs_keccakf1600_xn_portable(st, 16);
+}
+
 const fs_kernel fs_keccak_kernels[] = {
     { "portable-x1", FS_KERNEL_FN(fs_keccakf1600), NULL, 1, 0, 0, 150 },
     { "portable-x2", FS_KERNEL_FN(fs_keccakf1600_x2_portable), NULL, 2, 0, FS_KERNEL_TWIN | FS_KERNEL_PAIR, 150 },
     { "portable-x4", FS_KERNEL_FN(fs_keccakf1600_x4_portable), NULL, 4, 0, FS_KERNEL_TWIN, 150 },
     { "portable-x8", FS_KERNEL_FN(fs_keccakf1600_x8_portable), NULL, 8, 0, FS_KERNEL_TWIN, 150 },
+    { "portable-x16", FS_KERNEL_FN(fs_keccakf1600_x16_portable), NULL, 16, 0, FS_KERNEL_TWIN, 150 },
 #if defined(FASTSIG_HAVE_ASM)
     { "avx512-x2", FS_KERNEL_FN(fs_keccakf1600_x2_avx512), NULL, 2, FS_CPU_AVX512, FS_KERNEL_PAIR, 33 },
     { "avx2-x4", FS_KERNEL_FN(fs_keccakf1600_x4_avx2), FS_KERNEL_FN(fs_keccak_absorb_x4_avx2), 4, FS_CPU_AVX2, 0, 33 },
     { "avx512-x8", FS_KERNEL_FN(fs_keccakf1600_x8_avx512), FS_KERNEL_FN(fs_keccak_absorb_x8_avx512), 8, FS_CPU_AVX512, 0, 11 },
+    { "avx512-x16", FS_KERNEL_FN(fs_keccakf1600_x16_avx512), FS_KERNEL_FN(fs_keccak_absorb_x16_avx512), 16, FS_CPU_AVX512, 0, 9 },
 #endif
     FS_KERNEL_END,
 };

@@ -12,9 +12,13 @@
  *   fs_keccakf1600(st[25])                   portable, one state
  *   fs_keccakf1600_x4_portable(st[25*4])     portable twin of the AVX2 kernel
  *   fs_keccakf1600_x8_portable(st[25*8])     portable twin of the AVX-512 one
+ *   fs_keccakf1600_x16_portable(st[25*16])   portable twin of the x16 one
  *   fs_keccakf1600_x2_portable(st[25*2])     portable twin of the x2 one
  *   fs_keccakf1600_x4_avx2(st[25*4])         asm, needs FS_CPU_AVX2
  *   fs_keccakf1600_x8_avx512(st[25*8])       asm, needs FS_CPU_AVX512
+ *   fs_keccakf1600_x16_avx512(st[25*16])     asm, two groups of 8 lanes, needs
+ *                                            FS_CPU_AVX512 (the engine's groups
+ *                                            of 9..16 lanes)
  *   fs_keccakf1600_x2_avx512(st[25*2])       asm (xmm, AVX-512VL), needs FS_CPU_AVX512;
  *                                            for one or two messages it beats the
  *                                            x8 kernel (FS_KERNEL_PAIR, see
@@ -24,6 +28,7 @@
  * fs_keccak_absorb_blocks uses them when it can:
  *   fs_keccak_absorb_x4_avx2(st[25*4], in[4], nblocks, rate)
  *   fs_keccak_absorb_x8_avx512(st[25*8], in[8], nblocks, rate)
+ *   fs_keccak_absorb_x16_avx512(st[25*16], in[16], nblocks, rate)
  * for every block b < nblocks and lane l: xor in[l][rate*b .. rate*b+rate)
  * (little-endian words) into lane l, then permute. rate is 136 or 168, or 0
  * to permute nblocks times without input. All N pointers must be readable.
@@ -37,7 +42,7 @@
 #include "kernel_cost.h"
 
 #define FS_KECCAK_WORDS 25
-#define FS_KECCAK_MAX_LANES 8
+#define FS_KECCAK_MAX_LANES 16
 #define FS_SHAKE128_RATE 168 /* bytes per block */
 #define FS_SHAKE256_RATE 136
 #define FS_SHAKE_DS 0x1f     /* SHAKE domain bits + first padding bit */
@@ -53,6 +58,7 @@ void fs_keccakf1600(uint64_t st[25]);
 void fs_keccakf1600_x4_portable(uint64_t st[25 * 4]);
 void fs_keccakf1600_x8_portable(uint64_t st[25 * 8]);
 void fs_keccakf1600_x2_portable(uint64_t st[25 * 2]);
+void fs_keccakf1600_x16_portable(uint64_t st[25 * 16]);
 /* Any lane count n >= 1 (st[i*n + l]). */
 void fs_keccakf1600_xn_portable(uint64_t *st, unsigned n);
 
@@ -63,10 +69,13 @@ typedef void fs_keccak_absorb_fn(uint64_t *st, const uint8_t *const in[], size_t
 void fs_keccakf1600_x4_avx2(uint64_t st[25 * 4]);
 void fs_keccakf1600_x8_avx512(uint64_t st[25 * 8]);
 void fs_keccakf1600_x2_avx512(uint64_t st[25 * 2]);
+void fs_keccakf1600_x16_avx512(uint64_t st[25 * 16]);
 void fs_keccak_absorb_x4_avx2(uint64_t st[25 * 4], const uint8_t *const in[4], size_t nblocks,
                               size_t rate);
 void fs_keccak_absorb_x8_avx512(uint64_t st[25 * 8], const uint8_t *const in[8], size_t nblocks,
                                 size_t rate);
+void fs_keccak_absorb_x16_avx512(uint64_t st[25 * 16], const uint8_t *const in[16],
+                                 size_t nblocks, size_t rate);
 #endif
 
 /* The kernel table's rows (cpu.h fs_kernel): fn is an fs_keccak_perm_fn,

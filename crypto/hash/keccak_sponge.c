@@ -19,6 +19,8 @@ static void xor_bytes(uint64_t *st, unsigned n, unsigned l, const uint8_t *src, 
 void fs_keccak_absorb_blocks(const fs_kernel *k, uint64_t *st, unsigned rate,
                              const uint8_t *const in[], unsigned used, size_t len)
 {
+#if defined(FASTSIG_HAVE_ASM) /* only asm rows have an absorb entry (aux); the device
+                               * verifier's build keeps this frame to its one lane */
     if (k->aux != NULL && (rate == FS_SHAKE128_RATE || rate == FS_SHAKE256_RATE)) {
         const uint8_t *ptr[FS_KECCAK_MAX_LANES];
         for (unsigned l = 0; l < k->lanes; l++)
@@ -26,6 +28,7 @@ void fs_keccak_absorb_blocks(const fs_kernel *k, uint64_t *st, unsigned rate,
         fs_keccak_absorb(k)(st, ptr, len / rate, rate);
         return;
     }
+#endif
     for (size_t off = 0; off + rate <= len; off += rate) {
         for (unsigned l = 0; l < used; l++)
             xor_bytes(st, k->lanes, l, in[l] + off, rate);
@@ -48,7 +51,7 @@ void fs_keccak_absorb_final(const fs_kernel *k, uint64_t *st, unsigned rate,
         ptr[l] = tail[l];
     }
     fs_keccak_absorb_blocks(k, st, rate, ptr, used, rate);
-    fs_wipe(tail, sizeof(tail)); /* may hold keys (PRF inputs) */
+    fs_wipe(tail, used * sizeof(tail[0])); /* may hold keys (PRF inputs); rows past used unused */
 }
 
 void fs_keccak_squeeze(const fs_kernel *k, uint64_t *st, unsigned rate,
@@ -68,11 +71,11 @@ void fs_keccak_squeeze(const fs_kernel *k, uint64_t *st, unsigned rate,
 void fs_shake_lanes(const fs_kernel *k, unsigned rate, uint8_t *const out[], size_t outlen,
                     const uint8_t *const in[], size_t inlen, unsigned used)
 {
-    uint64_t st[25 * FS_KECCAK_MAX_LANES];
+    _Alignas(64) uint64_t st[25 * FS_KECCAK_MAX_LANES]; /* aligned: the x16 kernel streams it */
     memset(st, 0, sizeof(uint64_t) * 25 * k->lanes);
     fs_keccak_absorb_final(k, st, rate, in, used, inlen, FS_SHAKE_DS);
     fs_keccak_squeeze(k, st, rate, out, used, outlen);
-    fs_wipe(st, sizeof(st));
+    fs_wipe(st, sizeof(uint64_t) * 25 * k->lanes); /* the part the kernel used */
 }
 
 void fs_shake_init(fs_shake_ctx *x, unsigned rate)

@@ -3,10 +3,10 @@
  * up to half the widest row (16 lanes when no row is wider than 8) as the
  * picker chooses, wider ones the cheapest first group plus the plan of the
  * rest, the 32-lane SHA-256 kernel for full groups when it costs less per
- * lane than two 16-lane calls, and the 16-lane SHA-512 kernel for groups
- * of 9..16 when it costs less than the split. Run also with static costs
- * and with costs under which the picker and the cheapest split disagree
- * (test/unit/hash/meson.build). */
+ * lane than two 16-lane calls, and the 16-lane SHA-512 and Keccak kernels
+ * for groups of 9..16 when they cost less than the split. Run also with
+ * static costs and with costs under which the picker and the cheapest split
+ * disagree (test/unit/hash/meson.build). */
 #include <string.h>
 #include "cpu.h"
 #include "kernel_cost.h"
@@ -92,13 +92,13 @@ static void test_full_groups_x32(void)
     CU_ASSERT_EQUAL(strcmp(name, "avx512-x32") == 0, cheaper);
 }
 
-/* SHA-512 groups of 9..16 lanes: on avx512-x16 exactly when one call of
- * it costs less than the cheapest plan that starts with another row (an
- * 8-lane call and the plan of the rest, say), and the picker's row up to 8
- * lanes once avx512-x16 is usable (half its width). */
-static void test_sha512_groups_x16(void)
+/* Groups of 9..16 lanes of table t: on its avx512-x16 row exactly when one
+ * call of it costs less than the cheapest plan that starts with another row
+ * (an 8-lane call and the plan of the rest, say), and the picker's row up
+ * to 8 lanes once avx512-x16 is usable (half its width). Returns whether
+ * the 16-lane group takes it. */
+static int check_groups_x16(const fs_kernel_table *t)
 {
-    const fs_kernel_table *t = &fs_sha512_table;
     const fs_kernel *x16 = usable_row_of(t, "avx512-x16");
     unsigned mask = fs_cpu_features();
     const fs_kernel *plan[MAX_KERNEL_LANES + 1];
@@ -109,7 +109,7 @@ static void test_sha512_groups_x16(void)
         CU_ASSERT_EQUAL(picker, 16);
         for (unsigned left = 1; left <= 16; left++)
             CU_ASSERT(strcmp(plan[left]->name, "avx512-x16") != 0);
-        return;
+        return 0;
     }
     CU_ASSERT_EQUAL(picker, 8);
     for (unsigned left = 9; left <= 16; left++) {
@@ -127,12 +127,26 @@ static void test_sha512_groups_x16(void)
                     plan[left]->name, group_cost(t, x16), other);
         CU_ASSERT_EQUAL(plan[left] == x16, cheaper);
     }
+    return plan[16] == x16;
+}
+
+static void test_sha512_groups_x16(void)
+{
+    check_groups_x16(&fs_sha512_table);
+}
+
+/* SHAKE's lanes: the same, and the engine names the row it runs for 16. */
+static void test_shake_groups_x16(void)
+{
+    int x16 = check_groups_x16(&fs_keccak_table);
+    CU_ASSERT_EQUAL(strcmp(fs_hash_kernel_name(FS_HASH_SHAKE256), "avx512-x16") == 0, x16);
 }
 
 static const fs_test plan_tests[] = {
     { "wide groups: no cheaper first group", test_plan_cheapest },
     { "full SHA-256 groups on avx512-x32 when it costs less", test_full_groups_x32 },
     { "SHA-512 groups of 9..16 on avx512-x16 when it costs less", test_sha512_groups_x16 },
+    { "SHAKE groups of 9..16 on avx512-x16 when it costs less", test_shake_groups_x16 },
     { NULL, NULL },
 };
 
