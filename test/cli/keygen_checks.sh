@@ -11,12 +11,15 @@
 # or with FASTSIG_PROGRESS=0, and on a terminal (script(1)) by default.
 source "$(dirname "$0")/lib.sh"
 
-# params ALG: a set of the kind, costly enough that a build shows progress
+# params ALG: a set of the kind, costly enough that a build shows progress.
+# Only the generating thread reports, after each share it builds, so a tree
+# of a few shares (H10: 4 of 256 leaves) may show none when the other
+# thread builds all but one: HSS takes an H15 top tree (128 shares).
 params() {
     case $1 in
         XMSS) echo param:XMSS-SHA2_16_256 ;;
         XMSSMT) echo param:XMSSMT-SHA2_20/2_256 ;;
-        HSS) echo param:LMS_SHA256_M32_H10/LMOTS_SHA256_N32_W4,LMS_SHA256_M32_H5/LMOTS_SHA256_N32_W4 ;;
+        HSS) echo param:LMS_SHA256_M32_H15/LMOTS_SHA256_N32_W4,LMS_SHA256_M32_H5/LMOTS_SHA256_N32_W4 ;;
     esac
 }
 # seed ALG: a fixed seed of the kind's length (3n; HSS: n + 16)
