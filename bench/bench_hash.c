@@ -54,7 +54,7 @@ struct kernel_job {
     void (*absorb)(uint64_t *, const uint8_t *const[], size_t, size_t);
     unsigned lanes;
     size_t nblocks;
-    uint64_t st[25 * 16];
+    _Alignas(64) uint64_t st[25 * 16]; /* as every caller's (the x16 kernel streams it) */
     const uint8_t *in[FS_SHA256_MAX_LANES]; /* the widest kernel's lanes */
 };
 

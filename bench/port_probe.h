@@ -38,7 +38,7 @@ typedef struct {
     struct {
         const char *name;
         double per_cycle;
-    } info[8];                /* probes shown only (vpermq, zmm loads) */
+    } info[8];                /* probes shown only (vpermq, zmm loads and stores) */
     unsigned ninfo;
 } bench_ports;
 

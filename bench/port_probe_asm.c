@@ -62,6 +62,7 @@
 #define I_LOAD_X "movdqu 16*\\r(%1), %%xmm\\r"
 #define I_LOAD_Z "vmovdqu64 64*\\r(%1), %%zmm\\r"
 #define I_STORE_X "movdqu %%xmm\\r, 16*\\r(%1)"
+#define I_STORE_Z "vmovdqu64 %%zmm\\r, 64*\\r(%1)"
 #define I_ADD "add $1, %%\\r"
 #define GPR6 "r8,r9,r10,r11,rsi,rdi"
 /* A chain through a pair of registers: each waits for the one before. */
@@ -149,6 +150,7 @@ PROBE(lat_MSG, EACH(RLAT, I_MSG1), "")
 PROBE(tp_LOAD, EACH(R12, I_LOAD_X), "")
 PROBE(tp_LOAD_Z, EACH(R12, I_LOAD_Z), VZ)
 PROBE(tp_STORE, EACH(R12, I_STORE_X), "")
+PROBE(tp_STORE_Z, EACH(R12, I_STORE_Z), VZ)
 PROBE(tp_PERM_Z, EACH(R12, I_VPERM_Z), VZ)
 PROBE(tp_PERM_Y, EACH(R12, I_VPERM_Y), VZ)
 PROBE(tp_SCALAR, EACH(GPR6 "," GPR6, I_ADD), "")
@@ -212,6 +214,7 @@ const bench_probe bench_probes[] = {
     ROW(PROBE_TP, tp_STORE, 0, 48, MIX_STORE, 0, -1, 0),
     ROW(PROBE_TP, tp_SCALAR, 0, 48, MIX_SCALAR, 0, -1, 0),
     ROW(PROBE_INFO, tp_LOAD_Z, Z, 48, -1, 0, -1, 0),
+    ROW(PROBE_INFO, tp_STORE_Z, Z, 48, -1, 0, -1, 0),
     ROW(PROBE_INFO, tp_PERM_Z, Z, 48, -1, 0, -1, 0),
     ROW(PROBE_INFO, tp_PERM_Y, Y, 48, -1, 0, -1, 0),
     ROW(PROBE_FE, fe_Z, Z, 32, -1, 0, -1, 0),
