@@ -6,10 +6,11 @@
  *   void fs_keccak_absorb_x8_avx512(uint64_t st[25 * 8], const uint8_t *const in[8],
  *                                   size_t nblocks, size_t rate);
  * Word i of lane l is st[i*8 + l], so word i of all 8 lanes is one zmm:
- * the whole state lives in zmm0..zmm24 (zmm i = word i = A[i%5][i/5]).
- * zmm25..29 hold the theta column parities, zmm30/31 are scratch.
- * Theta is vpxorq, chi vpternlogq, rho vprolq, pi is the order of the rho
- * moves (one 24-long cycle, done in place), iota xors a broadcast constant.
+ * the whole state lives in zmm0..zmm24 (zmm i = word i = A[i%5][i/5]),
+ * zmm25..31 are the round's scratch. The round (keccak_x8_round.h, written
+ * by tools/gen_keccak_x8.py, which says why) is theta's parities and D all
+ * in vpxorq, then rho and pi row by row of chi (each row's five rotates,
+ * then its chi in vpternlogq), iota a broadcast constant.
  * absorb: for each of nblocks blocks, xors the next `rate` bytes of every
  * lane (rate 136 or 168, read little-endian) into the state and permutes.
  * A block is read as rows of 8 words per lane (the last row masked to the
@@ -21,51 +22,8 @@
 
 	.text
 
-/* Theta is all xors: C[x] = a0 ^ a1 ^ a2 ^ a3 ^ a4 (a tree, no copy), then
- * D = C[x-1] ^ rol(C[x+1], 1) once per column and a[y] ^= D. On Zen 5 a
- * ternlog whose result another ternlog reads through a non-destination
- * operand issues at 2 a cycle, xors at 4 (doc/performance.md section 10);
- * theta's ternlogs read chi's that way. Only chi's 25 ternlogs remain, and
- * their results now go to xors. */
-.macro COLUMN c, a0, a1, a2, a3, a4, t
-	vpxorq		\a1, \a0, \c
-	vpxorq		\a3, \a2, \t
-	vpxorq		\a4, \c, \c
-	vpxorq		\t, \c, \c
-.endm
-
-/* column x ^= D, D = C[x-1] ^ rol(C[x+1], 1), built in \d */
-.macro THETA cprev, cnext, a0, a1, a2, a3, a4, d
-	vprolq		$1, \cnext, \d
-	vpxorq		\cprev, \d, \d
-	vpxorq		\d, \a0, \a0
-	vpxorq		\d, \a1, \a1
-	vpxorq		\d, \a2, \a2
-	vpxorq		\d, \a3, \a3
-	vpxorq		\d, \a4, \a4
-.endm
-
-/* b = rol(a, r) on the shift pipes: rotates issue on two pipes only, and
- * rho's 24 rotates sit between theta and chi with nothing else to overlap;
- * shifts run on two other pipes (section 10's ports). zmm30 is scratch. */
-.macro ROLS r, a, b
-	vpsllq		$\r, \a, %zmm30
-	vpsrlq		$(64-\r), \a, \b
-	vporq		%zmm30, \b, \b
-.endm
-
-/* one row: a[x] ^= ~a[x+1] & a[x+2]  (0xd2 = A ^ (~B & C)) */
-.macro CHI a0, a1, a2, a3, a4
-	vmovdqa64	\a0, %zmm25
-	vmovdqa64	\a1, %zmm26
-	vpternlogq	$0xd2, \a2, \a1, \a0
-	vpternlogq	$0xd2, \a3, \a2, \a1
-	vpternlogq	$0xd2, \a4, \a3, \a2
-	vpternlogq	$0xd2, %zmm25, \a4, \a3
-	vpternlogq	$0xd2, %zmm26, %zmm25, \a4
-.endm
-
 #include "transpose_q8_avx512.h"
+#include "keccak_x8_round.h"
 
 /* loads 8 words at byte \off of every lane's block (%r8 past in[l]) into
  * zmm24..31, masked by \k (masked-off words read as zero, never fault) */
@@ -145,54 +103,7 @@ fs_keccak_absorb_x8_avx512:
 3:	leaq	fs_keccak_rc(%rip), %rax
 	leaq	24*8(%rax), %rcx
 	.p2align 5
-1:
-	/* theta */
-	COLUMN	%zmm25, %zmm0, %zmm5, %zmm10, %zmm15, %zmm20, %zmm30
-	COLUMN	%zmm26, %zmm1, %zmm6, %zmm11, %zmm16, %zmm21, %zmm31
-	COLUMN	%zmm27, %zmm2, %zmm7, %zmm12, %zmm17, %zmm22, %zmm30
-	COLUMN	%zmm28, %zmm3, %zmm8, %zmm13, %zmm18, %zmm23, %zmm31
-	COLUMN	%zmm29, %zmm4, %zmm9, %zmm14, %zmm19, %zmm24, %zmm30
-	THETA	%zmm29, %zmm26, %zmm0, %zmm5, %zmm10, %zmm15, %zmm20, %zmm30
-	THETA	%zmm25, %zmm27, %zmm1, %zmm6, %zmm11, %zmm16, %zmm21, %zmm31
-	THETA	%zmm26, %zmm28, %zmm2, %zmm7, %zmm12, %zmm17, %zmm22, %zmm30
-	THETA	%zmm27, %zmm29, %zmm3, %zmm8, %zmm13, %zmm18, %zmm23, %zmm31
-	THETA	%zmm28, %zmm25, %zmm4, %zmm9, %zmm14, %zmm19, %zmm24, %zmm30
-	/* rho and pi: B[pi(i)] = rol(A[i], r[i]), walking pi's 24-cycle
-	 * backwards from word 1 (saved in zmm31); word 0 stays put */
-	vmovdqa64	%zmm1, %zmm31
-	vprolq	$44, %zmm6, %zmm1
-	vprolq	$20, %zmm9, %zmm6
-	vprolq	$61, %zmm22, %zmm9
-	vprolq	$39, %zmm14, %zmm22
-	vprolq	$18, %zmm20, %zmm14
-	vprolq	$62, %zmm2, %zmm20
-	vprolq	$43, %zmm12, %zmm2
-	vprolq	$25, %zmm13, %zmm12
-	vprolq	$8, %zmm19, %zmm13
-	vprolq	$56, %zmm23, %zmm19
-	vprolq	$41, %zmm15, %zmm23
-	vprolq	$27, %zmm4, %zmm15
-	vprolq	$14, %zmm24, %zmm4
-	vprolq	$2, %zmm21, %zmm24
-	vprolq	$55, %zmm8, %zmm21
-	vprolq	$45, %zmm16, %zmm8
-	vprolq	$36, %zmm5, %zmm16
-	vprolq	$28, %zmm3, %zmm5
-	vprolq	$21, %zmm18, %zmm3
-	vprolq	$15, %zmm17, %zmm18
-	/* the last four by shifts (ROLS); measured best of 3-6 of them */
-	ROLS	10, %zmm11, %zmm17
-	ROLS	6, %zmm7, %zmm11
-	ROLS	3, %zmm10, %zmm7
-	ROLS	1, %zmm31, %zmm10
-	/* chi */
-	CHI	%zmm0, %zmm1, %zmm2, %zmm3, %zmm4
-	CHI	%zmm5, %zmm6, %zmm7, %zmm8, %zmm9
-	CHI	%zmm10, %zmm11, %zmm12, %zmm13, %zmm14
-	CHI	%zmm15, %zmm16, %zmm17, %zmm18, %zmm19
-	CHI	%zmm20, %zmm21, %zmm22, %zmm23, %zmm24
-	/* iota */
-	vpxorq	(%rax){1to8}, %zmm0, %zmm0
+1:	KECCAK_X8_ROUND
 	addq	$8, %rax
 	cmpq	%rcx, %rax
 	jne	1b
