@@ -8,8 +8,8 @@ run this only to change the round:
 Why this shape (doc/performance.md section 5 has the figures): rho and pi
 were one in-place walk of pi's 24-cycle, so the rotates came in cycle order
 and chi's first row waited for the 19th of them. Here rho runs row by row
-of chi, each row's chi right after its five rotates, so the chi of early
-rows overlaps the rotates of later ones. Theta's D-xor is done just before
+of chi, each row's chi after the rotates of the row two on (CHI_LAG), so
+the chi of early rows overlaps the rotates of later ones. Theta's D-xor is done just before
 the word's rotate, in place; a register that a rotate must write while it
 still holds a word not yet rotated gets that word's D-xor early, into a
 free register (the parities' and D's registers as they free up), so the
@@ -23,10 +23,12 @@ at 4 (section 10), and theta's would read chi's that way.
 # rho and pi together, as in crypto/hash/keccak.c: B[j] = rol(A[PI_SRC[j]] ^ D, PI_ROT[j])
 PI_SRC = [0, 6, 12, 18, 24, 3, 9, 10, 16, 22, 1, 7, 13, 19, 20, 4, 5, 11, 17, 23, 2, 8, 14, 15, 21]
 PI_ROT = [0, 44, 43, 21, 14, 28, 20, 3, 45, 61, 1, 6, 25, 8, 18, 27, 36, 10, 15, 56, 62, 55, 39, 41, 2]
-# Rotates done as two shifts and an or (shifts run on other pipes than
-# rotates): only the last row's fourth word; measured against every single
-# word and pairs and fours of the last row, this was the fastest.
-SHIFT_ROT = {23}
+# chi of row y comes after the rotates of row y + CHI_LAG: 0, 1, 2, 3, 4
+# measured 1.03, 1.01, 1.00, 1.01, 1.01 (time per lane-permutation). With 2
+# no rotate is done as shifts: the x8 round had four so (shifts run on
+# other pipes than rotates), and each of 21, 22, 24, 18, 13 as shifts was
+# now 0.5-1.5% slower than none.
+CHI_LAG = 2
 C = [25, 26, 27, 28, 29]          # column parities
 D = [30, 31, 28, 29, 25]          # D[x], built over the parities (dcalc)
 
@@ -115,14 +117,8 @@ def rho_word(e, regs, j):
     src = regs.where(('X', s))
     if src != j:
         regs.vacate(j)
-    regs.occ[j] = 'busy'
-    t = regs.free() if j in SHIFT_ROT else None
     regs.occ[src] = None
-    if j in SHIFT_ROT:
-        e('vpsllq $%d, %s, %s' % (PI_ROT[j], z(src), z(t)))
-        e('vpsrlq $%d, %s, %s' % (64 - PI_ROT[j], z(src), z(j)))
-        e('vporq %s, %s, %s' % (z(t), z(j), z(j)))
-    elif PI_ROT[j]:
+    if PI_ROT[j]:
         e('vprolq $%d, %s, %s' % (PI_ROT[j], z(src), z(j)))
     elif src != j:
         e('vmovdqa64 %s, %s' % (z(src), z(j)))
@@ -152,10 +148,12 @@ def one_round(e):
     columns(e)
     dcalc(e)
     regs = Regs(e)
-    for y in range(5):
-        for x in range(5):
-            rho_word(e, regs, 5 * y + x)
-        chi_row(e, regs, y)
+    for y in range(5 + CHI_LAG):
+        if y < 5:
+            for x in range(5):
+                rho_word(e, regs, 5 * y + x)
+        if y >= CHI_LAG:
+            chi_row(e, regs, y - CHI_LAG)
     assert all(regs.occ[j] == 'out' for j in range(25))
 
 

@@ -9,8 +9,9 @@
  * the whole state lives in zmm0..zmm24 (zmm i = word i = A[i%5][i/5]),
  * zmm25..31 are the round's scratch. The round (keccak_x8_round.h, written
  * by tools/gen_keccak_x8.py, which says why) is theta's parities and D all
- * in vpxorq, then rho and pi row by row of chi (each row's five rotates,
- * then its chi in vpternlogq), iota a broadcast constant.
+ * in vpxorq, then rho and pi row by row of chi (each row's five rotates;
+ * its chi, in vpternlogq, after the next two rows' rotates), iota a
+ * broadcast constant.
  * absorb: for each of nblocks blocks, xors the next `rate` bytes of every
  * lane (rate 136 or 168, read little-endian) into the state and permutes.
  * A block is read as rows of 8 words per lane (the last row masked to the

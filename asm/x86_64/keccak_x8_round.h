@@ -48,14 +48,6 @@
 	vpxorq %zmm25, %zmm24, %zmm24
 	vpxorq %zmm25, %zmm4, %zmm12
 	vprolq $14, %zmm24, %zmm4
-	vmovdqa64 %zmm0, %zmm18
-	vmovdqa64 %zmm1, %zmm24
-	vpternlogq $0xd2, %zmm2, %zmm1, %zmm0
-	vpternlogq $0xd2, %zmm3, %zmm2, %zmm1
-	vpternlogq $0xd2, %zmm4, %zmm3, %zmm2
-	vpternlogq $0xd2, %zmm18, %zmm4, %zmm3
-	vpternlogq $0xd2, %zmm24, %zmm18, %zmm4
-	vpxorq (%rax){1to8}, %zmm0, %zmm0
 	vpxorq %zmm30, %zmm5, %zmm18
 	vprolq $28, %zmm6, %zmm5
 	vpxorq %zmm25, %zmm9, %zmm9
@@ -69,13 +61,6 @@
 	vpxorq %zmm28, %zmm22, %zmm22
 	vmovdqa64 %zmm9, %zmm16
 	vprolq $61, %zmm22, %zmm9
-	vmovdqa64 %zmm5, %zmm22
-	vmovdqa64 %zmm6, %zmm24
-	vpternlogq $0xd2, %zmm7, %zmm6, %zmm5
-	vpternlogq $0xd2, %zmm8, %zmm7, %zmm6
-	vpternlogq $0xd2, %zmm9, %zmm8, %zmm7
-	vpternlogq $0xd2, %zmm22, %zmm9, %zmm8
-	vpternlogq $0xd2, %zmm24, %zmm22, %zmm9
 	vmovdqa64 %zmm10, %zmm22
 	vprolq $1, %zmm26, %zmm10
 	vpxorq %zmm31, %zmm11, %zmm26
@@ -88,13 +73,14 @@
 	vpxorq %zmm30, %zmm20, %zmm20
 	vpxorq %zmm25, %zmm14, %zmm19
 	vprolq $18, %zmm20, %zmm14
-	vmovdqa64 %zmm10, %zmm25
-	vmovdqa64 %zmm11, %zmm20
-	vpternlogq $0xd2, %zmm12, %zmm11, %zmm10
-	vpternlogq $0xd2, %zmm13, %zmm12, %zmm11
-	vpternlogq $0xd2, %zmm14, %zmm13, %zmm12
-	vpternlogq $0xd2, %zmm25, %zmm14, %zmm13
-	vpternlogq $0xd2, %zmm20, %zmm25, %zmm14
+	vmovdqa64 %zmm0, %zmm25
+	vmovdqa64 %zmm1, %zmm20
+	vpternlogq $0xd2, %zmm2, %zmm1, %zmm0
+	vpternlogq $0xd2, %zmm3, %zmm2, %zmm1
+	vpternlogq $0xd2, %zmm4, %zmm3, %zmm2
+	vpternlogq $0xd2, %zmm25, %zmm4, %zmm3
+	vpternlogq $0xd2, %zmm20, %zmm25, %zmm4
+	vpxorq (%rax){1to8}, %zmm0, %zmm0
 	vpxorq %zmm30, %zmm15, %zmm25
 	vprolq $27, %zmm16, %zmm15
 	vprolq $36, %zmm18, %zmm16
@@ -104,21 +90,33 @@
 	vpxorq %zmm29, %zmm23, %zmm23
 	vmovdqa64 %zmm19, %zmm26
 	vprolq $56, %zmm23, %zmm19
-	vmovdqa64 %zmm15, %zmm28
-	vmovdqa64 %zmm16, %zmm29
-	vpternlogq $0xd2, %zmm17, %zmm16, %zmm15
-	vpternlogq $0xd2, %zmm18, %zmm17, %zmm16
-	vpternlogq $0xd2, %zmm19, %zmm18, %zmm17
-	vpternlogq $0xd2, %zmm28, %zmm19, %zmm18
-	vpternlogq $0xd2, %zmm29, %zmm28, %zmm19
+	vmovdqa64 %zmm5, %zmm28
+	vmovdqa64 %zmm6, %zmm29
+	vpternlogq $0xd2, %zmm7, %zmm6, %zmm5
+	vpternlogq $0xd2, %zmm8, %zmm7, %zmm6
+	vpternlogq $0xd2, %zmm9, %zmm8, %zmm7
+	vpternlogq $0xd2, %zmm28, %zmm9, %zmm8
+	vpternlogq $0xd2, %zmm29, %zmm28, %zmm9
 	vprolq $62, %zmm27, %zmm20
 	vpxorq %zmm31, %zmm21, %zmm27
 	vprolq $55, %zmm22, %zmm21
 	vprolq $39, %zmm26, %zmm22
-	vpsllq $41, %zmm25, %zmm26
-	vpsrlq $23, %zmm25, %zmm23
-	vporq %zmm26, %zmm23, %zmm23
+	vprolq $41, %zmm25, %zmm23
 	vprolq $2, %zmm27, %zmm24
+	vmovdqa64 %zmm10, %zmm25
+	vmovdqa64 %zmm11, %zmm26
+	vpternlogq $0xd2, %zmm12, %zmm11, %zmm10
+	vpternlogq $0xd2, %zmm13, %zmm12, %zmm11
+	vpternlogq $0xd2, %zmm14, %zmm13, %zmm12
+	vpternlogq $0xd2, %zmm25, %zmm14, %zmm13
+	vpternlogq $0xd2, %zmm26, %zmm25, %zmm14
+	vmovdqa64 %zmm15, %zmm25
+	vmovdqa64 %zmm16, %zmm26
+	vpternlogq $0xd2, %zmm17, %zmm16, %zmm15
+	vpternlogq $0xd2, %zmm18, %zmm17, %zmm16
+	vpternlogq $0xd2, %zmm19, %zmm18, %zmm17
+	vpternlogq $0xd2, %zmm25, %zmm19, %zmm18
+	vpternlogq $0xd2, %zmm26, %zmm25, %zmm19
 	vmovdqa64 %zmm20, %zmm25
 	vmovdqa64 %zmm21, %zmm26
 	vpternlogq $0xd2, %zmm22, %zmm21, %zmm20
