@@ -20,7 +20,7 @@ static const char *const class_names[MIX_CLASSES] = {
     "vrot.z", "vshift.x", "vshift.y", "vshift.z", "vshuf.x", "vshuf.y", "vshuf.z", "vmov.x",
     "vmov.y", "vmov.z", "sha.rnds", "sha.msg", "load", "store", "scalar", "vterns.x",
     "vterns.y", "vterns.z", "vternr.x", "vternr.y", "vternr.z", "vternx.x",
-    "vternx.y", "vternx.z", "insn",
+    "vternx.y", "vternx.z", "store.z", "insn",
 };
 
 const char *bench_mix_class_name(int c)

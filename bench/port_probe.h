@@ -38,7 +38,7 @@ typedef struct {
     struct {
         const char *name;
         double per_cycle;
-    } info[8];                /* probes shown only (vpermq, zmm loads and stores) */
+    } info[8];                /* probes shown only (vpermq, zmm loads) */
     unsigned ninfo;
 } bench_ports;
 
