@@ -9,15 +9,16 @@ Why this shape (doc/performance.md section 5 has the figures): rho and pi
 were one in-place walk of pi's 24-cycle, so the rotates came in cycle order
 and chi's first row waited for the 19th of them. Here rho runs row by row
 of chi, each row's chi after the rotates of the row two on (CHI_LAG), so
-the chi of early rows overlaps the rotates of later ones. Theta's D-xor is done just before
-the word's rotate, in place; a register that a rotate must write while it
-still holds a word not yet rotated gets that word's D-xor early, into a
-free register (the parities' and D's registers as they free up), so the
-state ends each round where it began (word j in zmm j) with no moves but
-chi's two copies a row and a few when no free register is left. Theta
-stays all vpxorq: on Zen 5 a ternlog whose result another ternlog reads
-through an operand other than its destination issues at 2 a cycle, xors
-at 4 (section 10), and theta's would read chi's that way.
+the chi of early rows overlaps the rotates of later ones. Theta's D-xor of
+a word comes just before its rotate, in place; a register that a rotate
+must write while it still holds a word not yet rotated gets that word's
+D-xor early, into a free register (the parities' and D's registers as they
+free up; 12 words a round), so the state ends each round where it began
+(word j in zmm j) with no moves but chi's two copies a row and a few where
+no register is free (4 a round). Theta stays all vpxorq: on Zen 5 a
+ternlog whose result another ternlog reads through an operand other than
+its destination issues at 2 a cycle, xors at 4 (section 10), and theta's
+would read chi's that way.
 """
 
 # rho and pi together, as in crypto/hash/keccak.c: B[j] = rol(A[PI_SRC[j]] ^ D, PI_ROT[j])
