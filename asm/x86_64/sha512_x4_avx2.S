@@ -9,8 +9,9 @@
  * Registers: a..h in ymm0..7, scratch ymm8..13, and ymm14/15 carry a^b from
  * one round to the next (Maj(a,b,c) = b ^ ((a^b) & (b^c)), and this round's
  * b^c is the last round's a^b). AVX2 has no 64-bit rotate: ror is two shifts
- * and an xor (the schedule's ror by 8: a byte shuffle). The message window W[t..t+15] is a 16-slot ring on the stack
- * (W[t] in slot t%16); round t also computes W[t+16] into W[t]'s slot.
+ * and an xor (the schedule's ror by 8: a byte shuffle). The message window
+ * W[t..t+15] is a 16-slot ring on the stack (W[t] in slot t%16); round t
+ * also computes W[t+16] into W[t]'s slot.
  * A block is read as rows of 4 words per lane and turned into columns by
  * 4x4 transposes. 16 rounds unrolled, a..h renamed by macro
  * arguments. Leaf function with its own aligned frame (no red zone use).
