@@ -1,6 +1,6 @@
 /* sha2_block_rounds.h - the rounds and the feed-forward of one block in the
- * SHA-2 lane kernels on ymm/zmm registers 0..7 (sha256_x8_avx2.S,
- * sha512_x4_avx2.S, sha512_x8_avx512.S): `loops` passes of the including
+ * SHA-2 lane kernels on ymm/zmm registers 0..7 (sha256_x8_avx2.S):
+ * `loops` passes of the including
  * kernel's ROUNDS16 that also extend the message schedule, K advancing by
  * kstep bytes from table k at %rax, one last pass without, then each state
  * row at %rdi gets the block's result added (add) and stored back (mov),

@@ -1,5 +1,5 @@
 /* sha2_rounds16_ymm.h - sixteen rounds of the eight-lane-register SHA-2
- * kernels (sha256_x8_avx2.S, sha512_x4_avx2.S): the state a..h in ymm0..7
+ * kernel (sha256_x8_avx2.S): the state a..h in ymm0..7
  * rotates by one register per round, and the two scratch registers ymm14
  * and ymm15 (the b^c carried from one round to the next) swap. RND is the
  * including kernel's round: RND a,b,c,d,e,f,g,h, i, sched, x, y with i the
