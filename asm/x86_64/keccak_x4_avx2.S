@@ -9,10 +9,13 @@
  * 16 ymm registers cannot hold the 25-word state, so each round reads one
  * copy of the state from memory and writes the next: st and an 800-byte
  * stack buffer take turns (24 rounds, so the result ends in st).
- * Per round: the column parities C (ymm0..4), then D = C[x-1] ^ rol(C[x+1],1)
+ * The column parities C stay in ymm10..14: each round's first output row
+ * starts them and every later row folds its chi words in, so the next
+ * round's theta needs no loads. Per round: D = C[x-1] ^ rol(C[x+1],1)
  * (ymm5..9); then, output row by row, theta+rho+pi gather the row's five
- * words B (ymm0..4) and chi/iota write them out. ymm10/11 are scratch,
- * ymm12 the round constant.
+ * words B (ymm0..4) and chi/iota write them out; ymm15 is scratch. The
+ * rows run in the order that reads the previous round's last-written row
+ * word by word as it was written (4 rounds unrolled, the order repeating).
  * absorb: for each of nblocks blocks, xors the next `rate` bytes of every
  * lane (rate 136 or 168, read little-endian, as rows of 4 words per lane
  * turned into columns by 4x4 transposes) into st and permutes. rate 0
@@ -22,7 +25,7 @@
 
 	.text
 
-/* \c = column x of the state at (%rsi) */
+/* \c = column x of the state at (%rsi): the first round's parities */
 .macro COLUMN c, x
 	vmovdqu	32*\x(%rsi), \c
 	vpxor	32*(\x+5)(%rsi), \c, \c
@@ -33,39 +36,109 @@
 
 /* \d = \cprev ^ rol(\cnext, 1) */
 .macro THETA_D d, cprev, cnext
-	vpsrlq	$63, \cnext, %ymm10
+	vpsrlq	$63, \cnext, %ymm15
 	vpaddq	\cnext, \cnext, \d
-	vpor	%ymm10, \d, \d
+	vpor	%ymm15, \d, \d
 	vpxor	\cprev, \d, \d
 .endm
 
-/* \b = rol(A[\s] ^ \d, \r): one word of B = pi(rho(theta(A))) */
-.macro BLANE b, s, d, r
-	vpxor	32*\s(%rsi), \d, \b
-	.if \r
-	vpsllq	$\r, \b, %ymm11
+/* \b = rol(A[\s] ^ \d, \r), A at \src: one word of B = pi(rho(theta(A)));
+ * the byte rotates (8, 56) are one vpshufb, and rol 1 shifts left by an
+ * add (the shift pipes are half the vector ALU) */
+.macro BLANE src, b, s, d, r
+	vpxor	32*\s(\src), \d, \b
+	.if \r == 8
+	vpshufb	.Lrol8(%rip), \b, \b
+	.elseif \r == 56
+	vpshufb	.Lrol56(%rip), \b, \b
+	.elseif \r == 1
+	vpaddq	\b, \b, %ymm15
+	vpsrlq	$63, \b, \b
+	vpor	%ymm15, \b, \b
+	.elseif \r
+	vpsllq	$\r, \b, %ymm15
 	vpsrlq	$(64-\r), \b, \b
-	vpor	%ymm11, \b, \b
+	vpor	%ymm15, \b, \b
 	.endif
 .endm
 
-/* one chi output word: out[\j] = \b0 ^ (~\b1 & \b2) (^ RC for word 0) */
-.macro CHI1 j, b0, b1, b2
-	vpandn	\b2, \b1, %ymm10
-	vpxor	\b0, %ymm10, %ymm10
-	.if \j == 0
-	vpxor	%ymm12, %ymm10, %ymm10
+/* chi word x of output row y (B in ymm0..4) to \dst: the round's first
+ * row starts the next round's column parity \c with it, later rows fold
+ * it in; word 0 takes iota (this round's constant, 4 copies, at %rax) */
+.macro CHI dst, y, x, first, c, b0, b1, b2
+	.if \first
+	vpandn	\b2, \b1, \c
+	vpxor	\b0, \c, \c
+	.if \y + \x == 0
+	vpxor	(%rax), \c, \c
 	.endif
-	vmovdqu	%ymm10, 32*\j(%rdx)
+	vmovdqu	\c, 32*(5*\y+\x)(\dst)
+	.else
+	vpandn	\b2, \b1, %ymm15
+	vpxor	\b0, %ymm15, %ymm15
+	.if \y + \x == 0
+	vpxor	(%rax), %ymm15, %ymm15
+	.endif
+	vmovdqu	%ymm15, 32*(5*\y+\x)(\dst)
+	vpxor	%ymm15, \c, \c
+	.endif
 .endm
 
-/* chi (and iota) of the row B = ymm0..4 into words \j..\j+4 at (%rdx) */
-.macro CHIROW j
-	CHI1	\j, %ymm0, %ymm1, %ymm2
-	CHI1	(\j+1), %ymm1, %ymm2, %ymm3
-	CHI1	(\j+2), %ymm2, %ymm3, %ymm4
-	CHI1	(\j+3), %ymm3, %ymm4, %ymm0
-	CHI1	(\j+4), %ymm4, %ymm0, %ymm1
+/* output row y of one round, A at \src to \dst: B[x] = rol(A[s] ^ D[s%5],
+ * r) with s = x + 5*((y + 3x) % 5)... listed per row, then chi */
+.macro ROW src, dst, y, first
+	.if \y == 0
+	BLANE	\src, %ymm0, 0, %ymm5, 0
+	BLANE	\src, %ymm1, 6, %ymm6, 44
+	BLANE	\src, %ymm2, 12, %ymm7, 43
+	BLANE	\src, %ymm3, 18, %ymm8, 21
+	BLANE	\src, %ymm4, 24, %ymm9, 14
+	.elseif \y == 1
+	BLANE	\src, %ymm0, 3, %ymm8, 28
+	BLANE	\src, %ymm1, 9, %ymm9, 20
+	BLANE	\src, %ymm2, 10, %ymm5, 3
+	BLANE	\src, %ymm3, 16, %ymm6, 45
+	BLANE	\src, %ymm4, 22, %ymm7, 61
+	.elseif \y == 2
+	BLANE	\src, %ymm0, 1, %ymm6, 1
+	BLANE	\src, %ymm1, 7, %ymm7, 6
+	BLANE	\src, %ymm2, 13, %ymm8, 25
+	BLANE	\src, %ymm3, 19, %ymm9, 8
+	BLANE	\src, %ymm4, 20, %ymm5, 18
+	.elseif \y == 3
+	BLANE	\src, %ymm0, 4, %ymm9, 27
+	BLANE	\src, %ymm1, 5, %ymm5, 36
+	BLANE	\src, %ymm2, 11, %ymm6, 10
+	BLANE	\src, %ymm3, 17, %ymm7, 15
+	BLANE	\src, %ymm4, 23, %ymm8, 56
+	.else
+	BLANE	\src, %ymm0, 2, %ymm7, 62
+	BLANE	\src, %ymm1, 8, %ymm8, 55
+	BLANE	\src, %ymm2, 14, %ymm9, 39
+	BLANE	\src, %ymm3, 15, %ymm5, 41
+	BLANE	\src, %ymm4, 21, %ymm6, 2
+	.endif
+	CHI	\dst, \y, 0, \first, %ymm10, %ymm0, %ymm1, %ymm2
+	CHI	\dst, \y, 1, \first, %ymm11, %ymm1, %ymm2, %ymm3
+	CHI	\dst, \y, 2, \first, %ymm12, %ymm2, %ymm3, %ymm4
+	CHI	\dst, \y, 3, \first, %ymm13, %ymm3, %ymm4, %ymm0
+	CHI	\dst, \y, 4, \first, %ymm14, %ymm4, %ymm0, %ymm1
+.endm
+
+/* one round from \src to \dst, the column parities C in ymm10..14: theta's
+ * D (ymm5..9), then the output rows in the order r0..r4 */
+.macro ROUND src, dst, r0, r1, r2, r3, r4
+	THETA_D	%ymm5, %ymm14, %ymm11
+	THETA_D	%ymm6, %ymm10, %ymm12
+	THETA_D	%ymm7, %ymm11, %ymm13
+	THETA_D	%ymm8, %ymm12, %ymm14
+	THETA_D	%ymm9, %ymm13, %ymm10
+	ROW	\src, \dst, \r0, 1
+	ROW	\src, \dst, \r1, 0
+	ROW	\src, \dst, \r2, 0
+	ROW	\src, \dst, \r3, 0
+	ROW	\src, \dst, \r4, 0
+	addq	$32, %rax
 .endm
 
 	.globl	fs_keccakf1600_x4_avx2
@@ -117,7 +190,6 @@ fs_keccakf1600_x4_avx2:
 	.globl	fs_keccak_absorb_x4_avx2
 	.hidden	fs_keccak_absorb_x4_avx2
 	.type	fs_keccak_absorb_x4_avx2, @function
-	.hidden	fs_keccak_rc
 	.p2align 5
 fs_keccak_absorb_x4_avx2:
 .Labsorb4:
@@ -147,60 +219,20 @@ fs_keccak_absorb_x4_avx2:
 	jmp	3f
 5:	XOR4	4
 	XOR1	20
-3:	movq	%rdi, %rsi		/* read from st ... */
-	movq	%rsp, %rdx		/* ... write to the stack copy */
-	leaq	fs_keccak_rc(%rip), %rax
-	leaq	24*8(%rax), %rcx
+3:	movq	%rsp, %rdx		/* the stack copy */
+	leaq	.Lrc4(%rip), %rax
+	leaq	24*32(%rax), %rcx
+	movq	%rdi, %rsi
+	COLUMN	%ymm10, 0
+	COLUMN	%ymm11, 1
+	COLUMN	%ymm12, 2
+	COLUMN	%ymm13, 3
+	COLUMN	%ymm14, 4
 	.p2align 5
-1:
-	vpbroadcastq	(%rax), %ymm12
-	COLUMN	%ymm0, 0
-	COLUMN	%ymm1, 1
-	COLUMN	%ymm2, 2
-	COLUMN	%ymm3, 3
-	COLUMN	%ymm4, 4
-	THETA_D	%ymm5, %ymm4, %ymm1
-	THETA_D	%ymm6, %ymm0, %ymm2
-	THETA_D	%ymm7, %ymm1, %ymm3
-	THETA_D	%ymm8, %ymm2, %ymm4
-	THETA_D	%ymm9, %ymm3, %ymm0
-	/* output row 0: B[x] = rol(A[pi^-1(x)] ^ D, r) */
-	BLANE	%ymm0, 0, %ymm5, 0
-	BLANE	%ymm1, 6, %ymm6, 44
-	BLANE	%ymm2, 12, %ymm7, 43
-	BLANE	%ymm3, 18, %ymm8, 21
-	BLANE	%ymm4, 24, %ymm9, 14
-	CHIROW	0
-	/* row 1 */
-	BLANE	%ymm0, 3, %ymm8, 28
-	BLANE	%ymm1, 9, %ymm9, 20
-	BLANE	%ymm2, 10, %ymm5, 3
-	BLANE	%ymm3, 16, %ymm6, 45
-	BLANE	%ymm4, 22, %ymm7, 61
-	CHIROW	5
-	/* row 2 */
-	BLANE	%ymm0, 1, %ymm6, 1
-	BLANE	%ymm1, 7, %ymm7, 6
-	BLANE	%ymm2, 13, %ymm8, 25
-	BLANE	%ymm3, 19, %ymm9, 8
-	BLANE	%ymm4, 20, %ymm5, 18
-	CHIROW	10
-	/* row 3 */
-	BLANE	%ymm0, 4, %ymm9, 27
-	BLANE	%ymm1, 5, %ymm5, 36
-	BLANE	%ymm2, 11, %ymm6, 10
-	BLANE	%ymm3, 17, %ymm7, 15
-	BLANE	%ymm4, 23, %ymm8, 56
-	CHIROW	15
-	/* row 4 */
-	BLANE	%ymm0, 2, %ymm7, 62
-	BLANE	%ymm1, 8, %ymm8, 55
-	BLANE	%ymm2, 14, %ymm9, 39
-	BLANE	%ymm3, 15, %ymm5, 41
-	BLANE	%ymm4, 21, %ymm6, 2
-	CHIROW	20
-	xchgq	%rsi, %rdx
-	addq	$8, %rax
+1:	ROUND	%rdi, %rdx, 2, 4, 1, 3, 0
+	ROUND	%rdx, %rdi, 0, 2, 4, 1, 3
+	ROUND	%rdi, %rdx, 4, 1, 3, 0, 2
+	ROUND	%rdx, %rdi, 1, 3, 0, 2, 4
 	cmpq	%rcx, %rax
 	jne	1b
 	addq	%r11, %r8
@@ -212,5 +244,41 @@ fs_keccak_absorb_x4_avx2:
 	vzeroupper
 4:	ret
 	.size	fs_keccak_absorb_x4_avx2, .-fs_keccak_absorb_x4_avx2
+
+	.section .rodata
+	.p2align 5
+.Lrc4:		/* the round constants (fs_keccak_rc), 4 copies each */
+	.quad	0x0000000000000001, 0x0000000000000001, 0x0000000000000001, 0x0000000000000001
+	.quad	0x0000000000008082, 0x0000000000008082, 0x0000000000008082, 0x0000000000008082
+	.quad	0x800000000000808a, 0x800000000000808a, 0x800000000000808a, 0x800000000000808a
+	.quad	0x8000000080008000, 0x8000000080008000, 0x8000000080008000, 0x8000000080008000
+	.quad	0x000000000000808b, 0x000000000000808b, 0x000000000000808b, 0x000000000000808b
+	.quad	0x0000000080000001, 0x0000000080000001, 0x0000000080000001, 0x0000000080000001
+	.quad	0x8000000080008081, 0x8000000080008081, 0x8000000080008081, 0x8000000080008081
+	.quad	0x8000000000008009, 0x8000000000008009, 0x8000000000008009, 0x8000000000008009
+	.quad	0x000000000000008a, 0x000000000000008a, 0x000000000000008a, 0x000000000000008a
+	.quad	0x0000000000000088, 0x0000000000000088, 0x0000000000000088, 0x0000000000000088
+	.quad	0x0000000080008009, 0x0000000080008009, 0x0000000080008009, 0x0000000080008009
+	.quad	0x000000008000000a, 0x000000008000000a, 0x000000008000000a, 0x000000008000000a
+	.quad	0x000000008000808b, 0x000000008000808b, 0x000000008000808b, 0x000000008000808b
+	.quad	0x800000000000008b, 0x800000000000008b, 0x800000000000008b, 0x800000000000008b
+	.quad	0x8000000000008089, 0x8000000000008089, 0x8000000000008089, 0x8000000000008089
+	.quad	0x8000000000008003, 0x8000000000008003, 0x8000000000008003, 0x8000000000008003
+	.quad	0x8000000000008002, 0x8000000000008002, 0x8000000000008002, 0x8000000000008002
+	.quad	0x8000000000000080, 0x8000000000000080, 0x8000000000000080, 0x8000000000000080
+	.quad	0x000000000000800a, 0x000000000000800a, 0x000000000000800a, 0x000000000000800a
+	.quad	0x800000008000000a, 0x800000008000000a, 0x800000008000000a, 0x800000008000000a
+	.quad	0x8000000080008081, 0x8000000080008081, 0x8000000080008081, 0x8000000080008081
+	.quad	0x8000000000008080, 0x8000000000008080, 0x8000000000008080, 0x8000000000008080
+	.quad	0x0000000080000001, 0x0000000080000001, 0x0000000080000001, 0x0000000080000001
+	.quad	0x8000000080008008, 0x8000000080008008, 0x8000000080008008, 0x8000000080008008
+.Lrol8:		/* vpshufb: each 64-bit word rotated left by 8 */
+	.rept 2
+	.byte	7, 0, 1, 2, 3, 4, 5, 6, 15, 8, 9, 10, 11, 12, 13, 14
+	.endr
+.Lrol56:	/* and by 56 */
+	.rept 2
+	.byte	1, 2, 3, 4, 5, 6, 7, 0, 9, 10, 11, 12, 13, 14, 15, 8
+	.endr
 
 	.section .note.GNU-stack,"",@progbits
