@@ -89,6 +89,7 @@ const fs_kernel fs_keccak_kernels[] = {
 #if defined(FASTSIG_HAVE_ASM)
     { "avx512-x2", FS_KERNEL_FN(fs_keccakf1600_x2_avx512), NULL, 2, FS_CPU_AVX512, FS_KERNEL_PAIR, 33 },
     { "avx2-x4", FS_KERNEL_FN(fs_keccakf1600_x4_avx2), FS_KERNEL_FN(fs_keccak_absorb_x4_avx2), 4, FS_CPU_AVX2, 0, 33 },
+    { "avx2-x8", FS_KERNEL_FN(fs_keccakf1600_x8_avx2), NULL, 8, FS_CPU_AVX2, 0, 31 },
     { "avx512-x8", FS_KERNEL_FN(fs_keccakf1600_x8_avx512), FS_KERNEL_FN(fs_keccak_absorb_x8_avx512), 8, FS_CPU_AVX512, 0, 11 },
     { "avx512-x16", FS_KERNEL_FN(fs_keccakf1600_x16_avx512), FS_KERNEL_FN(fs_keccak_absorb_x16_avx512), 16, FS_CPU_AVX512, 0, 9 },
 #endif

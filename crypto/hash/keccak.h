@@ -15,6 +15,8 @@
  *   fs_keccakf1600_x16_portable(st[25*16])   portable twin of the x16 one
  *   fs_keccakf1600_x2_portable(st[25*2])     portable twin of the x2 one
  *   fs_keccakf1600_x4_avx2(st[25*4])         asm, needs FS_CPU_AVX2
+ *   fs_keccakf1600_x8_avx2(st[25*8])         asm, two groups of 4 lanes, needs
+ *                                            FS_CPU_AVX2 (twin: the x8 portable)
  *   fs_keccakf1600_x8_avx512(st[25*8])       asm, needs FS_CPU_AVX512
  *   fs_keccakf1600_x16_avx512(st[25*16])     asm, two groups of 8 lanes, needs
  *                                            FS_CPU_AVX512 (the engine's groups
@@ -67,6 +69,7 @@ typedef void fs_keccak_absorb_fn(uint64_t *st, const uint8_t *const in[], size_t
 
 #if defined(FASTSIG_HAVE_ASM)
 void fs_keccakf1600_x4_avx2(uint64_t st[25 * 4]);
+void fs_keccakf1600_x8_avx2(uint64_t st[25 * 8]);
 void fs_keccakf1600_x8_avx512(uint64_t st[25 * 8]);
 void fs_keccakf1600_x2_avx512(uint64_t st[25 * 2]);
 void fs_keccakf1600_x16_avx512(uint64_t st[25 * 16]);
