@@ -7,21 +7,24 @@
  * Lane l reads in[l][0 .. 64*nblocks); no alignment needed.
  *
  * Per block: the 8 lanes' rows are transposed 8x8 in registers (unpck inside
- * 128-bit halves, then vperm2i128), byte-swapped and stored as the message
- * ring W[t%16] on the stack (32-byte aligned, 16 slots); then the state is
- * loaded from st into ymm0..7 (a..h) and the 64 rounds run with scratch
- * ymm8..13 and a^b carried between rounds in ymm14/15 (Maj from it).
+ * 128-bit halves, then vperm2i128), byte-swapped and stored as W[0..15] of
+ * the message schedule, 64 words on the stack (32-byte aligned); then the
+ * state is loaded from st into ymm0..7 (a..h) and the 64 rounds run with
+ * scratch ymm8..13 and a^b carried between rounds in ymm14/15 (Maj from it).
  * AVX2 has no rotate: each rotation is two shifts, and the six terms of a
  * Sigma are xored as a tree (the e -> Sigma1 -> e' chain is what limits a
  * round). The 48 schedule steps W[k+16] are spread over all 64 rounds,
- * three in every four (ROUNDS8), each in two halves inside a round. The
- * a..h rotation is done by renaming macro arguments, and the 64 rounds are
- * unrolled (the ring offsets fixed). Portable twin:
+ * three in every four, each in two halves inside a round: one pass of 8
+ * rounds (ROUNDS8, a..h renamed by macro arguments) runs 8 times, its
+ * rounds' W at %r9 and its 6 schedule steps' at %r10, which advance 8 and 6
+ * words a pass (the whole schedule is kept, not a 16-word ring, so that
+ * every pass has the same offsets). Portable twin:
  * fs_sha256_compress_x8_portable. */
 
 	.text
 
-#define W(i) (32*((i)&15))(%rsp)
+#define W(i) (32*(i))(%rsp)		/* W[i] as the block is loaded */
+
 
 /* dst = ror(x, r1) ^ ror(x, r2) ^ (x >> r3 or ror(x, r3)) as a tree of
  * xors (latency 4, not 7: Sigma1(e) is on the round's critical path);
@@ -42,15 +45,15 @@
 	vpxor		\t, \dst, \dst
 .endm
 
-/* round t (0..63), its W in ring slot t%16 and K[t] (broadcast) at
- * 32*t(%rax); k >= 0 also computes the schedule's W[k+16] into slot k%16
- * (W[k], W[k+1], W[k+9], W[k+14] in), in two halves placed after T1 and
+/* round 8p+t of pass p, its W at 32*t(%r9) and K (broadcast) at
+ * 32*t(%rax); k >= 0 also computes the schedule step 6p+k, W[6p+k+16] at
+ * 32*(k+16)(%r10) (from W[6p+k], ..+1, ..+9, ..+14 there), in two halves placed after T1 and
  * after T2 so the round's own work issues first. \xc gets a^b; \xp holds
  * the previous round's a^b, which is this round's b^c:
  * Maj(a,b,c) = ((a^b) & (b^c)) ^ b. */
 .macro RND a, b, c, d, e, f, g, h, t, k, xc, xp
-	vpaddd		W(\t), \h, \h
-	vpaddd		32*(\t)(%rax), \h, \h
+	vpaddd		32*\t(%r9), \h, \h
+	vpaddd		32*\t(%rax), \h, \h
 	SIG3		\e, %ymm8, %ymm9, %ymm10, %ymm11, 6, 11, 25, 0	/* Sigma1(e) */
 	vpxor		\g, \f, %ymm12
 	vpand		\e, %ymm12, %ymm12
@@ -59,10 +62,10 @@
 	vpaddd		%ymm8, \h, \h			/* h = T1 */
 	vpaddd		\h, \d, \d			/* d += T1 */
 	.if \k >= 0
-	vmovdqa		W(\k+1), %ymm13
+	vmovdqa		32*(\k+1)(%r10), %ymm13
 	SIG3		%ymm13, %ymm12, %ymm9, %ymm10, %ymm11, 7, 18, 3, 1	/* sigma0(W[k+1]) */
-	vpaddd		W(\k), %ymm12, %ymm13
-	vpaddd		W(\k+9), %ymm13, %ymm13		/* W[k] + sigma0 + W[k+9] */
+	vpaddd		32*\k(%r10), %ymm12, %ymm13
+	vpaddd		32*(\k+9)(%r10), %ymm13, %ymm13		/* W[k] + sigma0 + W[k+9] */
 	.endif
 	SIG3		\a, %ymm8, %ymm9, %ymm10, %ymm11, 2, 13, 22, 0	/* Sigma0(a) */
 	vpxor		\b, \a, \xc
@@ -71,27 +74,27 @@
 	vpaddd		%ymm8, %ymm12, %ymm12		/* T2 */
 	vpaddd		%ymm12, \h, \h			/* h = T1 + T2 */
 	.if \k >= 0
-	vmovdqa		W(\k+14), %ymm12
+	vmovdqa		32*(\k+14)(%r10), %ymm12
 	SIG3		%ymm12, %ymm8, %ymm9, %ymm10, %ymm11, 17, 19, 10, 1	/* sigma1(W[k+14]) */
 	vpaddd		%ymm8, %ymm13, %ymm13
-	vmovdqa		%ymm13, W(\k)
+	vmovdqa		%ymm13, 32*(\k+16)(%r10)
 	.endif
 .endm
 
-/* rounds 8m .. 8m+7 (a..h in ymm0..7 at round 8m, renamed one register a
- * round; a^b in ymm14/15 by turns) with the schedule's steps 6m .. 6m+5
+/* rounds 8p .. 8p+7 (a..h in ymm0..7 at round 8p, renamed one register a
+ * round; a^b in ymm14/15 by turns) with the schedule's steps 6p .. 6p+5
  * in six of them: the 48 steps spread over all 64 rounds, 3 in 4, rather
- * than in the first 48 (2.9% faster on Zen 5, section 3). W[k+16] is
- * written at round 4k/3 < k+16, after slot k%16 is last read. */
-.macro ROUNDS8 m
-	RND %ymm0,%ymm1,%ymm2,%ymm3,%ymm4,%ymm5,%ymm6,%ymm7, (8*\m+0), (6*\m+0), %ymm14,%ymm15
-	RND %ymm7,%ymm0,%ymm1,%ymm2,%ymm3,%ymm4,%ymm5,%ymm6, (8*\m+1), (6*\m+1), %ymm15,%ymm14
-	RND %ymm6,%ymm7,%ymm0,%ymm1,%ymm2,%ymm3,%ymm4,%ymm5, (8*\m+2), (6*\m+2), %ymm14,%ymm15
-	RND %ymm5,%ymm6,%ymm7,%ymm0,%ymm1,%ymm2,%ymm3,%ymm4, (8*\m+3), -1, %ymm15,%ymm14
-	RND %ymm4,%ymm5,%ymm6,%ymm7,%ymm0,%ymm1,%ymm2,%ymm3, (8*\m+4), (6*\m+3), %ymm14,%ymm15
-	RND %ymm3,%ymm4,%ymm5,%ymm6,%ymm7,%ymm0,%ymm1,%ymm2, (8*\m+5), (6*\m+4), %ymm15,%ymm14
-	RND %ymm2,%ymm3,%ymm4,%ymm5,%ymm6,%ymm7,%ymm0,%ymm1, (8*\m+6), (6*\m+5), %ymm14,%ymm15
-	RND %ymm1,%ymm2,%ymm3,%ymm4,%ymm5,%ymm6,%ymm7,%ymm0, (8*\m+7), -1, %ymm15,%ymm14
+ * than in the first 48 (2.9% faster on Zen 5, doc/performance.md section
+ * 3). Step k runs in round 4k/3, before round k+16 reads its W. */
+.macro ROUNDS8
+	RND %ymm0,%ymm1,%ymm2,%ymm3,%ymm4,%ymm5,%ymm6,%ymm7, 0, 0, %ymm14,%ymm15
+	RND %ymm7,%ymm0,%ymm1,%ymm2,%ymm3,%ymm4,%ymm5,%ymm6, 1, 1, %ymm15,%ymm14
+	RND %ymm6,%ymm7,%ymm0,%ymm1,%ymm2,%ymm3,%ymm4,%ymm5, 2, 2, %ymm14,%ymm15
+	RND %ymm5,%ymm6,%ymm7,%ymm0,%ymm1,%ymm2,%ymm3,%ymm4, 3, -1, %ymm15,%ymm14
+	RND %ymm4,%ymm5,%ymm6,%ymm7,%ymm0,%ymm1,%ymm2,%ymm3, 4, 3, %ymm14,%ymm15
+	RND %ymm3,%ymm4,%ymm5,%ymm6,%ymm7,%ymm0,%ymm1,%ymm2, 5, 4, %ymm15,%ymm14
+	RND %ymm2,%ymm3,%ymm4,%ymm5,%ymm6,%ymm7,%ymm0,%ymm1, 6, 5, %ymm14,%ymm15
+	RND %ymm1,%ymm2,%ymm3,%ymm4,%ymm5,%ymm6,%ymm7,%ymm0, 7, -1, %ymm15,%ymm14
 .endm
 
 #include "transpose_d4.h"
@@ -129,7 +132,7 @@ fs_sha256_compress_x8_avx2:
 	jz	3f
 	pushq	%rbp
 	movq	%rsp, %rbp
-	subq	$512, %rsp
+	subq	$2048, %rsp
 	andq	$-32, %rsp
 	xorl	%r8d, %r8d			/* offset of the block in every lane */
 1:	vbroadcasti128	.Lbswap32(%rip), %ymm15
@@ -140,9 +143,15 @@ fs_sha256_compress_x8_avx2:
 	.endr
 	vpxor	%ymm2, %ymm1, %ymm15		/* b^c for round 0's Maj */
 	leaq	.Lk256x8(%rip), %rax
-	.irp	m, 0,1,2,3,4,5,6,7
-	ROUNDS8	\m
-	.endr
+	movq	%rsp, %r9			/* W[t] of this pass's rounds */
+	movq	%rsp, %r10			/* W[k] of its schedule steps */
+	movl	$8, %ecx
+2:	ROUNDS8
+	addq	$256, %rax
+	addq	$256, %r9
+	addq	$192, %r10
+	decl	%ecx
+	jnz	2b
 	/* feed forward: st holds the state the block started from */
 	.irp	i, 0,1,2,3,4,5,6,7
 	vpaddd	32*\i(%rdi), %ymm\i, %ymm\i
