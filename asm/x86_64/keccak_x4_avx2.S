@@ -23,6 +23,8 @@
  * Leaf functions with their own aligned frame; nothing needs alignment.
  * Portable twins: fs_keccakf1600_x4_portable and fs_keccak_absorb_blocks. */
 
+#include "keccak_rho_ymm.h"
+
 	.text
 
 /* \c = column x of the state at (%rsi): the first round's parities */
@@ -42,24 +44,10 @@
 	vpxor	\cprev, \d, \d
 .endm
 
-/* \b = rol(A[\s] ^ \d, \r), A at \src: one word of B = pi(rho(theta(A)));
- * the byte rotates (8, 56) are one vpshufb, and rol 1 shifts left by an
- * add (the shift pipes are half the vector ALU) */
+/* \b = rol(A[\s] ^ \d, \r), A at \src: one word of B = pi(rho(theta(A))) */
 .macro BLANE src, b, s, d, r
 	vpxor	32*\s(\src), \d, \b
-	.if \r == 8
-	vpshufb	.Lrol8(%rip), \b, \b
-	.elseif \r == 56
-	vpshufb	.Lrol56(%rip), \b, \b
-	.elseif \r == 1
-	vpaddq	\b, \b, %ymm15
-	vpsrlq	$63, \b, \b
-	vpor	%ymm15, \b, \b
-	.elseif \r
-	vpsllq	$\r, \b, %ymm15
-	vpsrlq	$(64-\r), \b, \b
-	vpor	%ymm15, \b, \b
-	.endif
+	ROL_YMM	\b, \r
 .endm
 
 /* chi word x of output row y (B in ymm0..4) to \dst: the round's first
@@ -85,7 +73,7 @@
 .endm
 
 /* output row y of one round, A at \src to \dst: B[x] = rol(A[s] ^ D[s%5],
- * r) with s = x + 5*((y + 3x) % 5)... listed per row, then chi */
+ * r) with s = (x + 3y) % 5 + 5x (pi) and r rho's, listed per row; then chi */
 .macro ROW src, dst, y, first
 	.if \y == 0
 	BLANE	\src, %ymm0, 0, %ymm5, 0
@@ -220,7 +208,7 @@ fs_keccak_absorb_x4_avx2:
 5:	XOR4	4
 	XOR1	20
 3:	movq	%rsp, %rdx		/* the stack copy */
-	leaq	.Lrc4(%rip), %rax
+	leaq	.Lkeccak_rc4(%rip), %rax
 	leaq	24*32(%rax), %rcx
 	movq	%rdi, %rsi
 	COLUMN	%ymm10, 0
@@ -246,39 +234,6 @@ fs_keccak_absorb_x4_avx2:
 	.size	fs_keccak_absorb_x4_avx2, .-fs_keccak_absorb_x4_avx2
 
 	.section .rodata
-	.p2align 5
-.Lrc4:		/* the round constants (fs_keccak_rc), 4 copies each */
-	.quad	0x0000000000000001, 0x0000000000000001, 0x0000000000000001, 0x0000000000000001
-	.quad	0x0000000000008082, 0x0000000000008082, 0x0000000000008082, 0x0000000000008082
-	.quad	0x800000000000808a, 0x800000000000808a, 0x800000000000808a, 0x800000000000808a
-	.quad	0x8000000080008000, 0x8000000080008000, 0x8000000080008000, 0x8000000080008000
-	.quad	0x000000000000808b, 0x000000000000808b, 0x000000000000808b, 0x000000000000808b
-	.quad	0x0000000080000001, 0x0000000080000001, 0x0000000080000001, 0x0000000080000001
-	.quad	0x8000000080008081, 0x8000000080008081, 0x8000000080008081, 0x8000000080008081
-	.quad	0x8000000000008009, 0x8000000000008009, 0x8000000000008009, 0x8000000000008009
-	.quad	0x000000000000008a, 0x000000000000008a, 0x000000000000008a, 0x000000000000008a
-	.quad	0x0000000000000088, 0x0000000000000088, 0x0000000000000088, 0x0000000000000088
-	.quad	0x0000000080008009, 0x0000000080008009, 0x0000000080008009, 0x0000000080008009
-	.quad	0x000000008000000a, 0x000000008000000a, 0x000000008000000a, 0x000000008000000a
-	.quad	0x000000008000808b, 0x000000008000808b, 0x000000008000808b, 0x000000008000808b
-	.quad	0x800000000000008b, 0x800000000000008b, 0x800000000000008b, 0x800000000000008b
-	.quad	0x8000000000008089, 0x8000000000008089, 0x8000000000008089, 0x8000000000008089
-	.quad	0x8000000000008003, 0x8000000000008003, 0x8000000000008003, 0x8000000000008003
-	.quad	0x8000000000008002, 0x8000000000008002, 0x8000000000008002, 0x8000000000008002
-	.quad	0x8000000000000080, 0x8000000000000080, 0x8000000000000080, 0x8000000000000080
-	.quad	0x000000000000800a, 0x000000000000800a, 0x000000000000800a, 0x000000000000800a
-	.quad	0x800000008000000a, 0x800000008000000a, 0x800000008000000a, 0x800000008000000a
-	.quad	0x8000000080008081, 0x8000000080008081, 0x8000000080008081, 0x8000000080008081
-	.quad	0x8000000000008080, 0x8000000000008080, 0x8000000000008080, 0x8000000000008080
-	.quad	0x0000000080000001, 0x0000000080000001, 0x0000000080000001, 0x0000000080000001
-	.quad	0x8000000080008008, 0x8000000080008008, 0x8000000080008008, 0x8000000080008008
-.Lrol8:		/* vpshufb: each 64-bit word rotated left by 8 */
-	.rept 2
-	.byte	7, 0, 1, 2, 3, 4, 5, 6, 15, 8, 9, 10, 11, 12, 13, 14
-	.endr
-.Lrol56:	/* and by 56 */
-	.rept 2
-	.byte	1, 2, 3, 4, 5, 6, 7, 0, 9, 10, 11, 12, 13, 14, 15, 8
-	.endr
+	KECCAK_YMM_CONSTS
 
 	.section .note.GNU-stack,"",@progbits

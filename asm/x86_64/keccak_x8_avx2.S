@@ -20,6 +20,8 @@
  * Leaf function with its own aligned frame; st needs no alignment.
  * Portable twin: fs_keccakf1600_x8_portable. */
 
+#include "keccak_rho_ymm.h"
+
 	.text
 
 #define SW(s, h) (64*(s) + 32*(h))		/* word s of state h */
@@ -43,8 +45,7 @@
 	vmovdqu	%ymm\x, DW(\x, \h)
 .endm
 
-/* \b = rol(A[\s] ^ D[\s % 5], \r) of state h, A at \src (rho's byte
- * rotates by vpshufb, rol 1 shifting left by an add); dreg 1: D[\s % 5]
+/* \b = rol(A[\s] ^ D[\s % 5], \r) of state h, A at \src; dreg 1: D[\s % 5]
  * is already in \b, where theta made it (row 0: its word x takes D[x]) */
 .macro BLANE src, h, b, s, r, dreg=0
 	.if \dreg
@@ -53,19 +54,7 @@
 	vmovdqu	SW(\s, \h)(\src), \b
 	vpxor	DW(\s % 5, \h), \b, \b
 	.endif
-	.if \r == 8
-	vpshufb	.Lrol8x8(%rip), \b, \b
-	.elseif \r == 56
-	vpshufb	.Lrol56x8(%rip), \b, \b
-	.elseif \r == 1
-	vpaddq	\b, \b, %ymm15
-	vpsrlq	$63, \b, \b
-	vpor	%ymm15, \b, \b
-	.elseif \r
-	vpsllq	$\r, \b, %ymm15
-	vpsrlq	$(64-\r), \b, \b
-	vpor	%ymm15, \b, \b
-	.endif
+	ROL_YMM	\b, \r
 .endm
 
 /* chi word x of output row y of state h (B in ymm0..4) to \dst; row 0
@@ -151,7 +140,7 @@ fs_keccakf1600_x8_avx2:
 	movq	%rsp, %rbp
 	subq	$(1600 + 320), %rsp
 	andq	$-32, %rsp
-	leaq	.Lrc4x8(%rip), %rax
+	leaq	.Lkeccak_rc4(%rip), %rax
 	leaq	24*32(%rax), %rcx
 	COLUMN	%ymm5, 0, 0
 	COLUMN	%ymm6, 1, 0
@@ -175,18 +164,6 @@ fs_keccakf1600_x8_avx2:
 	.size	fs_keccakf1600_x8_avx2, .-fs_keccakf1600_x8_avx2
 
 	.section .rodata
-	.p2align 5
-.Lrc4x8:	/* the round constants (fs_keccak_rc), 4 copies each */
-	.irp	c, 0x0000000000000001, 0x0000000000008082, 0x800000000000808a, 0x8000000080008000, 0x000000000000808b, 0x0000000080000001, 0x8000000080008081, 0x8000000000008009, 0x000000000000008a, 0x0000000000000088, 0x0000000080008009, 0x000000008000000a, 0x000000008000808b, 0x800000000000008b, 0x8000000000008089, 0x8000000000008003, 0x8000000000008002, 0x8000000000000080, 0x000000000000800a, 0x800000008000000a, 0x8000000080008081, 0x8000000000008080, 0x0000000080000001, 0x8000000080008008
-	.quad	\c, \c, \c, \c
-	.endr
-.Lrol8x8:	/* vpshufb: each 64-bit word rotated left by 8 */
-	.rept 2
-	.byte	7, 0, 1, 2, 3, 4, 5, 6, 15, 8, 9, 10, 11, 12, 13, 14
-	.endr
-.Lrol56x8:	/* and by 56 */
-	.rept 2
-	.byte	1, 2, 3, 4, 5, 6, 7, 0, 9, 10, 11, 12, 13, 14, 15, 8
-	.endr
+	KECCAK_YMM_CONSTS
 
 	.section .note.GNU-stack,"",@progbits
