@@ -15,7 +15,8 @@
  * zmm16..23), so the message schedules live in two 16-word rings on the
  * stack (W[t] in slot t%16; round t reads it and writes W[t+16] there),
  * addressed by half (%r10 this pass's 8 slots, %r11 the other 8) so that
- * one 8-round pass of code serves every round (7 KiB of code, not 14).
+ * one 8-round pass of code serves every round, its schedule steps skipped
+ * in the last two passes by a branch on the pass count (5 KiB of code, not 14).
  * Round scratch: A zmm8..15, B zmm24..31. The round is the Zen 5 layout of
  * sha256_x16_rounds.h, its Sigma, Ch and Maj macros on each state's scratch. Each block is transposed like the x16 kernel's
  * (16 rows at a time into zmm16..31) and stored to the rings before the
@@ -68,6 +69,7 @@
  * t+14 before \u = 2. */
 .macro SCHED32 sched, u, ring, s0, s1, s2, acc
 	.if \sched
+	jbe	7f				/* the last 16 rounds: no schedule */
 	.if \u < 7
 	vmovdqa32	\ring+64*(\u+1)(%r10), \s2
 	.else
@@ -94,6 +96,7 @@
 	vpternlogd	$0x96, \s2, \s1, \s0		/* sigma1(W[t+14]) */
 	vpaddd		\s0, \acc, \acc
 	vmovdqa32	\acc, \ring+64*\u(%r10)
+7:
 	.endif
 .endm
 
@@ -113,10 +116,11 @@
 
 /* 8 rounds (the a..h renaming repeats every 8), %rax at their K, %r10 at
  * their half of each ring, %r11 at the other half; then both advanced.
- * One pass of code for every 8 rounds keeps the kernel small: with 16
- * rounds unrolled twice (with and without the schedule) it was 14 KiB and
- * ran from the decoders after the lane engine's own code between calls
- * (doc/performance.md section 5). */
+ * The flags come set by the caller: "below or equal" skips the schedule
+ * steps (no vector instruction writes them). One pass of code for every 8
+ * rounds keeps the kernel small: with 16 rounds unrolled twice (with and
+ * without the schedule) it was 14 KiB and ran from the decoders after the
+ * lane engine's own code between calls (doc/performance.md section 5). */
 .macro ROUNDS8_X32 sched
 	RND2	0, \sched, %zmm0,%zmm1,%zmm2,%zmm3,%zmm4,%zmm5,%zmm6,%zmm7, %zmm16,%zmm17,%zmm18,%zmm19,%zmm20,%zmm21,%zmm22,%zmm23
 	RND2	1, \sched, %zmm7,%zmm0,%zmm1,%zmm2,%zmm3,%zmm4,%zmm5,%zmm6, %zmm23,%zmm16,%zmm17,%zmm18,%zmm19,%zmm20,%zmm21,%zmm22
@@ -161,14 +165,11 @@ fs_sha256_compress_x32_avx512:
 	leaq	fs_sha256_k(%rip), %rax
 	movq	%rsp, %r10			/* slots 0..7 of each ring */
 	leaq	512(%rsp), %r11			/* slots 8..15 */
-	movl	$6, %ecx
-2:	ROUNDS8_X32 1				/* rounds 0..47: with the schedule */
+	movl	$8, %ecx
+2:	cmpl	$2, %ecx			/* flags for the pass's schedule steps */
+	ROUNDS8_X32 1
 	decl	%ecx
 	jnz	2b
-	movl	$2, %ecx
-4:	ROUNDS8_X32 0				/* rounds 48..63 */
-	decl	%ecx
-	jnz	4b
 	/* feed forward: st holds the state the block started from */
 	.irp	i, 0,1,2,3,4,5,6,7
 	vpaddd		128*\i(%rdi), %zmm\i, %zmm\i
