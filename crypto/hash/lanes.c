@@ -29,6 +29,14 @@ static inline const lane_kernel *pick(const family *fm, size_t left)
     return fm->plan[left < MAX_KERNEL_LANES ? left : MAX_KERNEL_LANES];
 }
 
+/* The same in groups of at most PARTS_GROUP lanes (fs_lanes_run_parts:
+ * the 32-lane SHA-256 kernel measured slower there, doc/performance.md
+ * section 5). */
+static inline const lane_kernel *pick_parts(const family *fm, size_t left)
+{
+    return fm->plan[left < PARTS_GROUP ? left : PARTS_GROUP];
+}
+
 static void compress(const family *fm, const lane_kernel *k, void *st,
                      const uint8_t *const in[], size_t nblocks)
 {
@@ -303,15 +311,14 @@ int fs_lanes_run_parts(fs_hash_family f, const fs_hash_state *mid, uint64_t done
         return -1;
     /* the shared head and padding go into the lane buffers once; each
      * group then writes only its lanes' parts, straight into place */
-    unsigned most = nb > 1 ? fm->widest : fm->widest_parts; /* parts_pick's widest */
-    unsigned wiped_lanes = (unsigned)(lanes < most ? lanes : most);
+    unsigned wiped_lanes = (unsigned)(lanes < fm->widest_parts ? lanes : fm->widest_parts);
     unsigned widest = 0;
     for (unsigned l = 0; l < wiped_lanes; l++) {
         fs_copy(blk[l], head, headlen);
         fs_copy(blk[l] + per, tmpl + rem, tbytes - rem);
     }
     for (size_t base = 0; base < lanes;) {
-        const lane_kernel *k = parts_pick(fm, lanes - base, nb);
+        const lane_kernel *k = pick_parts(fm, lanes - base);
         unsigned N = k->lanes, used = (unsigned)(lanes - base < N ? lanes - base : N);
         fill_state(fm, N, ts, mid);
         for (unsigned l = 0; l < used; l++) {

@@ -42,13 +42,11 @@ static void build_family(family *fm, fs_hash_family f, unsigned mask)
     }
     const fs_kernel *plan[MAX_KERNEL_LANES + 1];
     fs_lanes_plan(t, mask, LANE_BUF, MAX_KERNEL_LANES, plan);
-    fm->widest_parts = fm->widest = 1;
+    fm->widest_parts = 1;
     for (unsigned left = 1; left <= MAX_KERNEL_LANES; left++) {
         fm->plan[left] = &fm->kernel[plan[left] - t->rows];
         if (left <= PARTS_GROUP && plan[left]->lanes > fm->widest_parts)
             fm->widest_parts = plan[left]->lanes;
-        if (plan[left]->lanes > fm->widest)
-            fm->widest = plan[left]->lanes;
     }
 }
 

@@ -13,10 +13,7 @@
 
 /* The widest kernel's lanes (avx512-x32); plans cover groups of 1..32. */
 #define MAX_KERNEL_LANES 32
-/* fs_lanes_run_parts's widest group for messages of one block (PRF): the
- * 32-lane SHA-256 kernel costs more than two 16-lane calls there (one
- * block per call: its setup and cold code are not amortized,
- * doc/performance.md section 5); longer messages take the whole plan. */
+/* fs_lanes_run_parts's widest group: its plan stops here (lanes.c). */
 #define PARTS_GROUP 16
 /* Lanes the run loops' buffers hold: every kernel's. The device verifier's
  * build (FASTSIG_SMALL_STACK, libfastsig-verify: portable kernels, a device's
@@ -47,16 +44,7 @@ typedef struct {
     lane_kernel kernel[FS_KERNEL_MAX_ROWS];
     const lane_kernel *plan[MAX_KERNEL_LANES + 1];
     unsigned widest_parts; /* the most lanes plan[1..PARTS_GROUP] takes */
-    unsigned widest;       /* the most lanes plan[1..MAX_KERNEL_LANES] takes */
 } family;
-
-/* fs_lanes_run_parts's kernel for its next group when `left` lanes of
- * messages of nblocks blocks remain (lanes.c). */
-static inline const lane_kernel *parts_pick(const family *fm, size_t left, size_t nblocks)
-{
-    size_t cap = nblocks > 1 ? MAX_KERNEL_LANES : PARTS_GROUP;
-    return fm->plan[left < cap ? left : cap];
-}
 
 /* plan[1..max]: the kernel for a group of each size (lanes_plan.c), among
  * t's rows that mask allows, none wider than buf lanes. */

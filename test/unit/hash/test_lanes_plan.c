@@ -4,8 +4,7 @@
  * picker chooses, wider ones the cheapest first group plus the plan of the
  * rest, the 32-lane SHA-256 kernel for full groups when it costs less per
  * lane than two 16-lane calls, and the 16-lane SHA-512 and Keccak kernels
- * for groups of 9..16 when they cost less than the split; fs_lanes_run_parts
- * on the whole plan from two blocks on. Run also with
+ * for groups of 9..16 when they cost less than the split. Run also with
  * static costs and with costs under which the picker and the cheapest split
  * disagree (test/unit/hash/meson.build). */
 #include <string.h>
@@ -93,24 +92,6 @@ static void test_full_groups_x32(void)
     CU_ASSERT_EQUAL(strcmp(name, "avx512-x32") == 0, cheaper);
 }
 
-/* fs_lanes_run_parts's groups of SHA-256 messages: of two or more blocks
- * (F, H, PRF_keygen) they follow the whole plan, so avx512-x32 takes full
- * groups where it is cheaper; of one block (PRF) they stop at PARTS_GROUP
- * lanes (lanes_select.h). */
-static void test_parts_groups(void)
-{
-    const family *fm = ready(FS_HASH_SHA256);
-    for (unsigned left = 1; left <= 2 * MAX_KERNEL_LANES; left++) {
-        unsigned capped = left < PARTS_GROUP ? left : PARTS_GROUP;
-        unsigned full = left < MAX_KERNEL_LANES ? left : MAX_KERNEL_LANES;
-        CU_ASSERT_PTR_EQUAL(parts_pick(fm, left, 1), fm->plan[capped]);
-        for (size_t nb = 2; nb <= 8; nb++)
-            CU_ASSERT_PTR_EQUAL(parts_pick(fm, left, nb), fm->plan[full]);
-    }
-    printf("[32 lanes of 2 blocks: %s, of 1: %s]", parts_pick(fm, 32, 2)->name,
-           parts_pick(fm, 32, 1)->name);
-}
-
 /* Groups of 9..16 lanes of table t: on its avx512-x16 row exactly when one
  * call of it costs less than the cheapest plan that starts with another row
  * (an 8-lane call and the plan of the rest, say), and the picker's row up
@@ -164,7 +145,6 @@ static void test_shake_groups_x16(void)
 static const fs_test plan_tests[] = {
     { "wide groups: no cheaper first group", test_plan_cheapest },
     { "full SHA-256 groups on avx512-x32 when it costs less", test_full_groups_x32 },
-    { "F/H/PRF groups: the whole plan from two blocks on", test_parts_groups },
     { "SHA-512 groups of 9..16 on avx512-x16 when it costs less", test_sha512_groups_x16 },
     { "SHAKE groups of 9..16 on avx512-x16 when it costs less", test_shake_groups_x16 },
     { NULL, NULL },
