@@ -182,6 +182,14 @@ fs_sha256_compress_x32_avx512:
 	addq	$64, %r8
 	decq	%rdx
 	jnz	1b
+	/* the rings hold the last block's W[48..63], from which its message
+	 * follows (the schedule runs backwards): wiped, as the lane engine
+	 * wipes its own copies of secret inputs (WOTS+ chains, PRF_keygen) */
+	vpxord		%zmm8, %zmm8, %zmm8
+	.irp	j, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15
+	vmovdqa64	%zmm8, RING_A+64*\j(%rsp)
+	vmovdqa64	%zmm8, RING_B+64*\j(%rsp)
+	.endr
 	movq	%rbp, %rsp
 	popq	%rbp
 	vzeroupper
