@@ -9,7 +9,9 @@
  * schedule is a 16-word ring (W[t] in w[t % 16]), and the rounds go 16 at
  * a time so the compiler can unroll them. */
 
-static void compress_block(SHA2_WORD h[8], const uint8_t *blk)
+/* On a 64-byte line: where the link put it moved its time by 4% (SHA-512,
+ * the same code 16 bytes off). */
+__attribute__((aligned(64))) static void compress_block(SHA2_WORD h[8], const uint8_t *blk)
 {
     SHA2_WORD w[16];
     for (int t = 0; t < 16; t++)
