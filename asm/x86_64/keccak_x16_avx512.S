@@ -20,6 +20,7 @@
  * fs_keccakf1600_x16_portable and fs_keccak_absorb_blocks over it. */
 
 #include "transpose_q8_avx512.h"
+#include "keccak_absorb_avx512.h"
 #include "keccak_x16_round.h"
 
 	.text
@@ -87,15 +88,7 @@ fs_keccak_absorb_x16_avx512:
 	movq	%rsp, %rbp
 	subq	$(2*25*128+64), %rsp
 	andq	$-64, %rsp		/* two buffers of 25 words of 128 bytes */
-	movq	%rdx, %r10		/* blocks left */
-	movq	%rcx, %r11		/* rate */
-	xorl	%r8d, %r8d		/* offset of the block in every lane */
-	kxnorw	%k1, %k1, %k1		/* all 8 words of a row */
-	movl	$0x1f, %eax		/* words 16..20 of a SHAKE128 block */
-	movl	$0x01, %r9d		/* word 16 of a SHAKE256 block */
-	cmpq	$136, %rcx
-	cmove	%r9d, %eax
-	kmovw	%eax, %k2
+	ABSORB_SETUP
 2:	testq	%r11, %r11
 	jz	3f
 	ABSORB_GROUP 0

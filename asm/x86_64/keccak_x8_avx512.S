@@ -24,6 +24,7 @@
 	.text
 
 #include "transpose_q8_avx512.h"
+#include "keccak_absorb_avx512.h"
 #include "keccak_x8_round.h"
 
 /* loads 8 words at byte \off of every lane's block (%r8 past in[l]) into
@@ -62,15 +63,7 @@ fs_keccak_absorb_x8_avx512:
 .Labsorb8:
 	testq	%rdx, %rdx
 	jz	4f
-	movq	%rdx, %r10		/* blocks left */
-	movq	%rcx, %r11		/* rate */
-	xorl	%r8d, %r8d		/* offset of the block in every lane */
-	kxnorw	%k1, %k1, %k1		/* all 8 words of a row */
-	movl	$0x1f, %eax		/* words 16..20 of a SHAKE128 block */
-	movl	$0x01, %r9d		/* word 16 of a SHAKE256 block */
-	cmpq	$136, %rcx
-	cmove	%r9d, %eax
-	kmovw	%eax, %k2
+	ABSORB_SETUP
 	.irp	i, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24
 	vmovdqu64	64*\i(%rdi), %zmm\i
 	.endr
