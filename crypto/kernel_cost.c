@@ -22,19 +22,48 @@ static unsigned long long now_ns(void)
     return (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
 }
 
-/* Row k's best time per lane, in picoseconds (at least 1). */
-static unsigned measure(const fs_kernel_table *t, const fs_kernel *k)
+/* One timed call of row k, in ns. */
+static unsigned long long time_trial(const fs_kernel_table *t, const fs_kernel *k)
 {
-    unsigned long long best = ~0ull;
-    t->trial(k); /* warm-up: code, data and the vector unit's power state */
-    for (int i = 0; i < TRIALS; i++) {
-        unsigned long long start = now_ns();
-        t->trial(k);
-        unsigned long long d = now_ns() - start;
-        best = d < best ? d : best;
-    }
-    unsigned long long ps = best * 1000 / k->lanes;
+    unsigned long long start = now_ns();
+    t->trial(k);
+    return now_ns() - start;
+}
+
+/* A best time per call as a cost: per lane, in picoseconds (at least 1). */
+static unsigned to_cost(unsigned long long best_ns, const fs_kernel *k)
+{
+    unsigned long long ps = best_ns * 1000 / k->lanes;
     return ps == 0 ? 1 : ps >= FS_KERNEL_COST_NONE ? FS_KERNEL_COST_NONE - 1 : (unsigned)ps;
+}
+
+/* The usable rows' costs: each warmed up once (code, data and the vector
+ * unit's power state), then TRIALS rounds of one call of every row in
+ * turn, the best kept. Interleaved, not row after row: the clock and the
+ * vector unit's state move during the first milliseconds of a process,
+ * and timed one row after another the LM-OTS table's 32-lane row lost to
+ * the 16-lane one it beats by 16% in 50 of 200 processes on this Zen 5. */
+static void measure_rows(const fs_kernel_table *t, unsigned mask, unsigned cost[])
+{
+    unsigned long long best[FS_KERNEL_MAX_ROWS];
+    size_t n = 0;
+    while (n < FS_KERNEL_MAX_ROWS && t->rows[n].name != NULL)
+        n++;
+    for (size_t i = 0; i < n; i++) {
+        best[i] = ~0ull;
+        if (fs_kernel_usable(&t->rows[i], mask, 0))
+            t->trial(&t->rows[i]);
+    }
+    for (int r = 0; r < TRIALS; r++)
+        for (size_t i = 0; i < n; i++) {
+            if (!fs_kernel_usable(&t->rows[i], mask, 0))
+                continue;
+            unsigned long long d = time_trial(t, &t->rows[i]);
+            best[i] = d < best[i] ? d : best[i];
+        }
+    for (size_t i = 0; i < n; i++)
+        cost[i] = fs_kernel_usable(&t->rows[i], mask, 0) ? to_cost(best[i], &t->rows[i])
+                                                          : FS_KERNEL_COST_NONE;
 }
 
 int fs_kernel_costs_parse(const fs_kernel_table *t, const char *spec, unsigned *cost)
@@ -72,13 +101,11 @@ static void calibrate(const fs_kernel_table *t, fs_kernel_costs_state *st)
     unsigned mask = fs_cpu_features();
     int is_static = env != NULL && fs_kernel_costs_parse(t, env, cost) == 1;
     int timed = t->trial != NULL && !is_static;
-    for (size_t i = 0; t->rows[i].name != NULL && i < FS_KERNEL_MAX_ROWS; i++) {
-        const fs_kernel *k = &t->rows[i];
-        if (!timed)
-            cost[i] = k->cost;
-        else
-            cost[i] = fs_kernel_usable(k, mask, 0) ? measure(t, k) : FS_KERNEL_COST_NONE;
-    }
+    if (timed)
+        measure_rows(t, mask, cost);
+    else
+        for (size_t i = 0; t->rows[i].name != NULL && i < FS_KERNEL_MAX_ROWS; i++)
+            cost[i] = t->rows[i].cost;
     if (env != NULL)
         fs_kernel_costs_parse(t, env, cost);
     memcpy(st->cost, cost, sizeof(cost));

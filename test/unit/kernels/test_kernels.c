@@ -187,6 +187,43 @@ static void test_calibration(void)
     CU_ASSERT(fs_kernel_calibration_ns() > 0 || env != NULL);
 }
 
+/* The order a table's rows are timed in: a fake table whose trial notes
+ * each call. Every usable row warmed up once, then rounds of one call of
+ * each usable row in turn (the clock of a fresh process moves; timed row
+ * after row, one row would get all of a slow moment); none of the row that
+ * needs features no CPU has. */
+static void noop_kernel(void)
+{
+}
+static char order[64];
+static size_t norder;
+static void note_trial(const fs_kernel *k)
+{
+    if (norder < sizeof(order) - 1)
+        order[norder++] = k->name[0];
+}
+static const fs_kernel fake_rows[] = {
+    { "a", FS_KERNEL_FN(noop_kernel), NULL, 1, 0, 0, 10 },
+    { "b", FS_KERNEL_FN(noop_kernel), NULL, 2, 0, 0, 10 },
+    { "n", FS_KERNEL_FN(noop_kernel), NULL, 4, ~0u, 0, 10 },
+    { "c", FS_KERNEL_FN(noop_kernel), NULL, 4, 0, 0, 10 },
+    FS_KERNEL_END,
+};
+FS_KERNEL_TABLE(fake_table, "fake", fake_rows, note_trial);
+
+static void test_calibration_order(void)
+{
+    const unsigned *cost = fs_kernel_costs(&fake_table);
+    printf("[%s]", order);
+    if (!fs_kernel_costs_measured(&fake_table)) { /* FASTSIG_KERNEL_COSTS=static */
+        CU_ASSERT_EQUAL(norder, 0);
+        return;
+    }
+    CU_ASSERT_STRING_EQUAL(order, "abcabcabcabcabcabc");
+    CU_ASSERT_EQUAL(cost[2], FS_KERNEL_COST_NONE);
+    CU_ASSERT(cost[0] != FS_KERNEL_COST_NONE && cost[3] != FS_KERNEL_COST_NONE);
+}
+
 /* The twin row of a table with k's lanes (the first such row). */
 static const fs_kernel *chain_twin(const fs_kernel_table *t, const fs_kernel *k)
 {
@@ -267,6 +304,7 @@ int main(void)
         { "FASTSIG_CPU narrows every primitive", test_narrowed },
         { "a cost override picks what it says", test_override },
         { "the calibration measures and picks usable rows only", test_calibration },
+        { "the calibration times the rows in turn", test_calibration_order },
         { "the fused chain tables: rows vs twins, the engine's pick", test_chain_tables },
         { "each fused chain row is timed on its layout's compression", test_chain_layouts },
         { NULL, NULL },
