@@ -21,6 +21,7 @@
 
 #include "transpose_q8_avx512.h"
 #include "keccak_absorb_avx512.h"
+#include "stack_wipe.h"
 #include "keccak_x16_round.h"
 
 	.text
@@ -113,6 +114,8 @@ fs_keccak_absorb_x16_avx512:
 	addq	%r11, %r8
 	decq	%r10
 	jnz	2b
+	/* the buffers hold the states after rounds 21 and 22 (stack_wipe.h) */
+	WIPE_STACK	%zmm0, 2*25*128, %rax
 	movq	%rbp, %rsp
 	popq	%rbp
 	vzeroupper

@@ -27,6 +27,7 @@
 
 #include "sha256_x16_rounds.h"
 #include "transpose_d4.h"
+#include "stack_wipe.h"
 
 /* W[0..15] of lanes 0..15 of in (%rsi) into the ring at (%r10): row l
  * (lane l's block at offset %r8) loaded into zmm16+l, transposed so that
@@ -182,14 +183,8 @@ fs_sha256_compress_x32_avx512:
 	addq	$64, %r8
 	decq	%rdx
 	jnz	1b
-	/* the rings hold the last block's W[48..63], from which its message
-	 * follows (the schedule runs backwards): wiped, as the lane engine
-	 * wipes its own copies of secret inputs (WOTS+ chains, PRF_keygen) */
-	vpxord		%zmm8, %zmm8, %zmm8
-	.irp	j, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15
-	vmovdqa64	%zmm8, RING_A+64*\j(%rsp)
-	vmovdqa64	%zmm8, RING_B+64*\j(%rsp)
-	.endr
+	/* the rings hold the last block's W[48..63] (stack_wipe.h) */
+	WIPE_STACK	%zmm8, 2048, %rax
 	movq	%rbp, %rsp
 	popq	%rbp
 	vzeroupper

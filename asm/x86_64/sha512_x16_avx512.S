@@ -30,6 +30,7 @@
 	.text
 
 #include "transpose_q8_avx512.h"
+#include "stack_wipe.h"
 
 #define RING_A 0
 #define RING_B 1024
@@ -180,6 +181,8 @@ fs_sha512_compress_x16_avx512:
 	addq	$128, %r8
 	decq	%rdx
 	jnz	1b
+	/* the rings hold the last block's W[64..79] (stack_wipe.h) */
+	WIPE_STACK	%zmm8, 2048, %rax
 	movq	%rbp, %rsp
 	popq	%rbp
 	vzeroupper

@@ -58,10 +58,12 @@ fs_chain_fn fs_sha256_chain_x16_avx512_lean, fs_lms_chain_x16_avx512_lean;
  * compression kernel of the row's layout, its aux (static ones tie, to the
  * first asm row). LM-OTS also has a row of lanes 32 (and its twin), its
  * cost measured on the x32 compression kernel. The lane engine takes, per
- * kind, fs_kernel_choose's row for a full group under its CPU mask
- * (fs_lanes_chain_kernel): none on a path without AVX-512; and the row it
- * chooses for 32 chains when that row has 32 lanes, that is when it costs
- * less per lane (fs_lanes_chain_kernel_x32), else none. */
+ * kind, fs_chain_pick_rows's rows under its CPU mask: the cheapest of 16
+ * lanes (fs_lanes_chain_kernel; none on a path without AVX-512) and the
+ * cheapest of 32 when it costs less per lane (fs_lanes_chain_kernel_x32),
+ * else none. Rows are matched by their lanes, not by fs_kernel_choose's
+ * calls-times-cost, so a cost override cannot hand a 16-chain caller a
+ * 32-lane row. */
 extern const fs_kernel fs_wots_chain_kernels[], fs_lmots_chain_kernels[];
 extern const fs_kernel_table fs_wots_chain_table;  /* "wots-chain" */
 extern const fs_kernel_table fs_lmots_chain_table; /* "lmots-chain" */
